@@ -1,0 +1,171 @@
+//! Diagnostics: non-fatal problems reported beside a value, never as `Err`.
+
+use serde::{Deserialize, Serialize};
+
+/// How serious a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Something was dropped or refused.
+    Error,
+    /// Something was ignored or adjusted; the rest applies.
+    Warning,
+}
+
+/// A line and column (both 1-based, column counted in characters) in a JSON text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Position {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column, in characters.
+    pub column: u32,
+}
+
+/// One problem found while loading configuration, running a handler or reducing results.
+///
+/// `code` is a stable snake_case string (see [`codes`]); `message` is the reference's text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Diagnostic {
+    /// Stable snake_case code, e.g. `invalid_matcher`.
+    pub code: String,
+    /// Error or warning.
+    pub severity: Severity,
+    /// Human-readable text (the reference's wording where one exists).
+    pub message: String,
+    /// Handler id (`Event:group:handler`) the diagnostic belongs to, if any.
+    pub handler_id: Option<String>,
+    /// JSON path of the offending value, e.g. `hooks.PreToolUse[0].hooks[1].timeout`.
+    pub field: Option<String>,
+    /// File (or other source label) the diagnostic is about.
+    pub source: Option<String>,
+    /// 1-based line of the offending value, when the source is JSON text.
+    pub line: Option<u32>,
+    /// 1-based column of the offending value, when the source is JSON text.
+    pub column: Option<u32>,
+}
+
+impl Diagnostic {
+    /// A diagnostic with `code`, `severity` and `message`; every location field empty.
+    pub fn new(code: &str, severity: Severity, message: impl Into<String>) -> Self {
+        Self {
+            code: code.to_owned(),
+            severity,
+            message: message.into(),
+            handler_id: None,
+            field: None,
+            source: None,
+            line: None,
+            column: None,
+        }
+    }
+
+    /// An error-level diagnostic.
+    pub fn error(code: &str, message: impl Into<String>) -> Self {
+        Self::new(code, Severity::Error, message)
+    }
+
+    /// A warning-level diagnostic.
+    pub fn warning(code: &str, message: impl Into<String>) -> Self {
+        Self::new(code, Severity::Warning, message)
+    }
+
+    /// Sets the handler id.
+    #[must_use]
+    pub fn with_handler(mut self, id: impl Into<String>) -> Self {
+        self.handler_id = Some(id.into());
+        self
+    }
+
+    /// Sets the JSON path.
+    #[must_use]
+    pub fn with_field(mut self, field: impl Into<String>) -> Self {
+        self.field = Some(field.into());
+        self
+    }
+
+    /// Sets the source label (usually a file path).
+    #[must_use]
+    pub fn with_source(mut self, source: impl Into<String>) -> Self {
+        self.source = Some(source.into());
+        self
+    }
+
+    /// Sets the line and column.
+    #[must_use]
+    pub fn at(mut self, pos: Option<Position>) -> Self {
+        if let Some(p) = pos {
+            self.line = Some(p.line);
+            self.column = Some(p.column);
+        }
+        self
+    }
+
+    /// True for error-level diagnostics.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// The diagnostic codes this crate emits.
+pub mod codes {
+    /// Unreadable file, invalid UTF-8 or JSON syntax error.
+    pub const CONFIG_READ_FAILED: &str = "config_read_failed";
+    /// A structural problem; the offending file, event, group or handler is dropped.
+    pub const INVALID_CONFIG: &str = "invalid_config";
+    /// A matcher that is not a valid regular expression.
+    pub const INVALID_MATCHER: &str = "invalid_matcher";
+    /// A matcher on an event that has no matcher target.
+    pub const UNSUPPORTED_MATCHER: &str = "unsupported_matcher";
+    /// An unknown key in a config object (ours).
+    pub const UNKNOWN_FIELD: &str = "unknown_field";
+    /// A JSON object key given twice (ours).
+    pub const DUPLICATE_KEY: &str = "duplicate_key";
+    /// A handler identical to an earlier one, run once (ours).
+    pub const DUPLICATE_HANDLER: &str = "duplicate_handler";
+    /// The legacy format is deprecated.
+    pub const LEGACY_DEPRECATED: &str = "legacy_deprecated";
+    /// A legacy file was migrated.
+    pub const LEGACY_MIGRATED: &str = "legacy_migrated";
+    /// A legacy file had no mapped events.
+    pub const LEGACY_UNMAPPED: &str = "legacy_unmapped";
+    /// One dropped legacy event (ours).
+    pub const LEGACY_UNMAPPED_EVENT: &str = "legacy_unmapped_event";
+    /// The handler's command is empty.
+    pub const INVALID_COMMAND: &str = "invalid_command";
+    /// The handler could not be started.
+    pub const LAUNCH_FAILED: &str = "launch_failed";
+    /// The handler ran past its timeout.
+    pub const TIMEOUT: &str = "timeout";
+    /// Reading or writing the handler's pipes failed.
+    pub const IO_FAILED: &str = "io_failed";
+    /// The handler exited with a status other than 0 or 2.
+    pub const NONZERO_EXIT: &str = "nonzero_exit";
+    /// Plain stdout where JSON was expected.
+    pub const MALFORMED_JSON: &str = "malformed_json";
+    /// Output that fails the output schema.
+    pub const INVALID_OUTPUT: &str = "invalid_output";
+    /// An output field this host does not apply.
+    pub const UNSUPPORTED_FIELD: &str = "unsupported_field";
+    /// `hookSpecificOutput.hookEventName` names another event.
+    pub const MISMATCHED_OUTPUT: &str = "mismatched_output";
+    /// A block on an event that cannot be blocked.
+    pub const UNSUPPORTED_BLOCK: &str = "unsupported_block";
+    /// `stopReason` without `continue: false`.
+    pub const IGNORED_STOP_REASON: &str = "ignored_stop_reason";
+    /// A second `stopReason` after the first.
+    pub const ADDITIONAL_STOP_REASON: &str = "additional_stop_reason";
+    /// A rejected `terminalSequence`.
+    pub const INVALID_TERMINAL_SEQUENCE: &str = "invalid_terminal_sequence";
+    /// A Stop continuation past the cap.
+    pub const CONTINUATION_CAP: &str = "continuation_cap";
+    /// A recursive SubagentStop continuation.
+    pub const CONTINUATION_GUARD: &str = "continuation_guard";
+    /// A decision string cut at the 10,000-character cap (ours).
+    pub const OUTPUT_TRUNCATED: &str = "output_truncated";
+    /// A handler stream cut at 100,000 bytes.
+    pub const STDOUT_TRUNCATED: &str = "stdout_truncated";
+    /// A handler stream cut at 100,000 bytes.
+    pub const STDERR_TRUNCATED: &str = "stderr_truncated";
+    /// A second rewrite of the same field (ours).
+    pub const DUPLICATE_REWRITE: &str = "duplicate_rewrite";
+}
