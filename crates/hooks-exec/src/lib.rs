@@ -1,0 +1,6 @@
+//! Runtime for agent hooks.
+//!
+//! `hooks-exec` finds the configured layers, applies workspace trust, takes the snapshot at
+//! session start and runs matching handlers as real processes: in parallel, each in its own
+//! process group, with timeouts, bounded output capture and a scrubbed environment. The
+//! pure contract (parsing, matching, reduction) lives in `hooks-core`.
