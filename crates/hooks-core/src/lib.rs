@@ -9,11 +9,18 @@
 mod config;
 mod diag;
 mod event;
+mod matcher;
 mod output;
+mod snapshot;
 
 pub use config::{
     ConfigKind, EventGroups, GroupConfig, HandlerConfig, HookConfig, LegacyHandler, ParsedConfig,
 };
 pub use diag::{Diagnostic, Position, Severity, codes};
 pub use event::{Event, UnknownEvent};
+pub use matcher::{Matcher, MatcherError, MatcherKind, matcher_kind};
 pub use output::{RawOutput, Termination};
+pub use snapshot::{
+    Handler, HandlerStatus, InactiveStatus, Layer, LayerDocument, PluginInfo, Program, Snapshot,
+    SnapshotOptions, sha256_hex,
+};

@@ -1,0 +1,695 @@
+//! The snapshot: the immutable, compiled union of the configured layers (SPEC 1).
+//!
+//! A host takes one snapshot at session start. Building it:
+//!
+//! 1. orders the layers: project, then user, then plugins sorted by plugin id (documents of
+//!    one plugin keep the order given: `hooks/hooks.json`, manifest paths, inline object);
+//!    this is the only place precedence is decided;
+//! 2. concatenates each event's groups over the active layers and numbers them: handler id
+//!    `{Event}:{group}:{handler}`. Groups and handlers dropped by validation are absent from
+//!    the parsed config and take no index; a group rejected for its matcher
+//!    (`invalid_matcher`, `unsupported_matcher`) keeps its index, as in the reference;
+//! 3. compiles each matcher once and indexes the groups per event (exact names in a hash
+//!    map, regexes in [`regex::RegexSet`] chunks, match-all groups in a list), so matching
+//!    an invocation costs about the same for 10 or 10,000 groups;
+//! 4. de-duplicates identical handlers (ours): same event, matcher, command, argv, timeout,
+//!    legacy flag and environment overlay run once, keeping the first; the others stay in
+//!    the audit as `duplicate of <id>`;
+//! 5. computes a fingerprint per handler (SHA-256 of its canonical JSON and its origin, so
+//!    it survives reordering) and the snapshot id (SHA-256 of the canonical JSON of the
+//!    merged configuration, the same bytes the reference hashes).
+//!
+//! Layers that are present but not loaded (an untrusted project file, a disabled or
+//! tampered plugin) are passed with [`LayerDocument::inactive`] set: their handlers take no
+//! index and never run, but appear in the audit with the reason.
+
+use std::collections::HashMap;
+
+use regex::{RegexSet, RegexSetBuilder};
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::config::{HandlerConfig, LegacyHandler, ParsedConfig};
+use crate::diag::{Diagnostic, Position, codes};
+use crate::event::Event;
+use crate::matcher::{self, Matcher, MatcherKind};
+
+/// Where a document comes from. The order of the variants is the precedence order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Layer {
+    /// `{project}/.deepagents/hooks.json`.
+    Project,
+    /// `{home}/hooks.json`.
+    User,
+    /// A hook document of an enabled plugin.
+    Plugin(PluginInfo),
+}
+
+impl Layer {
+    /// `project`, `user` or `plugin`.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Layer::Project => "project",
+            Layer::User => "user",
+            Layer::Plugin(_) => "plugin",
+        }
+    }
+
+    fn rank(&self) -> u8 {
+        match self {
+            Layer::Project => 0,
+            Layer::User => 1,
+            Layer::Plugin(_) => 2,
+        }
+    }
+
+    /// The plugin, for plugin layers.
+    pub fn plugin(&self) -> Option<&PluginInfo> {
+        match self {
+            Layer::Plugin(p) => Some(p),
+            _ => None,
+        }
+    }
+}
+
+/// What the snapshot needs to know of a plugin.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PluginInfo {
+    /// `name@marketplace`.
+    pub id: String,
+    /// The installed version, when known.
+    pub version: Option<String>,
+    /// The plugin folder (`CLAUDE_PLUGIN_ROOT`, `PLUGIN_ROOT`).
+    pub root: String,
+    /// The plugin's data folder (`CLAUDE_PLUGIN_DATA`, `PLUGIN_DATA`).
+    pub data_dir: String,
+    /// The manifest digest, when the plugin was verified.
+    pub digest: Option<String>,
+}
+
+/// Why a present layer does not load.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InactiveStatus {
+    /// A project file in a workspace that is not trusted (or changed since it was).
+    Untrusted,
+    /// A plugin that is installed but disabled.
+    Disabled,
+    /// A plugin whose files do not match its manifest.
+    Tampered,
+    /// A plugin that cannot be verified while verification is required.
+    Unverified,
+}
+
+/// One parsed hook document and where it comes from.
+#[derive(Debug, Clone)]
+pub struct LayerDocument {
+    /// Its layer.
+    pub layer: Layer,
+    /// The file (or label) it was read from.
+    pub source: String,
+    /// The parsed document.
+    pub parsed: ParsedConfig,
+    /// `Some` when the document is present but must not load, with the reason.
+    pub inactive: Option<(InactiveStatus, String)>,
+}
+
+impl LayerDocument {
+    /// An active document.
+    pub fn new(layer: Layer, source: impl Into<String>, parsed: ParsedConfig) -> Self {
+        Self { layer, source: source.into(), parsed, inactive: None }
+    }
+}
+
+/// Options of a snapshot build.
+#[derive(Debug, Clone, Default)]
+pub struct SnapshotOptions {
+    /// The project root, exported to plugin handlers as `CLAUDE_PROJECT_DIR`.
+    pub project_dir: Option<String>,
+}
+
+/// What a handler runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Program {
+    /// A shell command, run by `/bin/sh -c`.
+    Command(String),
+    /// A program and its arguments, run directly. Plugin variables are already substituted.
+    Argv(Vec<String>),
+}
+
+/// One compiled handler of the snapshot.
+#[derive(Debug, Clone, Serialize)]
+pub struct Handler {
+    /// `{Event}:{group}:{handler}`; `None` for handlers of inactive layers.
+    pub id: Option<String>,
+    /// SHA-256 (hex) of the handler's canonical JSON and its origin.
+    pub fingerprint: String,
+    /// The event.
+    pub event: Event,
+    /// The group's matcher as written.
+    pub matcher: Option<String>,
+    /// What it runs.
+    pub program: Program,
+    /// The `command` as configured (shown by audits even when `argv` runs).
+    pub command: Option<String>,
+    /// The `argv` as configured, before substitution.
+    pub argv: Option<Vec<String>>,
+    /// The configured timeout, in seconds.
+    pub timeout: Option<f64>,
+    /// The timeout that applies: configured, else 5 s for legacy handlers, else the
+    /// event's default.
+    pub effective_timeout: f64,
+    /// Status line text.
+    pub status_message: Option<String>,
+    /// Side-effect-only legacy handler.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legacy: Option<String>,
+    /// Extra environment for the process (plugin variables), after scrubbing.
+    pub env: Vec<(String, String)>,
+    /// Its layer.
+    pub layer: Layer,
+    /// The file it was read from.
+    pub source: String,
+    /// JSON path in that file.
+    pub field: String,
+    /// Line and column in that file.
+    pub position: Option<Position>,
+    /// Whether it runs, and why not.
+    pub status: HandlerStatus,
+}
+
+impl Handler {
+    /// The legacy side-effect descriptor, for handlers migrated from the legacy format.
+    pub fn legacy_handler(&self) -> Option<LegacyHandler> {
+        self.legacy.as_ref().map(|e| LegacyHandler { legacy_event: e.clone() })
+    }
+
+    /// True when the handler runs when its group matches.
+    pub fn is_active(&self) -> bool {
+        self.status == HandlerStatus::Active
+    }
+}
+
+/// Whether a handler runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum HandlerStatus {
+    /// Runs when its group matches.
+    Active,
+    /// Identical to an earlier handler, which runs instead.
+    Duplicate {
+        /// The id of the handler that runs.
+        of: String,
+    },
+    /// Its group's matcher is not a valid regex.
+    InvalidMatcher {
+        /// The diagnostic text.
+        reason: String,
+    },
+    /// Its group has a matcher on an event without matcher target.
+    UnsupportedMatcher {
+        /// The diagnostic text.
+        reason: String,
+    },
+    /// Its layer is present but not loaded.
+    Inactive {
+        /// Why.
+        status: InactiveStatus,
+        /// Explanation.
+        reason: String,
+    },
+}
+
+/// A compiled group.
+#[derive(Debug, Clone)]
+struct Group {
+    /// Indexes into `Snapshot::handlers` of the group's active handlers, in order.
+    active: Vec<u32>,
+}
+
+/// The per-event matching index.
+#[derive(Debug, Clone, Default)]
+struct EventIndex {
+    groups: Vec<Group>,
+    /// Groups that match everything.
+    all: Vec<u32>,
+    /// Exact names to groups.
+    exact: HashMap<String, Vec<u32>>,
+    /// Regex chunks; `regex_groups[c][p]` lists the groups using pattern `p` of chunk `c`.
+    regex_sets: Vec<RegexSet>,
+    regex_groups: Vec<Vec<Vec<u32>>>,
+}
+
+/// Patterns per [`RegexSet`] chunk.
+const REGEX_CHUNK: usize = 256;
+
+/// The immutable compiled union of the layers.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    id: String,
+    handlers: Vec<Handler>,
+    events: HashMap<Event, EventIndex>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Snapshot {
+    /// Builds a snapshot from parsed documents (in any order: precedence is applied here).
+    pub fn build(mut docs: Vec<LayerDocument>, options: &SnapshotOptions) -> Snapshot {
+        docs.sort_by(|a, b| {
+            a.layer.rank().cmp(&b.layer.rank()).then_with(|| {
+                let id = |d: &LayerDocument| d.layer.plugin().map(|p| p.id.clone());
+                id(a).cmp(&id(b))
+            })
+        });
+        let mut b = Builder::new(options);
+        for doc in &docs {
+            b.diagnostics.extend(doc.parsed.diagnostics.iter().cloned());
+        }
+        for doc in &docs {
+            b.add_document(doc);
+        }
+        b.finish()
+    }
+
+    /// An empty snapshot.
+    pub fn empty() -> Snapshot {
+        Snapshot::build(Vec::new(), &SnapshotOptions::default())
+    }
+
+    /// The snapshot id: SHA-256 (hex) of the canonical JSON of the merged configuration.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Every handler, active or not, in configuration order per event (events in SPEC
+    /// order), then the handlers of inactive layers.
+    pub fn handlers(&self) -> &[Handler] {
+        &self.handlers
+    }
+
+    /// Load diagnostics: every document's parse diagnostics, then matcher rejections.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// The events with at least one active handler.
+    pub fn configured_events(&self) -> Vec<Event> {
+        Event::ALL
+            .into_iter()
+            .filter(|e| {
+                self.events.get(e).is_some_and(|ix| ix.groups.iter().any(|g| !g.active.is_empty()))
+            })
+            .collect()
+    }
+
+    /// The active handlers matching an invocation of `event` whose matcher target is
+    /// `target` (`None` when the payload lacks it), in configuration order.
+    pub fn matching(&self, event: Event, target: Option<&str>) -> Vec<&Handler> {
+        let Some(ix) = self.events.get(&event) else { return Vec::new() };
+        let mut groups: Vec<u32> = ix.all.clone();
+        if let Some(t) = target.filter(|_| event.matcher_target().is_some()) {
+            if let Some(g) = ix.exact.get(t) {
+                groups.extend_from_slice(g);
+            }
+            for (set, by_pattern) in ix.regex_sets.iter().zip(&ix.regex_groups) {
+                if set.is_match(t) {
+                    for p in set.matches(t).iter() {
+                        groups.extend_from_slice(&by_pattern[p]);
+                    }
+                }
+            }
+            groups.sort_unstable();
+            groups.dedup();
+        }
+        groups
+            .iter()
+            .flat_map(|&g| ix.groups[g as usize].active.iter())
+            .map(|&h| &self.handlers[h as usize])
+            .collect()
+    }
+}
+
+struct Builder<'a> {
+    options: &'a SnapshotOptions,
+    handlers: Vec<Handler>,
+    events: HashMap<Event, EventIndex>,
+    diagnostics: Vec<Diagnostic>,
+    /// Canonical JSON per event, in merge order.
+    canonical: HashMap<Event, Vec<Value>>,
+    /// Identity key of each active handler -> its id.
+    seen: HashMap<String, String>,
+    /// Pending regex patterns per event: pattern -> groups.
+    regexes: HashMap<Event, Vec<(String, Vec<u32>)>>,
+    inactive: Vec<Handler>,
+}
+
+impl<'a> Builder<'a> {
+    fn new(options: &'a SnapshotOptions) -> Self {
+        Builder {
+            options,
+            handlers: Vec::new(),
+            events: HashMap::new(),
+            diagnostics: Vec::new(),
+            canonical: HashMap::new(),
+            seen: HashMap::new(),
+            regexes: HashMap::new(),
+            inactive: Vec::new(),
+        }
+    }
+
+    fn env_for(&self, layer: &Layer) -> Vec<(String, String)> {
+        let Some(p) = layer.plugin() else { return Vec::new() };
+        let mut env = vec![
+            ("CLAUDE_PLUGIN_DATA".to_owned(), p.data_dir.clone()),
+            ("CLAUDE_PLUGIN_ROOT".to_owned(), p.root.clone()),
+        ];
+        if let Some(dir) = &self.options.project_dir {
+            env.push(("CLAUDE_PROJECT_DIR".to_owned(), dir.clone()));
+        }
+        env.push(("PLUGIN_DATA".to_owned(), p.data_dir.clone()));
+        env.push(("PLUGIN_ROOT".to_owned(), p.root.clone()));
+        env
+    }
+
+    fn add_document(&mut self, doc: &LayerDocument) {
+        let env = self.env_for(&doc.layer);
+        for eg in &doc.parsed.config.events {
+            let event = eg.event;
+            self.events.entry(event).or_default();
+            for group in &eg.groups {
+                let mut handlers: Vec<Handler> = group
+                    .handlers
+                    .iter()
+                    .map(|h| compile_handler(event, group.matcher.as_deref(), h, doc, &env))
+                    .collect();
+                if let Some((status, reason)) = &doc.inactive {
+                    for h in &mut handlers {
+                        h.status =
+                            HandlerStatus::Inactive { status: *status, reason: reason.clone() };
+                    }
+                    self.inactive.extend(handlers);
+                    continue;
+                }
+                self.canonical.entry(event).or_default().push(canonical_group(
+                    group.matcher.as_deref(),
+                    &group.handlers,
+                    &doc.layer,
+                    &env,
+                ));
+                self.add_group(
+                    event,
+                    group.matcher.as_deref(),
+                    group.matcher_position,
+                    &group.field,
+                    &doc.source,
+                    handlers,
+                );
+            }
+        }
+    }
+
+    fn add_group(
+        &mut self,
+        event: Event,
+        matcher_text: Option<&str>,
+        matcher_pos: Option<Position>,
+        field: &str,
+        source: &str,
+        mut handlers: Vec<Handler>,
+    ) {
+        let ix = self.events.entry(event).or_default();
+        let gi = ix.groups.len() as u32;
+        let rejection = match (event.matcher_target(), matcher::matcher_kind(matcher_text)) {
+            (_, MatcherKind::All) => None,
+            (None, _) => Some((
+                codes::UNSUPPORTED_MATCHER,
+                format!("Rejected hook group {event}:{gi}: {event} does not support matchers"),
+            )),
+            (Some(_), _) => match Matcher::compile(matcher_text) {
+                Ok(_) => None,
+                Err(e) => Some((
+                    codes::INVALID_MATCHER,
+                    format!(
+                        "Rejected hook group {event}:{gi}: Invalid hook matcher {}: {e}",
+                        py_repr(matcher_text.unwrap_or(""))
+                    ),
+                )),
+            },
+        };
+        let mut active = Vec::new();
+        for (hi, h) in handlers.iter_mut().enumerate() {
+            let id = format!("{event}:{gi}:{hi}");
+            h.id = Some(id.clone());
+            if let Some((code, msg)) = &rejection {
+                h.status = if *code == codes::INVALID_MATCHER {
+                    HandlerStatus::InvalidMatcher { reason: msg.clone() }
+                } else {
+                    HandlerStatus::UnsupportedMatcher { reason: msg.clone() }
+                };
+                continue;
+            }
+            match self.seen.get(&identity_key(h)) {
+                Some(first) => h.status = HandlerStatus::Duplicate { of: first.clone() },
+                None => {
+                    self.seen.insert(identity_key(h), id);
+                    active.push(self.handlers.len() as u32 + hi as u32);
+                }
+            }
+        }
+        if let Some((code, msg)) = rejection {
+            self.diagnostics.push(
+                Diagnostic::warning(code, msg)
+                    .with_source(source)
+                    .with_field(format!("{field}.matcher"))
+                    .at(matcher_pos),
+            );
+        } else if !active.is_empty() {
+            match matcher::matcher_kind(matcher_text) {
+                MatcherKind::All => ix.all.push(gi),
+                MatcherKind::Exact => {
+                    if let Ok(Matcher::Exact(names)) = Matcher::compile(matcher_text) {
+                        for n in names {
+                            ix.exact.entry(n).or_default().push(gi);
+                        }
+                    }
+                }
+                MatcherKind::Regex => {
+                    let pattern = matcher_text.unwrap_or("").to_owned();
+                    let list = self.regexes.entry(event).or_default();
+                    match list.iter_mut().find(|(p, _)| *p == pattern) {
+                        Some((_, groups)) => groups.push(gi),
+                        None => list.push((pattern, vec![gi])),
+                    }
+                }
+            }
+        }
+        ix.groups.push(Group { active });
+        self.handlers.extend(handlers);
+    }
+
+    fn finish(mut self) -> Snapshot {
+        for (event, patterns) in std::mem::take(&mut self.regexes) {
+            let ix = self.events.entry(event).or_default();
+            for chunk in patterns.chunks(REGEX_CHUNK) {
+                let built = RegexSetBuilder::new(chunk.iter().map(|(p, _)| p.as_str()))
+                    .size_limit(matcher::REGEX_SIZE_LIMIT * chunk.len())
+                    .dfa_size_limit(matcher::REGEX_DFA_SIZE_LIMIT * 8)
+                    .nest_limit(matcher::REGEX_NEST_LIMIT)
+                    .build();
+                match built {
+                    Ok(set) => {
+                        ix.regex_sets.push(set);
+                        ix.regex_groups.push(chunk.iter().map(|(_, g)| g.clone()).collect());
+                    }
+                    // Each pattern compiled alone; fall back to one set per pattern.
+                    Err(_) => {
+                        for (p, g) in chunk {
+                            if let Ok(set) = RegexSet::new([p.as_str()]) {
+                                ix.regex_sets.push(set);
+                                ix.regex_groups.push(vec![g.clone()]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let mut hooks = Map::new();
+        for event in Event::ALL {
+            if let Some(groups) = self.canonical.remove(&event) {
+                hooks.insert(event.name().to_owned(), Value::Array(groups));
+            } else if self.events.contains_key(&event) {
+                hooks.insert(event.name().to_owned(), Value::Array(Vec::new()));
+            }
+        }
+        let id = sha256_hex(json!({ "hooks": hooks }).to_string().as_bytes());
+        let mut handlers = self.handlers;
+        handlers.extend(self.inactive);
+        Snapshot { id, handlers, events: self.events, diagnostics: self.diagnostics }
+    }
+}
+
+fn compile_handler(
+    event: Event,
+    matcher: Option<&str>,
+    h: &HandlerConfig,
+    doc: &LayerDocument,
+    env: &[(String, String)],
+) -> Handler {
+    let program = match (&h.argv, &h.command) {
+        (Some(argv), _) => Program::Argv(argv.iter().map(|a| substitute(a, env)).collect()),
+        (None, Some(c)) => Program::Command(c.clone()),
+        (None, None) => Program::Command(String::new()),
+    };
+    let effective_timeout = h.timeout.unwrap_or_else(|| {
+        if h.legacy.is_some() { LegacyHandler::TIMEOUT_SECS } else { event.default_timeout_secs() }
+    });
+    let mut origin = Map::new();
+    origin.insert("layer".into(), doc.layer.label().into());
+    origin.insert("source".into(), doc.source.clone().into());
+    if let Some(p) = doc.layer.plugin() {
+        origin.insert("plugin".into(), p.id.clone().into());
+    }
+    let fingerprint = sha256_hex(
+        json!({
+            "event": event.name(),
+            "matcher": matcher,
+            "handler": canonical_handler(h),
+            "origin": origin,
+            "env": env_object(env),
+        })
+        .to_string()
+        .as_bytes(),
+    );
+    Handler {
+        id: None,
+        fingerprint,
+        event,
+        matcher: matcher.map(str::to_owned),
+        program,
+        command: h.command.clone(),
+        argv: h.argv.clone(),
+        timeout: h.timeout,
+        effective_timeout,
+        status_message: h.status_message.clone(),
+        legacy: h.legacy.as_ref().map(|l| l.legacy_event.clone()),
+        env: env.to_vec(),
+        layer: doc.layer.clone(),
+        source: doc.source.clone(),
+        field: h.field.clone(),
+        position: h.position,
+        status: HandlerStatus::Active,
+    }
+}
+
+/// Literal `${NAME}` substitution of the overlay variables (argv only, never a shell).
+fn substitute(arg: &str, env: &[(String, String)]) -> String {
+    if !arg.contains("${") {
+        return arg.to_owned();
+    }
+    let mut out = arg.to_owned();
+    for (k, v) in env {
+        out = out.replace(&format!("${{{k}}}"), v);
+    }
+    out
+}
+
+/// The identity of a handler for de-duplication.
+fn identity_key(h: &Handler) -> String {
+    json!([
+        h.event.name(),
+        h.matcher,
+        h.command,
+        h.argv,
+        h.timeout,
+        h.legacy,
+        h.env,
+        h.layer.plugin().map(|p| &p.id),
+    ])
+    .to_string()
+}
+
+/// A handler as the reference serializes it for the snapshot id: by alias, `None` and
+/// `async` omitted.
+fn canonical_handler(h: &HandlerConfig) -> Value {
+    let mut m = Map::new();
+    m.insert("type".into(), "command".into());
+    if let Some(c) = &h.command {
+        m.insert("command".into(), c.clone().into());
+    }
+    if let Some(a) = &h.argv {
+        m.insert("argv".into(), a.clone().into());
+    }
+    if let Some(t) = h.timeout {
+        m.insert("timeout".into(), t.into());
+    }
+    if let Some(s) = &h.status_message {
+        m.insert("statusMessage".into(), s.clone().into());
+    }
+    Value::Object(m)
+}
+
+fn canonical_group(
+    matcher: Option<&str>,
+    handlers: &[HandlerConfig],
+    layer: &Layer,
+    env: &[(String, String)],
+) -> Value {
+    let mut m = Map::new();
+    m.insert("hooks".into(), handlers.iter().map(canonical_handler).collect());
+    if let Some(mt) = matcher {
+        m.insert("matcher".into(), mt.into());
+    }
+    if let Some(p) = layer.plugin() {
+        m.insert("origin".into(), p.id.clone().into());
+        if !env.is_empty() {
+            m.insert("env".into(), env_object(env));
+        }
+    }
+    Value::Object(m)
+}
+
+fn env_object(env: &[(String, String)]) -> Value {
+    Value::Object(env.iter().map(|(k, v)| (k.clone(), Value::from(v.clone()))).collect())
+}
+
+/// Lowercase hex SHA-256.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    let mut out = String::with_capacity(64);
+    for b in digest {
+        out.push(char::from_digit(u32::from(b >> 4), 16).unwrap_or('0'));
+        out.push(char::from_digit(u32::from(b & 15), 16).unwrap_or('0'));
+    }
+    out
+}
+
+/// Python's `repr()` of a string, as the reference prints matchers in messages.
+pub(crate) fn py_repr(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,328 @@
+//! Snapshot tests: merge order, ids, rejection, de-duplication, matching.
+
+use super::*;
+use crate::config::{EventGroups, GroupConfig, HookConfig};
+
+fn handler(command: &str) -> HandlerConfig {
+    HandlerConfig {
+        command: Some(command.to_owned()),
+        argv: None,
+        timeout: None,
+        status_message: None,
+        legacy: None,
+        field: String::new(),
+        position: None,
+    }
+}
+
+fn group(matcher: Option<&str>, handlers: Vec<HandlerConfig>) -> GroupConfig {
+    GroupConfig {
+        matcher: matcher.map(str::to_owned),
+        handlers,
+        field: String::new(),
+        position: None,
+        matcher_position: None,
+    }
+}
+
+fn doc(layer: Layer, source: &str, events: Vec<(Event, Vec<GroupConfig>)>) -> LayerDocument {
+    let events = events.into_iter().map(|(event, groups)| EventGroups { event, groups }).collect();
+    LayerDocument::new(
+        layer,
+        source,
+        ParsedConfig { config: HookConfig { events }, diagnostics: Vec::new(), legacy: false },
+    )
+}
+
+fn plugin(id: &str) -> Layer {
+    Layer::Plugin(PluginInfo {
+        id: id.to_owned(),
+        version: Some("1.0.0".to_owned()),
+        root: format!("/plugins/{id}"),
+        data_dir: format!("/data/{id}"),
+        digest: None,
+    })
+}
+
+fn ids(handlers: &[&Handler]) -> Vec<String> {
+    handlers.iter().map(|h| h.id.clone().unwrap_or_default()).collect()
+}
+
+fn build(docs: Vec<LayerDocument>) -> Snapshot {
+    Snapshot::build(docs, &SnapshotOptions::default())
+}
+
+/// The configuration of the reference answer recorded below (oracle, `--no-run`).
+fn rejected_matchers() -> Snapshot {
+    build(vec![doc(
+        Layer::User,
+        "/tmp/o1/hooks.json",
+        vec![
+            (
+                Event::PreToolUse,
+                vec![
+                    group(Some("(\\d"), vec![handler("true")]),
+                    group(Some("Bash"), vec![handler("true")]),
+                ],
+            ),
+            (
+                Event::Stop,
+                vec![
+                    group(Some("x"), vec![handler("true")]),
+                    group(Some("*"), vec![handler("true")]),
+                ],
+            ),
+        ],
+    )])
+}
+
+#[test]
+fn rejected_groups_keep_their_index() {
+    let s = rejected_matchers();
+    assert_eq!(ids(&s.matching(Event::PreToolUse, Some("Bash"))), ["PreToolUse:1:0"]);
+    assert_eq!(ids(&s.matching(Event::Stop, None)), ["Stop:1:0"]);
+    let d = s.diagnostics();
+    assert_eq!(d.len(), 2);
+    assert_eq!(d[0].code, "invalid_matcher");
+    assert!(
+        d[0].message
+            .starts_with("Rejected hook group PreToolUse:0: Invalid hook matcher '(\\\\d': "),
+        "{}",
+        d[0].message
+    );
+    assert_eq!(d[1].code, "unsupported_matcher");
+    assert_eq!(d[1].message, "Rejected hook group Stop:0: Stop does not support matchers");
+    assert!(d.iter().all(|d| d.severity == crate::Severity::Warning));
+}
+
+#[test]
+fn snapshot_id_is_the_reference_canonical_hash() {
+    // Reference answer for the same configuration.
+    assert_eq!(
+        rejected_matchers().id(),
+        "27142274ae5dea06055ca74fee41738c7beff1feb28689f8520582828032f7ce"
+    );
+    // Equal configurations share the id; any change changes it.
+    assert_eq!(rejected_matchers().id(), rejected_matchers().id());
+    let other = build(vec![doc(
+        Layer::User,
+        "x",
+        vec![(Event::Stop, vec![group(None, vec![handler("false")])])],
+    )]);
+    assert_ne!(other.id(), rejected_matchers().id());
+}
+
+#[test]
+fn layers_merge_project_user_then_plugins_by_id() {
+    let s = build(vec![
+        doc(plugin("b@m"), "b", vec![(Event::Stop, vec![group(None, vec![handler("b")])])]),
+        doc(Layer::User, "u", vec![(Event::Stop, vec![group(None, vec![handler("u")])])]),
+        doc(plugin("a@m"), "a", vec![(Event::Stop, vec![group(None, vec![handler("a")])])]),
+        doc(
+            Layer::Project,
+            "p",
+            vec![(Event::Stop, vec![group(None, vec![handler("p1"), handler("p2")])])],
+        ),
+    ]);
+    let m = s.matching(Event::Stop, None);
+    let cmds: Vec<_> = m.iter().map(|h| h.command.clone().unwrap_or_default()).collect();
+    assert_eq!(cmds, ["p1", "p2", "u", "a", "b"]);
+    assert_eq!(ids(&m), ["Stop:0:0", "Stop:0:1", "Stop:1:0", "Stop:2:0", "Stop:3:0"]);
+}
+
+#[test]
+fn identical_handlers_run_once_but_plugins_never_merge() {
+    let s = build(vec![
+        doc(
+            Layer::Project,
+            "p",
+            vec![(Event::PreToolUse, vec![group(Some("Bash"), vec![handler("check")])])],
+        ),
+        doc(
+            Layer::User,
+            "u",
+            vec![(
+                Event::PreToolUse,
+                vec![
+                    group(Some("Bash"), vec![handler("check"), handler("other")]),
+                    group(Some("Bash|Edit"), vec![handler("check")]),
+                ],
+            )],
+        ),
+        doc(
+            plugin("x@m"),
+            "x",
+            vec![(Event::PreToolUse, vec![group(Some("Bash"), vec![handler("check")])])],
+        ),
+    ]);
+    assert_eq!(
+        ids(&s.matching(Event::PreToolUse, Some("Bash"))),
+        ["PreToolUse:0:0", "PreToolUse:1:1", "PreToolUse:2:0", "PreToolUse:3:0"]
+    );
+    let dup = s.handlers().iter().find(|h| h.id.as_deref() == Some("PreToolUse:1:0"));
+    assert_eq!(
+        dup.map(|h| h.status.clone()),
+        Some(HandlerStatus::Duplicate { of: "PreToolUse:0:0".to_owned() })
+    );
+}
+
+#[test]
+fn inactive_layers_take_no_index_and_never_match() {
+    let mut project =
+        doc(Layer::Project, "p", vec![(Event::Stop, vec![group(None, vec![handler("p")])])]);
+    project.inactive = Some((InactiveStatus::Untrusted, "workspace not trusted".to_owned()));
+    let s = build(vec![
+        project,
+        doc(Layer::User, "u", vec![(Event::Stop, vec![group(None, vec![handler("u")])])]),
+    ]);
+    assert_eq!(ids(&s.matching(Event::Stop, None)), ["Stop:0:0"]);
+    let p = s.handlers().iter().find(|h| h.command.as_deref() == Some("p"));
+    assert!(matches!(
+        p.map(|h| (&h.id, &h.status)),
+        Some((None, HandlerStatus::Inactive { status: InactiveStatus::Untrusted, .. }))
+    ));
+    // The inactive layer does not change the snapshot id.
+    let only_user = build(vec![doc(
+        Layer::User,
+        "u",
+        vec![(Event::Stop, vec![group(None, vec![handler("u")])])],
+    )]);
+    assert_eq!(s.id(), only_user.id());
+}
+
+#[test]
+fn plugin_handlers_get_variables_and_argv_substitution() {
+    let mut h = handler("run");
+    h.argv = Some(vec![
+        "${CLAUDE_PLUGIN_ROOT}/bin/check".into(),
+        "--data=${PLUGIN_DATA}".into(),
+        "${OTHER}".into(),
+    ]);
+    let s = Snapshot::build(
+        vec![doc(plugin("p@m"), "p", vec![(Event::SessionStart, vec![group(None, vec![h])])])],
+        &SnapshotOptions { project_dir: Some("/proj".to_owned()) },
+    );
+    let m = s.matching(Event::SessionStart, Some("startup"));
+    assert_eq!(
+        m[0].program,
+        Program::Argv(vec![
+            "/plugins/p@m/bin/check".into(),
+            "--data=/data/p@m".into(),
+            "${OTHER}".into()
+        ])
+    );
+    let env: Vec<_> = m[0].env.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(
+        env,
+        [
+            "CLAUDE_PLUGIN_DATA",
+            "CLAUDE_PLUGIN_ROOT",
+            "CLAUDE_PROJECT_DIR",
+            "PLUGIN_DATA",
+            "PLUGIN_ROOT"
+        ]
+    );
+}
+
+#[test]
+fn matching_mixes_all_exact_and_regex_in_configuration_order() {
+    let s = build(vec![doc(
+        Layer::User,
+        "u",
+        vec![(
+            Event::PreToolUse,
+            vec![
+                group(Some("mcp__.*"), vec![handler("0")]),
+                group(Some("Bash"), vec![handler("1")]),
+                group(None, vec![handler("2")]),
+                group(Some("^B"), vec![handler("3")]),
+                group(Some("Edit, Write"), vec![handler("4")]),
+                group(Some("B.*"), vec![handler("5")]),
+            ],
+        )],
+    )]);
+    let cmds = |t: Option<&str>| -> Vec<String> {
+        s.matching(Event::PreToolUse, t)
+            .iter()
+            .map(|h| h.command.clone().unwrap_or_default())
+            .collect()
+    };
+    assert_eq!(cmds(Some("Bash")), ["1", "2", "3", "5"]);
+    assert_eq!(cmds(Some("mcp__gh__search")), ["0", "2"]);
+    assert_eq!(cmds(Some("Write")), ["2", "4"]);
+    assert_eq!(cmds(Some("BashOutput")), ["2", "3", "5"]);
+    assert_eq!(cmds(None), ["2"]);
+    assert!(s.matching(Event::PostToolUse, Some("Bash")).is_empty());
+}
+
+#[test]
+fn many_groups_match_like_a_linear_scan() {
+    let mut groups = Vec::new();
+    for i in 0..3000 {
+        let m = match i % 3 {
+            0 => format!("Tool{i}"),
+            1 => format!("^Tool{}.*", i % 97),
+            _ => "Tool1|Tool2".to_owned(),
+        };
+        groups.push(group(Some(&m), vec![handler(&i.to_string())]));
+    }
+    let s = build(vec![doc(Layer::User, "u", vec![(Event::PreToolUse, groups.clone())])]);
+    for target in ["Tool1", "Tool2", "Tool33", "Tool2999", "Nope", "Tool960"] {
+        let expect: Vec<String> = groups
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| {
+                Matcher::compile(g.matcher.as_deref()).is_ok_and(|m| m.is_match(Some(target)))
+            })
+            .map(|(i, _)| i.to_string())
+            .collect();
+        let got: Vec<String> = s
+            .matching(Event::PreToolUse, Some(target))
+            .iter()
+            .map(|h| h.command.clone().unwrap_or_default())
+            .collect();
+        // Identical handlers collapse to their first occurrence.
+        let mut seen = std::collections::HashSet::new();
+        let expect: Vec<String> = expect
+            .into_iter()
+            .filter(|c| {
+                let g = &groups[c.parse::<usize>().unwrap_or(0)];
+                seen.insert((g.matcher.clone(), c.clone()))
+            })
+            .collect();
+        assert_eq!(got, expect, "target {target}");
+    }
+}
+
+#[test]
+fn python_repr() {
+    let cases = [
+        ("abc", "'abc'"),
+        ("a'b", "\"a'b\""),
+        ("a\\d", "'a\\\\d'"),
+        ("a'\"", "'a\\'\"'"),
+        ("\n", "'\\n'"),
+    ];
+    for (input, expect) in cases {
+        assert_eq!(py_repr(input), expect);
+    }
+}
+
+#[test]
+fn effective_timeouts() {
+    let mut t = handler("t");
+    t.timeout = Some(0.5);
+    let mut legacy = handler("l");
+    legacy.legacy = Some(LegacyHandler { legacy_event: "session.end".to_owned() });
+    let s = build(vec![doc(
+        Layer::User,
+        "u",
+        vec![
+            (Event::UserPromptSubmit, vec![group(None, vec![handler("a"), t])]),
+            (Event::SessionEnd, vec![group(None, vec![legacy, handler("b")])]),
+        ],
+    )]);
+    let timeouts = |e, t| s.matching(e, t).iter().map(|h| h.effective_timeout).collect::<Vec<_>>();
+    assert_eq!(timeouts(Event::UserPromptSubmit, None), [30.0, 0.5]);
+    assert_eq!(timeouts(Event::SessionEnd, Some("other")), [5.0, 600.0]);
+}
