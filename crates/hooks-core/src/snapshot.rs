@@ -24,6 +24,7 @@
 //! index and never run, but appear in the audit with the reason.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use regex::{RegexSet, RegexSetBuilder};
 use serde::Serialize;
@@ -309,21 +310,26 @@ impl Snapshot {
     /// `target` (`None` when the payload lacks it), in configuration order.
     pub fn matching(&self, event: Event, target: Option<&str>) -> Vec<&Handler> {
         let Some(ix) = self.events.get(&event) else { return Vec::new() };
-        let mut groups: Vec<u32> = ix.all.clone();
+        let mut extra: Vec<u32> = Vec::new();
         if let Some(t) = target.filter(|_| event.matcher_target().is_some()) {
             if let Some(g) = ix.exact.get(t) {
-                groups.extend_from_slice(g);
+                extra.extend_from_slice(g);
             }
             for (set, by_pattern) in ix.regex_sets.iter().zip(&ix.regex_groups) {
-                if set.is_match(t) {
-                    for p in set.matches(t).iter() {
-                        groups.extend_from_slice(&by_pattern[p]);
-                    }
+                for p in set.matches(t).iter() {
+                    extra.extend_from_slice(&by_pattern[p]);
                 }
             }
-            groups.sort_unstable();
-            groups.dedup();
         }
+        // Match-all groups are already in order; merge the others in only when present.
+        let groups: std::borrow::Cow<'_, [u32]> = if extra.is_empty() {
+            std::borrow::Cow::Borrowed(&ix.all)
+        } else {
+            extra.extend_from_slice(&ix.all);
+            extra.sort_unstable();
+            extra.dedup();
+            std::borrow::Cow::Owned(extra)
+        };
         groups
             .iter()
             .flat_map(|&g| ix.groups[g as usize].active.iter())
@@ -343,7 +349,11 @@ struct Builder<'a> {
     seen: HashMap<String, String>,
     /// Pending regex patterns per event: pattern -> groups.
     regexes: HashMap<Event, Vec<(String, Vec<u32>)>>,
+    /// Position of each pattern in `regexes`, per event.
+    regex_slots: HashMap<(Event, String), usize>,
     inactive: Vec<Handler>,
+    /// Compile errors of the regex matchers seen so far, by pattern.
+    regex_errors: HashMap<String, Option<String>>,
 }
 
 impl<'a> Builder<'a> {
@@ -357,6 +367,8 @@ impl<'a> Builder<'a> {
             seen: HashMap::new(),
             regexes: HashMap::new(),
             inactive: Vec::new(),
+            regex_errors: HashMap::new(),
+            regex_slots: HashMap::new(),
         }
     }
 
@@ -428,16 +440,26 @@ impl<'a> Builder<'a> {
                 codes::UNSUPPORTED_MATCHER,
                 format!("Rejected hook group {event}:{gi}: {event} does not support matchers"),
             )),
-            (Some(_), _) => match Matcher::compile(matcher_text) {
-                Ok(_) => None,
-                Err(e) => Some((
-                    codes::INVALID_MATCHER,
-                    format!(
-                        "Rejected hook group {event}:{gi}: Invalid hook matcher {}: {e}",
-                        py_repr(matcher_text.unwrap_or(""))
-                    ),
-                )),
-            },
+            (Some(_), kind) => {
+                let text = matcher_text.unwrap_or("");
+                let error = if kind == MatcherKind::Regex {
+                    self.regex_errors
+                        .entry(text.to_owned())
+                        .or_insert_with(|| matcher::compile_regex(text).err().map(|e| e.0))
+                        .clone()
+                } else {
+                    None
+                };
+                error.map(|e| {
+                    (
+                        codes::INVALID_MATCHER,
+                        format!(
+                            "Rejected hook group {event}:{gi}: Invalid hook matcher {}: {e}",
+                            py_repr(text)
+                        ),
+                    )
+                })
+            }
         };
         let mut active = Vec::new();
         for (hi, h) in handlers.iter_mut().enumerate() {
@@ -451,10 +473,12 @@ impl<'a> Builder<'a> {
                 };
                 continue;
             }
-            match self.seen.get(&identity_key(h)) {
-                Some(first) => h.status = HandlerStatus::Duplicate { of: first.clone() },
-                None => {
-                    self.seen.insert(identity_key(h), id);
+            match self.seen.entry(identity_key(h)) {
+                Entry::Occupied(first) => {
+                    h.status = HandlerStatus::Duplicate { of: first.get().clone() };
+                }
+                Entry::Vacant(slot) => {
+                    slot.insert(id);
                     active.push(self.handlers.len() as u32 + hi as u32);
                 }
             }
@@ -479,9 +503,12 @@ impl<'a> Builder<'a> {
                 MatcherKind::Regex => {
                     let pattern = matcher_text.unwrap_or("").to_owned();
                     let list = self.regexes.entry(event).or_default();
-                    match list.iter_mut().find(|(p, _)| *p == pattern) {
-                        Some((_, groups)) => groups.push(gi),
-                        None => list.push((pattern, vec![gi])),
+                    match self.regex_slots.entry((event, pattern)) {
+                        Entry::Occupied(slot) => list[*slot.get()].1.push(gi),
+                        Entry::Vacant(slot) => {
+                            list.push((slot.key().1.clone(), vec![gi]));
+                            slot.insert(list.len() - 1);
+                        }
                     }
                 }
             }
