@@ -8,5 +8,7 @@
 mod discovery;
 #[cfg(test)]
 mod scratch;
+mod trust;
 
 pub use discovery::*;
+pub use trust::*;
