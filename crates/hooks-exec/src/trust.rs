@@ -380,11 +380,25 @@ fn update(
     if !change(projects) {
         return Ok(false);
     }
-    let mut bytes = serde_json::to_vec_pretty(&doc)
+    let mut bytes = serde_json::to_vec_pretty(&sorted(Value::Object(doc)))
         .map_err(|err| TrustError::Write { path: path.clone(), source: io::Error::other(err) })?;
     bytes.push(b'\n');
     write_atomic(state_dir, &path, &bytes)?;
     Ok(true)
+}
+
+/// `value` with every object's keys in sorted order, whichever map type `serde_json` was
+/// built with (its `preserve_order` feature keeps insertion order), so the file is stable.
+fn sorted(value: Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(String, Value)> = map.into_iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            Value::Object(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(sorted).collect()),
+        other => other,
+    }
 }
 
 /// Creates `dir` (and missing parents) with mode 0700 and sets its mode to 0700.
@@ -894,6 +908,8 @@ mod tests {
         TrustStore::grant(&state, &a, &sha("new"), t0()).expect("grant a");
         TrustStore::grant(&state, &b, &sha("b"), t0()).expect("grant b");
         let text = fs::read_to_string(state.join(TRUST_STORE_FILE)).expect("read");
+        let at = |key: &str| text.find(&format!("\"{key}\"")).expect("key written");
+        assert!(at("owner") < at("projects") && at("projects") < at("version"), "sorted keys");
         let written: Value = serde_json::from_str(&text).expect("json");
         let expect = serde_json::json!({
             "version": 1,
