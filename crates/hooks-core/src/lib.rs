@@ -9,11 +9,16 @@
 mod config;
 mod diag;
 mod event;
+mod json;
+mod legacy;
 mod output;
 
 pub use config::{
     ConfigKind, EventGroups, GroupConfig, HandlerConfig, HookConfig, LegacyHandler, ParsedConfig,
+    parse_config,
 };
 pub use diag::{Diagnostic, Position, Severity, codes};
 pub use event::{Event, UnknownEvent};
+pub use json::{JsonError, JsonMember, JsonNumber, JsonValue, Spanned, parse_json};
+pub use legacy::{MigrateError, migrate_to_current};
 pub use output::{RawOutput, Termination};
