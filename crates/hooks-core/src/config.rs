@@ -550,4 +550,4 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

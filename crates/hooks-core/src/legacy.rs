@@ -361,3 +361,6 @@ impl Out {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -4,7 +4,7 @@
 use super::*;
 
 /// Source label used in every test, so messages stay short.
-const F: &str = "F";
+pub(crate) const F: &str = "F";
 
 fn parse(text: &str) -> ParsedConfig {
     parse_config(text.as_bytes(), F, ConfigKind::User)
@@ -15,7 +15,7 @@ fn at(p: Option<Position>) -> String {
 }
 
 /// One line per loaded group: event, group field and position, matcher, then handlers.
-fn loaded(p: &ParsedConfig) -> Vec<String> {
+pub(crate) fn loaded(p: &ParsedConfig) -> Vec<String> {
     let mut out = Vec::new();
     for e in &p.config.events {
         if e.groups.is_empty() {
@@ -54,7 +54,7 @@ fn loaded(p: &ParsedConfig) -> Vec<String> {
 /// One line per diagnostic: severity, code, position, field and message. For
 /// `invalid_config` the message is shortened to its detail (the prefix repeats the field;
 /// golden tests below check whole messages).
-fn diags(p: &ParsedConfig) -> Vec<String> {
+pub(crate) fn diags(p: &ParsedConfig) -> Vec<String> {
     p.diagnostics
         .iter()
         .map(|d| {
