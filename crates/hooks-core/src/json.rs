@@ -17,7 +17,7 @@
 use crate::diag::Position;
 
 /// Deepest nesting of arrays and objects accepted.
-pub const MAX_DEPTH: usize = 128;
+pub(crate) const MAX_DEPTH: usize = 128;
 
 /// A JSON value with the position of its first character.
 #[derive(Debug, Clone, PartialEq)]
