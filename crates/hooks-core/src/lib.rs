@@ -10,6 +10,7 @@ mod config;
 mod diag;
 mod event;
 mod output;
+mod payload;
 
 pub use config::{
     ConfigKind, EventGroups, GroupConfig, HandlerConfig, HookConfig, LegacyHandler, ParsedConfig,
@@ -17,3 +18,10 @@ pub use config::{
 pub use diag::{Diagnostic, Position, Severity, codes};
 pub use event::{Event, UnknownEvent};
 pub use output::{RawOutput, Termination};
+pub use payload::{
+    BackgroundTask, CommonDefaults, CommonFields, Effort, EventInput, Invocation,
+    NotificationInput, PAYLOAD_COMMON_KEYS, PayloadError, PermissionRequestInput,
+    PostToolUseFailureInput, PostToolUseInput, PreCompactInput, PreToolUseInput, SessionCron,
+    SessionEndInput, SessionStartInput, StopInput, SubagentStartInput, SubagentStopInput,
+    UserPromptSubmitInput, payload_own_keys,
+};
