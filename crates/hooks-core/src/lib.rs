@@ -11,6 +11,8 @@ mod diag;
 mod event;
 mod output;
 mod payload;
+#[cfg(feature = "schemars")]
+mod schema;
 
 pub use config::{
     ConfigKind, EventGroups, GroupConfig, HandlerConfig, HookConfig, LegacyHandler, ParsedConfig,
@@ -25,3 +27,5 @@ pub use payload::{
     SessionEndInput, SessionStartInput, StopInput, SubagentStartInput, SubagentStopInput,
     UserPromptSubmitInput, payload_own_keys,
 };
+#[cfg(feature = "schemars")]
+pub use schema::{schema, schema_names};

@@ -926,13 +926,13 @@ fn opt_entry<M: SerializeMap, T: Serialize>(
 
 #[cfg(test)]
 #[allow(clippy::expect_used, clippy::unwrap_used)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use serde_json::json;
 
     /// Stdin objects the reference wrote (oracle `stdin`, compacted in its key order), one
     /// per event; `/tmp` is the oracle's `--cwd`.
-    const GOLDEN: &[(Event, &str)] = &[
+    pub(crate) const GOLDEN: &[(Event, &str)] = &[
         (
             Event::SessionStart,
             r#"{"session_id":"sess-1","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"SessionStart","permission_mode":"default","source":"resume","model":"claude-x"}"#,
