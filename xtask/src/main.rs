@@ -1,15 +1,21 @@
-//! Project automation: `cargo xtask tidy`.
+//! Project automation: `cargo xtask tidy`, `cargo xtask codegen [--check]`.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod codegen;
 mod tidy;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("tidy") => tidy::run(&workspace_root()),
-        _ => Err("usage: cargo xtask <tidy>".to_owned()),
+        Some("codegen") => match args.get(1).map(String::as_str) {
+            None => codegen::run(&workspace_root(), codegen::Mode::Write),
+            Some("--check") => codegen::run(&workspace_root(), codegen::Mode::Check),
+            Some(other) => Err(format!("codegen: unknown option '{other}'")),
+        },
+        _ => Err("usage: cargo xtask <tidy | codegen [--check]>".to_owned()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

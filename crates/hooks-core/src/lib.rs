@@ -9,10 +9,13 @@
 mod config;
 mod diag;
 mod event;
-mod matcher;
 mod json;
 mod legacy;
+mod matcher;
 mod output;
+mod payload;
+#[cfg(feature = "schemars")]
+mod schema;
 mod snapshot;
 
 pub use config::{
@@ -21,11 +24,20 @@ pub use config::{
 };
 pub use diag::{Diagnostic, Position, Severity, codes};
 pub use event::{Event, UnknownEvent};
-pub use matcher::{Matcher, MatcherError, MatcherKind, matcher_kind};
 pub use json::{JsonError, JsonMember, JsonNumber, JsonValue, Spanned, parse_json};
 pub use legacy::{MigrateError, migrate_to_current};
+pub use matcher::{Matcher, MatcherError, MatcherKind, matcher_kind};
 pub use output::{RawOutput, Termination};
+pub use payload::{
+    BackgroundTask, CommonDefaults, CommonFields, Effort, EventInput, Invocation,
+    NotificationInput, PAYLOAD_COMMON_KEYS, PayloadError, PermissionRequestInput,
+    PostToolUseFailureInput, PostToolUseInput, PreCompactInput, PreToolUseInput, SessionCron,
+    SessionEndInput, SessionStartInput, StopInput, SubagentStartInput, SubagentStopInput,
+    UserPromptSubmitInput, payload_own_keys,
+};
+#[cfg(feature = "schemars")]
+pub use schema::{schema, schema_names};
 pub use snapshot::{
     Handler, HandlerStatus, InactiveStatus, Layer, LayerDocument, PluginInfo, Program, Snapshot,
-    SnapshotOptions, sha256_hex,
+    SnapshotOptions, canonical_json, sha256_hex,
 };

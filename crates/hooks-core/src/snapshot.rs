@@ -551,7 +551,7 @@ impl<'a> Builder<'a> {
                 hooks.insert(event.name().to_owned(), Value::Array(Vec::new()));
             }
         }
-        let id = sha256_hex(json!({ "hooks": hooks }).to_string().as_bytes());
+        let id = sha256_hex(canonical_json(json!({ "hooks": hooks })).as_bytes());
         let mut handlers = self.handlers;
         handlers.extend(self.inactive);
         Snapshot { id, handlers, events: self.events, diagnostics: self.diagnostics }
@@ -580,14 +580,13 @@ fn compile_handler(
         origin.insert("plugin".into(), p.id.clone().into());
     }
     let fingerprint = sha256_hex(
-        json!({
+        canonical_json(json!({
             "event": event.name(),
             "matcher": matcher,
             "handler": canonical_handler(h),
             "origin": origin,
             "env": env_object(env),
-        })
-        .to_string()
+        }))
         .as_bytes(),
     );
     Handler {
@@ -680,6 +679,23 @@ fn canonical_group(
 
 fn env_object(env: &[(String, String)]) -> Value {
     Value::Object(env.iter().map(|(k, v)| (k.clone(), Value::from(v.clone()))).collect())
+}
+
+/// Compact JSON with object keys sorted at every level (code point order), as Python's
+/// `json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)` writes it.
+pub fn canonical_json(value: Value) -> String {
+    fn sorted(value: Value) -> Value {
+        match value {
+            Value::Object(map) => {
+                let mut entries: Vec<(String, Value)> = map.into_iter().collect();
+                entries.sort_by(|a, b| a.0.cmp(&b.0));
+                Value::Object(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
+            }
+            Value::Array(items) => Value::Array(items.into_iter().map(sorted).collect()),
+            other => other,
+        }
+    }
+    sorted(value).to_string()
 }
 
 /// Lowercase hex SHA-256.

@@ -1,0 +1,1677 @@
+//! Event inputs: the typed form of each event's payload and its exact stdin bytes.
+//!
+//! An [`Invocation`] is the common fields every event carries ([`CommonFields`]) plus the
+//! event's own keys ([`EventInput`]). [`Invocation::to_wire`] writes the bytes the reference
+//! writes to a handler's stdin:
+//!
+//! - one compact JSON object, UTF-8 written as is (no `\u` escapes for non-ASCII), control
+//!   characters escaped as `\n`, `\t`, `\u0001`...;
+//! - common keys first: `session_id`, `transcript_path`, `cwd`, `hook_event_name`,
+//!   `prompt_id`, `permission_mode`, `effort`, `agent_id`, `agent_type`; then the event's own
+//!   keys in the order of SPEC section 5;
+//! - a top-level key whose value is absent (or, for `tool_response`, JSON `null`) is omitted;
+//!   nulls nested inside `tool_input`, `tool_response` and `permission_suggestions` are kept,
+//!   and so are empty strings and lists. Object keys inside those values keep their order;
+//! - SubagentStart and SubagentStop own `agent_id` and `agent_type`; they are written once,
+//!   at their common position, with the event's values (the common ones are not used);
+//! - keys the reference always writes even when empty: `permission_suggestions` (`[]`),
+//!   `custom_instructions` (`""`), `background_tasks` and `session_crons` (`[]`).
+//!
+//! Floats nested in values are written the way the reference writes them (`1.0`, `1e+20`,
+//! `0.00001`); integers beyond 64 bits are not kept exactly (they become floats).
+//!
+//! Parsing back ([`Invocation::from_json`]) is strict about types and names the offending
+//! field. Required keys are the reference's: the common `session_id`, `transcript_path`,
+//! `cwd` and `hook_event_name`, and per event:
+//!
+//! | event | required | optional (default) |
+//! | --- | --- | --- |
+//! | SessionStart | `source` | `model`, `session_title` |
+//! | UserPromptSubmit | `prompt` | |
+//! | SessionEnd | `reason` | |
+//! | PermissionRequest | `tool_name`, `tool_input` | `permission_suggestions` (`[]`) |
+//! | Notification | `message`, `notification_type` | `title` |
+//! | PreToolUse | `tool_name`, `tool_input`, `tool_use_id` | |
+//! | PostToolUse | `tool_name`, `tool_input`, `tool_use_id` | `tool_response` (`null`), `duration_ms` |
+//! | PostToolUseFailure | `tool_name`, `tool_input`, `tool_use_id`, `error` | `is_interrupt`, `duration_ms` |
+//! | PreCompact | `trigger` | `custom_instructions` (`""`) |
+//! | Stop | `stop_hook_active`, `last_assistant_message` | `background_tasks`, `session_crons` (`[]`) |
+//! | SubagentStart | `agent_id`, `agent_type` | |
+//! | SubagentStop | `stop_hook_active`, `agent_id`, `agent_type`, `agent_transcript_path`, `last_assistant_message` | `background_tasks`, `session_crons` (`[]`) |
+//!
+//! `tool_response` may be missing because the reference omits it when it is `null`. A
+//! top-level `null` counts as missing for optional keys and as a wrong type for required
+//! ones. Values are not coerced (`"5"` is not a number), except that `duration_ms` accepts
+//! a float without a fractional part (`1500.0`), as the reference does. Matcher-target
+//! vocabularies (`source`, `reason`, `trigger`, `notification_type`) and `permission_mode`
+//! are open strings: a newer host may send values the reference does not know. Unknown
+//! keys are ignored by `from_json` (as the reference's wire models ignore them) and reported
+//! as `unknown_field` warnings by [`Invocation::from_host_json`].
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::{Map, Value};
+
+use crate::diag::{Diagnostic, codes};
+use crate::event::Event;
+
+/// Fields every event's payload carries.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct CommonFields {
+    /// The session (thread) id.
+    pub session_id: String,
+    /// Path of the session transcript file.
+    pub transcript_path: String,
+    /// The invocation's working directory; handlers run there.
+    pub cwd: String,
+    /// The id of the prompt being processed, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt_id: Option<String>,
+    /// The permission mode: `default`, `acceptEdits`, `plan`, `auto`, `dontAsk` or
+    /// `bypassPermissions` (open: other values pass through).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub permission_mode: Option<String>,
+    /// The model's reasoning effort.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effort: Option<Effort>,
+    /// The agent the event fires in (a subagent's id), when not the main agent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<String>,
+    /// The type (name) of that agent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_type: Option<String>,
+}
+
+/// The model's reasoning effort, written as `{"level": "..."}`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct Effort {
+    /// `none`, `low`, `medium`, `high`, `xhigh` or `max` (open).
+    pub level: String,
+}
+
+/// The defaults [`Invocation::from_host_json`] uses for common fields the host leaves out.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CommonDefaults {
+    /// Default `session_id`.
+    pub session_id: String,
+    /// Default `transcript_path`.
+    pub transcript_path: String,
+    /// Default `cwd`.
+    pub cwd: String,
+    /// Default `permission_mode` (`None` leaves it out).
+    pub permission_mode: Option<String>,
+}
+
+/// SessionStart's own keys.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct SessionStartInput {
+    /// Why the session started: `startup`, `resume`, `clear` or `compact`. Matcher target.
+    pub source: String,
+    /// The model in use.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// The session's title, when the host has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_title: Option<String>,
+}
+
+/// UserPromptSubmit's own keys.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct UserPromptSubmitInput {
+    /// The submitted prompt text.
+    pub prompt: String,
+}
+
+/// SessionEnd's own keys.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct SessionEndInput {
+    /// Why the session ended: `clear`, `resume`, `logout`, `prompt_input_exit` or `other`.
+    /// Matcher target.
+    pub reason: String,
+}
+
+/// PermissionRequest's own keys.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct PermissionRequestInput {
+    /// The tool's wire name (`Bash`, `mcp__server__tool`). Matcher target.
+    pub tool_name: String,
+    /// The tool's arguments.
+    pub tool_input: Map<String, Value>,
+    /// Permission updates the host would offer (`addRules`, `setMode`...), as given.
+    pub permission_suggestions: Vec<Value>,
+}
+
+/// Notification's own keys.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct NotificationInput {
+    /// The notification text.
+    pub message: String,
+    /// `permission_prompt`, `idle_prompt`, `auth_success`, `elicitation_dialog`,
+    /// `agent_needs_input`, `agent_completed`... Matcher target.
+    pub notification_type: String,
+    /// The notification title.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+}
+
+/// PreToolUse's own keys.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct PreToolUseInput {
+    /// The tool's wire name. Matcher target.
+    pub tool_name: String,
+    /// The tool's arguments.
+    pub tool_input: Map<String, Value>,
+    /// The id of this tool call.
+    pub tool_use_id: String,
+}
+
+/// PostToolUse's own keys.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct PostToolUseInput {
+    /// The tool's wire name. Matcher target.
+    pub tool_name: String,
+    /// The tool's arguments.
+    pub tool_input: Map<String, Value>,
+    /// What the tool returned (any JSON; `null` is left out of the payload).
+    #[serde(skip_serializing_if = "Value::is_null")]
+    pub tool_response: Value,
+    /// The id of this tool call.
+    pub tool_use_id: String,
+    /// How long the tool ran, in milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<u64>,
+}
+
+/// PostToolUseFailure's own keys.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct PostToolUseFailureInput {
+    /// The tool's wire name. Matcher target.
+    pub tool_name: String,
+    /// The tool's arguments.
+    pub tool_input: Map<String, Value>,
+    /// The id of this tool call.
+    pub tool_use_id: String,
+    /// The error text.
+    pub error: String,
+    /// True when the user interrupted the tool.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub is_interrupt: Option<bool>,
+    /// How long the tool ran, in milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<u64>,
+}
+
+/// PreCompact's own keys.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct PreCompactInput {
+    /// `manual` or `auto`. Matcher target.
+    pub trigger: String,
+    /// The user's compaction instructions (`""` when none; always written).
+    pub custom_instructions: String,
+}
+
+/// Stop's own keys.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct StopInput {
+    /// True when the turn is already continuing because of a Stop hook.
+    pub stop_hook_active: bool,
+    /// The agent's last message.
+    pub last_assistant_message: String,
+    /// Background tasks still running (always written, `[]` when none).
+    pub background_tasks: Vec<BackgroundTask>,
+    /// Scheduled session prompts (always written, `[]` when none).
+    pub session_crons: Vec<SessionCron>,
+}
+
+/// SubagentStart's own keys (written at the common `agent_id`/`agent_type` positions).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct SubagentStartInput {
+    /// The subagent's id.
+    pub agent_id: String,
+    /// The subagent's type (name). Matcher target.
+    pub agent_type: String,
+}
+
+/// SubagentStop's own keys (`agent_id`/`agent_type` are written at their common positions).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct SubagentStopInput {
+    /// True when the subagent is already continuing because of a stop hook.
+    pub stop_hook_active: bool,
+    /// The subagent's id.
+    pub agent_id: String,
+    /// The subagent's type (name). Matcher target.
+    pub agent_type: String,
+    /// Path of the subagent's transcript file.
+    pub agent_transcript_path: String,
+    /// The subagent's last message.
+    pub last_assistant_message: String,
+    /// Background tasks still running (always written, `[]` when none).
+    pub background_tasks: Vec<BackgroundTask>,
+    /// Scheduled session prompts (always written, `[]` when none).
+    pub session_crons: Vec<SessionCron>,
+}
+
+/// A background task snapshot in Stop and SubagentStop payloads.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct BackgroundTask {
+    /// Task id.
+    pub id: String,
+    /// Task kind.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Task status.
+    pub status: String,
+    /// What the task does.
+    pub description: String,
+    /// The command it runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// The agent type running it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_type: Option<String>,
+    /// The MCP server involved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// The tool involved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// A display name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// A scheduled session prompt in Stop and SubagentStop payloads.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct SessionCron {
+    /// Schedule id.
+    pub id: String,
+    /// Cron expression.
+    pub schedule: String,
+    /// True when it repeats.
+    pub recurring: bool,
+    /// The prompt it submits.
+    pub prompt: String,
+}
+
+/// One event's own keys.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum EventInput {
+    /// SessionStart.
+    SessionStart(SessionStartInput),
+    /// UserPromptSubmit.
+    UserPromptSubmit(UserPromptSubmitInput),
+    /// SessionEnd.
+    SessionEnd(SessionEndInput),
+    /// PermissionRequest.
+    PermissionRequest(PermissionRequestInput),
+    /// Notification.
+    Notification(NotificationInput),
+    /// PreToolUse.
+    PreToolUse(PreToolUseInput),
+    /// PostToolUse.
+    PostToolUse(PostToolUseInput),
+    /// PostToolUseFailure.
+    PostToolUseFailure(PostToolUseFailureInput),
+    /// PreCompact.
+    PreCompact(PreCompactInput),
+    /// Stop.
+    Stop(StopInput),
+    /// SubagentStart.
+    SubagentStart(SubagentStartInput),
+    /// SubagentStop.
+    SubagentStop(SubagentStopInput),
+}
+
+impl EventInput {
+    /// The event these keys belong to.
+    pub fn event(&self) -> Event {
+        match self {
+            EventInput::SessionStart(_) => Event::SessionStart,
+            EventInput::UserPromptSubmit(_) => Event::UserPromptSubmit,
+            EventInput::SessionEnd(_) => Event::SessionEnd,
+            EventInput::PermissionRequest(_) => Event::PermissionRequest,
+            EventInput::Notification(_) => Event::Notification,
+            EventInput::PreToolUse(_) => Event::PreToolUse,
+            EventInput::PostToolUse(_) => Event::PostToolUse,
+            EventInput::PostToolUseFailure(_) => Event::PostToolUseFailure,
+            EventInput::PreCompact(_) => Event::PreCompact,
+            EventInput::Stop(_) => Event::Stop,
+            EventInput::SubagentStart(_) => Event::SubagentStart,
+            EventInput::SubagentStop(_) => Event::SubagentStop,
+        }
+    }
+}
+
+/// A payload that cannot be read as the given event's input.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PayloadError {
+    /// The payload is not a JSON object.
+    #[error("{event} payload: expected a JSON object")]
+    NotAnObject {
+        /// The event being read.
+        event: Event,
+    },
+    /// A required field is absent.
+    #[error("{event} payload: missing field '{field}'")]
+    MissingField {
+        /// The event being read.
+        event: Event,
+        /// The field's path, e.g. `tool_name` or `background_tasks[0].id`.
+        field: String,
+    },
+    /// A field has the wrong JSON type.
+    #[error("{event} payload: field '{field}' must be {expected}")]
+    WrongType {
+        /// The event being read.
+        event: Event,
+        /// The field's path.
+        field: String,
+        /// What it must be, e.g. `a string`.
+        expected: &'static str,
+    },
+    /// `hook_event_name` names another event.
+    #[error("{event} payload: field 'hook_event_name' is '{found}', expected '{event}'")]
+    MismatchedEvent {
+        /// The event being read.
+        event: Event,
+        /// The name the payload gave.
+        found: String,
+    },
+}
+
+/// The common keys, in wire order (`hook_event_name` included).
+pub const PAYLOAD_COMMON_KEYS: [&str; 9] = [
+    "session_id",
+    "transcript_path",
+    "cwd",
+    "hook_event_name",
+    "prompt_id",
+    "permission_mode",
+    "effort",
+    "agent_id",
+    "agent_type",
+];
+
+/// An event's own keys, in wire order (SubagentStart and SubagentStop list `agent_id` and
+/// `agent_type`, which are written at their common position).
+pub fn payload_own_keys(event: Event) -> &'static [&'static str] {
+    match event {
+        Event::SessionStart => &["source", "model", "session_title"],
+        Event::UserPromptSubmit => &["prompt"],
+        Event::SessionEnd => &["reason"],
+        Event::PermissionRequest => &["tool_name", "tool_input", "permission_suggestions"],
+        Event::Notification => &["message", "notification_type", "title"],
+        Event::PreToolUse => &["tool_name", "tool_input", "tool_use_id"],
+        Event::PostToolUse => {
+            &["tool_name", "tool_input", "tool_response", "tool_use_id", "duration_ms"]
+        }
+        Event::PostToolUseFailure => {
+            &["tool_name", "tool_input", "tool_use_id", "error", "is_interrupt", "duration_ms"]
+        }
+        Event::PreCompact => &["trigger", "custom_instructions"],
+        Event::Stop => {
+            &["stop_hook_active", "last_assistant_message", "background_tasks", "session_crons"]
+        }
+        Event::SubagentStart => &["agent_id", "agent_type"],
+        Event::SubagentStop => &[
+            "stop_hook_active",
+            "agent_id",
+            "agent_type",
+            "agent_transcript_path",
+            "last_assistant_message",
+            "background_tasks",
+            "session_crons",
+        ],
+    }
+}
+
+/// One event invocation's input: common fields plus the event's own keys.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Invocation {
+    /// Fields every event carries.
+    pub common: CommonFields,
+    /// The event's own keys (this also fixes the event).
+    pub input: EventInput,
+}
+
+impl Invocation {
+    /// An invocation of `input`'s event with these common fields.
+    pub fn new(common: CommonFields, input: EventInput) -> Self {
+        Self { common, input }
+    }
+
+    /// The event.
+    pub fn event(&self) -> Event {
+        self.input.event()
+    }
+
+    /// The value of the event's matcher target key ([`Event::matcher_target`]), or `None`
+    /// for events without one (UserPromptSubmit, Stop).
+    pub fn matcher_target(&self) -> Option<&str> {
+        match &self.input {
+            EventInput::SessionStart(i) => Some(&i.source),
+            EventInput::SessionEnd(i) => Some(&i.reason),
+            EventInput::Notification(i) => Some(&i.notification_type),
+            EventInput::PreCompact(i) => Some(&i.trigger),
+            EventInput::PermissionRequest(i) => Some(&i.tool_name),
+            EventInput::PreToolUse(i) => Some(&i.tool_name),
+            EventInput::PostToolUse(i) => Some(&i.tool_name),
+            EventInput::PostToolUseFailure(i) => Some(&i.tool_name),
+            EventInput::SubagentStart(i) => Some(&i.agent_type),
+            EventInput::SubagentStop(i) => Some(&i.agent_type),
+            EventInput::UserPromptSubmit(_) | EventInput::Stop(_) => None,
+        }
+    }
+
+    /// The tool call id, for tool events (PreToolUse, PostToolUse, PostToolUseFailure).
+    pub fn tool_use_id(&self) -> Option<&str> {
+        match &self.input {
+            EventInput::PreToolUse(i) => Some(&i.tool_use_id),
+            EventInput::PostToolUse(i) => Some(&i.tool_use_id),
+            EventInput::PostToolUseFailure(i) => Some(&i.tool_use_id),
+            _ => None,
+        }
+    }
+
+    /// `stop_hook_active` for Stop and SubagentStop, `None` for other events.
+    pub fn stop_hook_active(&self) -> Option<bool> {
+        match &self.input {
+            EventInput::Stop(i) => Some(i.stop_hook_active),
+            EventInput::SubagentStop(i) => Some(i.stop_hook_active),
+            _ => None,
+        }
+    }
+
+    /// Sets `stop_hook_active` (the session sets it when its count of consecutive
+    /// continuations is above 0). Returns false, changing nothing, for events other than
+    /// Stop and SubagentStop.
+    pub fn set_stop_hook_active(&mut self, active: bool) -> bool {
+        match &mut self.input {
+            EventInput::Stop(i) => i.stop_hook_active = active,
+            EventInput::SubagentStop(i) => i.stop_hook_active = active,
+            _ => return false,
+        }
+        true
+    }
+
+    /// The exact bytes the reference writes to a handler's stdin (see the module docs).
+    pub fn to_wire(&self) -> Vec<u8> {
+        // Serializing strings, maps and JSON values into a Vec cannot fail.
+        serde_json::to_vec(self).unwrap_or_default()
+    }
+
+    /// The wire form as a JSON value (keys in wire order).
+    pub fn to_wire_value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+
+    /// Reads a wire payload (what [`Invocation::to_wire`] writes) as `event`'s input.
+    ///
+    /// Every common key is read from the payload (`session_id`, `transcript_path`, `cwd` and
+    /// `hook_event_name` are required); unknown keys are ignored.
+    pub fn from_json(event: Event, value: &Value) -> Result<Invocation, PayloadError> {
+        let obj = value.as_object().ok_or(PayloadError::NotAnObject { event })?;
+        let r = Reader { event, obj, prefix: String::new() };
+        match r.opt_str("hook_event_name")? {
+            None => return Err(r.missing("hook_event_name")),
+            Some(name) => check_event_name(event, name)?,
+        }
+        let common = CommonFields {
+            session_id: r.req_str("session_id")?,
+            transcript_path: r.req_str("transcript_path")?,
+            cwd: r.req_str("cwd")?,
+            ..read_optional_common(&r)?
+        };
+        let input = read_input(&r, false)?;
+        Ok(Invocation { common, input })
+    }
+
+    /// Reads a host's event description, filling the common fields it lacks from
+    /// `defaults`.
+    ///
+    /// `hook_event_name` may be left out (it is always `event`; a different name is an
+    /// error). Stop and SubagentStop's `stop_hook_active` defaults to false: the session
+    /// owns it (see [`Invocation::set_stop_hook_active`]). Every other event key is
+    /// required as in [`Invocation::from_json`]. Unknown keys are dropped, each with an
+    /// `unknown_field` warning, in the payload's key order.
+    pub fn from_host_json(
+        event: Event,
+        value: &Value,
+        defaults: &CommonDefaults,
+    ) -> Result<(Invocation, Vec<Diagnostic>), PayloadError> {
+        let obj = value.as_object().ok_or(PayloadError::NotAnObject { event })?;
+        let r = Reader { event, obj, prefix: String::new() };
+        if let Some(name) = r.opt_str("hook_event_name")? {
+            check_event_name(event, name)?;
+        }
+        let optional = read_optional_common(&r)?;
+        let common = CommonFields {
+            session_id: r.opt_str("session_id")?.unwrap_or(&defaults.session_id).to_owned(),
+            transcript_path: r
+                .opt_str("transcript_path")?
+                .unwrap_or(&defaults.transcript_path)
+                .to_owned(),
+            cwd: r.opt_str("cwd")?.unwrap_or(&defaults.cwd).to_owned(),
+            permission_mode: optional.permission_mode.or_else(|| defaults.permission_mode.clone()),
+            ..optional
+        };
+        let input = read_input(&r, true)?;
+        let own = payload_own_keys(event);
+        let warnings = obj
+            .keys()
+            .filter(|k| !PAYLOAD_COMMON_KEYS.contains(&k.as_str()) && !own.contains(&k.as_str()))
+            .map(|k| {
+                Diagnostic::warning(
+                    codes::UNKNOWN_FIELD,
+                    format!("Unknown {event} payload field ignored: {k}"),
+                )
+                .with_field(k.clone())
+            })
+            .collect();
+        Ok((Invocation { common, input }, warnings))
+    }
+}
+
+fn check_event_name(event: Event, name: &str) -> Result<(), PayloadError> {
+    if name == event.name() {
+        Ok(())
+    } else {
+        Err(PayloadError::MismatchedEvent { event, found: name.to_owned() })
+    }
+}
+
+/// Reads the optional common fields (the required three are left empty).
+fn read_optional_common(r: &Reader<'_>) -> Result<CommonFields, PayloadError> {
+    let effort = match r.opt_obj("effort")? {
+        None => None,
+        Some(obj) => Some(Effort { level: r.nested("effort", obj).req_str("level")? }),
+    };
+    Ok(CommonFields {
+        prompt_id: r.opt_string("prompt_id")?,
+        permission_mode: r.opt_string("permission_mode")?,
+        effort,
+        agent_id: r.opt_string("agent_id")?,
+        agent_type: r.opt_string("agent_type")?,
+        ..CommonFields::default()
+    })
+}
+
+/// Reads the event's own keys. `host` makes `stop_hook_active` optional.
+fn read_input(r: &Reader<'_>, host: bool) -> Result<EventInput, PayloadError> {
+    let stop_hook_active = |r: &Reader<'_>| -> Result<bool, PayloadError> {
+        match r.opt_bool("stop_hook_active")? {
+            Some(b) => Ok(b),
+            None if host => Ok(false),
+            None => r.req_bool("stop_hook_active"),
+        }
+    };
+    Ok(match r.event {
+        Event::SessionStart => EventInput::SessionStart(SessionStartInput {
+            source: r.req_str("source")?,
+            model: r.opt_string("model")?,
+            session_title: r.opt_string("session_title")?,
+        }),
+        Event::UserPromptSubmit => {
+            EventInput::UserPromptSubmit(UserPromptSubmitInput { prompt: r.req_str("prompt")? })
+        }
+        Event::SessionEnd => {
+            EventInput::SessionEnd(SessionEndInput { reason: r.req_str("reason")? })
+        }
+        Event::PermissionRequest => EventInput::PermissionRequest(PermissionRequestInput {
+            tool_name: r.req_str("tool_name")?,
+            tool_input: r.req_obj("tool_input")?.clone(),
+            permission_suggestions: r.opt_list("permission_suggestions", |r, i, v| {
+                v.as_object()
+                    .map(|_| v.clone())
+                    .ok_or_else(|| r.wrong(&format!("permission_suggestions[{i}]"), "an object"))
+            })?,
+        }),
+        Event::Notification => EventInput::Notification(NotificationInput {
+            message: r.req_str("message")?,
+            notification_type: r.req_str("notification_type")?,
+            title: r.opt_string("title")?,
+        }),
+        Event::PreToolUse => EventInput::PreToolUse(PreToolUseInput {
+            tool_name: r.req_str("tool_name")?,
+            tool_input: r.req_obj("tool_input")?.clone(),
+            tool_use_id: r.req_str("tool_use_id")?,
+        }),
+        Event::PostToolUse => EventInput::PostToolUse(PostToolUseInput {
+            tool_name: r.req_str("tool_name")?,
+            tool_input: r.req_obj("tool_input")?.clone(),
+            tool_response: r.get("tool_response").cloned().unwrap_or(Value::Null),
+            tool_use_id: r.req_str("tool_use_id")?,
+            duration_ms: r.opt_millis("duration_ms")?,
+        }),
+        Event::PostToolUseFailure => EventInput::PostToolUseFailure(PostToolUseFailureInput {
+            tool_name: r.req_str("tool_name")?,
+            tool_input: r.req_obj("tool_input")?.clone(),
+            tool_use_id: r.req_str("tool_use_id")?,
+            error: r.req_str("error")?,
+            is_interrupt: r.opt_bool("is_interrupt")?,
+            duration_ms: r.opt_millis("duration_ms")?,
+        }),
+        Event::PreCompact => EventInput::PreCompact(PreCompactInput {
+            trigger: r.req_str("trigger")?,
+            custom_instructions: r.opt_string("custom_instructions")?.unwrap_or_default(),
+        }),
+        Event::Stop => EventInput::Stop(StopInput {
+            stop_hook_active: stop_hook_active(r)?,
+            last_assistant_message: r.req_str("last_assistant_message")?,
+            background_tasks: r.opt_list("background_tasks", read_task)?,
+            session_crons: r.opt_list("session_crons", read_cron)?,
+        }),
+        Event::SubagentStart => EventInput::SubagentStart(SubagentStartInput {
+            agent_id: r.req_str("agent_id")?,
+            agent_type: r.req_str("agent_type")?,
+        }),
+        Event::SubagentStop => EventInput::SubagentStop(SubagentStopInput {
+            stop_hook_active: stop_hook_active(r)?,
+            agent_id: r.req_str("agent_id")?,
+            agent_type: r.req_str("agent_type")?,
+            agent_transcript_path: r.req_str("agent_transcript_path")?,
+            last_assistant_message: r.req_str("last_assistant_message")?,
+            background_tasks: r.opt_list("background_tasks", read_task)?,
+            session_crons: r.opt_list("session_crons", read_cron)?,
+        }),
+    })
+}
+
+fn read_task(r: &Reader<'_>, i: usize, v: &Value) -> Result<BackgroundTask, PayloadError> {
+    let path = format!("background_tasks[{i}]");
+    let obj = v.as_object().ok_or_else(|| r.wrong(&path, "an object"))?;
+    let t = r.nested(&path, obj);
+    Ok(BackgroundTask {
+        id: t.req_str("id")?,
+        kind: t.req_str("type")?,
+        status: t.req_str("status")?,
+        description: t.req_str("description")?,
+        command: t.opt_string("command")?,
+        agent_type: t.opt_string("agent_type")?,
+        server: t.opt_string("server")?,
+        tool: t.opt_string("tool")?,
+        name: t.opt_string("name")?,
+    })
+}
+
+fn read_cron(r: &Reader<'_>, i: usize, v: &Value) -> Result<SessionCron, PayloadError> {
+    let path = format!("session_crons[{i}]");
+    let obj = v.as_object().ok_or_else(|| r.wrong(&path, "an object"))?;
+    let c = r.nested(&path, obj);
+    Ok(SessionCron {
+        id: c.req_str("id")?,
+        schedule: c.req_str("schedule")?,
+        recurring: c.req_bool("recurring")?,
+        prompt: c.req_str("prompt")?,
+    })
+}
+
+/// Typed access to one JSON object of a payload, with errors naming the field's path.
+struct Reader<'a> {
+    event: Event,
+    obj: &'a Map<String, Value>,
+    /// Path of `obj` inside the payload (`""` at the top, `effort.` below).
+    prefix: String,
+}
+
+impl<'a> Reader<'a> {
+    fn nested(&self, path: &str, obj: &'a Map<String, Value>) -> Reader<'a> {
+        Reader { event: self.event, obj, prefix: format!("{}{path}.", self.prefix) }
+    }
+
+    fn path(&self, key: &str) -> String {
+        format!("{}{key}", self.prefix)
+    }
+
+    fn missing(&self, key: &str) -> PayloadError {
+        PayloadError::MissingField { event: self.event, field: self.path(key) }
+    }
+
+    fn wrong(&self, key: &str, expected: &'static str) -> PayloadError {
+        PayloadError::WrongType { event: self.event, field: self.path(key), expected }
+    }
+
+    /// The value of `key`; `null` counts as absent.
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        self.obj.get(key).filter(|v| !v.is_null())
+    }
+
+    fn opt_str(&self, key: &str) -> Result<Option<&'a str>, PayloadError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => v.as_str().map(Some).ok_or_else(|| self.wrong(key, "a string")),
+        }
+    }
+
+    fn opt_string(&self, key: &str) -> Result<Option<String>, PayloadError> {
+        Ok(self.opt_str(key)?.map(str::to_owned))
+    }
+
+    fn req_str(&self, key: &str) -> Result<String, PayloadError> {
+        match self.obj.get(key) {
+            None => Err(self.missing(key)),
+            Some(v) => v.as_str().map(str::to_owned).ok_or_else(|| self.wrong(key, "a string")),
+        }
+    }
+
+    fn opt_bool(&self, key: &str) -> Result<Option<bool>, PayloadError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => v.as_bool().map(Some).ok_or_else(|| self.wrong(key, "a boolean")),
+        }
+    }
+
+    fn req_bool(&self, key: &str) -> Result<bool, PayloadError> {
+        match self.obj.get(key) {
+            None => Err(self.missing(key)),
+            Some(v) => v.as_bool().ok_or_else(|| self.wrong(key, "a boolean")),
+        }
+    }
+
+    fn opt_obj(&self, key: &str) -> Result<Option<&'a Map<String, Value>>, PayloadError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => v.as_object().map(Some).ok_or_else(|| self.wrong(key, "an object")),
+        }
+    }
+
+    fn req_obj(&self, key: &str) -> Result<&'a Map<String, Value>, PayloadError> {
+        match self.obj.get(key) {
+            None => Err(self.missing(key)),
+            Some(v) => v.as_object().ok_or_else(|| self.wrong(key, "an object")),
+        }
+    }
+
+    /// A whole number of milliseconds: a non-negative integer, or a float without a
+    /// fractional part (the reference accepts `1500.0`).
+    fn opt_millis(&self, key: &str) -> Result<Option<u64>, PayloadError> {
+        let Some(v) = self.get(key) else { return Ok(None) };
+        if let Some(n) = v.as_u64() {
+            return Ok(Some(n));
+        }
+        match v.as_f64() {
+            // `u64::MAX as f64` rounds up to 2^64, so the bound is exclusive.
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            Some(f) if f.fract() == 0.0 && f >= 0.0 && f < u64::MAX as f64 => Ok(Some(f as u64)),
+            _ => Err(self.wrong(key, "a non-negative integer")),
+        }
+    }
+
+    /// A list (absent or `null` = empty), each item read by `item`.
+    fn opt_list<T>(
+        &self,
+        key: &str,
+        item: impl Fn(&Reader<'a>, usize, &'a Value) -> Result<T, PayloadError>,
+    ) -> Result<Vec<T>, PayloadError> {
+        match self.get(key) {
+            None => Ok(Vec::new()),
+            Some(Value::Array(items)) => {
+                items.iter().enumerate().map(|(i, v)| item(self, i, v)).collect()
+            }
+            Some(_) => Err(self.wrong(key, "a list")),
+        }
+    }
+}
+
+impl Serialize for Invocation {
+    /// Serializes the wire form: see the module docs for order and omission rules.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let c = &self.common;
+        let mut m = serializer.serialize_map(None)?;
+        m.serialize_entry("session_id", &c.session_id)?;
+        m.serialize_entry("transcript_path", &c.transcript_path)?;
+        m.serialize_entry("cwd", &c.cwd)?;
+        m.serialize_entry("hook_event_name", self.event().name())?;
+        opt_entry(&mut m, "prompt_id", &c.prompt_id)?;
+        opt_entry(&mut m, "permission_mode", &c.permission_mode)?;
+        opt_entry(&mut m, "effort", &c.effort)?;
+        let (agent_id, agent_type) = match &self.input {
+            EventInput::SubagentStart(i) => (Some(&i.agent_id), Some(&i.agent_type)),
+            EventInput::SubagentStop(i) => (Some(&i.agent_id), Some(&i.agent_type)),
+            _ => (c.agent_id.as_ref(), c.agent_type.as_ref()),
+        };
+        opt_entry(&mut m, "agent_id", &agent_id)?;
+        opt_entry(&mut m, "agent_type", &agent_type)?;
+        match &self.input {
+            EventInput::SessionStart(i) => {
+                m.serialize_entry("source", &i.source)?;
+                opt_entry(&mut m, "model", &i.model)?;
+                opt_entry(&mut m, "session_title", &i.session_title)?;
+            }
+            EventInput::UserPromptSubmit(i) => m.serialize_entry("prompt", &i.prompt)?,
+            EventInput::SessionEnd(i) => m.serialize_entry("reason", &i.reason)?,
+            EventInput::PermissionRequest(i) => {
+                m.serialize_entry("tool_name", &i.tool_name)?;
+                m.serialize_entry("tool_input", &i.tool_input)?;
+                m.serialize_entry("permission_suggestions", &i.permission_suggestions)?;
+            }
+            EventInput::Notification(i) => {
+                m.serialize_entry("message", &i.message)?;
+                m.serialize_entry("notification_type", &i.notification_type)?;
+                opt_entry(&mut m, "title", &i.title)?;
+            }
+            EventInput::PreToolUse(i) => {
+                m.serialize_entry("tool_name", &i.tool_name)?;
+                m.serialize_entry("tool_input", &i.tool_input)?;
+                m.serialize_entry("tool_use_id", &i.tool_use_id)?;
+            }
+            EventInput::PostToolUse(i) => {
+                m.serialize_entry("tool_name", &i.tool_name)?;
+                m.serialize_entry("tool_input", &i.tool_input)?;
+                if !i.tool_response.is_null() {
+                    m.serialize_entry("tool_response", &i.tool_response)?;
+                }
+                m.serialize_entry("tool_use_id", &i.tool_use_id)?;
+                opt_entry(&mut m, "duration_ms", &i.duration_ms)?;
+            }
+            EventInput::PostToolUseFailure(i) => {
+                m.serialize_entry("tool_name", &i.tool_name)?;
+                m.serialize_entry("tool_input", &i.tool_input)?;
+                m.serialize_entry("tool_use_id", &i.tool_use_id)?;
+                m.serialize_entry("error", &i.error)?;
+                opt_entry(&mut m, "is_interrupt", &i.is_interrupt)?;
+                opt_entry(&mut m, "duration_ms", &i.duration_ms)?;
+            }
+            EventInput::PreCompact(i) => {
+                m.serialize_entry("trigger", &i.trigger)?;
+                m.serialize_entry("custom_instructions", &i.custom_instructions)?;
+            }
+            EventInput::Stop(i) => {
+                m.serialize_entry("stop_hook_active", &i.stop_hook_active)?;
+                m.serialize_entry("last_assistant_message", &i.last_assistant_message)?;
+                m.serialize_entry("background_tasks", &i.background_tasks)?;
+                m.serialize_entry("session_crons", &i.session_crons)?;
+            }
+            EventInput::SubagentStart(_) => {}
+            EventInput::SubagentStop(i) => {
+                m.serialize_entry("stop_hook_active", &i.stop_hook_active)?;
+                m.serialize_entry("agent_transcript_path", &i.agent_transcript_path)?;
+                m.serialize_entry("last_assistant_message", &i.last_assistant_message)?;
+                m.serialize_entry("background_tasks", &i.background_tasks)?;
+                m.serialize_entry("session_crons", &i.session_crons)?;
+            }
+        }
+        m.end()
+    }
+}
+
+/// Writes `key: value` unless `value` is `None`.
+fn opt_entry<M: SerializeMap, T: Serialize>(
+    m: &mut M,
+    key: &'static str,
+    value: &Option<T>,
+) -> Result<(), M::Error> {
+    match value {
+        Some(v) => m.serialize_entry(key, v),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used, clippy::unwrap_used)]
+pub(crate) mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Stdin objects the reference wrote (oracle `stdin`, compacted in its key order), one
+    /// per event; `/tmp` is the oracle's `--cwd`.
+    pub(crate) const GOLDEN: &[(Event, &str)] = &[
+        (
+            Event::SessionStart,
+            r#"{"session_id":"sess-1","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"SessionStart","permission_mode":"default","source":"resume","model":"claude-x"}"#,
+        ),
+        (
+            Event::UserPromptSubmit,
+            r#"{"session_id":"sess-1","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"UserPromptSubmit","prompt_id":"6f9619ff-8b86-d011-b42d-00c04fc964ff","permission_mode":"default","prompt":"héllo \"w\""}"#,
+        ),
+        (
+            Event::SessionEnd,
+            r#"{"session_id":"sess-1","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"SessionEnd","permission_mode":"default","reason":"prompt_input_exit"}"#,
+        ),
+        (
+            Event::PermissionRequest,
+            r#"{"session_id":"sess-1","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PermissionRequest","permission_mode":"default","tool_name":"Bash","tool_input":{"command":"rm -rf /","description":null},"permission_suggestions":[]}"#,
+        ),
+        (
+            Event::Notification,
+            r#"{"session_id":"sess-1","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"Notification","permission_mode":"default","message":"waiting","notification_type":"agent_needs_input","title":"T"}"#,
+        ),
+        (
+            Event::PreToolUse,
+            r#"{"session_id":"sess-1","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PreToolUse","permission_mode":"auto","tool_name":"mcp__gh__search","tool_input":{"z":1,"a":[null,2.5]},"tool_use_id":"toolu_1"}"#,
+        ),
+        (
+            Event::PostToolUse,
+            r#"{"session_id":"sess-1","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PostToolUse","permission_mode":"default","tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":{"stdout":"a","stderr":null},"tool_use_id":"toolu_2","duration_ms":42}"#,
+        ),
+        (
+            Event::PostToolUseFailure,
+            r#"{"session_id":"sess-1","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PostToolUseFailure","permission_mode":"default","tool_name":"Bash","tool_input":{"command":"false"},"tool_use_id":"toolu_3","error":"exit 1","is_interrupt":true,"duration_ms":7}"#,
+        ),
+        (
+            Event::PreCompact,
+            r#"{"session_id":"sess-1","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PreCompact","permission_mode":"default","trigger":"manual","custom_instructions":"keep tests"}"#,
+        ),
+        (
+            Event::Stop,
+            r#"{"session_id":"sess-1","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"Stop","permission_mode":"bypassPermissions","stop_hook_active":true,"last_assistant_message":"done","background_tasks":[],"session_crons":[]}"#,
+        ),
+        (
+            Event::SubagentStart,
+            r#"{"session_id":"sess-1","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"SubagentStart","permission_mode":"default","agent_id":"agent-7","agent_type":"Explore"}"#,
+        ),
+        (
+            Event::SubagentStop,
+            r#"{"session_id":"sess-1","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"SubagentStop","permission_mode":"default","agent_id":"agent-7","agent_type":"Explore","stop_hook_active":false,"agent_transcript_path":"/tmp/a.jsonl","last_assistant_message":"found it","background_tasks":[],"session_crons":[]}"#,
+        ),
+        // The reference's serializer fed directly: every common key; non-ASCII and U+2028
+        // raw, control characters escaped, floats as the reference writes them, `null`
+        // tool_response left out, a float duration written as an integer (input 1500.0).
+        (
+            Event::PostToolUse,
+            "{\"session_id\":\"s\",\"transcript_path\":\"/t\",\"cwd\":\"/c\",\"hook_event_name\":\"PostToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"a\":null,\"b\":\"é😀\u{2028}\\u0001\u{7f}\\t\\\"\\\\/\",\"c\":1.0,\"d\":1e+20,\"f\":-0.0,\"g\":1.5e-7,\"h\":0.00001},\"tool_use_id\":\"x\",\"duration_ms\":1500}",
+        ),
+        (
+            Event::SubagentStop,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"SubagentStop","prompt_id":"6f9619ff-8b86-d011-b42d-00c04fc964ff","permission_mode":"plan","effort":{"level":"high"},"agent_id":"A","agent_type":"T","stop_hook_active":true,"agent_transcript_path":"/a","last_assistant_message":"m","background_tasks":[],"session_crons":[]}"#,
+        ),
+        (
+            Event::Stop,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"m","background_tasks":[{"id":"1","type":"t","status":"s","description":"d"}],"session_crons":[{"id":"c","schedule":"* * * * *","recurring":true,"prompt":"p"}]}"#,
+        ),
+        (
+            Event::PermissionRequest,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{},"permission_suggestions":[{"type":"setMode","mode":"plan","destination":"session"}]}"#,
+        ),
+        (
+            Event::SessionStart,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"SessionStart","source":"startup","session_title":"x"}"#,
+        ),
+        (
+            Event::PostToolUseFailure,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{},"tool_use_id":"u","error":"e"}"#,
+        ),
+    ];
+
+    fn parse(text: &str) -> Value {
+        serde_json::from_str(text).expect("test JSON")
+    }
+
+    fn wire(inv: &Invocation) -> String {
+        String::from_utf8(inv.to_wire()).expect("utf-8")
+    }
+
+    fn common() -> CommonFields {
+        CommonFields {
+            session_id: "s".into(),
+            transcript_path: "/t".into(),
+            cwd: "/c".into(),
+            ..CommonFields::default()
+        }
+    }
+
+    #[test]
+    fn golden_wire_bytes_round_trip() {
+        for &(event, golden) in GOLDEN {
+            let inv = Invocation::from_json(event, &parse(golden))
+                .unwrap_or_else(|e| panic!("{event}: {e}"));
+            assert_eq!(inv.event(), event);
+            assert_eq!(wire(&inv), golden, "{event}");
+        }
+    }
+
+    #[test]
+    fn every_event_has_a_golden() {
+        for e in Event::ALL {
+            assert!(GOLDEN.iter().any(|(g, _)| *g == e), "{e}");
+        }
+    }
+
+    #[test]
+    fn matcher_target_is_the_wire_value_of_the_event_target_key() {
+        for &(event, golden) in GOLDEN {
+            let inv = Invocation::from_json(event, &parse(golden)).expect("golden");
+            let wire = inv.to_wire_value();
+            let expected = event.matcher_target().map(|k| wire[k].as_str().expect("target"));
+            assert_eq!(inv.matcher_target(), expected, "{event}");
+        }
+    }
+
+    #[test]
+    fn wire_keys_follow_the_declared_order() {
+        for &(event, golden) in GOLDEN {
+            let inv = Invocation::from_json(event, &parse(golden)).expect("golden");
+            let order: Vec<&str> = PAYLOAD_COMMON_KEYS
+                .iter()
+                .chain(payload_own_keys(event))
+                .copied()
+                .fold(Vec::new(), |mut acc, k| {
+                    if !acc.contains(&k) {
+                        acc.push(k);
+                    }
+                    acc
+                });
+            let value = inv.to_wire_value();
+            let keys: Vec<&str> =
+                value.as_object().expect("object").keys().map(String::as_str).collect();
+            let mut positions = keys.iter().map(|k| order.iter().position(|o| o == k));
+            assert!(positions.clone().all(|p| p.is_some()), "{event}: {keys:?}");
+            let positions: Vec<usize> = positions.by_ref().flatten().collect();
+            assert!(positions.windows(2).all(|w| w[0] < w[1]), "{event}: {keys:?}");
+        }
+    }
+
+    fn check_wire(inv: Invocation, expect: &str) {
+        assert_eq!(wire(&inv), expect);
+    }
+
+    #[test]
+    fn hand_built_invocations() {
+        let tool = |v: Value| v.as_object().cloned().expect("object");
+        // Top-level None left out; keys come out in wire order whatever the source order.
+        check_wire(
+            Invocation::new(
+                common(),
+                EventInput::SessionStart(SessionStartInput {
+                    source: "startup".into(),
+                    model: None,
+                    session_title: None,
+                }),
+            ),
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"SessionStart","source":"startup"}"#,
+        );
+        // Nested nulls and empty strings kept; host key order inside tool_input kept.
+        check_wire(
+            Invocation::new(
+                common(),
+                EventInput::PreToolUse(PreToolUseInput {
+                    tool_name: "Write".into(),
+                    tool_input: tool(json!({"path": "", "content": null, "b": [], "a": {}})),
+                    tool_use_id: "".into(),
+                }),
+            ),
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"path":"","content":null,"b":[],"a":{}},"tool_use_id":""}"#,
+        );
+        // tool_response null omitted, a string kept.
+        let post = |resp: Value| {
+            Invocation::new(
+                common(),
+                EventInput::PostToolUse(PostToolUseInput {
+                    tool_name: "Bash".into(),
+                    tool_input: Map::new(),
+                    tool_response: resp,
+                    tool_use_id: "u".into(),
+                    duration_ms: None,
+                }),
+            )
+        };
+        check_wire(
+            post(Value::Null),
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{},"tool_use_id":"u"}"#,
+        );
+        check_wire(
+            post(json!("")),
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{},"tool_response":"","tool_use_id":"u"}"#,
+        );
+        // A subagent's own identity wins over the common one, written once.
+        let mut c = common();
+        c.agent_id = Some("outer".into());
+        c.agent_type = Some("Outer".into());
+        check_wire(
+            Invocation::new(
+                c.clone(),
+                EventInput::SubagentStart(SubagentStartInput {
+                    agent_id: "inner".into(),
+                    agent_type: "Explore".into(),
+                }),
+            ),
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"SubagentStart","agent_id":"inner","agent_type":"Explore"}"#,
+        );
+        // Other events inside a subagent carry the common identity.
+        check_wire(
+            Invocation::new(
+                c,
+                EventInput::UserPromptSubmit(UserPromptSubmitInput { prompt: "p".into() }),
+            ),
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"UserPromptSubmit","agent_id":"outer","agent_type":"Outer","prompt":"p"}"#,
+        );
+        // Optional fields of nested task snapshots are left out when absent.
+        check_wire(
+            Invocation::new(
+                common(),
+                EventInput::Stop(StopInput {
+                    stop_hook_active: false,
+                    last_assistant_message: "".into(),
+                    background_tasks: vec![BackgroundTask {
+                        id: "1".into(),
+                        kind: "bash".into(),
+                        status: "running".into(),
+                        description: "d".into(),
+                        command: None,
+                        agent_type: None,
+                        server: None,
+                        tool: None,
+                        name: Some("n".into()),
+                    }],
+                    session_crons: vec![],
+                }),
+            ),
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"","background_tasks":[{"id":"1","type":"bash","status":"running","description":"d","name":"n"}],"session_crons":[]}"#,
+        );
+    }
+
+    #[test]
+    fn source_order_and_null_keys_do_not_matter() {
+        // Reference check: the same keys shuffled, with top-level nulls and an unknown key
+        // ("extra"), give the canonical bytes.
+        let shuffled = json!({
+            "tool_use_id": "x", "extra": 1, "tool_input": {"b": 1, "a": 2}, "model": null,
+            "hook_event_name": "PreToolUse", "cwd": "/c", "prompt_id": null,
+            "tool_name": "Bash", "transcript_path": "/t", "session_id": "s"
+        });
+        let inv = Invocation::from_json(Event::PreToolUse, &shuffled).expect("valid");
+        assert_eq!(
+            wire(&inv),
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"b":1,"a":2},"tool_use_id":"x"}"#
+        );
+    }
+
+    fn check_err(event: Event, payload: Value, expect: &str) {
+        match Invocation::from_json(event, &payload) {
+            Ok(inv) => panic!("{event}: accepted {payload}: {inv:?}"),
+            Err(e) => assert_eq!(e.to_string(), expect),
+        }
+    }
+
+    /// A valid base for `event` with `key` replaced (`Value::Null` sentinel `"<remove>"`
+    /// removes it).
+    fn with(event: Event, key: &str, value: Value) -> Value {
+        let golden = GOLDEN.iter().find(|(e, _)| *e == event).expect("golden").1;
+        let mut v = parse(golden);
+        let obj = v.as_object_mut().expect("object");
+        if value == json!("<remove>") {
+            obj.shift_remove(key);
+        } else {
+            obj.insert(key.to_owned(), value);
+        }
+        v
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let rm = || json!("<remove>");
+        let cases: Vec<(Event, Value, &str)> = vec![
+            (Event::PreToolUse, json!([]), "PreToolUse payload: expected a JSON object"),
+            (
+                Event::PreToolUse,
+                with(Event::PreToolUse, "tool_name", rm()),
+                "PreToolUse payload: missing field 'tool_name'",
+            ),
+            (
+                Event::PreToolUse,
+                with(Event::PreToolUse, "tool_name", json!(null)),
+                "PreToolUse payload: field 'tool_name' must be a string",
+            ),
+            (
+                Event::PreToolUse,
+                with(Event::PreToolUse, "tool_input", json!("ls")),
+                "PreToolUse payload: field 'tool_input' must be an object",
+            ),
+            (
+                Event::PreToolUse,
+                with(Event::PreToolUse, "tool_input", rm()),
+                "PreToolUse payload: missing field 'tool_input'",
+            ),
+            (
+                Event::PreToolUse,
+                with(Event::PreToolUse, "tool_use_id", rm()),
+                "PreToolUse payload: missing field 'tool_use_id'",
+            ),
+            (
+                Event::PreToolUse,
+                with(Event::PreToolUse, "session_id", rm()),
+                "PreToolUse payload: missing field 'session_id'",
+            ),
+            (
+                Event::PreToolUse,
+                with(Event::PreToolUse, "cwd", json!(1)),
+                "PreToolUse payload: field 'cwd' must be a string",
+            ),
+            (
+                Event::PreToolUse,
+                with(Event::PreToolUse, "hook_event_name", rm()),
+                "PreToolUse payload: missing field 'hook_event_name'",
+            ),
+            (
+                Event::PreToolUse,
+                with(Event::PreToolUse, "hook_event_name", json!("Stop")),
+                "PreToolUse payload: field 'hook_event_name' is 'Stop', expected 'PreToolUse'",
+            ),
+            (
+                Event::PreToolUse,
+                with(Event::PreToolUse, "permission_mode", json!(true)),
+                "PreToolUse payload: field 'permission_mode' must be a string",
+            ),
+            (
+                Event::PreToolUse,
+                with(Event::PreToolUse, "effort", json!("high")),
+                "PreToolUse payload: field 'effort' must be an object",
+            ),
+            (
+                Event::PreToolUse,
+                with(Event::PreToolUse, "effort", json!({})),
+                "PreToolUse payload: missing field 'effort.level'",
+            ),
+            (
+                Event::PostToolUse,
+                with(Event::PostToolUse, "duration_ms", json!("5")),
+                "PostToolUse payload: field 'duration_ms' must be a non-negative integer",
+            ),
+            (
+                Event::PostToolUse,
+                with(Event::PostToolUse, "duration_ms", json!(1.5)),
+                "PostToolUse payload: field 'duration_ms' must be a non-negative integer",
+            ),
+            (
+                Event::PostToolUse,
+                with(Event::PostToolUse, "duration_ms", json!(-1)),
+                "PostToolUse payload: field 'duration_ms' must be a non-negative integer",
+            ),
+            (
+                Event::PostToolUseFailure,
+                with(Event::PostToolUseFailure, "error", rm()),
+                "PostToolUseFailure payload: missing field 'error'",
+            ),
+            (
+                Event::PostToolUseFailure,
+                with(Event::PostToolUseFailure, "is_interrupt", json!(1)),
+                "PostToolUseFailure payload: field 'is_interrupt' must be a boolean",
+            ),
+            (
+                Event::SessionStart,
+                with(Event::SessionStart, "source", rm()),
+                "SessionStart payload: missing field 'source'",
+            ),
+            (
+                Event::SessionEnd,
+                with(Event::SessionEnd, "reason", rm()),
+                "SessionEnd payload: missing field 'reason'",
+            ),
+            (
+                Event::UserPromptSubmit,
+                with(Event::UserPromptSubmit, "prompt", json!(["a"])),
+                "UserPromptSubmit payload: field 'prompt' must be a string",
+            ),
+            (
+                Event::Notification,
+                with(Event::Notification, "notification_type", rm()),
+                "Notification payload: missing field 'notification_type'",
+            ),
+            (
+                Event::Notification,
+                with(Event::Notification, "message", rm()),
+                "Notification payload: missing field 'message'",
+            ),
+            (
+                Event::PreCompact,
+                with(Event::PreCompact, "trigger", rm()),
+                "PreCompact payload: missing field 'trigger'",
+            ),
+            (
+                Event::PermissionRequest,
+                with(Event::PermissionRequest, "permission_suggestions", json!({})),
+                "PermissionRequest payload: field 'permission_suggestions' must be a list",
+            ),
+            (
+                Event::PermissionRequest,
+                with(Event::PermissionRequest, "permission_suggestions", json!([{}, 3])),
+                "PermissionRequest payload: field 'permission_suggestions[1]' must be an object",
+            ),
+            (
+                Event::Stop,
+                with(Event::Stop, "stop_hook_active", rm()),
+                "Stop payload: missing field 'stop_hook_active'",
+            ),
+            (
+                Event::Stop,
+                with(Event::Stop, "stop_hook_active", json!("true")),
+                "Stop payload: field 'stop_hook_active' must be a boolean",
+            ),
+            (
+                Event::Stop,
+                with(Event::Stop, "last_assistant_message", rm()),
+                "Stop payload: missing field 'last_assistant_message'",
+            ),
+            (
+                Event::Stop,
+                with(
+                    Event::Stop,
+                    "background_tasks",
+                    json!([{"id": "1", "type": "t", "status": "s"}]),
+                ),
+                "Stop payload: missing field 'background_tasks[0].description'",
+            ),
+            (
+                Event::Stop,
+                with(
+                    Event::Stop,
+                    "session_crons",
+                    json!([{"id": "1", "schedule": "s", "recurring": "yes", "prompt": "p"}]),
+                ),
+                "Stop payload: field 'session_crons[0].recurring' must be a boolean",
+            ),
+            (
+                Event::Stop,
+                with(Event::Stop, "session_crons", json!(["x"])),
+                "Stop payload: field 'session_crons[0]' must be an object",
+            ),
+            (
+                Event::SubagentStart,
+                with(Event::SubagentStart, "agent_type", rm()),
+                "SubagentStart payload: missing field 'agent_type'",
+            ),
+            (
+                Event::SubagentStop,
+                with(Event::SubagentStop, "agent_transcript_path", rm()),
+                "SubagentStop payload: missing field 'agent_transcript_path'",
+            ),
+            (
+                Event::SubagentStop,
+                with(Event::SubagentStop, "agent_id", json!(7)),
+                "SubagentStop payload: field 'agent_id' must be a string",
+            ),
+        ];
+        for (event, payload, expect) in cases {
+            check_err(event, payload, expect);
+        }
+    }
+
+    #[test]
+    fn optional_fields_and_defaults() {
+        // Reference defaults: missing permission_suggestions, custom_instructions and lists.
+        let cases: &[(Event, &str, Value, &str)] = &[
+            (Event::PermissionRequest, "permission_suggestions", json!("<remove>"), "[]"),
+            (Event::PreCompact, "custom_instructions", json!("<remove>"), "\"\""),
+            (Event::Stop, "background_tasks", json!(null), "[]"),
+            (Event::SubagentStop, "session_crons", json!("<remove>"), "[]"),
+        ];
+        for (event, key, value, expect) in cases {
+            let inv =
+                Invocation::from_json(*event, &with(*event, key, value.clone())).expect("valid");
+            assert_eq!(inv.to_wire_value()[*key].to_string(), *expect, "{event} {key}");
+        }
+        // tool_response missing reads as null, a float duration without fraction as integer.
+        let v = with(Event::PostToolUse, "tool_response", json!("<remove>"));
+        let v = {
+            let mut v = v;
+            v["duration_ms"] = json!(3.0);
+            v
+        };
+        let inv = Invocation::from_json(Event::PostToolUse, &v).expect("valid");
+        match &inv.input {
+            EventInput::PostToolUse(i) => {
+                assert_eq!(i.tool_response, Value::Null);
+                assert_eq!(i.duration_ms, Some(3));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn defaults() -> CommonDefaults {
+        CommonDefaults {
+            session_id: "sess".into(),
+            transcript_path: "/tr".into(),
+            cwd: "/work".into(),
+            permission_mode: Some("default".into()),
+        }
+    }
+
+    fn check_host(event: Event, host: Value, expect: &str, warnings: &[&str]) {
+        let (inv, diags) = Invocation::from_host_json(event, &host, &defaults())
+            .unwrap_or_else(|e| panic!("{host}: {e}"));
+        assert_eq!(wire(&inv), expect, "{host}");
+        let fields: Vec<&str> = diags.iter().filter_map(|d| d.field.as_deref()).collect();
+        assert_eq!(fields, warnings, "{host}");
+        assert!(diags.iter().all(|d| d.code == codes::UNKNOWN_FIELD && !d.is_error()));
+    }
+
+    #[test]
+    fn host_json_is_filled_from_defaults() {
+        check_host(
+            Event::PreToolUse,
+            json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1"}),
+            r#"{"session_id":"sess","transcript_path":"/tr","cwd":"/work","hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t1"}"#,
+            &[],
+        );
+        // Host values win over defaults; hook_event_name may be given when it agrees.
+        check_host(
+            Event::UserPromptSubmit,
+            json!({"prompt": "hi", "cwd": "/other", "permission_mode": "plan", "hook_event_name": "UserPromptSubmit", "session_id": "mine"}),
+            r#"{"session_id":"mine","transcript_path":"/tr","cwd":"/other","hook_event_name":"UserPromptSubmit","permission_mode":"plan","prompt":"hi"}"#,
+            &[],
+        );
+        // stop_hook_active is the session's: false when left out.
+        check_host(
+            Event::Stop,
+            json!({"last_assistant_message": "done"}),
+            r#"{"session_id":"sess","transcript_path":"/tr","cwd":"/work","hook_event_name":"Stop","permission_mode":"default","stop_hook_active":false,"last_assistant_message":"done","background_tasks":[],"session_crons":[]}"#,
+            &[],
+        );
+        // Unknown keys are dropped, each reported, in payload order.
+        check_host(
+            Event::SessionEnd,
+            json!({"zeta": 1, "reason": "other", "alpha": null}),
+            r#"{"session_id":"sess","transcript_path":"/tr","cwd":"/work","hook_event_name":"SessionEnd","permission_mode":"default","reason":"other"}"#,
+            &["zeta", "alpha"],
+        );
+    }
+
+    #[test]
+    fn host_json_errors() {
+        let cases: &[(Event, Value, &str)] = &[
+            (
+                Event::Stop,
+                json!({"hook_event_name": "SubagentStop", "last_assistant_message": ""}),
+                "Stop payload: field 'hook_event_name' is 'SubagentStop', expected 'Stop'",
+            ),
+            (
+                Event::Stop,
+                json!({"last_assistant_message": "", "stop_hook_active": 1}),
+                "Stop payload: field 'stop_hook_active' must be a boolean",
+            ),
+            (
+                Event::PreToolUse,
+                json!({"tool_input": {}}),
+                "PreToolUse payload: missing field 'tool_name'",
+            ),
+            (
+                Event::PreToolUse,
+                json!({"tool_name": "Bash", "tool_input": {}, "tool_use_id": "x", "session_id": 3}),
+                "PreToolUse payload: field 'session_id' must be a string",
+            ),
+            (Event::SessionStart, json!("startup"), "SessionStart payload: expected a JSON object"),
+        ];
+        for (event, host, expect) in cases {
+            let err = Invocation::from_host_json(*event, host, &defaults()).expect_err("invalid");
+            assert_eq!(err.to_string(), *expect);
+        }
+    }
+
+    #[test]
+    fn stop_hook_active_is_settable_on_stop_events_only() {
+        for &(event, golden) in GOLDEN {
+            let mut inv = Invocation::from_json(event, &parse(golden)).expect("golden");
+            let carries = matches!(event, Event::Stop | Event::SubagentStop);
+            assert_eq!(inv.set_stop_hook_active(true), carries, "{event}");
+            assert_eq!(inv.stop_hook_active(), carries.then_some(true), "{event}");
+            if carries {
+                assert!(wire(&inv).contains(r#""stop_hook_active":true"#));
+                assert!(inv.set_stop_hook_active(false));
+                assert!(wire(&inv).contains(r#""stop_hook_active":false"#));
+            } else {
+                assert_eq!(wire(&inv), golden, "{event}");
+            }
+        }
+    }
+
+    #[test]
+    fn tool_use_id_for_tool_events() {
+        for &(event, golden) in GOLDEN {
+            let inv = Invocation::from_json(event, &parse(golden)).expect("golden");
+            let expected =
+                parse(golden).get("tool_use_id").and_then(Value::as_str).map(str::to_owned);
+            assert_eq!(inv.tool_use_id().map(str::to_owned), expected, "{event}");
+        }
+    }
+
+    /// A tiny xorshift64* generator, so the property tests need no dependency.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+
+        fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+            &items[self.below(items.len() as u64) as usize]
+        }
+
+        fn string(&mut self) -> String {
+            let alphabet =
+                ["a", "B", "é", "😀", "\"", "\\", "\n", "\u{1}", "\u{2028}", " ", "Bash"];
+            (0..self.below(6)).map(|_| *self.pick(&alphabet)).collect()
+        }
+
+        fn value(&mut self, depth: u32) -> Value {
+            let kinds = if depth == 0 { 6 } else { 8 };
+            match self.below(kinds) {
+                0 => Value::Null,
+                1 => Value::Bool(self.below(2) == 0),
+                2 => json!(self.next() as i64 >> self.below(64)),
+                3 => json!(f64::from_bits(self.next()) % 1e30)
+                    .as_f64()
+                    .map_or(Value::Null, |f| json!(f)),
+                4 => json!(self.below(5000) as f64),
+                5 => Value::String(self.string()),
+                6 => Value::Array((0..self.below(4)).map(|_| self.value(depth - 1)).collect()),
+                _ => {
+                    let mut m = Map::new();
+                    for _ in 0..self.below(4) {
+                        m.insert(self.string(), self.value(depth - 1));
+                    }
+                    Value::Object(m)
+                }
+            }
+        }
+    }
+
+    /// A payload for `event`: mostly its real keys, each with a value that is usually of the
+    /// right type, sometimes anything, sometimes absent.
+    fn random_payload(rng: &mut Rng, event: Event) -> Value {
+        let mut m = Map::new();
+        for &key in PAYLOAD_COMMON_KEYS.iter().chain(payload_own_keys(event)) {
+            let v = match rng.below(30) {
+                0 => continue,
+                1 => rng.value(3),
+                _ => match key {
+                    "hook_event_name" => json!(event.name()),
+                    "tool_input" | "effort" => json!({"level": rng.string(), "x": rng.value(2)}),
+                    "stop_hook_active" | "is_interrupt" => json!(rng.below(2) == 0),
+                    "duration_ms" => json!(rng.below(100_000)),
+                    "tool_response" => rng.value(3),
+                    "permission_suggestions" => json!([{"type": rng.string()}]),
+                    "background_tasks" => {
+                        json!([{"id": "1", "type": "t", "status": "s", "description": rng.string(), "name": rng.value(0)}])
+                    }
+                    "session_crons" => {
+                        json!([{"id": "1", "schedule": "*", "recurring": rng.value(0), "prompt": "p"}])
+                    }
+                    _ => Value::String(rng.string()),
+                },
+            };
+            m.insert(key.to_owned(), v);
+        }
+        if rng.below(4) == 0 {
+            m.insert(rng.string(), rng.value(2));
+        }
+        Value::Object(m)
+    }
+
+    #[test]
+    fn random_payloads_never_panic_and_round_trip() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let (mut ok, mut err) = (0, 0);
+        for round in 0..20_000 {
+            let event = *rng.pick(&Event::ALL);
+            let payload =
+                if round % 5 == 0 { rng.value(4) } else { random_payload(&mut rng, event) };
+            match Invocation::from_json(event, &payload) {
+                Ok(inv) => {
+                    ok += 1;
+                    let bytes = inv.to_wire();
+                    let back: Value = serde_json::from_slice(&bytes).expect("wire is JSON");
+                    let again = Invocation::from_json(event, &back).expect("wire parses");
+                    assert_eq!(again, inv, "{payload}");
+                    assert_eq!(again.to_wire(), bytes);
+                    assert!(back.as_object().expect("object").values().all(|v| !v.is_null()));
+                }
+                Err(e) => {
+                    err += 1;
+                    assert!(e.to_string().starts_with(&format!("{event} payload: ")), "{e}");
+                }
+            }
+            let _ = Invocation::from_host_json(event, &payload, &defaults());
+        }
+        // The generator must exercise both outcomes.
+        assert!(ok > 1000 && err > 1000, "ok {ok}, err {err}");
+    }
+
+    #[test]
+    fn random_bytes_never_panic() {
+        let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+        let seeds: Vec<Vec<u8>> = GOLDEN.iter().map(|(_, g)| g.as_bytes().to_vec()).collect();
+        for _ in 0..20_000 {
+            let mut bytes = rng.pick(&seeds).clone();
+            for _ in 0..=rng.below(4) {
+                let at = rng.below(bytes.len() as u64) as usize;
+                match rng.below(3) {
+                    0 => bytes[at] = rng.next() as u8,
+                    1 => {
+                        bytes.remove(at);
+                    }
+                    _ => bytes.insert(at, *rng.pick(b"{}[]\",:0tn-e.")),
+                }
+            }
+            if let Ok(value) = serde_json::from_slice::<Value>(&bytes) {
+                let event = *rng.pick(&Event::ALL);
+                if let Ok(inv) = Invocation::from_json(event, &value) {
+                    assert!(serde_json::from_slice::<Value>(&inv.to_wire()).is_ok());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! `cargo xtask codegen [--check]`: generated files kept in the repository.
+//!
+//! Writes every JSON Schema of `hooks_core::schema_names()` to `schemas/<name>.json` at the
+//! workspace root (pretty JSON, trailing newline) and removes other `.json` files there.
+//! With `--check` nothing is written: stale, missing and unexpected files are listed and the
+//! command fails, so a test can keep the committed files current.
+
+use std::fs;
+use std::path::Path;
+
+/// Whether to write the files or only compare them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Write changed files, remove unexpected ones.
+    Write,
+    /// Report differences and fail when there are any.
+    Check,
+}
+
+/// The generated files: (file name, contents).
+fn generated() -> Result<Vec<(String, String)>, String> {
+    hooks_core::schema_names()
+        .into_iter()
+        .map(|name| {
+            let schema =
+                hooks_core::schema(&name).ok_or_else(|| format!("no schema named '{name}'"))?;
+            let text =
+                serde_json::to_string_pretty(&schema).map_err(|e| format!("schema {name}: {e}"))?;
+            Ok((format!("{name}.json"), text + "\n"))
+        })
+        .collect()
+}
+
+/// Runs codegen under `root` (the workspace root).
+pub fn run(root: &Path, mode: Mode) -> Result<(), String> {
+    let dir = root.join("schemas");
+    let files = generated()?;
+    let mut problems = Vec::new();
+    if mode == Mode::Write {
+        fs::create_dir_all(&dir).map_err(|e| format!("create {}: {e}", dir.display()))?;
+    }
+    for (file, text) in &files {
+        let path = dir.join(file);
+        let current = fs::read_to_string(&path).ok();
+        if current.as_deref() == Some(text.as_str()) {
+            continue;
+        }
+        match mode {
+            Mode::Write => {
+                fs::write(&path, text).map_err(|e| format!("write {}: {e}", path.display()))?;
+                eprintln!("wrote schemas/{file}");
+            }
+            Mode::Check if current.is_none() => problems.push(format!("missing: schemas/{file}")),
+            Mode::Check => problems.push(format!("stale: schemas/{file}")),
+        }
+    }
+    for extra in existing_json(&dir)? {
+        if files.iter().any(|(f, _)| *f == extra) {
+            continue;
+        }
+        let path = dir.join(&extra);
+        match mode {
+            Mode::Write => {
+                fs::remove_file(&path).map_err(|e| format!("remove {}: {e}", path.display()))?;
+                eprintln!("removed schemas/{extra}");
+            }
+            Mode::Check => problems.push(format!("unexpected: schemas/{extra}")),
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        problems.push("run `cargo xtask codegen` to update".to_owned());
+        Err(problems.join("\n"))
+    }
+}
+
+/// The `.json` file names in `dir` (none when it does not exist), sorted.
+fn existing_json(dir: &Path) -> Result<Vec<String>, String> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("read {}: {e}", dir.display())),
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used, clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn write_then_check_reports_each_difference() {
+        let root = std::env::temp_dir().join(format!("xtask-codegen-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        let err = run(&root, Mode::Check).expect_err("nothing written yet");
+        assert!(err.contains("missing: schemas/config.json"), "{err}");
+        assert!(!root.join("schemas").exists(), "check must not write");
+
+        run(&root, Mode::Write).expect("write");
+        run(&root, Mode::Check).expect("fresh files pass");
+        let config = fs::read_to_string(root.join("schemas/config.json")).unwrap();
+        assert!(config.starts_with("{\n  \"$schema\"") && config.ends_with("}\n"));
+
+        fs::write(root.join("schemas/input.Stop.json"), "{}\n").unwrap();
+        fs::remove_file(root.join("schemas/output.Stop.json")).unwrap();
+        fs::write(root.join("schemas/old.json"), "{}\n").unwrap();
+        let err = run(&root, Mode::Check).expect_err("differences");
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "stale: schemas/input.Stop.json",
+                "missing: schemas/output.Stop.json",
+                "unexpected: schemas/old.json",
+                "run `cargo xtask codegen` to update"
+            ]
+        );
+        run(&root, Mode::Write).expect("rewrite");
+        run(&root, Mode::Check).expect("repaired");
+        assert!(!root.join("schemas/old.json").exists());
+        fs::remove_dir_all(&root).unwrap();
+    }
+}
