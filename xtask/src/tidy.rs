@@ -33,7 +33,8 @@ pub fn run(root: &Path) -> Result<(), String> {
 }
 
 fn is_test_file(path: &Path) -> bool {
-    path.components().any(|c| matches!(c.as_os_str().to_str(), Some("tests" | "benches" | "target")))
+    path.components()
+        .any(|c| matches!(c.as_os_str().to_str(), Some("tests" | "benches" | "target")))
 }
 
 fn walk(dir: &Path, f: &mut dyn FnMut(&Path)) {

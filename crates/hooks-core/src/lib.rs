@@ -6,14 +6,32 @@
 //! I/O: it takes bytes and values, and callers (such as `hooks-exec`) read files, spawn
 //! processes and feed the results back.
 
+mod capabilities;
 mod config;
 mod diag;
 mod event;
 mod output;
+mod reduce;
+mod render;
 
+pub use capabilities::{
+    Capabilities, UPDATED_INPUT_NEEDS_ALLOW, UPDATED_INPUT_UNSUPPORTED, unsupported_field_message,
+};
 pub use config::{
     ConfigKind, EventGroups, GroupConfig, HandlerConfig, HookConfig, LegacyHandler, ParsedConfig,
 };
 pub use diag::{Diagnostic, Position, Severity, codes};
 pub use event::{Event, UnknownEvent};
-pub use output::{RawOutput, Termination};
+pub use output::{
+    HandlerResult, HookOutput, PermissionDecision, PermissionRequestDecision, RawOutput,
+    SpecificOutput, Termination, format_seconds, lax_bool, parse_output, parse_output_value,
+    valid_terminal_sequence,
+};
+pub use reduce::{
+    Decision, MAX_STOP_CONTINUATIONS, Permission, PermissionBehavior, ReduceContext, Reduction,
+    TEXT_CAP, TRUNCATION_MARKER, cap_text, reduce,
+};
+pub use render::{
+    Continuation, Effect, Notice, NoticeSeverity, ReviewDecision, permission_attribution,
+    render_effect, render_notices,
+};
