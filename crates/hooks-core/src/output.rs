@@ -1009,3 +1009,6 @@ pub fn format_seconds(secs: f64) -> String {
 fn strip_zeros(s: &str) -> &str {
     if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.') } else { s }
 }
+
+#[cfg(test)]
+mod tests;
