@@ -540,3 +540,6 @@ pub fn cap_text(mut text: String) -> Result<String, String> {
     text.push_str(TRUNCATION_MARKER);
     Err(text)
 }
+
+#[cfg(test)]
+mod tests;
