@@ -742,8 +742,8 @@ impl XorShift {
         usize::try_from(self.next() % n as u64).unwrap_or(0)
     }
 
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
+    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
     }
 
     fn shuffle<T>(&mut self, items: &mut [T]) {
@@ -789,7 +789,7 @@ const POOL: &[&str] = &[
 fn random_raw(rng: &mut XorShift) -> RawOutput {
     match rng.below(10) {
         0 => raw(2, "", rng.pick(&["", "blocked", "  spaced  "])),
-        1 => raw(*rng.pick(&[1, 3, 127]), "{}", ""),
+        1 => raw(rng.pick(&[1, 3, 127]), "{}", ""),
         2 => {
             RawOutput { termination: Termination::TimedOut { timeout_secs: 0.5 }, ..raw(0, "", "") }
         }
@@ -801,8 +801,8 @@ fn random_raw(rng: &mut XorShift) -> RawOutput {
 fn property_finish_order_does_not_matter() {
     let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
     for _ in 0..400 {
-        let event = *rng.pick(&Event::ALL);
-        let caps = *rng.pick(&[Capabilities::deep_agents(), Capabilities::agent_sdk()]);
+        let event = rng.pick(&Event::ALL);
+        let caps = rng.pick(&[Capabilities::deep_agents(), Capabilities::agent_sdk()]);
         let n = u32::try_from(rng.below(9)).unwrap_or(0);
         let ctx = ReduceContext { stop_continuations: n, stop_hook_active: n > 0 };
         let count = rng.below(7);
@@ -864,8 +864,8 @@ fn property_random_bytes_never_panic() {
         b"\\u0007\"",
     ];
     for round in 0..3000 {
-        let event = *rng.pick(&Event::ALL);
-        let caps = *rng.pick(&[Capabilities::deep_agents(), Capabilities::agent_sdk()]);
+        let event = rng.pick(&Event::ALL);
+        let caps = rng.pick(&[Capabilities::deep_agents(), Capabilities::agent_sdk()]);
         let mut stdout = Vec::new();
         if round % 3 == 0 {
             stdout.extend_from_slice(rng.pick(POOL).as_bytes());
@@ -895,7 +895,7 @@ fn property_random_bytes_never_panic() {
         let termination = match rng.below(8) {
             0 => Termination::Signaled(code),
             1 => Termination::TimedOut { timeout_secs: f64::from(code).abs() / 7.0 + 0.001 },
-            2 | 3 => Termination::Exited(*rng.pick(&[0, 2])),
+            2 | 3 => Termination::Exited(rng.pick(&[0, 2])),
             _ => Termination::Exited(code),
         };
         let r = RawOutput {
