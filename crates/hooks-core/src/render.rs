@@ -420,3 +420,6 @@ pub fn permission_attribution(decision: &Decision, tool_name: Option<&str>) -> O
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests;
