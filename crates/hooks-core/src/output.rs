@@ -400,7 +400,7 @@ pub fn parse_output(event: Event, raw: &RawOutput, caps: &Capabilities) -> Handl
 /// had printed it on stdout and exited 0.
 pub fn parse_output_value(event: Event, value: &Value, caps: &Capabilities) -> HandlerResult {
     let mut result = HandlerResult::default();
-    validate_output(event, value, caps, &mut result);
+    validate_output(event, value.clone(), caps, &mut result);
     result
 }
 
@@ -416,7 +416,7 @@ fn parse_stdout(event: Event, stdout: &[u8], caps: &Capabilities, result: &mut H
     }
     let body = stdout.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(stdout);
     match serde_json::from_slice::<Value>(body) {
-        Ok(value) => validate_output(event, &value, caps, result),
+        Ok(value) => validate_output(event, value, caps, result),
         Err(_) => {
             if !plain_text_is_context(event) {
                 result.diagnostics.push(Diagnostic::warning(
@@ -429,24 +429,14 @@ fn parse_stdout(event: Event, stdout: &[u8], caps: &Capabilities, result: &mut H
     }
 }
 
-/// The top-level keys of the output contract, in the order they are validated.
-const UNIVERSAL_FIELDS: [&str; 8] = [
-    "continue",
-    "stopReason",
-    "suppressOutput",
-    "systemMessage",
-    "terminalSequence",
-    "decision",
-    "reason",
-    "hookSpecificOutput",
-];
-
-fn validate_output(event: Event, value: &Value, caps: &Capabilities, result: &mut HandlerResult) {
+/// Validates an output document, moving its strings into the result.
+fn validate_output(event: Event, value: Value, caps: &Capabilities, result: &mut HandlerResult) {
     let mut v = Validator { diags: &mut result.diagnostics };
-    let Value::Object(map) = value else {
-        v.invalid(None, &format!("expected a JSON object, got {}", kind(value)));
+    let Value::Object(mut map) = value else {
+        v.invalid(None, &format!("expected a JSON object, got {}", kind(&value)));
         return;
     };
+    let map = &mut map;
     let mut out = HookOutput::default();
     if let Field::Valid(b) = v.boolean(map, "", "continue") {
         out.continue_processing = b;
@@ -455,18 +445,18 @@ fn validate_output(event: Event, value: &Value, caps: &Capabilities, result: &mu
     out.suppress_output = v.boolean(map, "", "suppressOutput").valid().unwrap_or(false);
     out.system_message = v.string(map, "", "systemMessage").valid();
     out.terminal_sequence = v.string(map, "", "terminalSequence").valid();
-    match map.get("decision") {
+    match map.remove("decision") {
         None | Some(Value::Null) => {}
         Some(Value::String(s)) if s == "block" => out.block = true,
         Some(_) => v.invalid(Some("decision"), "expected \"block\""),
     }
     out.reason = v.string(map, "", "reason").valid();
-    let specific = match map.get("hookSpecificOutput") {
+    let specific = match map.remove("hookSpecificOutput") {
         None | Some(Value::Null) => None,
         Some(spec) => v.specific(spec),
     };
-    let mut unknown: Vec<String> =
-        map.keys().filter(|k| !UNIVERSAL_FIELDS.contains(&k.as_str())).cloned().collect();
+    // Every universal field was removed above; what is left is unknown.
+    let mut unknown: Vec<String> = std::mem::take(map).into_iter().map(|(k, _)| k).collect();
     unknown.sort_unstable();
 
     // Diagnostics that depend on this output alone, in the reference's order; the reducer
@@ -633,25 +623,25 @@ impl Validator<'_> {
     }
 
     /// A string; null counts as absent.
-    fn string(&mut self, obj: &Map<String, Value>, prefix: &str, key: &str) -> Field<String> {
-        match obj.get(key) {
+    fn string(&mut self, obj: &mut Map<String, Value>, prefix: &str, key: &str) -> Field<String> {
+        match obj.remove(key) {
             None | Some(Value::Null) => Field::Absent,
-            Some(Value::String(s)) => Field::Valid(s.clone()),
+            Some(Value::String(s)) => Field::Valid(s),
             Some(other) => {
-                self.invalid_at(prefix, key, &format!("expected a string, got {}", kind(other)));
+                self.invalid_at(prefix, key, &format!("expected a string, got {}", kind(&other)));
                 Field::Invalid
             }
         }
     }
 
     /// A boolean read as the reference reads it (see [`lax_bool`]); null is invalid.
-    fn boolean(&mut self, obj: &Map<String, Value>, prefix: &str, key: &str) -> Field<bool> {
-        match obj.get(key) {
+    fn boolean(&mut self, obj: &mut Map<String, Value>, prefix: &str, key: &str) -> Field<bool> {
+        match obj.remove(key) {
             None => Field::Absent,
-            Some(v) => match lax_bool(v) {
+            Some(v) => match lax_bool(&v) {
                 Some(b) => Field::Valid(b),
                 None => {
-                    self.invalid_at(prefix, key, &format!("expected a boolean, got {}", kind(v)));
+                    self.invalid_at(prefix, key, &format!("expected a boolean, got {}", kind(&v)));
                     Field::Invalid
                 }
             },
@@ -661,31 +651,40 @@ impl Validator<'_> {
     /// A JSON object; null counts as absent.
     fn object(
         &mut self,
-        obj: &Map<String, Value>,
+        obj: &mut Map<String, Value>,
         prefix: &str,
         key: &str,
     ) -> Field<Map<String, Value>> {
-        match obj.get(key) {
+        match obj.remove(key) {
             None | Some(Value::Null) => Field::Absent,
-            Some(Value::Object(m)) => Field::Valid(m.clone()),
+            Some(Value::Object(m)) => Field::Valid(m),
             Some(other) => {
-                self.invalid_at(prefix, key, &format!("expected an object, got {}", kind(other)));
+                self.invalid_at(prefix, key, &format!("expected an object, got {}", kind(&other)));
                 Field::Invalid
             }
         }
     }
 
     /// A list of strings; missing is empty, null is invalid.
-    fn string_list(&mut self, obj: &Map<String, Value>, prefix: &str, key: &str) -> Vec<String> {
-        match obj.get(key) {
+    fn string_list(
+        &mut self,
+        obj: &mut Map<String, Value>,
+        prefix: &str,
+        key: &str,
+    ) -> Vec<String> {
+        match obj.remove(key) {
             None => Vec::new(),
-            Some(Value::Array(items)) if items.iter().all(Value::is_string) => {
-                items.iter().filter_map(|i| i.as_str().map(str::to_owned)).collect()
-            }
+            Some(Value::Array(items)) if items.iter().all(Value::is_string) => items
+                .into_iter()
+                .filter_map(|i| match i {
+                    Value::String(s) => Some(s),
+                    _ => None,
+                })
+                .collect(),
             Some(other) => {
                 let problem = match other {
                     Value::Array(_) => "expected a list of strings".to_owned(),
-                    _ => format!("expected a list, got {}", kind(other)),
+                    _ => format!("expected a list, got {}", kind(&other)),
                 };
                 self.invalid_at(prefix, key, &problem);
                 Vec::new()
@@ -694,16 +693,17 @@ impl Validator<'_> {
     }
 
     /// Any JSON value; null counts as absent.
-    fn any(obj: &Map<String, Value>, key: &str) -> Option<Value> {
-        obj.get(key).filter(|v| !v.is_null()).cloned()
+    fn any(obj: &mut Map<String, Value>, key: &str) -> Option<Value> {
+        obj.remove(key).filter(|v| !v.is_null())
     }
 
     /// `hookSpecificOutput`, validated against the event its `hookEventName` names.
-    fn specific(&mut self, value: &Value) -> Option<SpecificOutput> {
-        let Value::Object(m) = value else {
-            self.invalid(Some(HSO), &format!("expected an object, got {}", kind(value)));
+    fn specific(&mut self, value: Value) -> Option<SpecificOutput> {
+        let Value::Object(mut m) = value else {
+            self.invalid(Some(HSO), &format!("expected an object, got {}", kind(&value)));
             return None;
         };
+        let m = &mut m;
         let event = match m.get("hookEventName") {
             None => {
                 self.invalid_at(HSO, "hookEventName", "missing");
@@ -747,10 +747,10 @@ impl Validator<'_> {
                     .unwrap_or(false),
             },
             Event::PreToolUse => {
-                let mut permission_decision = match m.get("permissionDecision") {
+                let mut permission_decision = match m.remove("permissionDecision") {
                     None | Some(Value::Null) => None,
-                    Some(Value::String(s)) if PermissionDecision::from_name(s).is_some() => {
-                        PermissionDecision::from_name(s)
+                    Some(Value::String(s)) if PermissionDecision::from_name(&s).is_some() => {
+                        PermissionDecision::from_name(&s)
                     }
                     Some(_) => {
                         self.invalid_at(
@@ -801,8 +801,11 @@ impl Validator<'_> {
         })
     }
 
-    fn permission_request(&mut self, m: &Map<String, Value>) -> Option<PermissionRequestDecision> {
-        let d = match m.get("decision") {
+    fn permission_request(
+        &mut self,
+        m: &mut Map<String, Value>,
+    ) -> Option<PermissionRequestDecision> {
+        let mut d = match m.remove("decision") {
             Some(Value::Object(d)) => d,
             None => {
                 self.invalid(Some(HSO_DECISION), "missing");
@@ -811,12 +814,14 @@ impl Validator<'_> {
             Some(other) => {
                 self.invalid(
                     Some(HSO_DECISION),
-                    &format!("expected an object, got {}", kind(other)),
+                    &format!("expected an object, got {}", kind(&other)),
                 );
                 return None;
             }
         };
-        match d.get("behavior").and_then(Value::as_str) {
+        let d = &mut d;
+        let behavior = d.remove("behavior");
+        match behavior.as_ref().and_then(Value::as_str) {
             Some("allow") => {
                 let updated_input = self.object(d, HSO_DECISION, "updatedInput");
                 let updated_permissions = self.permission_updates(d);
@@ -846,9 +851,9 @@ impl Validator<'_> {
 
     /// `updatedPermissions`: each entry must be a well-formed permission update; one bad
     /// entry drops the list.
-    fn permission_updates(&mut self, d: &Map<String, Value>) -> Vec<Value> {
+    fn permission_updates(&mut self, d: &mut Map<String, Value>) -> Vec<Value> {
         const KEY: &str = "updatedPermissions";
-        match d.get(KEY) {
+        match d.remove(KEY) {
             None => Vec::new(),
             Some(Value::Array(items)) => {
                 for (i, item) in items.iter().enumerate() {
@@ -857,13 +862,13 @@ impl Validator<'_> {
                         return Vec::new();
                     }
                 }
-                items.clone()
+                items
             }
             Some(other) => {
                 self.invalid_at(
                     HSO_DECISION,
                     KEY,
-                    &format!("expected a list, got {}", kind(other)),
+                    &format!("expected a list, got {}", kind(&other)),
                 );
                 Vec::new()
             }

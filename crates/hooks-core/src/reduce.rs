@@ -5,6 +5,8 @@
 //! applies each one as soon as every earlier one is in. Strings are moved, not copied,
 //! from the results into the decision.
 
+use std::collections::VecDeque;
+
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
@@ -174,8 +176,8 @@ pub struct Reduction {
     decision: Decision,
     ctx: ReduceContext,
     caps: Capabilities,
-    /// Results waiting for an earlier one, by `config_index - next`.
-    pending: Vec<Option<(String, HandlerResult)>>,
+    /// Results waiting for an earlier one, at `config_index - next`.
+    pending: VecDeque<Option<(String, HandlerResult)>>,
     /// The smallest configuration index not applied yet.
     next: usize,
     /// True once a rewrite of the tool input was taken.
@@ -189,7 +191,7 @@ impl Reduction {
             decision: Decision::new(event),
             ctx,
             caps,
-            pending: Vec::new(),
+            pending: VecDeque::new(),
             next: 0,
             rewrite_taken: false,
         }
@@ -205,6 +207,12 @@ impl Reduction {
         result: HandlerResult,
     ) -> bool {
         let Some(offset) = config_index.checked_sub(self.next) else { return false };
+        if offset == 0 && self.pending.is_empty() {
+            // The next one in order: no buffering.
+            self.next += 1;
+            self.apply(handler_id.into(), result);
+            return true;
+        }
         if offset >= self.pending.len() {
             self.pending.resize_with(offset + 1, || None);
         }
@@ -213,21 +221,13 @@ impl Reduction {
             return false;
         }
         *slot = Some((handler_id.into(), result));
-        self.drain_ready();
+        while let Some(Some(_)) = self.pending.front() {
+            if let Some(Some((id, result))) = self.pending.pop_front() {
+                self.next += 1;
+                self.apply(id, result);
+            }
+        }
         true
-    }
-
-    /// Applies the ready prefix of `pending`.
-    fn drain_ready(&mut self) {
-        let ready = self.pending.iter().take_while(|slot| slot.is_some()).count();
-        if ready == 0 {
-            return;
-        }
-        let drained: Vec<_> = self.pending.drain(..ready).flatten().collect();
-        self.next += ready;
-        for (id, result) in drained {
-            self.apply(id, result);
-        }
     }
 
     /// Applies every result still waiting (in index order, skipping indexes never pushed)
