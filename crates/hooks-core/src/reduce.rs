@@ -34,8 +34,8 @@ pub struct ReduceContext {
     /// Consecutive Stop continuations so far in this turn; at
     /// [`MAX_STOP_CONTINUATIONS`] a Stop block or context is ignored (`continuation_cap`).
     pub stop_continuations: u32,
-    /// The payload's `stop_hook_active`; a SubagentStop block is then ignored
-    /// (`continuation_guard`).
+    /// The payload's `stop_hook_active`; when it is true (or `stop_continuations` is above
+    /// 0) a SubagentStop block is ignored with `continuation_guard`.
     pub stop_hook_active: bool,
 }
 
