@@ -1,4 +1,23 @@
 //! One handler's output: from exit status and captured bytes to a typed result.
+//!
+//! [`parse_output`] applies SPEC section 7 to what a runner observed ([`RawOutput`]);
+//! [`parse_output_value`] does the same for an in-process callback's output object. Both
+//! return a [`HandlerResult`]: the validated output fields, plain text, and the
+//! diagnostics that depend on this one output alone (without handler ids: the reducer
+//! stamps them). Cross-handler rules (first stop reason, permission ranks, the Stop cap)
+//! belong to [`reduce`](crate::reduce).
+//!
+//! Validation follows the reference's schema, including its lax reading of booleans
+//! (`"false"`, `0`, `"yes"` ...), but where the reference discards a whole output that fails
+//! validation, ours keeps every valid field and drops only the invalid one, naming it.
+
+use serde_json::{Map, Value};
+
+use crate::capabilities::{
+    Capabilities, UPDATED_INPUT_NEEDS_ALLOW, UPDATED_INPUT_UNSUPPORTED, unsupported_field_message,
+};
+use crate::diag::{Diagnostic, codes};
+use crate::event::Event;
 
 /// How a handler process ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,3 +58,962 @@ impl RawOutput {
     /// Bytes kept of each stream.
     pub const STREAM_CAP: usize = 100_000;
 }
+
+/// A `permissionDecision` a PreToolUse handler returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum PermissionDecision {
+    /// Run the tool without the ordinary prompt.
+    Allow,
+    /// Do not run the tool.
+    Deny,
+    /// Force the permission prompt.
+    Ask,
+    /// Defer to the host; not supported, so the normal permission flow applies.
+    Defer,
+}
+
+impl PermissionDecision {
+    /// The wire name (`allow`, `deny`, `ask`, `defer`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            PermissionDecision::Allow => "allow",
+            PermissionDecision::Deny => "deny",
+            PermissionDecision::Ask => "ask",
+            PermissionDecision::Defer => "defer",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "allow" => Some(PermissionDecision::Allow),
+            "deny" => Some(PermissionDecision::Deny),
+            "ask" => Some(PermissionDecision::Ask),
+            "defer" => Some(PermissionDecision::Defer),
+            _ => None,
+        }
+    }
+}
+
+/// `hookSpecificOutput.decision` of a PermissionRequest handler.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum PermissionRequestDecision {
+    /// Approve the request.
+    Allow {
+        /// A rewritten tool input (applied only when the host supports it).
+        updated_input: Option<Map<String, Value>>,
+        /// Permission-rule updates (validated, never applied: there is no rule store).
+        updated_permissions: Vec<Value>,
+    },
+    /// Reject the request.
+    Deny {
+        /// Why; shown to the model.
+        message: Option<String>,
+        /// True to abandon the whole batch of pending tool calls.
+        interrupt: bool,
+    },
+}
+
+/// The validated `hookSpecificOutput` of one handler, per event.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum SpecificOutput {
+    /// SessionStart.
+    SessionStart {
+        /// Context for the model.
+        additional_context: Option<String>,
+        /// Not applied.
+        initial_user_message: Option<String>,
+        /// Not applied.
+        session_title: Option<String>,
+        /// Not applied.
+        watch_paths: Vec<String>,
+        /// Not applied.
+        reload_skills: bool,
+    },
+    /// UserPromptSubmit.
+    UserPromptSubmit {
+        /// Context for the model.
+        additional_context: Option<String>,
+        /// Not applied.
+        session_title: Option<String>,
+        /// Drop the user's prompt text (the context still goes in).
+        suppress_original_prompt: bool,
+    },
+    /// PreToolUse.
+    PreToolUse {
+        /// allow, deny, ask or defer.
+        permission_decision: Option<PermissionDecision>,
+        /// Why; shown to the model on deny, in the prompt on ask.
+        permission_decision_reason: Option<String>,
+        /// A rewritten tool input (applied only when the host supports it).
+        updated_input: Option<Map<String, Value>>,
+        /// Context for the model.
+        additional_context: Option<String>,
+    },
+    /// PermissionRequest.
+    PermissionRequest {
+        /// The decision; `None` when it was dropped as invalid.
+        decision: Option<PermissionRequestDecision>,
+    },
+    /// PostToolUse.
+    PostToolUse {
+        /// Context for the model.
+        additional_context: Option<String>,
+        /// Not applied.
+        updated_tool_output: Option<Value>,
+        /// Not applied.
+        updated_mcp_tool_output: Option<Value>,
+    },
+    /// PostToolUseFailure.
+    PostToolUseFailure {
+        /// Context for the model.
+        additional_context: Option<String>,
+    },
+    /// Stop: a context continues the turn, like a block.
+    Stop {
+        /// Feedback that continues the turn.
+        additional_context: Option<String>,
+    },
+    /// SubagentStart.
+    SubagentStart {
+        /// Context for the subagent.
+        additional_context: Option<String>,
+    },
+    /// SubagentStop.
+    SubagentStop {
+        /// Context for the parent agent.
+        additional_context: Option<String>,
+    },
+}
+
+impl SpecificOutput {
+    /// The event this output is for (its `hookEventName`).
+    pub const fn event(&self) -> Event {
+        match self {
+            SpecificOutput::SessionStart { .. } => Event::SessionStart,
+            SpecificOutput::UserPromptSubmit { .. } => Event::UserPromptSubmit,
+            SpecificOutput::PreToolUse { .. } => Event::PreToolUse,
+            SpecificOutput::PermissionRequest { .. } => Event::PermissionRequest,
+            SpecificOutput::PostToolUse { .. } => Event::PostToolUse,
+            SpecificOutput::PostToolUseFailure { .. } => Event::PostToolUseFailure,
+            SpecificOutput::Stop { .. } => Event::Stop,
+            SpecificOutput::SubagentStart { .. } => Event::SubagentStart,
+            SpecificOutput::SubagentStop { .. } => Event::SubagentStop,
+        }
+    }
+
+    /// True when `event` accepts a `hookSpecificOutput` at all (SessionEnd, Notification
+    /// and PreCompact do not).
+    pub const fn exists_for(event: Event) -> bool {
+        !matches!(event, Event::SessionEnd | Event::Notification | Event::PreCompact)
+    }
+}
+
+/// The validated JSON output of one handler (or the block an exit 2 stands for).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HookOutput {
+    /// `continue`; false stops the invocation.
+    pub continue_processing: bool,
+    /// `stopReason`; counts only with `continue: false`.
+    pub stop_reason: Option<String>,
+    /// `suppressOutput`: hide this output's `systemMessage`.
+    pub suppress_output: bool,
+    /// `systemMessage`: a notice for the user.
+    pub system_message: Option<String>,
+    /// `terminalSequence`, when valid (an invalid one is dropped with a diagnostic).
+    pub terminal_sequence: Option<String>,
+    /// `decision: "block"` (also set for exit 2).
+    pub block: bool,
+    /// `reason` of a block (for exit 2: the trimmed stderr).
+    pub reason: Option<String>,
+    /// `hookSpecificOutput`, when valid and for the invoked event.
+    pub specific: Option<SpecificOutput>,
+    /// Unknown top-level keys, sorted.
+    pub unknown_fields: Vec<String>,
+}
+
+impl Default for HookOutput {
+    /// The empty output `{}`: continue, nothing else.
+    fn default() -> Self {
+        Self {
+            continue_processing: true,
+            stop_reason: None,
+            suppress_output: false,
+            system_message: None,
+            terminal_sequence: None,
+            block: false,
+            reason: None,
+            specific: None,
+            unknown_fields: Vec::new(),
+        }
+    }
+}
+
+impl HookOutput {
+    /// The block's message when this output blocks: `reason`, or `Blocked by hook` when it
+    /// is missing or empty.
+    pub fn block_reason(&self) -> Option<&str> {
+        if !self.block {
+            return None;
+        }
+        Some(self.reason.as_deref().filter(|r| !r.is_empty()).unwrap_or(DEFAULT_BLOCK_REASON))
+    }
+}
+
+/// Message of a JSON block without a reason.
+pub(crate) const DEFAULT_BLOCK_REASON: &str = "Blocked by hook";
+/// Reason of an exit-2 block with blank stderr.
+const EXIT_2_DEFAULT_REASON: &str = "Hook blocked the operation";
+
+/// One handler's result: what it asked for, and what was wrong with it.
+///
+/// Built by [`parse_output`] or [`parse_output_value`] (or [`HandlerResult::failure`] for an
+/// outcome without output, such as a callback that timed out). Diagnostics carry no handler
+/// id; [`reduce`](crate::reduce) stamps it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HandlerResult {
+    /// The validated output; `None` when there was none (blank stdout, plain text, a
+    /// failure, a non-zero exit) or it was not a JSON object.
+    pub output: Option<HookOutput>,
+    /// Plain (non-JSON) stdout of an exit 0, trimmed: context for SessionStart and
+    /// UserPromptSubmit, `malformed_json` elsewhere.
+    pub plain_text: Option<String>,
+    /// Problems with this one result, in the reference's order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Diagnostics before this index precede the output's stop-reason effects.
+    pub(crate) stop_slot: usize,
+    /// Diagnostics from this index on follow the output's block effect.
+    pub(crate) block_slot: usize,
+}
+
+impl Default for HandlerResult {
+    /// A result with nothing in it (blank stdout).
+    fn default() -> Self {
+        Self {
+            output: None,
+            plain_text: None,
+            diagnostics: Vec::new(),
+            stop_slot: usize::MAX,
+            block_slot: usize::MAX,
+        }
+    }
+}
+
+impl HandlerResult {
+    /// A result with no output and one warning, e.g. `timeout` for a cancelled callback.
+    pub fn failure(code: &str, message: impl Into<String>) -> Self {
+        Self { diagnostics: vec![Diagnostic::warning(code, message)], ..Self::default() }
+    }
+
+    /// The result of an exit 2: a block with `reason`.
+    pub fn block(reason: impl Into<String>) -> Self {
+        Self {
+            output: Some(HookOutput {
+                block: true,
+                reason: Some(reason.into()),
+                ..HookOutput::default()
+            }),
+            ..Self::default()
+        }
+    }
+
+    /// The block's message when the output blocks (see [`HookOutput::block_reason`]).
+    pub fn block_reason(&self) -> Option<&str> {
+        self.output.as_ref().and_then(HookOutput::block_reason)
+    }
+}
+
+/// Parses what a runner observed of one handler into a [`HandlerResult`] (SPEC 7).
+///
+/// - timeout, empty command, launch or pipe failure: one diagnostic, nothing else;
+/// - exit 2: a block whose reason is the trimmed stderr (`Hook blocked the operation` when
+///   blank), stdout ignored;
+/// - another status or a signal: `nonzero_exit` (`Hook exited with status -9` for SIGKILL,
+///   as the reference prints it), stdout ignored;
+/// - exit 0: blank stdout is nothing; stdout that is exactly one JSON document (whitespace
+///   and a UTF-8 BOM around it allowed) is validated as an output; anything else (two
+///   documents, trailing text, invalid UTF-8) is plain text.
+///
+/// Truncated streams add `stdout_truncated` / `stderr_truncated` warnings first.
+pub fn parse_output(event: Event, raw: &RawOutput, caps: &Capabilities) -> HandlerResult {
+    let status = match &raw.termination {
+        Termination::Exited(code) => i64::from(*code),
+        Termination::Signaled(signal) => -i64::from(*signal),
+        Termination::TimedOut { timeout_secs } => {
+            return HandlerResult::failure(
+                codes::TIMEOUT,
+                format!("Hook exceeded its {} second timeout", format_seconds(*timeout_secs)),
+            );
+        }
+        Termination::InvalidCommand => {
+            return HandlerResult::failure(codes::INVALID_COMMAND, "Hook command is empty");
+        }
+        Termination::LaunchFailed(msg) => {
+            return HandlerResult::failure(
+                codes::LAUNCH_FAILED,
+                format!("Could not launch hook: {msg}"),
+            );
+        }
+        Termination::IoFailed(msg) => {
+            return HandlerResult::failure(
+                codes::IO_FAILED,
+                format!("Hook communication failed: {msg}"),
+            );
+        }
+    };
+    let mut result = HandlerResult::default();
+    if raw.stdout_truncated {
+        result.diagnostics.push(Diagnostic::warning(
+            codes::STDOUT_TRUNCATED,
+            format!("Hook stdout exceeded {} bytes", RawOutput::STREAM_CAP),
+        ));
+    }
+    if raw.stderr_truncated {
+        result.diagnostics.push(Diagnostic::warning(
+            codes::STDERR_TRUNCATED,
+            format!("Hook stderr exceeded {} bytes", RawOutput::STREAM_CAP),
+        ));
+    }
+    match status {
+        0 => parse_stdout(event, &raw.stdout, caps, &mut result),
+        2 => {
+            let stderr = String::from_utf8_lossy(&raw.stderr);
+            let reason = py_trim(&stderr);
+            let reason = if reason.is_empty() { EXIT_2_DEFAULT_REASON } else { reason };
+            result.output = Some(HookOutput {
+                block: true,
+                reason: Some(reason.to_owned()),
+                ..HookOutput::default()
+            });
+        }
+        _ => result.diagnostics.push(Diagnostic::warning(
+            codes::NONZERO_EXIT,
+            format!("Hook exited with status {status}"),
+        )),
+    }
+    result
+}
+
+/// Validates an output object returned by an in-process callback, exactly as if a command
+/// had printed it on stdout and exited 0.
+pub fn parse_output_value(event: Event, value: &Value, caps: &Capabilities) -> HandlerResult {
+    let mut result = HandlerResult::default();
+    validate_output(event, value.clone(), caps, &mut result);
+    result
+}
+
+/// True when plain stdout is context for `event` (SessionStart, UserPromptSubmit).
+pub(crate) const fn plain_text_is_context(event: Event) -> bool {
+    matches!(event, Event::SessionStart | Event::UserPromptSubmit)
+}
+
+fn parse_stdout(event: Event, stdout: &[u8], caps: &Capabilities, result: &mut HandlerResult) {
+    // The reference tests blankness with `bytes.strip()`: ASCII whitespace only.
+    if stdout.iter().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)) {
+        return;
+    }
+    let body = stdout.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(stdout);
+    match serde_json::from_slice::<Value>(body) {
+        Ok(value) => validate_output(event, value, caps, result),
+        Err(_) => {
+            if !plain_text_is_context(event) {
+                result.diagnostics.push(Diagnostic::warning(
+                    codes::MALFORMED_JSON,
+                    "Hook output is not valid JSON",
+                ));
+            }
+            result.plain_text = Some(py_trim(&String::from_utf8_lossy(stdout)).to_owned());
+        }
+    }
+}
+
+/// Validates an output document, moving its strings into the result.
+fn validate_output(event: Event, value: Value, caps: &Capabilities, result: &mut HandlerResult) {
+    let mut v = Validator { diags: &mut result.diagnostics };
+    let Value::Object(mut map) = value else {
+        v.invalid(None, &format!("expected a JSON object, got {}", kind(&value)));
+        return;
+    };
+    let map = &mut map;
+    let mut out = HookOutput::default();
+    if let Field::Valid(b) = v.boolean(map, "", "continue") {
+        out.continue_processing = b;
+    }
+    out.stop_reason = v.string(map, "", "stopReason").valid();
+    out.suppress_output = v.boolean(map, "", "suppressOutput").valid().unwrap_or(false);
+    out.system_message = v.string(map, "", "systemMessage").valid();
+    out.terminal_sequence = v.string(map, "", "terminalSequence").valid();
+    match map.remove("decision") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(s)) if s == "block" => out.block = true,
+        Some(_) => v.invalid(Some("decision"), "expected \"block\""),
+    }
+    out.reason = v.string(map, "", "reason").valid();
+    let specific = match map.remove("hookSpecificOutput") {
+        None | Some(Value::Null) => None,
+        Some(spec) => v.specific(spec),
+    };
+    // Every universal field was removed above; what is left is unknown.
+    let mut unknown: Vec<String> = std::mem::take(map).into_iter().map(|(k, _)| k).collect();
+    unknown.sort_unstable();
+
+    // Diagnostics that depend on this output alone, in the reference's order; the reducer
+    // inserts the cross-handler ones at the two slots.
+    let diags = &mut result.diagnostics;
+    result.stop_slot = diags.len();
+    if out.stop_reason.is_some() && out.continue_processing {
+        diags.push(
+            Diagnostic::warning(
+                codes::IGNORED_STOP_REASON,
+                "stopReason is ignored while continue is true",
+            )
+            .with_field("stopReason"),
+        );
+    }
+    if out.terminal_sequence.as_deref().is_some_and(|s| !valid_terminal_sequence(s)) {
+        out.terminal_sequence = None;
+        diags.push(
+            Diagnostic::warning(
+                codes::INVALID_TERMINAL_SEQUENCE,
+                "terminalSequence rejected; only OSC 0/1/2/9/99/777 and BEL are allowed",
+            )
+            .with_field("terminalSequence"),
+        );
+    }
+    for name in &unknown {
+        diags.push(
+            Diagnostic::warning(
+                codes::UNSUPPORTED_FIELD,
+                format!("Unsupported hook output field ignored: {name}"),
+            )
+            .with_field(name.as_str()),
+        );
+    }
+    out.unknown_fields = unknown;
+    result.block_slot = diags.len();
+    if let Some(spec) = specific {
+        if spec.event() == event {
+            specific_diagnostics(&spec, caps, diags);
+            out.specific = Some(spec);
+        } else {
+            diags.push(
+                Diagnostic::warning(
+                    codes::MISMATCHED_OUTPUT,
+                    "Hook-specific output does not match the invoked event",
+                )
+                .with_field("hookSpecificOutput.hookEventName"),
+            );
+        }
+    }
+    result.output = Some(out);
+}
+
+/// `unsupported_field` warnings for the fields of a (matching) specific output that the
+/// host does not apply (SPEC 9).
+fn specific_diagnostics(spec: &SpecificOutput, caps: &Capabilities, diags: &mut Vec<Diagnostic>) {
+    let mut unsupported = |field: &str, message: Option<&str>| {
+        let message = message.map_or_else(|| unsupported_field_message(field, None), str::to_owned);
+        diags.push(Diagnostic::warning(codes::UNSUPPORTED_FIELD, message).with_field(field));
+    };
+    match spec {
+        SpecificOutput::SessionStart {
+            initial_user_message,
+            session_title,
+            watch_paths,
+            reload_skills,
+            ..
+        } => {
+            if initial_user_message.as_deref().is_some_and(|s| !s.is_empty()) {
+                unsupported("initialUserMessage", None);
+            }
+            if session_title.as_deref().is_some_and(|s| !s.is_empty()) {
+                unsupported("sessionTitle", None);
+            }
+            if !watch_paths.is_empty() {
+                unsupported("watchPaths", None);
+            }
+            if *reload_skills {
+                unsupported("reloadSkills", None);
+            }
+        }
+        SpecificOutput::UserPromptSubmit { session_title: Some(_), .. } => {
+            unsupported("sessionTitle", None)
+        }
+        SpecificOutput::PreToolUse { permission_decision, updated_input, .. } => {
+            if *permission_decision == Some(PermissionDecision::Defer) {
+                let message = unsupported_field_message("permissionDecision", Some("defer"));
+                unsupported("permissionDecision", Some(&message));
+            }
+            if updated_input.is_some() {
+                if !caps.pre_tool_use_updated_input {
+                    unsupported("updatedInput", Some(UPDATED_INPUT_UNSUPPORTED));
+                } else if *permission_decision != Some(PermissionDecision::Allow) {
+                    unsupported("updatedInput", Some(UPDATED_INPUT_NEEDS_ALLOW));
+                }
+            }
+        }
+        SpecificOutput::PermissionRequest {
+            decision: Some(PermissionRequestDecision::Allow { updated_input, updated_permissions }),
+        } => {
+            if updated_input.is_some() && !caps.permission_request_updated_input {
+                unsupported("updatedInput", Some(UPDATED_INPUT_UNSUPPORTED));
+            }
+            if !updated_permissions.is_empty() {
+                unsupported("updatedPermissions", None);
+            }
+        }
+        SpecificOutput::PostToolUse { updated_tool_output, updated_mcp_tool_output, .. } => {
+            if updated_tool_output.is_some() {
+                unsupported("updatedToolOutput", None);
+            }
+            if updated_mcp_tool_output.is_some() {
+                unsupported("updatedMCPToolOutput", None);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A field read from an output object.
+enum Field<T> {
+    /// Missing or null.
+    Absent,
+    /// Present and valid.
+    Valid(T),
+    /// Present and invalid (already reported).
+    Invalid,
+}
+
+impl<T> Field<T> {
+    fn valid(self) -> Option<T> {
+        match self {
+            Field::Valid(v) => Some(v),
+            Field::Absent | Field::Invalid => None,
+        }
+    }
+}
+
+/// Reads typed fields, reporting each invalid one as `invalid_output`.
+struct Validator<'a> {
+    diags: &'a mut Vec<Diagnostic>,
+}
+
+const HSO: &str = "hookSpecificOutput";
+const HSO_DECISION: &str = "hookSpecificOutput.decision";
+
+fn join_path(prefix: &str, key: &str) -> String {
+    if prefix.is_empty() { key.to_owned() } else { format!("{prefix}.{key}") }
+}
+
+impl Validator<'_> {
+    fn invalid(&mut self, field: Option<&str>, problem: &str) {
+        let (message, field) = match field {
+            Some(f) => (format!("Hook output failed protocol validation: {f}: {problem}"), Some(f)),
+            None => (format!("Hook output failed protocol validation: {problem}"), None),
+        };
+        let mut d = Diagnostic::warning(codes::INVALID_OUTPUT, message);
+        d.field = field.map(str::to_owned);
+        self.diags.push(d);
+    }
+
+    fn invalid_at(&mut self, prefix: &str, key: &str, problem: &str) {
+        self.invalid(Some(&join_path(prefix, key)), problem);
+    }
+
+    /// A string; null counts as absent.
+    fn string(&mut self, obj: &mut Map<String, Value>, prefix: &str, key: &str) -> Field<String> {
+        match obj.remove(key) {
+            None | Some(Value::Null) => Field::Absent,
+            Some(Value::String(s)) => Field::Valid(s),
+            Some(other) => {
+                self.invalid_at(prefix, key, &format!("expected a string, got {}", kind(&other)));
+                Field::Invalid
+            }
+        }
+    }
+
+    /// A boolean read as the reference reads it (see [`lax_bool`]); null is invalid.
+    fn boolean(&mut self, obj: &mut Map<String, Value>, prefix: &str, key: &str) -> Field<bool> {
+        match obj.remove(key) {
+            None => Field::Absent,
+            Some(v) => match lax_bool(&v) {
+                Some(b) => Field::Valid(b),
+                None => {
+                    self.invalid_at(prefix, key, &format!("expected a boolean, got {}", kind(&v)));
+                    Field::Invalid
+                }
+            },
+        }
+    }
+
+    /// A JSON object; null counts as absent.
+    fn object(
+        &mut self,
+        obj: &mut Map<String, Value>,
+        prefix: &str,
+        key: &str,
+    ) -> Field<Map<String, Value>> {
+        match obj.remove(key) {
+            None | Some(Value::Null) => Field::Absent,
+            Some(Value::Object(m)) => Field::Valid(m),
+            Some(other) => {
+                self.invalid_at(prefix, key, &format!("expected an object, got {}", kind(&other)));
+                Field::Invalid
+            }
+        }
+    }
+
+    /// A list of strings; missing is empty, null is invalid.
+    fn string_list(
+        &mut self,
+        obj: &mut Map<String, Value>,
+        prefix: &str,
+        key: &str,
+    ) -> Vec<String> {
+        match obj.remove(key) {
+            None => Vec::new(),
+            Some(Value::Array(items)) if items.iter().all(Value::is_string) => items
+                .into_iter()
+                .filter_map(|i| match i {
+                    Value::String(s) => Some(s),
+                    _ => None,
+                })
+                .collect(),
+            Some(other) => {
+                let problem = match other {
+                    Value::Array(_) => "expected a list of strings".to_owned(),
+                    _ => format!("expected a list, got {}", kind(&other)),
+                };
+                self.invalid_at(prefix, key, &problem);
+                Vec::new()
+            }
+        }
+    }
+
+    /// Any JSON value; null counts as absent.
+    fn any(obj: &mut Map<String, Value>, key: &str) -> Option<Value> {
+        obj.remove(key).filter(|v| !v.is_null())
+    }
+
+    /// `hookSpecificOutput`, validated against the event its `hookEventName` names.
+    fn specific(&mut self, value: Value) -> Option<SpecificOutput> {
+        let Value::Object(mut m) = value else {
+            self.invalid(Some(HSO), &format!("expected an object, got {}", kind(&value)));
+            return None;
+        };
+        let m = &mut m;
+        let event = match m.get("hookEventName") {
+            None => {
+                self.invalid_at(HSO, "hookEventName", "missing");
+                return None;
+            }
+            Some(Value::String(name)) => match Event::from_name(name) {
+                Some(e) if SpecificOutput::exists_for(e) => e,
+                _ => {
+                    self.invalid_at(
+                        HSO,
+                        "hookEventName",
+                        &format!("'{name}' is not an event with hook-specific output"),
+                    );
+                    return None;
+                }
+            },
+            Some(other) => {
+                self.invalid_at(
+                    HSO,
+                    "hookEventName",
+                    &format!("expected a string, got {}", kind(other)),
+                );
+                return None;
+            }
+        };
+        let additional_context = self.string(m, HSO, "additionalContext").valid();
+        Some(match event {
+            Event::SessionStart => SpecificOutput::SessionStart {
+                additional_context,
+                initial_user_message: self.string(m, HSO, "initialUserMessage").valid(),
+                session_title: self.string(m, HSO, "sessionTitle").valid(),
+                watch_paths: self.string_list(m, HSO, "watchPaths"),
+                reload_skills: self.boolean(m, HSO, "reloadSkills").valid().unwrap_or(false),
+            },
+            Event::UserPromptSubmit => SpecificOutput::UserPromptSubmit {
+                additional_context,
+                session_title: self.string(m, HSO, "sessionTitle").valid(),
+                suppress_original_prompt: self
+                    .boolean(m, HSO, "suppressOriginalPrompt")
+                    .valid()
+                    .unwrap_or(false),
+            },
+            Event::PreToolUse => {
+                let mut permission_decision = match m.remove("permissionDecision") {
+                    None | Some(Value::Null) => None,
+                    Some(Value::String(s)) if PermissionDecision::from_name(&s).is_some() => {
+                        PermissionDecision::from_name(&s)
+                    }
+                    Some(_) => {
+                        self.invalid_at(
+                            HSO,
+                            "permissionDecision",
+                            "expected one of \"allow\", \"deny\", \"ask\", \"defer\"",
+                        );
+                        None
+                    }
+                };
+                let permission_decision_reason =
+                    self.string(m, HSO, "permissionDecisionReason").valid();
+                let updated_input = match self.object(m, HSO, "updatedInput") {
+                    Field::Valid(map) => Some(map),
+                    Field::Absent => None,
+                    Field::Invalid => {
+                        // The allow or ask came with a rewrite we cannot read: drop it too
+                        // (a deny stays).
+                        if matches!(
+                            permission_decision,
+                            Some(PermissionDecision::Allow | PermissionDecision::Ask)
+                        ) {
+                            permission_decision = None;
+                        }
+                        None
+                    }
+                };
+                SpecificOutput::PreToolUse {
+                    permission_decision,
+                    permission_decision_reason,
+                    updated_input,
+                    additional_context,
+                }
+            }
+            Event::PermissionRequest => {
+                SpecificOutput::PermissionRequest { decision: self.permission_request(m) }
+            }
+            Event::PostToolUse => SpecificOutput::PostToolUse {
+                additional_context,
+                updated_tool_output: Self::any(m, "updatedToolOutput"),
+                updated_mcp_tool_output: Self::any(m, "updatedMCPToolOutput"),
+            },
+            Event::PostToolUseFailure => SpecificOutput::PostToolUseFailure { additional_context },
+            Event::Stop => SpecificOutput::Stop { additional_context },
+            Event::SubagentStart => SpecificOutput::SubagentStart { additional_context },
+            // `exists_for` excludes the three events without a specific output.
+            _ => SpecificOutput::SubagentStop { additional_context },
+        })
+    }
+
+    fn permission_request(
+        &mut self,
+        m: &mut Map<String, Value>,
+    ) -> Option<PermissionRequestDecision> {
+        let mut d = match m.remove("decision") {
+            Some(Value::Object(d)) => d,
+            None => {
+                self.invalid(Some(HSO_DECISION), "missing");
+                return None;
+            }
+            Some(other) => {
+                self.invalid(
+                    Some(HSO_DECISION),
+                    &format!("expected an object, got {}", kind(&other)),
+                );
+                return None;
+            }
+        };
+        let d = &mut d;
+        let behavior = d.remove("behavior");
+        match behavior.as_ref().and_then(Value::as_str) {
+            Some("allow") => {
+                let updated_input = self.object(d, HSO_DECISION, "updatedInput");
+                let updated_permissions = self.permission_updates(d);
+                match updated_input {
+                    // The allow came with a rewrite we cannot read: no allow.
+                    Field::Invalid => None,
+                    Field::Valid(map) => Some(PermissionRequestDecision::Allow {
+                        updated_input: Some(map),
+                        updated_permissions,
+                    }),
+                    Field::Absent => Some(PermissionRequestDecision::Allow {
+                        updated_input: None,
+                        updated_permissions,
+                    }),
+                }
+            }
+            Some("deny") => Some(PermissionRequestDecision::Deny {
+                message: self.string(d, HSO_DECISION, "message").valid(),
+                interrupt: self.boolean(d, HSO_DECISION, "interrupt").valid().unwrap_or(false),
+            }),
+            _ => {
+                self.invalid_at(HSO_DECISION, "behavior", "expected \"allow\" or \"deny\"");
+                None
+            }
+        }
+    }
+
+    /// `updatedPermissions`: each entry must be a well-formed permission update; one bad
+    /// entry drops the list.
+    fn permission_updates(&mut self, d: &mut Map<String, Value>) -> Vec<Value> {
+        const KEY: &str = "updatedPermissions";
+        match d.remove(KEY) {
+            None => Vec::new(),
+            Some(Value::Array(items)) => {
+                for (i, item) in items.iter().enumerate() {
+                    if let Err(problem) = check_permission_update(item) {
+                        self.invalid(Some(&format!("{HSO_DECISION}.{KEY}[{i}]")), &problem);
+                        return Vec::new();
+                    }
+                }
+                items
+            }
+            Some(other) => {
+                self.invalid_at(
+                    HSO_DECISION,
+                    KEY,
+                    &format!("expected a list, got {}", kind(&other)),
+                );
+                Vec::new()
+            }
+        }
+    }
+}
+
+const DESTINATIONS: [&str; 4] = ["session", "localSettings", "projectSettings", "userSettings"];
+const MODES: [&str; 7] =
+    ["default", "plan", "acceptEdits", "auto", "dontAsk", "bypassPermissions", "manual"];
+
+/// Checks one permission update of the wire vocabulary (`addRules`, `setMode`, ...).
+fn check_permission_update(u: &Value) -> Result<(), String> {
+    let Value::Object(o) = u else {
+        return Err(format!("expected an object, got {}", kind(u)));
+    };
+    let one_of = |key: &str, allowed: &[&str]| match o.get(key).and_then(Value::as_str) {
+        Some(s) if allowed.contains(&s) => Ok(()),
+        _ => Err(format!("{key}: expected one of {}", allowed.join(", "))),
+    };
+    match o.get("type").and_then(Value::as_str) {
+        Some("addRules" | "replaceRules" | "removeRules") => {
+            let Some(Value::Array(rules)) = o.get("rules") else {
+                return Err("rules: expected a list".to_owned());
+            };
+            for (i, rule) in rules.iter().enumerate() {
+                let ok = rule.as_object().is_some_and(|r| {
+                    r.get("toolName").is_some_and(Value::is_string)
+                        && r.get("ruleContent").is_none_or(|c| c.is_string() || c.is_null())
+                });
+                if !ok {
+                    return Err(format!("rules[{i}]: expected {{toolName, ruleContent}}"));
+                }
+            }
+            one_of("behavior", &["allow", "deny", "ask"])?;
+        }
+        Some("setMode") => one_of("mode", &MODES)?,
+        Some("addDirectories" | "removeDirectories") => {
+            let ok = matches!(o.get("directories"), Some(Value::Array(d)) if d.iter().all(Value::is_string));
+            if !ok {
+                return Err("directories: expected a list of strings".to_owned());
+            }
+        }
+        _ => return Err("type: expected a permission update type".to_owned()),
+    }
+    one_of("destination", &DESTINATIONS)
+}
+
+/// Reads a boolean the way the reference's schema does: `true`/`false`, the integers 0
+/// and 1, the floats 0.0 and 1.0, and (case-insensitively) the strings `0 off f false n
+/// no` and `1 on t true y yes`.
+pub fn lax_bool(value: &Value) -> Option<bool> {
+    match value {
+        Value::Bool(b) => Some(*b),
+        Value::Number(n) => match n.as_f64() {
+            Some(0.0) => Some(false),
+            Some(1.0) => Some(true),
+            _ => None,
+        },
+        Value::String(s) => match s.to_ascii_lowercase().as_str() {
+            "0" | "off" | "f" | "false" | "n" | "no" => Some(false),
+            "1" | "on" | "t" | "true" | "y" | "yes" => Some(true),
+            _ => None,
+        },
+        Value::Null | Value::Array(_) | Value::Object(_) => None,
+    }
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// True when `s` is one or more OSC `ESC ] {0|1|2|9|99|777} ; text` terminated by BEL or
+/// `ESC \`, or bare BELs, with no control character (C0, DEL, C1) in any text.
+pub fn valid_terminal_sequence(s: &str) -> bool {
+    let is_control = |c: char| c <= '\u{1f}' || ('\u{7f}'..='\u{9f}').contains(&c);
+    let mut rest = s;
+    if rest.is_empty() {
+        return false;
+    }
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('\u{7}') {
+            rest = r;
+            continue;
+        }
+        let Some(r) = rest.strip_prefix("\u{1b}]") else { return false };
+        let Some((number, text)) = r.split_once(';') else { return false };
+        if !matches!(number, "0" | "1" | "2" | "9" | "99" | "777") {
+            return false;
+        }
+        let Some(end) = text.find(is_control) else { return false };
+        let tail = &text[end..];
+        rest = if let Some(t) = tail.strip_prefix('\u{7}') {
+            t
+        } else if let Some(t) = tail.strip_prefix("\u{1b}\\") {
+            t
+        } else {
+            return false;
+        };
+    }
+    true
+}
+
+/// Trims whitespace as Python's `str.strip()` does (Unicode whitespace plus the
+/// separators U+001C..U+001F).
+pub(crate) fn py_trim(s: &str) -> &str {
+    s.trim_matches(|c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
+}
+
+/// Formats seconds like Python's `{:g}`: `1`, `0.5`, `600`, `1e-05`, `1.23457e+06`.
+pub fn format_seconds(secs: f64) -> String {
+    if secs == 0.0 {
+        return "0".to_owned();
+    }
+    if !secs.is_finite() {
+        return if secs.is_nan() {
+            "nan".to_owned()
+        } else if secs > 0.0 {
+            "inf".to_owned()
+        } else {
+            "-inf".to_owned()
+        };
+    }
+    let sci = format!("{secs:.5e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((sci.as_str(), "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if (-4..6).contains(&exp) {
+        let decimals = usize::try_from(5 - exp).unwrap_or(0);
+        strip_zeros(&format!("{secs:.decimals$}")).to_owned()
+    } else {
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{}e{sign}{:02}", strip_zeros(mantissa), exp.unsigned_abs())
+    }
+}
+
+fn strip_zeros(s: &str) -> &str {
+    if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.') } else { s }
+}
+
+#[cfg(test)]
+mod tests;
