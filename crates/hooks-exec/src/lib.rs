@@ -4,3 +4,9 @@
 //! session start and runs matching handlers as real processes: in parallel, each in its own
 //! process group, with timeouts, bounded output capture and a scrubbed environment. The
 //! pure contract (parsing, matching, reduction) lives in `hooks-core`.
+
+mod env;
+mod process;
+
+pub use env::{EnvPolicy, StripReason, scrub, strip_reason};
+pub use process::{ProcessSpec, Program, REAP_GRACE, run_process};
