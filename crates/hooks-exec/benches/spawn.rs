@@ -1,15 +1,25 @@
 //! Spawn overhead of [`hooks_exec::run_process`] against spawning directly with std.
 //!
 //! `cargo bench -p hooks-exec --bench spawn [-- RUNS]` times, for `/bin/true` and for
-//! `sh -c true`, one `std::process::Command::status()` and one `run_process` (pipes on all
-//! three streams, own process group, timeout, cleared and re-set environment) per round,
-//! interleaved so that drift in machine load hits both alike, and prints the medians and
-//! their ratio. The runtime is a current-thread Tokio runtime built once.
+//! `sh -c true`, three ways of running the program once, interleaved round by round so
+//! that drift in machine load hits all alike, and prints the median of each:
+//!
+//! - `std`: `std::process::Command::new(..).status()`, inheriting everything;
+//! - `std+env`: the same with the environment cleared and set again from a list, which
+//!   is what any runner that passes a scrubbed environment pays inside std;
+//! - `std+all`: std doing what `run_process` does (environment, cwd, own process group,
+//!   `/dev/null` stdin, stdout and stderr captured with `output()`): the floor for a runner
+//!   built on std;
+//! - `run_process`: pipes on all three streams, its own process group, a timeout and the
+//!   same environment list (`scrub` of this process's environment).
+//!
+//! The runtime is a current-thread Tokio runtime built once. Ratios are against `std`.
 
-use std::process::Command;
+use std::os::unix::process::CommandExt;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use hooks_exec::{ProcessSpec, Program, run_process};
+use hooks_exec::{EnvPolicy, ProcessSpec, Program, run_process, scrub};
 
 fn main() {
     let runs = std::env::args()
@@ -24,13 +34,16 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let env: Vec<_> = std::env::vars_os().collect();
+    let env = scrub(std::env::vars_os(), &EnvPolicy::new());
     let cwd = std::env::current_dir().unwrap_or_else(|_| "/".into());
-    println!("{runs} runs each, medians");
-    println!("{:<12} {:>12} {:>14} {:>7}", "program", "std status", "run_process", "ratio");
-    for (label, argv) in
-        [("/bin/true", vec!["/bin/true"]), ("sh -c true", vec!["/bin/sh", "-c", "true"])]
-    {
+    println!("{runs} rounds, medians in µs, {} environment variables", env.len());
+    println!(
+        "{:<12} {:>9} {:>9} {:>9} {:>12} {:>7} {:>10} {:>10}",
+        "program", "std", "std+env", "std+all", "run_process", "ratio", "ratio+env", "ratio+all"
+    );
+    let programs =
+        [("/bin/true", vec!["/bin/true"]), ("sh -c true", vec!["/bin/sh", "-c", "true"])];
+    for (label, argv) in programs {
         let spec = ProcessSpec {
             program: Program::Argv(argv.iter().map(|s| s.to_string()).collect()),
             cwd: cwd.clone(),
@@ -40,25 +53,47 @@ fn main() {
         let direct = || {
             let _ = Command::new(argv[0]).args(&argv[1..]).status();
         };
+        let direct_env = || {
+            let _ = Command::new(argv[0])
+                .args(&argv[1..])
+                .env_clear()
+                .envs(env.iter().map(|(name, value)| (name, value)))
+                .status();
+        };
+        let direct_all = || {
+            let _ = Command::new(argv[0])
+                .args(&argv[1..])
+                .env_clear()
+                .envs(env.iter().map(|(name, value)| (name, value)))
+                .current_dir(&cwd)
+                .process_group(0)
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .output();
+        };
         let ours = || {
             let _ = runtime.block_on(run_process(&spec, b""));
         };
         for _ in 0..runs / 10 {
             direct();
+            direct_env();
+            direct_all();
             ours();
         }
-        let mut std_times = Vec::with_capacity(runs);
-        let mut our_times = Vec::with_capacity(runs);
+        let mut times: [Vec<Duration>; 4] = Default::default();
         for _ in 0..runs {
-            std_times.push(time(direct));
-            our_times.push(time(ours));
+            times[0].push(time(direct));
+            times[1].push(time(direct_env));
+            times[2].push(time(direct_all));
+            times[3].push(time(ours));
         }
-        let (a, b) = (median(&mut std_times), median(&mut our_times));
+        let [std, std_env, std_all, ours] = times.map(|mut t| median(&mut t).as_secs_f64() * 1e6);
         println!(
-            "{label:<12} {:>9.1} µs {:>11.1} µs {:>7.3}",
-            a.as_secs_f64() * 1e6,
-            b.as_secs_f64() * 1e6,
-            b.as_secs_f64() / a.as_secs_f64()
+            "{label:<12} {std:>9.1} {std_env:>9.1} {std_all:>9.1} {ours:>12.1} {:>7.3} {:>10.3} {:>10.3}",
+            ours / std,
+            ours / std_env,
+            ours / std_all
         );
     }
 }
