@@ -21,6 +21,6 @@ pub use callback::{
 };
 pub use discovery::*;
 pub use env::{EnvPolicy, StripReason, scrub, strip_reason};
-pub use process::{ProcessSpec, Program, REAP_GRACE, run_process};
+pub use process::{PREFILL_MAX, ProcessSpec, Program, REAP_GRACE, run_process};
 pub use session::{Fired, HandlerRun, Session, SessionError, SessionOptions, StatusListener};
 pub use trust::*;
