@@ -4,6 +4,8 @@
 //! session start and runs matching handlers as real processes: in parallel, each in its own
 //! process group, with timeouts, bounded output capture and a scrubbed environment. The
 //! pure contract (parsing, matching, reduction) lives in `hooks-core`.
+//!
+#![doc = include_str!("../README.md")]
 
 mod callback;
 mod debug;
