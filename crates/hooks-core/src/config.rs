@@ -3,8 +3,12 @@
 //! Parsing is partial: a bad event, group or handler is dropped with a diagnostic and the
 //! rest loads (see [`parse_config`]).
 
-use crate::diag::{Diagnostic, Position};
+use std::collections::{HashMap, HashSet};
+
+use crate::diag::{Diagnostic, Position, Severity, codes};
 use crate::event::Event;
+use crate::json::{JsonMember, JsonValue, Spanned, parse_json};
+use crate::legacy;
 
 /// What kind of file a document came from; decides whether the legacy format is accepted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -94,3 +98,456 @@ pub struct ParsedConfig {
     /// True when the document was in the legacy format and was migrated.
     pub legacy: bool,
 }
+
+/// Parses one hook document (`bytes` as read from the file labelled `source`).
+///
+/// Validation is partial (SPEC 2): a bad event, group or handler is dropped with an
+/// `invalid_config` diagnostic and the rest loads; only unreadable text or a wrong root
+/// shape drops the whole document. Every diagnostic carries `source`, the JSON path of
+/// the offending value in `field` and its line and column.
+///
+/// Rules settled against the reference implementation:
+///
+/// - A group whose handlers are **all** invalid is dropped and takes no group index; a
+///   group with `"hooks": []` is valid, kept (empty) and does take an index. An event whose
+///   groups were all dropped is absent; an event with `[]` is present with no groups.
+/// - `null` means absent for every optional key (`matcher`, `command` when `argv` is given,
+///   `argv`, `timeout`, `statusMessage`, `async`).
+/// - `status_message` is accepted as another name for `statusMessage` (the reference
+///   accepts field names as well as aliases); when both are given, `statusMessage` wins.
+/// - A key given twice: the last value wins (as in `serde_json` and Python), at the place of
+///   the first; each earlier occurrence gets a `duplicate_key` warning.
+/// - `$schema` is accepted at the root (for editors) and otherwise ignored.
+/// - Matchers are not compiled here: a bad regular expression is reported when the snapshot
+///   compiles the groups, and such a group keeps its index.
+///
+/// Ours, stricter than the reference: no type coercion (`"5"` or `true` as a timeout, `"no"`
+/// as `async` are rejected), a blank `command` is rejected, `argv` alone is enough, and
+/// unknown keys are reported as `unknown_field` warnings (the entry still loads).
+///
+/// Project and user documents in the legacy format are migrated (SPEC 3); a plugin
+/// document in that format is invalid.
+pub fn parse_config(bytes: &[u8], source: &str, kind: ConfigKind) -> ParsedConfig {
+    let mut cx = Loader::new(source);
+    let mut parsed = ParsedConfig::default();
+    let root = match parse_json(bytes) {
+        Ok(root) => root,
+        Err(e) => {
+            let message = format!("Failed to read hooks config at {source}: {e}");
+            cx.push(Diagnostic::error(codes::CONFIG_READ_FAILED, message).at(Some(e.pos)));
+            parsed.diagnostics = cx.diagnostics;
+            return parsed;
+        }
+    };
+    let Some(root_members) = root.value.as_object() else {
+        cx.invalid("", "expected an object", root.pos);
+        parsed.diagnostics = cx.diagnostics;
+        return parsed;
+    };
+    cx.members(root_members, "", Some(ROOT_KEYS));
+    match root.get("hooks") {
+        Some(m) if legacy::is_legacy(&m.value) && kind != ConfigKind::Plugin => {
+            parsed.config = legacy::migrate(&mut cx, &m.value).config;
+            parsed.legacy = true;
+        }
+        Some(m) => match m.value.value.as_object() {
+            Some(events) => parsed.config = cx.events(events),
+            None if legacy::is_legacy(&m.value) => cx.invalid(
+                "hooks",
+                "expected an object (plugin hook documents cannot use the legacy list format)",
+                m.value.pos,
+            ),
+            None => cx.invalid("hooks", "expected an object", m.value.pos),
+        },
+        None => cx.invalid("hooks", "expected an object", root.pos),
+    }
+    parsed.diagnostics = cx.diagnostics;
+    parsed
+}
+
+/// Keys allowed at the root of a document.
+const ROOT_KEYS: &[&str] = &["hooks", "$schema"];
+/// Keys allowed in a matcher group.
+const GROUP_KEYS: &[&str] = &["matcher", "hooks"];
+/// Keys allowed in a handler.
+const HANDLER_KEYS: &[&str] =
+    &["type", "command", "argv", "timeout", "statusMessage", "status_message", "async"];
+
+/// Reference detail texts (pydantic's wording, as the reference shows them).
+pub(crate) mod detail {
+    pub const REQUIRED: &str = "Field required";
+    pub const STRING: &str = "Input should be a valid string";
+    pub const LIST: &str = "Input should be a valid list";
+    pub const NUMBER: &str = "Input should be a valid number";
+    pub const BOOLEAN: &str = "Input should be a valid boolean";
+    pub const FINITE: &str = "Input should be a finite number";
+    pub const POSITIVE: &str = "Input should be greater than 0";
+    pub const TYPE: &str = "Input should be 'command'";
+    pub const HANDLER_OBJECT: &str =
+        "Input should be a valid dictionary or instance of CommandHandlerSpec";
+    pub const ARGV_EMPTY: &str =
+        "Value error, argv must be a non-empty list of strings when provided.";
+    pub const ARGV0_BLANK: &str = "Value error, argv[0] must be a non-empty executable path.";
+    pub const ASYNC: &str = "Value error, async command hooks are not yet supported.";
+    /// Ours: the reference accepts a blank command and fails it at run time.
+    pub const COMMAND_BLANK: &str = "Value error, command must not be blank.";
+}
+
+/// Collects diagnostics for one document and validates its parts.
+pub(crate) struct Loader<'s> {
+    source: &'s str,
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    errors: usize,
+}
+
+/// `prefix.key`, or `key` at the root.
+pub(crate) fn join(prefix: &str, key: &str) -> String {
+    if prefix.is_empty() { key.to_owned() } else { format!("{prefix}.{key}") }
+}
+
+impl<'s> Loader<'s> {
+    pub(crate) fn new(source: &'s str) -> Self {
+        Loader { source, diagnostics: Vec::new(), errors: 0 }
+    }
+
+    /// Adds a diagnostic, labelled with this document's source.
+    pub(crate) fn push(&mut self, d: Diagnostic) {
+        self.errors += usize::from(d.is_error());
+        self.diagnostics.push(d.with_source(self.source));
+    }
+
+    /// An `invalid_config` error: `Invalid hooks config at {file}:{field}: {detail}`.
+    pub(crate) fn invalid(&mut self, field: &str, detail: &str, pos: Position) {
+        self.invalid_with(Severity::Error, field, detail, pos);
+    }
+
+    /// An `invalid_config` diagnostic of the given severity.
+    pub(crate) fn invalid_with(&mut self, sev: Severity, field: &str, detail: &str, pos: Position) {
+        let location = if field.is_empty() {
+            self.source.to_owned()
+        } else {
+            format!("{}:{field}", self.source)
+        };
+        let message = format!("Invalid hooks config at {location}: {detail}");
+        let mut d = Diagnostic::new(codes::INVALID_CONFIG, sev, message).at(Some(pos));
+        if !field.is_empty() {
+            d = d.with_field(field);
+        }
+        self.push(d);
+    }
+
+    /// The effective members of an object, as Python's `dict` sees them: each key once, at
+    /// its first place, with its last value. Reports every earlier occurrence of a repeated
+    /// key as `duplicate_key` and, when `known` is given, every other key as `unknown_field`.
+    pub(crate) fn members<'m>(
+        &mut self,
+        members: &'m [JsonMember],
+        prefix: &str,
+        known: Option<&[&str]>,
+    ) -> Vec<&'m JsonMember> {
+        // Index of the last occurrence of each key.
+        let mut last: HashMap<&str, usize> = HashMap::with_capacity(members.len());
+        for (i, m) in members.iter().enumerate() {
+            last.insert(m.key.as_str(), i);
+        }
+        let mut out: Vec<&'m JsonMember> = Vec::with_capacity(last.len());
+        let mut seen: HashSet<&str> = HashSet::with_capacity(last.len());
+        for (i, m) in members.iter().enumerate() {
+            let winner = last.get(m.key.as_str()).copied().unwrap_or(i);
+            if seen.insert(m.key.as_str()) {
+                out.push(&members[winner]);
+            }
+            if winner != i {
+                let field = join(prefix, &m.key);
+                let p = members[winner].key_pos;
+                let message = format!(
+                    "Duplicate key '{}' at {}:{field}; the last value (line {}, column {}) is used",
+                    m.key, self.source, p.line, p.column
+                );
+                self.push(
+                    Diagnostic::warning(codes::DUPLICATE_KEY, message)
+                        .with_field(field)
+                        .at(Some(m.key_pos)),
+                );
+            }
+        }
+        if let Some(known) = known {
+            for m in &out {
+                if known.contains(&m.key.as_str()) {
+                    continue;
+                }
+                let field = join(prefix, &m.key);
+                let hint = suggest(&m.key, known)
+                    .map(|s| format!(" (did you mean '{s}'?)"))
+                    .unwrap_or_default();
+                let message =
+                    format!("Unknown field '{}' at {}:{field} ignored{hint}", m.key, self.source);
+                self.push(
+                    Diagnostic::warning(codes::UNKNOWN_FIELD, message)
+                        .with_field(field)
+                        .at(Some(m.key_pos)),
+                );
+            }
+        }
+        out
+    }
+
+    /// Validates the `hooks` object of a current-format document.
+    fn events(&mut self, events: &[JsonMember]) -> HookConfig {
+        let mut config = HookConfig::default();
+        for m in self.members(events, "hooks", None) {
+            let field = join("hooks", &m.key);
+            let Some(event) = Event::from_name(&m.key) else {
+                let names: Vec<&str> = Event::ALL.iter().map(|e| e.name()).collect();
+                let detail = match suggest(&m.key, &names) {
+                    Some(s) => format!("unknown hook event (did you mean '{s}'?)"),
+                    None => "unknown hook event".to_owned(),
+                };
+                self.invalid(&field, &detail, m.key_pos);
+                continue;
+            };
+            let Some(raw_groups) = m.value.value.as_array() else {
+                self.invalid(&field, "expected a list of matcher groups", m.value.pos);
+                continue;
+            };
+            let groups: Vec<GroupConfig> = raw_groups
+                .iter()
+                .enumerate()
+                .filter_map(|(i, g)| self.group(&format!("{field}[{i}]"), g))
+                .collect();
+            if !groups.is_empty() || raw_groups.is_empty() {
+                config.events.push(EventGroups { event, groups });
+            }
+        }
+        config
+    }
+
+    /// Validates one matcher group; `None` when it is dropped.
+    fn group(&mut self, field: &str, g: &Spanned) -> Option<GroupConfig> {
+        let Some(members) = g.value.as_object() else {
+            self.invalid(field, "expected an object", g.pos);
+            return None;
+        };
+        self.members(members, field, Some(GROUP_KEYS));
+        let mut ok = true;
+        let (mut matcher, mut matcher_position) = (None, None);
+        if let Some(m) = g.get("matcher") {
+            match &m.value.value {
+                JsonValue::Null => {}
+                JsonValue::String(s) => {
+                    matcher = Some(s.clone());
+                    matcher_position = Some(m.value.pos);
+                }
+                _ => {
+                    self.invalid(&join(field, "matcher"), detail::STRING, m.value.pos);
+                    ok = false;
+                }
+            }
+        }
+        let hooks_field = join(field, "hooks");
+        let raw_handlers = match g.get("hooks") {
+            Some(m) => match m.value.value.as_array() {
+                Some(items) => items,
+                None => {
+                    self.invalid(&hooks_field, "expected a list of handlers", m.value.pos);
+                    return None;
+                }
+            },
+            None => {
+                self.invalid(&hooks_field, "expected a list of handlers", g.pos);
+                return None;
+            }
+        };
+        let handlers: Vec<HandlerConfig> = raw_handlers
+            .iter()
+            .enumerate()
+            .filter_map(|(j, h)| self.handler(&format!("{hooks_field}[{j}]"), h))
+            .collect();
+        if !ok || (handlers.is_empty() && !raw_handlers.is_empty()) {
+            return None;
+        }
+        Some(GroupConfig {
+            matcher,
+            handlers,
+            field: field.to_owned(),
+            position: Some(g.pos),
+            matcher_position,
+        })
+    }
+
+    /// Validates one handler; `None` when it is dropped. Every problem is reported, each at
+    /// the offending value.
+    fn handler(&mut self, field: &str, h: &Spanned) -> Option<HandlerConfig> {
+        let Some(members) = h.value.as_object() else {
+            self.invalid(field, detail::HANDLER_OBJECT, h.pos);
+            return None;
+        };
+        self.members(members, field, Some(HANDLER_KEYS));
+        let errors_before = self.error_count();
+        let present = |key: &str| h.get(key).filter(|m| !m.value.value.is_null());
+
+        match h.get("type") {
+            None => self.invalid(&join(field, "type"), detail::REQUIRED, h.pos),
+            Some(m) if m.value.value.as_str() == Some("command") => {}
+            Some(m) => self.invalid(&join(field, "type"), detail::TYPE, m.value.pos),
+        }
+
+        let command = match present("command") {
+            None => None,
+            Some(m) => match m.value.value.as_str() {
+                Some(s) if s.trim().is_empty() => {
+                    self.invalid(&join(field, "command"), detail::COMMAND_BLANK, m.value.pos);
+                    None
+                }
+                Some(s) => Some(s.to_owned()),
+                None => {
+                    self.invalid(&join(field, "command"), detail::STRING, m.value.pos);
+                    None
+                }
+            },
+        };
+
+        let argv = present("argv").and_then(|m| self.argv(&join(field, "argv"), &m.value));
+        if present("command").is_none() && present("argv").is_none() {
+            self.invalid(&join(field, "command"), detail::REQUIRED, h.pos);
+        }
+
+        let timeout = present("timeout").and_then(|m| {
+            let f = join(field, "timeout");
+            match &m.value.value {
+                JsonValue::Number(n) => {
+                    let t = n.as_f64();
+                    if !t.is_finite() {
+                        self.invalid(&f, detail::FINITE, m.value.pos);
+                        None
+                    } else if t <= 0.0 {
+                        self.invalid(&f, detail::POSITIVE, m.value.pos);
+                        None
+                    } else {
+                        Some(t)
+                    }
+                }
+                _ => {
+                    self.invalid(&f, detail::NUMBER, m.value.pos);
+                    None
+                }
+            }
+        });
+
+        let status_member = match (present("statusMessage"), present("status_message")) {
+            (Some(camel), Some(snake)) => {
+                let p = camel.key_pos;
+                let message = format!(
+                    "Duplicate key 'status_message' at {}:{field}.status_message: \
+                     'statusMessage' (line {}, column {}) is used",
+                    self.source, p.line, p.column
+                );
+                self.push(
+                    Diagnostic::warning(codes::DUPLICATE_KEY, message)
+                        .with_field(join(field, "status_message"))
+                        .at(Some(snake.key_pos)),
+                );
+                Some(camel)
+            }
+            (camel, snake) => camel.or(snake),
+        };
+        let status_message = status_member.and_then(|m| match m.value.value.as_str() {
+            Some(s) => Some(s.to_owned()),
+            None => {
+                self.invalid(&join(field, &m.key), detail::STRING, m.value.pos);
+                None
+            }
+        });
+
+        if let Some(m) = present("async") {
+            match m.value.value {
+                JsonValue::Bool(false) => {}
+                JsonValue::Bool(true) => {
+                    self.invalid(&join(field, "async"), detail::ASYNC, m.value.pos)
+                }
+                _ => self.invalid(&join(field, "async"), detail::BOOLEAN, m.value.pos),
+            }
+        }
+
+        if self.error_count() > errors_before {
+            return None;
+        }
+        Some(HandlerConfig {
+            command,
+            argv,
+            timeout,
+            status_message,
+            legacy: None,
+            field: field.to_owned(),
+            position: Some(h.pos),
+        })
+    }
+
+    /// Validates an `argv` value (SPEC 2): a non-empty list of strings, `argv[0]` not blank.
+    pub(crate) fn argv(&mut self, field: &str, v: &Spanned) -> Option<Vec<String>> {
+        let Some(items) = v.value.as_array() else {
+            self.invalid(field, detail::LIST, v.pos);
+            return None;
+        };
+        if items.is_empty() {
+            self.invalid(field, detail::ARGV_EMPTY, v.pos);
+            return None;
+        }
+        let mut argv = Vec::with_capacity(items.len());
+        let mut ok = true;
+        for (k, item) in items.iter().enumerate() {
+            match item.value.as_str() {
+                Some(s) if k == 0 && s.trim().is_empty() => {
+                    self.invalid(&format!("{field}[0]"), detail::ARGV0_BLANK, item.pos);
+                    ok = false;
+                }
+                Some(s) => argv.push(s.to_owned()),
+                None => {
+                    self.invalid(&format!("{field}[{k}]"), detail::STRING, item.pos);
+                    ok = false;
+                }
+            }
+        }
+        ok.then_some(argv)
+    }
+
+    /// How many errors were reported so far.
+    pub(crate) fn error_count(&self) -> usize {
+        self.errors
+    }
+
+    /// The source label.
+    pub(crate) fn source(&self) -> &'s str {
+        self.source
+    }
+}
+
+/// The candidate closest to `word` (case-insensitive edit distance at most 2), for
+/// "did you mean" hints.
+fn suggest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
+    let word = word.to_lowercase();
+    candidates
+        .iter()
+        .map(|c| (edit_distance(&word, &c.to_lowercase()), *c))
+        .filter(|&(d, _)| d <= 2)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

@@ -110,6 +110,14 @@ impl Diagnostic {
 pub mod codes {
     /// Unreadable file, invalid UTF-8 or JSON syntax error.
     pub const CONFIG_READ_FAILED: &str = "config_read_failed";
+    /// The project layer was skipped: the workspace is not trusted (ours).
+    pub const PROJECT_UNTRUSTED: &str = "project_untrusted";
+    /// The project layer was skipped: the file changed since it was trusted (ours).
+    pub const PROJECT_TRUST_CHANGED: &str = "project_trust_changed";
+    /// The project layer was skipped: the bytes read differ from the bytes approved (ours).
+    pub const PROJECT_CHANGED_DURING_LOAD: &str = "project_changed_during_load";
+    /// The workspace trust store could not be read; it is left untouched (ours).
+    pub const TRUST_STORE_UNREADABLE: &str = "trust_store_unreadable";
     /// A structural problem; the offending file, event, group or handler is dropped.
     pub const INVALID_CONFIG: &str = "invalid_config";
     /// A matcher that is not a valid regular expression.

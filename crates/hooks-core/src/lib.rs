@@ -10,15 +10,20 @@ mod config;
 mod diag;
 mod event;
 mod matcher;
+mod json;
+mod legacy;
 mod output;
 mod snapshot;
 
 pub use config::{
     ConfigKind, EventGroups, GroupConfig, HandlerConfig, HookConfig, LegacyHandler, ParsedConfig,
+    parse_config,
 };
 pub use diag::{Diagnostic, Position, Severity, codes};
 pub use event::{Event, UnknownEvent};
 pub use matcher::{Matcher, MatcherError, MatcherKind, matcher_kind};
+pub use json::{JsonError, JsonMember, JsonNumber, JsonValue, Spanned, parse_json};
+pub use legacy::{MigrateError, migrate_to_current};
 pub use output::{RawOutput, Termination};
 pub use snapshot::{
     Handler, HandlerStatus, InactiveStatus, Layer, LayerDocument, PluginInfo, Program, Snapshot,

@@ -4,3 +4,11 @@
 //! session start and runs matching handlers as real processes: in parallel, each in its own
 //! process group, with timeouts, bounded output capture and a scrubbed environment. The
 //! pure contract (parsing, matching, reduction) lives in `hooks-core`.
+
+mod discovery;
+#[cfg(test)]
+mod scratch;
+mod trust;
+
+pub use discovery::*;
+pub use trust::*;

@@ -1,0 +1,747 @@
+//! Table tests for `parse_config`: every row of SPEC 2, positions, unknown fields,
+//! duplicate keys, and a randomized no-panic property.
+
+use super::*;
+
+/// Source label used in every test, so messages stay short.
+pub(crate) const F: &str = "F";
+
+fn parse(text: &str) -> ParsedConfig {
+    parse_config(text.as_bytes(), F, ConfigKind::User)
+}
+
+fn at(p: Option<Position>) -> String {
+    p.map(|p| format!("@{}:{}", p.line, p.column)).unwrap_or_default()
+}
+
+/// One line per loaded group: event, group field and position, matcher, then handlers.
+pub(crate) fn loaded(p: &ParsedConfig) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in &p.config.events {
+        if e.groups.is_empty() {
+            out.push(format!("{} (no groups)", e.event));
+        }
+        for g in &e.groups {
+            let mut line = format!("{} {}{}", e.event, g.field, at(g.position));
+            if let Some(m) = &g.matcher {
+                line += &format!(" matcher={m}{}", at(g.matcher_position));
+            }
+            for h in &g.handlers {
+                line +=
+                    &format!(" | {}{}", h.field.rsplit('.').next().unwrap_or(""), at(h.position));
+                if let Some(c) = &h.command {
+                    line += &format!(" command={c}");
+                }
+                if let Some(a) = &h.argv {
+                    line += &format!(" argv={a:?}");
+                }
+                if let Some(t) = h.timeout {
+                    line += &format!(" timeout={t}");
+                }
+                if let Some(s) = &h.status_message {
+                    line += &format!(" status={s}");
+                }
+                if let Some(l) = &h.legacy {
+                    line += &format!(" legacy={}", l.legacy_event);
+                }
+            }
+            out.push(line);
+        }
+    }
+    out
+}
+
+/// One line per diagnostic: severity, code, position, field and message. For
+/// `invalid_config` the message is shortened to its detail (the prefix repeats the field;
+/// golden tests below check whole messages).
+pub(crate) fn diags(p: &ParsedConfig) -> Vec<String> {
+    p.diagnostics
+        .iter()
+        .map(|d| {
+            assert_eq!(d.source.as_deref(), Some(F), "{d:?}");
+            let sev = if d.is_error() { "E" } else { "W" };
+            let field = d.field.as_deref().unwrap_or("-");
+            let prefix = match &d.field {
+                Some(f) => format!("Invalid hooks config at {F}:{f}: "),
+                None => format!("Invalid hooks config at {F}: "),
+            };
+            let msg = d.message.strip_prefix(&prefix).unwrap_or(&d.message);
+            let pos = match (d.line, d.column) {
+                (Some(l), Some(c)) => format!("{l}:{c}"),
+                _ => "-".to_owned(),
+            };
+            format!("{sev} {} {pos} {field}: {msg}", d.code)
+        })
+        .collect()
+}
+
+#[track_caller]
+fn check(text: &str, want_loaded: &[&str], want_diags: &[&str]) {
+    let p = parse(text);
+    assert_eq!(diags(&p), want_diags, "diagnostics of {text}");
+    assert_eq!(loaded(&p), want_loaded, "loaded from {text}");
+    assert!(!p.legacy);
+}
+
+/// A document whose only handler (index 0 of group 0 of PreToolUse) is `handler`, written
+/// alone on line 2, so a column in it is its character index + 1.
+fn with_handler(handler: &str) -> String {
+    format!("{{\"hooks\": {{\"PreToolUse\": [{{\"hooks\": [\n{handler}\n]}}]}}}}")
+}
+
+const H: &str = "hooks.PreToolUse[0].hooks[0]";
+
+#[track_caller]
+fn check_handler(handler: &str, want_loaded: Option<&str>, want_diags: &[&str]) {
+    let want: Vec<String> = want_loaded
+        .map(|h| format!("PreToolUse hooks.PreToolUse[0]@1:27 | hooks[0]@2:1 {h}"))
+        .into_iter()
+        .collect();
+    let want: Vec<&str> = want.iter().map(String::as_str).collect();
+    let want_diags: Vec<String> = want_diags.iter().map(|d| d.replace("{H}", H)).collect();
+    let want_diags: Vec<&str> = want_diags.iter().map(String::as_str).collect();
+    check(&with_handler(handler), &want, &want_diags);
+}
+
+#[test]
+fn valid_documents_load_with_positions() {
+    check(
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh", "timeout": 30, "statusMessage": "checking"}]}]}}"#,
+        &[
+            "PreToolUse hooks.PreToolUse[0]@1:27 matcher=Bash@1:39 | hooks[0]@1:57 command=./check.sh timeout=30 status=checking",
+        ],
+        &[],
+    );
+    check(
+        "{\n  \"hooks\": {\n    \"Stop\": [\n      {\"hooks\": [{\"type\": \"command\", \"command\": \"a\"},\n                 {\"type\": \"command\", \"argv\": [\"b\", \"c\"]}]}\n    ],\n    \"SessionStart\": [{\"matcher\": \"startup\", \"hooks\": [{\"type\": \"command\", \"command\": \"d\", \"timeout\": 0.5}]}]\n  }\n}",
+        &[
+            "Stop hooks.Stop[0]@4:7 | hooks[0]@4:18 command=a | hooks[1]@5:18 argv=[\"b\", \"c\"]",
+            "SessionStart hooks.SessionStart[0]@7:22 matcher=startup@7:34 | hooks[0]@7:55 command=d timeout=0.5",
+        ],
+        &[],
+    );
+}
+
+#[test]
+fn empty_structures_are_valid() {
+    check(r#"{"hooks": {}}"#, &[], &[]);
+    check(r#"{"hooks": {"Stop": []}}"#, &["Stop (no groups)"], &[]);
+    check(r#"{"hooks": {"Stop": [{"hooks": []}]}}"#, &["Stop hooks.Stop[0]@1:21"], &[]);
+    check(
+        r#"{"hooks": {"Stop": [{"matcher": "*", "hooks": []}]}}"#,
+        &["Stop hooks.Stop[0]@1:21 matcher=*@1:33"],
+        &[],
+    );
+}
+
+#[test]
+fn read_failures() {
+    check(
+        r#"{"hooks":"#,
+        &[],
+        &[
+            "E config_read_failed 1:10 -: Failed to read hooks config at F: Expecting value: line 1 column 10 (char 9)",
+        ],
+    );
+    check(
+        "{\n  \"hooks\": {\n    \"PreToolUse\": [\n  }",
+        &[],
+        &[
+            "E config_read_failed 4:3 -: Failed to read hooks config at F: Expecting value: line 4 column 3 (char 37)",
+        ],
+    );
+    check(
+        "{\"hooks\":{}} x",
+        &[],
+        &[
+            "E config_read_failed 1:14 -: Failed to read hooks config at F: Extra data: line 1 column 14 (char 13)",
+        ],
+    );
+    check(
+        "",
+        &[],
+        &[
+            "E config_read_failed 1:1 -: Failed to read hooks config at F: Expecting value: line 1 column 1 (char 0)",
+        ],
+    );
+    let p = parse_config(b"{\"hooks\": {\n\"Stop\": \"\xff\"}}", F, ConfigKind::User);
+    assert_eq!(
+        diags(&p),
+        [
+            "E config_read_failed 2:10 -: Failed to read hooks config at F: 'utf-8' codec can't decode byte 0xff in position 21: invalid start byte: line 2 column 10 (char 21)"
+        ]
+    );
+    assert_eq!(p.config, HookConfig::default());
+    // Ours: a byte order mark is accepted (the reference rejects it).
+    let p = parse_config(b"\xEF\xBB\xBF{\"hooks\": {\"Stop\": []}}", F, ConfigKind::User);
+    assert_eq!((diags(&p).len(), loaded(&p)), (0, vec!["Stop (no groups)".to_owned()]));
+}
+
+#[test]
+fn root_and_hooks_shape() {
+    check("[]", &[], &["E invalid_config 1:1 -: expected an object"]);
+    check("\n  \"x\"", &[], &["E invalid_config 2:3 -: expected an object"]);
+    check("{}", &[], &["E invalid_config 1:1 hooks: expected an object"]);
+    check(r#"{"hooks": 5}"#, &[], &["E invalid_config 1:11 hooks: expected an object"]);
+    check(r#"{"hooks": null}"#, &[], &["E invalid_config 1:11 hooks: expected an object"]);
+    // A list that is not all objects is not legacy: it is a wrongly typed `hooks`.
+    check(r#"{"hooks": [1]}"#, &[], &["E invalid_config 1:11 hooks: expected an object"]);
+    check(r#"{"$schema": "x", "hooks": {}}"#, &[], &[]);
+}
+
+#[test]
+fn event_rows() {
+    check(
+        r#"{"hooks": {"Foo": [], "Stop": []}}"#,
+        &["Stop (no groups)"],
+        &["E invalid_config 1:12 hooks.Foo: unknown hook event"],
+    );
+    check(
+        r#"{"hooks": {"pretooluse": []}}"#,
+        &[],
+        &[
+            "E invalid_config 1:12 hooks.pretooluse: unknown hook event (did you mean 'PreToolUse'?)",
+        ],
+    );
+    check(
+        r#"{"hooks": {"PreToolUse": {}}}"#,
+        &[],
+        &["E invalid_config 1:26 hooks.PreToolUse: expected a list of matcher groups"],
+    );
+    check(
+        r#"{"hooks": {"PreToolUse": null}}"#,
+        &[],
+        &["E invalid_config 1:26 hooks.PreToolUse: expected a list of matcher groups"],
+    );
+}
+
+#[test]
+fn group_rows() {
+    let ok = r#"{"hooks": [{"type": "command", "command": "ok"}]}"#;
+    // A group that is not an object is dropped and takes no index.
+    check(
+        &format!(r#"{{"hooks": {{"Stop": [5, {ok}]}}}}"#),
+        &["Stop hooks.Stop[1]@1:24 | hooks[0]@1:35 command=ok"],
+        &["E invalid_config 1:21 hooks.Stop[0]: expected an object"],
+    );
+    check(
+        r#"{"hooks": {"Stop": [{}]}}"#,
+        &[],
+        &["E invalid_config 1:21 hooks.Stop[0].hooks: expected a list of handlers"],
+    );
+    check(
+        r#"{"hooks": {"Stop": [{"hooks": null}]}}"#,
+        &[],
+        &["E invalid_config 1:31 hooks.Stop[0].hooks: expected a list of handlers"],
+    );
+    check(
+        r#"{"hooks": {"Stop": [{"hooks": {"type": "command"}}]}}"#,
+        &[],
+        &["E invalid_config 1:31 hooks.Stop[0].hooks: expected a list of handlers"],
+    );
+    // Matcher not a string: the group is dropped.
+    check(
+        &format!(r#"{{"hooks": {{"PreToolUse": [{{"matcher": 5, "hooks": []}}, {ok}]}}}}"#),
+        &["PreToolUse hooks.PreToolUse[1]@1:56 | hooks[0]@1:67 command=ok"],
+        &["E invalid_config 1:39 hooks.PreToolUse[0].matcher: Input should be a valid string"],
+    );
+    check(
+        r#"{"hooks": {"PreToolUse": [{"matcher": ["Bash"], "hooks": []}]}}"#,
+        &[],
+        &["E invalid_config 1:39 hooks.PreToolUse[0].matcher: Input should be a valid string"],
+    );
+    // `null` is no matcher.
+    check(
+        r#"{"hooks": {"PreToolUse": [{"matcher": null, "hooks": []}]}}"#,
+        &["PreToolUse hooks.PreToolUse[0]@1:27"],
+        &[],
+    );
+    // Regular expressions and matcher support are checked by the snapshot, not here.
+    check(
+        r#"{"hooks": {"PreToolUse": [{"matcher": "(", "hooks": []}]}}"#,
+        &["PreToolUse hooks.PreToolUse[0]@1:27 matcher=(@1:39"],
+        &[],
+    );
+    check(
+        r#"{"hooks": {"Stop": [{"matcher": "x", "hooks": []}]}}"#,
+        &["Stop hooks.Stop[0]@1:21 matcher=x@1:33"],
+        &[],
+    );
+}
+
+/// Reference behaviour (checked with the oracle): a group whose handlers are all invalid
+/// is dropped and takes no group index, while a group with `"hooks": []` is kept and takes
+/// one; an event whose groups were all dropped is absent.
+#[test]
+fn group_with_only_invalid_handlers_is_dropped() {
+    let bad = r#"{"hooks": [{"type": "command", "command": 5}]}"#;
+    let ok = r#"{"hooks": [{"type": "command", "command": "ok"}]}"#;
+    check(
+        &format!(r#"{{"hooks": {{"Stop": [{bad}, {ok}]}}}}"#),
+        &["Stop hooks.Stop[1]@1:69 | hooks[0]@1:80 command=ok"],
+        &["E invalid_config 1:63 hooks.Stop[0].hooks[0].command: Input should be a valid string"],
+    );
+    check(
+        &format!(r#"{{"hooks": {{"Stop": [{bad}]}}, "x": 1}}"#),
+        &[],
+        &[
+            "W unknown_field 1:71 x: Unknown field 'x' at F:x ignored",
+            "E invalid_config 1:63 hooks.Stop[0].hooks[0].command: Input should be a valid string",
+        ],
+    );
+    // One valid handler keeps the group; the invalid one takes no handler index.
+    check(
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": 5}, {"type": "command", "command": "ok"}]}]}}"#,
+        &["Stop hooks.Stop[0]@1:21 | hooks[1]@1:67 command=ok"],
+        &["E invalid_config 1:63 hooks.Stop[0].hooks[0].command: Input should be a valid string"],
+    );
+}
+
+#[test]
+fn handler_rows() {
+    let cases: &[(&str, Option<&str>, &[&str])] = &[
+        (r#"{"type": "command", "command": "x"}"#, Some("command=x"), &[]),
+        (
+            "5",
+            None,
+            &[
+                "E invalid_config 2:1 {H}: Input should be a valid dictionary or instance of CommandHandlerSpec",
+            ],
+        ),
+        (
+            "[]",
+            None,
+            &[
+                "E invalid_config 2:1 {H}: Input should be a valid dictionary or instance of CommandHandlerSpec",
+            ],
+        ),
+        (
+            "{}",
+            None,
+            &[
+                "E invalid_config 2:1 {H}.type: Field required",
+                "E invalid_config 2:1 {H}.command: Field required",
+            ],
+        ),
+        (r#"{"command": "x"}"#, None, &["E invalid_config 2:1 {H}.type: Field required"]),
+        (
+            r#"{"type": "http", "command": "x"}"#,
+            None,
+            &["E invalid_config 2:10 {H}.type: Input should be 'command'"],
+        ),
+        (
+            r#"{"type": 5, "command": "x"}"#,
+            None,
+            &["E invalid_config 2:10 {H}.type: Input should be 'command'"],
+        ),
+        (
+            r#"{"type": null, "command": "x"}"#,
+            None,
+            &["E invalid_config 2:10 {H}.type: Input should be 'command'"],
+        ),
+        (r#"{"type": "command"}"#, None, &["E invalid_config 2:1 {H}.command: Field required"]),
+        (
+            r#"{"type": "command", "command": null}"#,
+            None,
+            &["E invalid_config 2:1 {H}.command: Field required"],
+        ),
+        (
+            r#"{"type": "command", "command": 5}"#,
+            None,
+            &["E invalid_config 2:32 {H}.command: Input should be a valid string"],
+        ),
+        (
+            r#"{"type": "command", "command": ["ls"]}"#,
+            None,
+            &["E invalid_config 2:32 {H}.command: Input should be a valid string"],
+        ),
+        // Ours: blank commands are rejected at load.
+        (
+            r#"{"type": "command", "command": ""}"#,
+            None,
+            &["E invalid_config 2:32 {H}.command: Value error, command must not be blank."],
+        ),
+        (
+            r#"{"type": "command", "command": " \t"}"#,
+            None,
+            &["E invalid_config 2:32 {H}.command: Value error, command must not be blank."],
+        ),
+        // argv.
+        (r#"{"type": "command", "argv": ["a", "-b"]}"#, Some(r#"argv=["a", "-b"]"#), &[]),
+        (
+            r#"{"type": "command", "command": "x", "argv": ["a", ""]}"#,
+            Some(r#"command=x argv=["a", ""]"#),
+            &[],
+        ),
+        (r#"{"type": "command", "command": "x", "argv": null}"#, Some("command=x"), &[]),
+        (
+            r#"{"type": "command", "argv": []}"#,
+            None,
+            &[
+                "E invalid_config 2:29 {H}.argv: Value error, argv must be a non-empty list of strings when provided.",
+            ],
+        ),
+        (
+            r#"{"type": "command", "argv": [""]}"#,
+            None,
+            &[
+                "E invalid_config 2:30 {H}.argv[0]: Value error, argv[0] must be a non-empty executable path.",
+            ],
+        ),
+        (
+            r#"{"type": "command", "argv": [" "]}"#,
+            None,
+            &[
+                "E invalid_config 2:30 {H}.argv[0]: Value error, argv[0] must be a non-empty executable path.",
+            ],
+        ),
+        (
+            r#"{"type": "command", "argv": ["a", 5, true]}"#,
+            None,
+            &[
+                "E invalid_config 2:35 {H}.argv[1]: Input should be a valid string",
+                "E invalid_config 2:38 {H}.argv[2]: Input should be a valid string",
+            ],
+        ),
+        (
+            r#"{"type": "command", "argv": "a"}"#,
+            None,
+            &["E invalid_config 2:29 {H}.argv: Input should be a valid list"],
+        ),
+        // timeout.
+        (
+            r#"{"type": "command", "command": "x", "timeout": 1.5}"#,
+            Some("command=x timeout=1.5"),
+            &[],
+        ),
+        (
+            r#"{"type": "command", "command": "x", "timeout": 100000}"#,
+            Some("command=x timeout=100000"),
+            &[],
+        ),
+        (
+            r#"{"type": "command", "command": "x", "timeout": 1e-3}"#,
+            Some("command=x timeout=0.001"),
+            &[],
+        ),
+        (r#"{"type": "command", "command": "x", "timeout": null}"#, Some("command=x"), &[]),
+        (
+            r#"{"type": "command", "command": "x", "timeout": 0}"#,
+            None,
+            &["E invalid_config 2:48 {H}.timeout: Input should be greater than 0"],
+        ),
+        (
+            r#"{"type": "command", "command": "x", "timeout": -1}"#,
+            None,
+            &["E invalid_config 2:48 {H}.timeout: Input should be greater than 0"],
+        ),
+        (
+            r#"{"type": "command", "command": "x", "timeout": -0.0}"#,
+            None,
+            &["E invalid_config 2:48 {H}.timeout: Input should be greater than 0"],
+        ),
+        (
+            r#"{"type": "command", "command": "x", "timeout": 1e400}"#,
+            None,
+            &["E invalid_config 2:48 {H}.timeout: Input should be a finite number"],
+        ),
+        (
+            r#"{"type": "command", "command": "x", "timeout": "abc"}"#,
+            None,
+            &["E invalid_config 2:48 {H}.timeout: Input should be a valid number"],
+        ),
+        (
+            r#"{"type": "command", "command": "x", "timeout": {}}"#,
+            None,
+            &["E invalid_config 2:48 {H}.timeout: Input should be a valid number"],
+        ),
+        // Ours: the reference coerces these to 5 and 1 seconds.
+        (
+            r#"{"type": "command", "command": "x", "timeout": "5"}"#,
+            None,
+            &["E invalid_config 2:48 {H}.timeout: Input should be a valid number"],
+        ),
+        (
+            r#"{"type": "command", "command": "x", "timeout": true}"#,
+            None,
+            &["E invalid_config 2:48 {H}.timeout: Input should be a valid number"],
+        ),
+        // statusMessage.
+        (
+            r#"{"type": "command", "command": "x", "statusMessage": "s"}"#,
+            Some("command=x status=s"),
+            &[],
+        ),
+        (
+            r#"{"type": "command", "command": "x", "status_message": "s"}"#,
+            Some("command=x status=s"),
+            &[],
+        ),
+        (r#"{"type": "command", "command": "x", "statusMessage": null}"#, Some("command=x"), &[]),
+        (
+            r#"{"type": "command", "command": "x", "statusMessage": 5}"#,
+            None,
+            &["E invalid_config 2:54 {H}.statusMessage: Input should be a valid string"],
+        ),
+        (
+            r#"{"type": "command", "command": "x", "status_message": "a", "statusMessage": "b"}"#,
+            Some("command=x status=b"),
+            &[
+                "W duplicate_key 2:37 {H}.status_message: Duplicate key 'status_message' at F:{H}.status_message: 'statusMessage' (line 2, column 60) is used",
+            ],
+        ),
+        // async.
+        (r#"{"type": "command", "command": "x", "async": false}"#, Some("command=x"), &[]),
+        (r#"{"type": "command", "command": "x", "async": null}"#, Some("command=x"), &[]),
+        (
+            r#"{"type": "command", "command": "x", "async": true}"#,
+            None,
+            &[
+                "E invalid_config 2:46 {H}.async: Value error, async command hooks are not yet supported.",
+            ],
+        ),
+        // Ours: the reference coerces strings such as "no" to booleans.
+        (
+            r#"{"type": "command", "command": "x", "async": "no"}"#,
+            None,
+            &["E invalid_config 2:46 {H}.async: Input should be a valid boolean"],
+        ),
+        // Several problems: each reported at its value.
+        (
+            r#"{"type": "cmd", "command": "", "timeout": 0, "async": true}"#,
+            None,
+            &[
+                "E invalid_config 2:10 {H}.type: Input should be 'command'",
+                "E invalid_config 2:28 {H}.command: Value error, command must not be blank.",
+                "E invalid_config 2:43 {H}.timeout: Input should be greater than 0",
+                "E invalid_config 2:55 {H}.async: Value error, async command hooks are not yet supported.",
+            ],
+        ),
+    ];
+    for (handler, want_loaded, want_diags) in cases {
+        check_handler(handler, *want_loaded, want_diags);
+    }
+}
+
+#[test]
+fn unknown_fields_warn_and_the_entry_still_loads() {
+    check(
+        "{\"hooks\": {\"Stop\": [{\"matchr\": \"x\", \"hooks\": [\n{\"type\": \"command\", \"command\": \"a\", \"timout\": 5, \"shell\": \"zsh\"}]}]},\n \"version\": 2}",
+        &["Stop hooks.Stop[0]@1:21 | hooks[0]@2:1 command=a"],
+        &[
+            "W unknown_field 3:2 version: Unknown field 'version' at F:version ignored",
+            "W unknown_field 1:22 hooks.Stop[0].matchr: Unknown field 'matchr' at F:hooks.Stop[0].matchr ignored (did you mean 'matcher'?)",
+            "W unknown_field 2:37 hooks.Stop[0].hooks[0].timout: Unknown field 'timout' at F:hooks.Stop[0].hooks[0].timout ignored (did you mean 'timeout'?)",
+            "W unknown_field 2:50 hooks.Stop[0].hooks[0].shell: Unknown field 'shell' at F:hooks.Stop[0].hooks[0].shell ignored",
+        ],
+    );
+    check(
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "a", "StatusMessage": "s"}]}]}}"#,
+        &["Stop hooks.Stop[0]@1:21 | hooks[0]@1:32 command=a"],
+        &[
+            "W unknown_field 1:68 hooks.Stop[0].hooks[0].StatusMessage: Unknown field 'StatusMessage' at F:hooks.Stop[0].hooks[0].StatusMessage ignored (did you mean 'statusMessage'?)",
+        ],
+    );
+}
+
+#[test]
+fn duplicate_keys_warn_and_the_last_value_wins() {
+    // Event keys: the last list is used, at the place of the first (Python dict order).
+    check(
+        "{\"hooks\": {\n\"Stop\": [{\"hooks\": []}],\n\"PreToolUse\": [],\n\"Stop\": [{\"matcher\": \"b\", \"hooks\": []}]}}",
+        &["Stop hooks.Stop[0]@4:10 matcher=b@4:22", "PreToolUse (no groups)"],
+        &[
+            "W duplicate_key 2:1 hooks.Stop: Duplicate key 'Stop' at F:hooks.Stop; the last value (line 4, column 1) is used",
+        ],
+    );
+    check(
+        r#"{"hooks": {}, "hooks": {"Stop": []}}"#,
+        &["Stop (no groups)"],
+        &[
+            "W duplicate_key 1:2 hooks: Duplicate key 'hooks' at F:hooks; the last value (line 1, column 15) is used",
+        ],
+    );
+    check_handler(
+        r#"{"type": "command", "command": "a", "timeout": 1, "command": "b", "timeout": 2, "command": "c"}"#,
+        Some("command=c timeout=2"),
+        &[
+            "W duplicate_key 2:21 {H}.command: Duplicate key 'command' at F:{H}.command; the last value (line 2, column 81) is used",
+            "W duplicate_key 2:37 {H}.timeout: Duplicate key 'timeout' at F:{H}.timeout; the last value (line 2, column 67) is used",
+            "W duplicate_key 2:51 {H}.command: Duplicate key 'command' at F:{H}.command; the last value (line 2, column 81) is used",
+        ],
+    );
+    // An invalid earlier value does not matter: only the last one is validated.
+    check_handler(
+        r#"{"type": "command", "timeout": "x", "timeout": 3, "command": "a"}"#,
+        Some("command=a timeout=3"),
+        &[
+            "W duplicate_key 2:21 {H}.timeout: Duplicate key 'timeout' at F:{H}.timeout; the last value (line 2, column 37) is used",
+        ],
+    );
+}
+
+/// Whole messages, exactly as the reference words them (captured from the oracle with the
+/// file path replaced by `F`).
+#[test]
+fn golden_reference_messages() {
+    let cases: &[(&str, &str)] = &[
+        (
+            r#"{"hooks":"#,
+            "Failed to read hooks config at F: Expecting value: line 1 column 10 (char 9)",
+        ),
+        ("[]", "Invalid hooks config at F: expected an object"),
+        ("{}", "Invalid hooks config at F:hooks: expected an object"),
+        (r#"{"hooks":{"Foo":[]}}"#, "Invalid hooks config at F:hooks.Foo: unknown hook event"),
+        (
+            r#"{"hooks":{"PreToolUse":{}}}"#,
+            "Invalid hooks config at F:hooks.PreToolUse: expected a list of matcher groups",
+        ),
+        (
+            r#"{"hooks":{"PreToolUse":[5]}}"#,
+            "Invalid hooks config at F:hooks.PreToolUse[0]: expected an object",
+        ),
+        (
+            r#"{"hooks":{"PreToolUse":[{"hooks":5}]}}"#,
+            "Invalid hooks config at F:hooks.PreToolUse[0].hooks: expected a list of handlers",
+        ),
+        (
+            r#"{"hooks":{"PreToolUse":[{}]}}"#,
+            "Invalid hooks config at F:hooks.PreToolUse[0].hooks: expected a list of handlers",
+        ),
+        (
+            r#"{"hooks":{"PreToolUse":[{"hooks":[5]}]}}"#,
+            "Invalid hooks config at F:hooks.PreToolUse[0].hooks[0]: Input should be a valid dictionary or instance of CommandHandlerSpec",
+        ),
+    ];
+    for (text, want) in cases {
+        let p = parse(text);
+        let got: Vec<&str> = p.diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(got, [*want], "{text}");
+    }
+    // Handler details: the reference names the handler; we name the offending key, and the
+    // detail text is the reference's.
+    let details: &[(&str, &str)] = &[
+        (r#"{"type":"http","command":"x"}"#, "Input should be 'command'"),
+        (r#"{"type":"command","command":5}"#, "Input should be a valid string"),
+        (r#"{"type":"command"}"#, "Field required"),
+        (r#"{"type":"command","command":"x","timeout":0}"#, "Input should be greater than 0"),
+        (r#"{"type":"command","command":"x","timeout":1e400}"#, "Input should be a finite number"),
+        (r#"{"type":"command","command":"x","timeout":{}}"#, "Input should be a valid number"),
+        (
+            r#"{"type":"command","command":"x","argv":[]}"#,
+            "Value error, argv must be a non-empty list of strings when provided.",
+        ),
+        (
+            r#"{"type":"command","command":"x","argv":[" "]}"#,
+            "Value error, argv[0] must be a non-empty executable path.",
+        ),
+        (r#"{"type":"command","command":"x","argv":"a"}"#, "Input should be a valid list"),
+        (
+            r#"{"type":"command","command":"x","async":true}"#,
+            "Value error, async command hooks are not yet supported.",
+        ),
+    ];
+    for (handler, want) in details {
+        let p = parse(&with_handler(handler));
+        assert_eq!(p.diagnostics.len(), 1, "{handler}");
+        let message = &p.diagnostics[0].message;
+        assert!(
+            message.starts_with("Invalid hooks config at F:hooks.PreToolUse[0].hooks[0]"),
+            "{message}"
+        );
+        assert!(message.ends_with(&format!(": {want}")), "{message}");
+    }
+}
+
+#[test]
+fn plugin_documents_are_never_migrated() {
+    let text = r#"{"hooks": [{"command": ["notify"], "events": ["session.end"]}]}"#;
+    let p = parse_config(text.as_bytes(), F, ConfigKind::Plugin);
+    assert_eq!(
+        diags(&p),
+        [
+            "E invalid_config 1:11 hooks: expected an object (plugin hook documents cannot use the legacy list format)"
+        ]
+    );
+    assert!(!p.legacy);
+    assert_eq!(p.config, HookConfig::default());
+    for kind in [ConfigKind::Project, ConfigKind::User] {
+        let p = parse_config(text.as_bytes(), F, kind);
+        assert!(p.legacy);
+        assert_eq!(p.config.events.len(), 1);
+    }
+}
+
+/// xorshift64*: a tiny deterministic generator for the property test.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+const SEEDS: &[&str] = &[
+    r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh", "timeout": 30, "statusMessage": "checking"}]}]}}"#,
+    r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "argv": ["a", "b"], "async": false}]}], "SessionStart": []}}"#,
+    r#"{"hooks": [{"command": ["notify-send", "done"], "events": ["task.complete", "tool.use"]}, {"command": ["x"]}]}"#,
+    "{\n  \"hooks\": {\n    \"UserPromptSubmit\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"\u{e9}\u{1f600}\\u00e9\"}]}]\n  }\n}",
+];
+
+/// Random bytes and mutated valid documents never make `parse_config` panic, and every
+/// position it reports is 1-based.
+#[test]
+fn random_and_mutated_input_never_panics() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let alphabet = b"{}[]\":,0123456789.eE+- \n\tnulltruefalse\\u\xff\xc3\xa9hooks";
+    for round in 0..20_000 {
+        let bytes: Vec<u8> = if round % 4 == 0 {
+            let len = rng.below(64);
+            (0..len)
+                .map(|_| {
+                    if rng.below(2) == 0 {
+                        alphabet[rng.below(alphabet.len())]
+                    } else {
+                        (rng.next() & 0xFF) as u8
+                    }
+                })
+                .collect()
+        } else {
+            let mut b = SEEDS[rng.below(SEEDS.len())].as_bytes().to_vec();
+            for _ in 0..=rng.below(4) {
+                let at = rng.below(b.len() + 1);
+                match rng.below(5) {
+                    0 if at < b.len() => b[at] ^= 1 << rng.below(8),
+                    1 => b.truncate(at),
+                    2 => b.insert(at, b"{}[],\":"[rng.below(7)]),
+                    3 if at < b.len() => {
+                        b.remove(at);
+                    }
+                    _ => {
+                        let depth = rng.below(200);
+                        let open = if rng.below(2) == 0 { b'[' } else { b'{' };
+                        for _ in 0..depth {
+                            b.insert(at.min(b.len()), open);
+                        }
+                    }
+                }
+            }
+            b
+        };
+        for kind in [ConfigKind::User, ConfigKind::Plugin] {
+            let p = parse_config(&bytes, F, kind);
+            for d in &p.diagnostics {
+                assert!(d.line.is_none_or(|l| l >= 1), "{d:?} for {bytes:?}");
+                assert!(d.column.is_none_or(|c| c >= 1), "{d:?} for {bytes:?}");
+                assert_eq!(d.line.is_some(), d.column.is_some(), "{d:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,1355 @@
+//! Workspace trust: which project hooks files the user has approved (SPEC 11).
+//!
+//! Project hooks come with the repository, so they run only in a trusted workspace. Trust
+//! is bound to the content of the project file: each entry records the SHA-256 of the
+//! `hooks.json` bytes that were approved, and a changed file is not loaded until it is
+//! trusted again (the reference keys by path only, so one grant trusts all future edits).
+//!
+//! # Store format
+//!
+//! `{home}/.state/hooks_trust.json`, mode 0600, in a folder of mode 0700:
+//!
+//! ```json
+//! {
+//!   "projects": {
+//!     "/home/me/src/app": {
+//!       "hooks_sha256": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+//!       "trusted_at": "2025-06-01T12:00:00Z"
+//!     }
+//!   },
+//!   "version": 1
+//! }
+//! ```
+//!
+//! - Keys are canonical project roots (`fs::canonicalize`: absolute, links resolved), so
+//!   every spelling of a folder shares one entry.
+//! - `trusted_at` is an RFC 3339 UTC time, whole seconds, `Z` suffix. `hooks_sha256` is the
+//!   lowercase hex SHA-256 of the trusted bytes (ours; the reference writes only
+//!   `trusted_at`, and an entry without a digest counts as [`TrustState::Changed`]).
+//! - `version` must be the integer 1. Another version, a file that is not a JSON object,
+//!   or a `projects` value that is not an object makes the store unreadable: it is reported
+//!   and never overwritten.
+//! - Unknown fields are ignored on read and kept on write, at the top level and in entries;
+//!   an entry that is not an object with a string `trusted_at` is ignored and kept as is.
+//! - Writers take an exclusive `flock` on `{home}/.state/hooks_trust.json.lock` (the lock
+//!   file the reference also uses), read the store, change it, write a temporary file in
+//!   the same folder, `fsync` it, rename it over the store and `fsync` the folder. Readers
+//!   take no lock: a rename is atomic, so they see the old or the new store, whole.
+//!
+//! # Loading the project layer
+//!
+//! [`load_project_layer`] and [`project_layer_decision`] apply the load rule. The bytes
+//! of the project file are read **once**; their hash is checked against the trust store
+//! (or a host grant), and the bytes returned in [`ProjectLayer::Load`] are exactly the
+//! bytes whose hash was trusted. Callers must parse those bytes and never read the file
+//! again for the same session: the file may have changed since.
+
+use std::collections::BTreeMap;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write as _};
+use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _, PermissionsExt as _};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use hooks_core::{Diagnostic, codes};
+use rustix::fs::{FlockOperation, flock};
+use serde_json::{Map, Value};
+
+use crate::discovery::{LayerFile, Paths, normalize_lexically, read_layer_file};
+
+/// File name of the trust store in the state folder.
+pub const TRUST_STORE_FILE: &str = "hooks_trust.json";
+
+/// File name of the lock beside the trust store.
+pub const TRUST_LOCK_FILE: &str = "hooks_trust.json.lock";
+
+/// The only store version this crate reads and writes.
+pub const TRUST_STORE_VERSION: u64 = 1;
+
+/// How long a writer waits for another writer to release the lock.
+const LOCK_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Mode of the trust store and its lock file.
+const FILE_MODE: u32 = 0o600;
+
+/// Mode of the state folder.
+const DIR_MODE: u32 = 0o700;
+
+/// Why the trust store could not be read or changed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TrustError {
+    /// The store exists but could not be read.
+    #[error("cannot read trust store {path}")]
+    Read {
+        /// The store file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+    /// The store is not valid JSON, not an object, or its `projects` is not an object.
+    #[error("trust store {path} is corrupt: {detail}")]
+    Corrupt {
+        /// The store file.
+        path: PathBuf,
+        /// What is wrong.
+        detail: String,
+    },
+    /// The store's `version` is not 1 (a newer tool wrote it, or it is missing).
+    #[error("trust store {path} has unsupported version {found}")]
+    UnsupportedVersion {
+        /// The store file.
+        path: PathBuf,
+        /// The `version` value found, as JSON (`missing` when absent).
+        found: String,
+    },
+    /// The state folder, lock, temporary file or store could not be written.
+    #[error("cannot write trust store {path}")]
+    Write {
+        /// The file or folder being written.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+    /// Another writer held the lock for too long.
+    #[error("timed out after {secs} s waiting for the trust store lock {path}")]
+    LockTimeout {
+        /// The lock file.
+        path: PathBuf,
+        /// How long we waited.
+        secs: u64,
+    },
+    /// The project root does not exist or cannot be made canonical.
+    #[error("cannot resolve project root {path}")]
+    Root {
+        /// The root as given.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+    /// The canonical project root is not valid UTF-8, so it cannot be a JSON key.
+    #[error("project root {path:?} is not valid UTF-8")]
+    NonUtf8Root {
+        /// The canonical root.
+        path: PathBuf,
+    },
+    /// The digest to record is not 64 hexadecimal digits.
+    #[error("invalid sha256 digest {digest:?}: expected 64 hexadecimal digits")]
+    InvalidDigest {
+        /// The digest given.
+        digest: String,
+    },
+}
+
+impl TrustError {
+    /// A `trust_store_unreadable` warning carrying this error and its causes, for a
+    /// session that goes on without the store (project hooks then stay untrusted).
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        let mut message = format!("Workspace trust store unusable: {self}");
+        let mut cause = std::error::Error::source(self);
+        while let Some(err) = cause {
+            message.push_str(": ");
+            message.push_str(&err.to_string());
+            cause = err.source();
+        }
+        Diagnostic::warning(codes::TRUST_STORE_UNREADABLE, message)
+    }
+}
+
+/// One trusted workspace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrustEntry {
+    /// When trust was granted (RFC 3339, as written).
+    pub trusted_at: String,
+    /// SHA-256 of the trusted project file bytes; `None` for an entry written without
+    /// one (by the reference, which trusts by path only).
+    pub hooks_sha256: Option<String>,
+}
+
+/// Whether a project file's content is trusted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TrustState {
+    /// The workspace is trusted for exactly these bytes.
+    Trusted {
+        /// When trust was granted.
+        trusted_at: String,
+    },
+    /// The workspace has no trust entry.
+    Untrusted,
+    /// The workspace was trusted for other bytes (or, with `trusted_sha256` `None`, by
+    /// path only): the file must be reviewed and trusted again.
+    Changed {
+        /// The digest recorded at the grant, if any.
+        trusted_sha256: Option<String>,
+        /// When trust was granted.
+        trusted_at: String,
+    },
+}
+
+/// The workspace trust store, as read at one moment.
+///
+/// Reading takes no lock. Changes go through [`TrustStore::grant`] and
+/// [`TrustStore::revoke`], which re-read the file under the lock, so a store value never
+/// writes stale data, and a store that cannot be read is never overwritten.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrustStore {
+    path: PathBuf,
+    projects: BTreeMap<String, TrustEntry>,
+}
+
+impl TrustStore {
+    /// Reads `{state_dir}/hooks_trust.json`. A missing file (or folder) is an empty store.
+    pub fn open(state_dir: &Path) -> Result<TrustStore, TrustError> {
+        let path = state_dir.join(TRUST_STORE_FILE);
+        let projects = match read_document(&path)? {
+            Some(doc) => entries(&doc),
+            None => BTreeMap::new(),
+        };
+        Ok(TrustStore { path, projects })
+    }
+
+    /// The store file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Every valid entry, by canonical root.
+    pub fn projects(&self) -> &BTreeMap<String, TrustEntry> {
+        &self.projects
+    }
+
+    /// The entry for `root` (made canonical first), if any.
+    pub fn entry(&self, root: &Path) -> Option<&TrustEntry> {
+        let key = project_key(root).ok()?;
+        self.projects.get(&key)
+    }
+
+    /// Whether the project file of `root`, whose bytes hash to `hooks_bytes_sha256`, is
+    /// trusted. A root that cannot be made canonical is [`TrustState::Untrusted`].
+    pub fn check(&self, root: &Path, hooks_bytes_sha256: &str) -> TrustState {
+        let Some(entry) = self.entry(root) else {
+            return TrustState::Untrusted;
+        };
+        match &entry.hooks_sha256 {
+            Some(trusted) if trusted.eq_ignore_ascii_case(hooks_bytes_sha256) => {
+                TrustState::Trusted { trusted_at: entry.trusted_at.clone() }
+            }
+            trusted => TrustState::Changed {
+                trusted_sha256: trusted.clone(),
+                trusted_at: entry.trusted_at.clone(),
+            },
+        }
+    }
+
+    /// Trusts the project file of `root` for the bytes hashing to `sha256` (as shown to the
+    /// user), recording `now` as the grant time. Replaces an earlier grant for the same
+    /// root and keeps that entry's unknown fields.
+    ///
+    /// Creates the state folder (mode 0700) when missing and sets its mode to 0700; the
+    /// store is written atomically with mode 0600 under the store lock. Fails, leaving the
+    /// file untouched, when the store on disk cannot be read.
+    pub fn grant(
+        state_dir: &Path,
+        root: &Path,
+        sha256: &str,
+        now: SystemTime,
+    ) -> Result<(), TrustError> {
+        if sha256.len() != 64 || !sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(TrustError::InvalidDigest { digest: sha256.to_owned() });
+        }
+        let key = project_key(root)?;
+        let digest = sha256.to_ascii_lowercase();
+        let trusted_at = rfc3339(now);
+        update(state_dir, |projects| {
+            let mut entry = match projects.remove(&key) {
+                Some(Value::Object(fields)) => fields,
+                _ => Map::new(),
+            };
+            entry.insert("trusted_at".to_owned(), Value::String(trusted_at));
+            entry.insert("hooks_sha256".to_owned(), Value::String(digest));
+            projects.insert(key, Value::Object(entry));
+            true
+        })
+        .map(|_| ())
+    }
+
+    /// Removes the trust entry of `root`. Returns whether there was one. A root that no
+    /// longer exists is matched by its absolute, normalized path. Nothing is written when
+    /// there is no entry.
+    pub fn revoke(state_dir: &Path, root: &Path) -> Result<bool, TrustError> {
+        let key = match project_key(root) {
+            Ok(key) => key,
+            Err(TrustError::Root { .. }) => {
+                let absolute = std::path::absolute(root)
+                    .map_err(|source| TrustError::Root { path: root.to_path_buf(), source })?;
+                let lexical = normalize_lexically(&absolute);
+                lexical
+                    .to_str()
+                    .map(str::to_owned)
+                    .ok_or(TrustError::NonUtf8Root { path: lexical.clone() })?
+            }
+            Err(err) => return Err(err),
+        };
+        if !state_dir.join(TRUST_STORE_FILE).exists() {
+            return Ok(false);
+        }
+        update(state_dir, |projects| projects.remove(&key).is_some())
+    }
+}
+
+/// The store key of `root`: its canonical path, as UTF-8.
+fn project_key(root: &Path) -> Result<String, TrustError> {
+    let canonical = fs::canonicalize(root)
+        .map_err(|source| TrustError::Root { path: root.to_path_buf(), source })?;
+    match canonical.to_str() {
+        Some(key) => Ok(key.to_owned()),
+        None => Err(TrustError::NonUtf8Root { path: canonical }),
+    }
+}
+
+/// Reads and checks the store document; `None` when the file does not exist.
+fn read_document(path: &Path) -> Result<Option<Map<String, Value>>, TrustError> {
+    let bytes = match fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => return Err(TrustError::Read { path: path.to_path_buf(), source }),
+    };
+    let corrupt = |detail: String| TrustError::Corrupt { path: path.to_path_buf(), detail };
+    let doc = match serde_json::from_slice::<Value>(&bytes) {
+        Ok(Value::Object(doc)) => doc,
+        Ok(_) => return Err(corrupt("not a JSON object".to_owned())),
+        Err(err) => return Err(corrupt(err.to_string())),
+    };
+    match doc.get("version") {
+        Some(version) if version.as_u64() == Some(TRUST_STORE_VERSION) => {}
+        found => {
+            return Err(TrustError::UnsupportedVersion {
+                path: path.to_path_buf(),
+                found: found.map_or_else(|| "missing".to_owned(), Value::to_string),
+            });
+        }
+    }
+    match doc.get("projects") {
+        None | Some(Value::Object(_)) => Ok(Some(doc)),
+        Some(_) => Err(corrupt("\"projects\" is not an object".to_owned())),
+    }
+}
+
+/// The valid entries of a checked document.
+fn entries(doc: &Map<String, Value>) -> BTreeMap<String, TrustEntry> {
+    let Some(Value::Object(projects)) = doc.get("projects") else {
+        return BTreeMap::new();
+    };
+    projects
+        .iter()
+        .filter_map(|(root, entry)| {
+            let trusted_at = entry.get("trusted_at")?.as_str()?.to_owned();
+            let hooks_sha256 = entry.get("hooks_sha256").and_then(Value::as_str).map(str::to_owned);
+            Some((root.clone(), TrustEntry { trusted_at, hooks_sha256 }))
+        })
+        .collect()
+}
+
+/// Read-modify-write of the store's `projects` under the lock. `change` returns whether it
+/// changed anything; the store is written only then. Returns that flag.
+fn update(
+    state_dir: &Path,
+    change: impl FnOnce(&mut Map<String, Value>) -> bool,
+) -> Result<bool, TrustError> {
+    ensure_private_dir(state_dir)?;
+    let _lock = lock(&state_dir.join(TRUST_LOCK_FILE))?;
+    let path = state_dir.join(TRUST_STORE_FILE);
+    let mut doc = read_document(&path)?.unwrap_or_else(|| {
+        let mut doc = Map::new();
+        doc.insert("version".to_owned(), Value::from(TRUST_STORE_VERSION));
+        doc
+    });
+    let projects = doc.entry("projects").or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(projects) = projects else {
+        // `read_document` refuses a store whose `projects` is not an object.
+        return Err(TrustError::Corrupt {
+            path,
+            detail: "\"projects\" is not an object".to_owned(),
+        });
+    };
+    if !change(projects) {
+        return Ok(false);
+    }
+    let mut bytes = serde_json::to_vec_pretty(&sorted(Value::Object(doc)))
+        .map_err(|err| TrustError::Write { path: path.clone(), source: io::Error::other(err) })?;
+    bytes.push(b'\n');
+    write_atomic(state_dir, &path, &bytes)?;
+    Ok(true)
+}
+
+/// `value` with every object's keys in sorted order, whichever map type `serde_json` was
+/// built with (its `preserve_order` feature keeps insertion order), so the file is stable.
+fn sorted(value: Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(String, Value)> = map.into_iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            Value::Object(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(sorted).collect()),
+        other => other,
+    }
+}
+
+/// Creates `dir` (and missing parents) with mode 0700 and sets its mode to 0700.
+fn ensure_private_dir(dir: &Path) -> Result<(), TrustError> {
+    let write_err = |source| TrustError::Write { path: dir.to_path_buf(), source };
+    fs::DirBuilder::new().recursive(true).mode(DIR_MODE).create(dir).map_err(write_err)?;
+    let meta = fs::metadata(dir).map_err(write_err)?;
+    if meta.permissions().mode() & 0o7777 != DIR_MODE {
+        fs::set_permissions(dir, fs::Permissions::from_mode(DIR_MODE)).map_err(write_err)?;
+    }
+    Ok(())
+}
+
+/// Takes an exclusive `flock` on `path` (created with mode 0600), waiting up to
+/// [`LOCK_TIMEOUT`]. The lock is released when the returned file is dropped.
+fn lock(path: &Path) -> Result<File, TrustError> {
+    let write_err = |source| TrustError::Write { path: path.to_path_buf(), source };
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(FILE_MODE)
+        .open(path)
+        .map_err(write_err)?;
+    let start = Instant::now();
+    loop {
+        match flock(&file, FlockOperation::NonBlockingLockExclusive) {
+            Ok(()) => return Ok(file),
+            Err(rustix::io::Errno::INTR) => {}
+            Err(rustix::io::Errno::WOULDBLOCK) => {
+                if start.elapsed() >= LOCK_TIMEOUT {
+                    return Err(TrustError::LockTimeout {
+                        path: path.to_path_buf(),
+                        secs: LOCK_TIMEOUT.as_secs(),
+                    });
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            Err(errno) => return Err(write_err(errno.into())),
+        }
+    }
+}
+
+/// Writes `bytes` to `path` atomically: a new temporary file in `dir` (mode 0600), written
+/// and synced, renamed over `path`, then `dir` synced. The temporary file is removed on
+/// failure.
+fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), TrustError> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let tmp = dir.join(format!(".{TRUST_STORE_FILE}.{}.{n}.tmp", std::process::id()));
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(FILE_MODE)
+        .open(&tmp)
+        .map_err(|source| TrustError::Write { path: tmp.clone(), source })?;
+    let written = (|| {
+        file.write_all(bytes)?;
+        // The umask can only narrow the mode; set it exactly all the same.
+        file.set_permissions(fs::Permissions::from_mode(FILE_MODE))?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&tmp, path)
+    })();
+    if let Err(source) = written {
+        let _ = fs::remove_file(&tmp);
+        return Err(TrustError::Write { path: path.to_path_buf(), source });
+    }
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|source| TrustError::Write { path: dir.to_path_buf(), source })
+}
+
+/// Formats `time` as an RFC 3339 UTC timestamp with whole seconds: `2025-06-01T12:00:00Z`.
+pub fn rfc3339(time: SystemTime) -> String {
+    let secs: i64 = match time.duration_since(UNIX_EPOCH) {
+        Ok(after) => i64::try_from(after.as_secs()).unwrap_or(i64::MAX),
+        Err(before) => {
+            let before = before.duration();
+            let whole = i64::try_from(before.as_secs()).unwrap_or(i64::MAX);
+            -whole - i64::from(before.subsec_nanos() > 0)
+        }
+    };
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let (year, month, day) = civil_from_days(days);
+    let (h, m, s) = (rem / 3600, rem / 60 % 60, rem % 60);
+    format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}Z")
+}
+
+/// The proleptic Gregorian date of `days` since 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097); // [0, 146096]
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365; // [0, 399]
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100); // [0, 365]
+    let mp = (5 * doy + 2) / 153; // [0, 11], March-based month
+    let day = doy - (153 * mp + 2) / 5 + 1; // [1, 31]
+    let month = if mp < 10 { mp + 3 } else { mp - 9 }; // [1, 12]
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    // Both values are in range by construction.
+    (year, u32::try_from(month).unwrap_or(1), u32::try_from(day).unwrap_or(1))
+}
+
+/// How the host vouches for the project file beyond the trust store.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum ProjectGrant {
+    /// Nothing: only a matching store entry trusts the file.
+    #[default]
+    None,
+    /// Headless `--trust-project-hooks`: trust the bytes present at session start, that
+    /// is, the bytes read for this load.
+    BytesAtStart,
+    /// The user approved the file earlier in this session (a prompt that showed it); the
+    /// SHA-256 of the bytes shown. Other bytes are not loaded.
+    Approved {
+        /// SHA-256 of the approved bytes, hex.
+        sha256: String,
+    },
+}
+
+/// What made the loaded project bytes trusted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TrustBasis {
+    /// A store entry with the same digest.
+    Store,
+    /// [`ProjectGrant::BytesAtStart`].
+    BytesAtStart,
+    /// [`ProjectGrant::Approved`] with the same digest.
+    Approved,
+}
+
+/// Why the project layer was not loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SkipReason {
+    /// The file exists but could not be read.
+    ReadFailed,
+    /// The workspace has no trust entry (or the store could not be read).
+    Untrusted {
+        /// SHA-256 of the bytes read.
+        sha256: String,
+    },
+    /// The file changed since the workspace was trusted.
+    TrustChanged {
+        /// SHA-256 of the bytes read.
+        sha256: String,
+        /// The digest recorded at the grant (`None`: trusted by path only).
+        trusted_sha256: Option<String>,
+        /// When trust was granted.
+        trusted_at: String,
+    },
+    /// The bytes read differ from the bytes the user approved in this session.
+    ChangedDuringLoad {
+        /// SHA-256 of the bytes read.
+        sha256: String,
+        /// SHA-256 of the approved bytes.
+        approved_sha256: String,
+    },
+}
+
+/// The outcome of the project layer's load rule.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ProjectLayer {
+    /// No project file (or it is the user file): nothing to load, nothing to report.
+    Absent,
+    /// Parse exactly these bytes; they are the bytes whose digest was trusted.
+    Load {
+        /// The file's bytes, read once.
+        bytes: Vec<u8>,
+        /// Their SHA-256, hex.
+        sha256: String,
+        /// What trusted them.
+        basis: TrustBasis,
+    },
+    /// Not loaded, with a warning telling why (and how to trust the file).
+    Skipped {
+        /// Why.
+        reason: SkipReason,
+        /// The warning to show.
+        diagnostic: Diagnostic,
+    },
+}
+
+/// Applies the load rule to the project layer of `paths`: reads the project file once and
+/// decides with [`project_layer_decision`]. When the project file is the user file (a
+/// session in the user's home), the layer is [`ProjectLayer::Absent`]: that file loads as
+/// the user layer.
+///
+/// `store` is `None` when [`TrustStore::open`] failed; report that error with
+/// [`TrustError::to_diagnostic`].
+pub fn load_project_layer(
+    paths: &Paths,
+    store: Option<&TrustStore>,
+    grant: &ProjectGrant,
+) -> ProjectLayer {
+    if paths.project_is_user_file() {
+        return ProjectLayer::Absent;
+    }
+    let file = read_layer_file(&paths.project_file);
+    project_layer_decision(&paths.project_root, &paths.project_file, file, store, grant)
+}
+
+/// Decides whether the project file of `root`, read once into `file`, loads.
+///
+/// The bytes are trusted when `grant` is [`ProjectGrant::BytesAtStart`], when the store
+/// has an entry for `root` with their digest, or when `grant` approved their digest.
+/// Otherwise the layer is skipped with a warning: `project_untrusted` (no entry, or no
+/// readable store), `project_trust_changed` (an entry for other bytes), or
+/// `project_changed_during_load` (the user approved other bytes in this session: the file
+/// changed between the approval and this read). A read failure is skipped with its
+/// `config_read_failed` warning.
+///
+/// Invariant: the bytes in [`ProjectLayer::Load`] are the bytes that were hashed and
+/// checked; the caller parses them and does not read the file again.
+pub fn project_layer_decision(
+    root: &Path,
+    project_file: &Path,
+    file: LayerFile,
+    store: Option<&TrustStore>,
+    grant: &ProjectGrant,
+) -> ProjectLayer {
+    let (bytes, sha256) = match file {
+        LayerFile::Missing => return ProjectLayer::Absent,
+        LayerFile::Failed(diagnostic) => {
+            return ProjectLayer::Skipped { reason: SkipReason::ReadFailed, diagnostic };
+        }
+        LayerFile::Read { bytes, sha256 } => (bytes, sha256),
+    };
+    let state = match grant {
+        ProjectGrant::BytesAtStart => None,
+        _ => store.map(|store| store.check(root, &sha256)),
+    };
+    let basis = match (grant, &state) {
+        (ProjectGrant::BytesAtStart, _) => Some(TrustBasis::BytesAtStart),
+        (_, Some(TrustState::Trusted { .. })) => Some(TrustBasis::Store),
+        (ProjectGrant::Approved { sha256: approved }, _)
+            if approved.eq_ignore_ascii_case(&sha256) =>
+        {
+            Some(TrustBasis::Approved)
+        }
+        _ => None,
+    };
+    if let Some(basis) = basis {
+        return ProjectLayer::Load { bytes, sha256, basis };
+    }
+    let (file, root_text) = (project_file.display(), root.display());
+    let skipped = |code: &str, reason: SkipReason, why: String| ProjectLayer::Skipped {
+        reason,
+        diagnostic: Diagnostic::warning(
+            code,
+            format!("Project hooks at {file} were not loaded: {why}"),
+        )
+        .with_source(file.to_string()),
+    };
+    if let ProjectGrant::Approved { sha256: approved } = grant {
+        let why = format!(
+            "the file changed after it was approved (approved sha256 {approved}, read \
+             {sha256}); start a new session to review it again"
+        );
+        let reason = SkipReason::ChangedDuringLoad { sha256, approved_sha256: approved.clone() };
+        return skipped(codes::PROJECT_CHANGED_DURING_LOAD, reason, why);
+    }
+    match state {
+        Some(TrustState::Changed { trusted_sha256, trusted_at }) => {
+            let why = match &trusted_sha256 {
+                Some(_) => format!(
+                    "the file changed since the workspace {root_text} was trusted at \
+                     {trusted_at}; review it, then run `hooks trust {root_text}` to trust it again"
+                ),
+                None => format!(
+                    "the trust entry of {root_text} (from {trusted_at}) does not record which \
+                     contents were trusted; review the file, then run `hooks trust {root_text}`"
+                ),
+            };
+            let reason = SkipReason::TrustChanged { sha256, trusted_sha256, trusted_at };
+            skipped(codes::PROJECT_TRUST_CHANGED, reason, why)
+        }
+        _ => {
+            let unreadable =
+                if store.is_none() { " (the trust store could not be read)" } else { "" };
+            let why = format!(
+                "the workspace {root_text} is not trusted{unreadable}; review the file, then \
+                 run `hooks trust {root_text}` to trust it"
+            );
+            skipped(codes::PROJECT_UNTRUSTED, SkipReason::Untrusted { sha256 }, why)
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used, clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::discovery::{AppNames, sha256_hex};
+    use crate::scratch::Scratch;
+
+    /// 2023-11-14T22:13:20Z.
+    fn t0() -> SystemTime {
+        UNIX_EPOCH + Duration::from_secs(1_700_000_000)
+    }
+
+    fn sha(text: &str) -> String {
+        sha256_hex(text.as_bytes())
+    }
+
+    fn mode(path: &Path) -> u32 {
+        fs::metadata(path).expect("metadata").permissions().mode() & 0o7777
+    }
+
+    /// Names of the files in `dir`, sorted.
+    fn listing(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .expect("read_dir")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    fn check_time(time: SystemTime, expect: &str) {
+        assert_eq!(rfc3339(time), expect);
+    }
+
+    fn secs(s: u64) -> SystemTime {
+        UNIX_EPOCH + Duration::from_secs(s)
+    }
+
+    #[test]
+    fn rfc3339_cases() {
+        check_time(UNIX_EPOCH, "1970-01-01T00:00:00Z");
+        check_time(t0(), "2023-11-14T22:13:20Z");
+        check_time(t0() + Duration::from_millis(999), "2023-11-14T22:13:20Z");
+        check_time(secs(951_782_400), "2000-02-29T00:00:00Z");
+        check_time(secs(951_868_800), "2000-03-01T00:00:00Z");
+        check_time(secs(1_709_251_199), "2024-02-29T23:59:59Z");
+        check_time(secs(4_102_444_800), "2100-01-01T00:00:00Z");
+        check_time(secs(253_402_300_799), "9999-12-31T23:59:59Z");
+        check_time(UNIX_EPOCH - Duration::from_secs(1), "1969-12-31T23:59:59Z");
+        check_time(UNIX_EPOCH - Duration::from_millis(500), "1969-12-31T23:59:59Z");
+        check_time(UNIX_EPOCH - Duration::from_secs(86_400 * 365), "1969-01-01T00:00:00Z");
+    }
+
+    #[test]
+    fn missing_store_is_empty() {
+        let tmp = Scratch::new("trust-missing");
+        let store = TrustStore::open(&tmp.path().join("no/.state")).expect("open");
+        assert!(store.projects().is_empty());
+        assert_eq!(store.path(), tmp.path().join("no/.state/hooks_trust.json"));
+        assert_eq!(store.check(tmp.path(), &sha("x")), TrustState::Untrusted);
+    }
+
+    #[test]
+    fn untrusted_project_is_never_trusted() {
+        let tmp = Scratch::new("trust-untrusted");
+        let state = tmp.path().join("home/.state");
+        let other = tmp.mkdir("other");
+        let project = tmp.mkdir("project");
+        TrustStore::grant(&state, &other, &sha("a"), t0()).expect("grant");
+        let store = TrustStore::open(&state).expect("open");
+        assert_eq!(store.check(&project, &sha("a")), TrustState::Untrusted);
+        // A folder inside a trusted root is a different workspace.
+        let inner = tmp.mkdir("other/inner");
+        assert_eq!(store.check(&inner, &sha("a")), TrustState::Untrusted);
+        // A root that does not exist is untrusted.
+        assert_eq!(store.check(&tmp.path().join("gone"), &sha("a")), TrustState::Untrusted);
+    }
+
+    #[test]
+    fn grant_then_check_is_trusted_under_every_spelling() {
+        let tmp = Scratch::new("trust-grant");
+        let state = tmp.path().join("home/.state");
+        let project = tmp.mkdir("project");
+        std::os::unix::fs::symlink(&project, tmp.path().join("link")).expect("symlink");
+        TrustStore::grant(&state, &tmp.path().join("link/."), &sha("a"), t0()).expect("grant");
+        let store = TrustStore::open(&state).expect("open");
+        let trusted = TrustState::Trusted { trusted_at: "2023-11-14T22:13:20Z".to_owned() };
+        assert_eq!(store.check(&project, &sha("a")), trusted);
+        assert_eq!(store.check(&tmp.path().join("link"), &sha("a").to_uppercase()), trusted);
+        let key = project.to_str().expect("utf-8");
+        assert_eq!(store.projects().keys().collect::<Vec<_>>(), [key]);
+        assert_eq!(
+            store.entry(&project),
+            Some(&TrustEntry {
+                trusted_at: "2023-11-14T22:13:20Z".to_owned(),
+                hooks_sha256: Some(sha("a")),
+            })
+        );
+    }
+
+    #[test]
+    fn changed_file_is_changed_until_granted_again() {
+        let tmp = Scratch::new("trust-changed");
+        let state = tmp.path().join(".state");
+        let project = tmp.mkdir("project");
+        TrustStore::grant(&state, &project, &sha("v1"), t0()).expect("grant v1");
+        let store = TrustStore::open(&state).expect("open");
+        assert_eq!(
+            store.check(&project, &sha("v2")),
+            TrustState::Changed {
+                trusted_sha256: Some(sha("v1")),
+                trusted_at: "2023-11-14T22:13:20Z".to_owned()
+            }
+        );
+        TrustStore::grant(&state, &project, &sha("v2"), t0() + Duration::from_secs(60))
+            .expect("grant v2");
+        let store = TrustStore::open(&state).expect("reopen");
+        let later = "2023-11-14T22:14:20Z".to_owned();
+        assert_eq!(
+            store.check(&project, &sha("v2")),
+            TrustState::Trusted { trusted_at: later.clone() }
+        );
+        assert_eq!(
+            store.check(&project, &sha("v1")),
+            TrustState::Changed { trusted_sha256: Some(sha("v2")), trusted_at: later }
+        );
+        assert_eq!(store.projects().len(), 1);
+    }
+
+    #[test]
+    fn revoke_removes_the_entry() {
+        let tmp = Scratch::new("trust-revoke");
+        let state = tmp.path().join(".state");
+        let (a, b) = (tmp.mkdir("a"), tmp.mkdir("b"));
+        TrustStore::grant(&state, &a, &sha("a"), t0()).expect("grant a");
+        TrustStore::grant(&state, &b, &sha("b"), t0()).expect("grant b");
+        assert!(TrustStore::revoke(&state, &a).expect("revoke"));
+        let store = TrustStore::open(&state).expect("open");
+        assert_eq!(store.check(&a, &sha("a")), TrustState::Untrusted);
+        assert!(matches!(store.check(&b, &sha("b")), TrustState::Trusted { .. }));
+        assert!(!TrustStore::revoke(&state, &a).expect("revoke again"));
+    }
+
+    #[test]
+    fn revoke_a_deleted_root() {
+        let tmp = Scratch::new("trust-revoke-gone");
+        let state = tmp.path().join(".state");
+        let gone = tmp.mkdir("gone");
+        TrustStore::grant(&state, &gone, &sha("a"), t0()).expect("grant");
+        fs::remove_dir(&gone).expect("remove root");
+        assert!(TrustStore::revoke(&state, &tmp.path().join("gone/../gone")).expect("revoke"));
+        assert!(TrustStore::open(&state).expect("open").projects().is_empty());
+    }
+
+    #[test]
+    fn revoke_without_store_writes_nothing() {
+        let tmp = Scratch::new("trust-revoke-none");
+        let state = tmp.path().join(".state");
+        assert!(!TrustStore::revoke(&state, tmp.path()).expect("revoke"));
+        assert!(!state.exists());
+    }
+
+    #[test]
+    fn grant_refuses_bad_digest_and_missing_root() {
+        let tmp = Scratch::new("trust-bad-input");
+        let state = tmp.path().join(".state");
+        let err = TrustStore::grant(&state, tmp.path(), "abc", t0()).expect_err("short digest");
+        assert!(matches!(err, TrustError::InvalidDigest { .. }), "{err:?}");
+        let not_hex = "g".repeat(64);
+        let err = TrustStore::grant(&state, tmp.path(), &not_hex, t0()).expect_err("not hex");
+        assert!(matches!(err, TrustError::InvalidDigest { .. }), "{err:?}");
+        let err = TrustStore::grant(&state, &tmp.path().join("gone"), &sha("a"), t0())
+            .expect_err("missing root");
+        assert!(matches!(err, TrustError::Root { .. }), "{err:?}");
+        assert!(!state.exists(), "nothing written");
+    }
+
+    #[test]
+    fn written_format() {
+        let tmp = Scratch::new("trust-format");
+        let state = tmp.path().join(".state");
+        let project = tmp.mkdir("p");
+        TrustStore::grant(&state, &project, &sha("a").to_uppercase(), t0()).expect("grant");
+        let text = fs::read_to_string(state.join(TRUST_STORE_FILE)).expect("read");
+        let expect = format!(
+            "{{\n  \"projects\": {{\n    \"{}\": {{\n      \"hooks_sha256\": \"{}\",\n      \
+             \"trusted_at\": \"2023-11-14T22:13:20Z\"\n    }}\n  }},\n  \"version\": 1\n}}\n",
+            project.display(),
+            sha("a"),
+        );
+        assert_eq!(text, expect);
+        assert_eq!(listing(&state), ["hooks_trust.json", "hooks_trust.json.lock"]);
+    }
+
+    #[test]
+    fn unknown_fields_are_kept_on_write() {
+        let tmp = Scratch::new("trust-unknown");
+        let state = tmp.mkdir(".state");
+        let (a, b) = (tmp.mkdir("a"), tmp.mkdir("b"));
+        let original = serde_json::json!({
+            "version": 1,
+            "owner": {"tool": "other"},
+            "projects": {
+                a.to_str().unwrap(): {"trusted_at": "2020-01-01T00:00:00+00:00", "hooks_sha256": sha("old"), "note": "keep"},
+                "/somewhere/else": {"trusted_at": "2021-01-01T00:00:00Z", "via": ["x"]},
+                "/broken": 5
+            }
+        });
+        fs::write(state.join(TRUST_STORE_FILE), original.to_string()).expect("write");
+        let store = TrustStore::open(&state).expect("open");
+        assert_eq!(store.projects().len(), 2, "the broken entry is ignored on read");
+        TrustStore::grant(&state, &a, &sha("new"), t0()).expect("grant a");
+        TrustStore::grant(&state, &b, &sha("b"), t0()).expect("grant b");
+        let text = fs::read_to_string(state.join(TRUST_STORE_FILE)).expect("read");
+        let at = |key: &str| text.find(&format!("\"{key}\"")).expect("key written");
+        assert!(at("owner") < at("projects") && at("projects") < at("version"), "sorted keys");
+        let written: Value = serde_json::from_str(&text).expect("json");
+        let expect = serde_json::json!({
+            "version": 1,
+            "owner": {"tool": "other"},
+            "projects": {
+                a.to_str().unwrap(): {"trusted_at": "2023-11-14T22:13:20Z", "hooks_sha256": sha("new"), "note": "keep"},
+                b.to_str().unwrap(): {"trusted_at": "2023-11-14T22:13:20Z", "hooks_sha256": sha("b")},
+                "/somewhere/else": {"trusted_at": "2021-01-01T00:00:00Z", "via": ["x"]},
+                "/broken": 5
+            }
+        });
+        assert_eq!(written, expect);
+    }
+
+    #[test]
+    fn entry_without_digest_counts_as_changed() {
+        let tmp = Scratch::new("trust-path-only");
+        let state = tmp.mkdir(".state");
+        let p = tmp.mkdir("p");
+        let doc = serde_json::json!({"version": 1, "projects": {
+            p.to_str().unwrap(): {"trusted_at": "2025-01-02T03:04:05.123456+00:00"}
+        }});
+        fs::write(state.join(TRUST_STORE_FILE), doc.to_string()).expect("write");
+        let store = TrustStore::open(&state).expect("open");
+        assert_eq!(
+            store.check(&p, &sha("a")),
+            TrustState::Changed {
+                trusted_sha256: None,
+                trusted_at: "2025-01-02T03:04:05.123456+00:00".to_owned()
+            }
+        );
+    }
+
+    /// Writes `bytes` as the store; `open`, `grant` and `revoke` must all fail with an error
+    /// matching `expect`, and leave the file byte-identical with no temporary file beside.
+    fn check_unreadable(bytes: &[u8], expect: fn(&TrustError) -> bool) {
+        let tmp = Scratch::new("trust-unreadable");
+        let state = tmp.mkdir(".state");
+        let p = tmp.mkdir("p");
+        let store_file = state.join(TRUST_STORE_FILE);
+        fs::write(&store_file, bytes).expect("write");
+        let err = TrustStore::open(&state).expect_err("open refuses");
+        assert!(expect(&err), "open: {err:?} for {:?}", String::from_utf8_lossy(bytes));
+        let err = TrustStore::grant(&state, &p, &sha("a"), t0()).expect_err("grant refuses");
+        assert!(expect(&err), "grant: {err:?}");
+        let err = TrustStore::revoke(&state, &p).expect_err("revoke refuses");
+        assert!(expect(&err), "revoke: {err:?}");
+        assert_eq!(fs::read(&store_file).expect("read back"), bytes, "store left untouched");
+        assert_eq!(listing(&state), ["hooks_trust.json", "hooks_trust.json.lock"]);
+    }
+
+    fn corrupt(err: &TrustError) -> bool {
+        matches!(err, TrustError::Corrupt { .. })
+    }
+
+    fn unsupported(err: &TrustError) -> bool {
+        matches!(err, TrustError::UnsupportedVersion { .. })
+    }
+
+    #[test]
+    fn unreadable_empty_file() {
+        check_unreadable(b"", corrupt);
+    }
+
+    #[test]
+    fn unreadable_truncated_json() {
+        check_unreadable(b"{\"version\": 1, \"projects\": {", corrupt);
+    }
+
+    #[test]
+    fn unreadable_invalid_utf8() {
+        check_unreadable(b"{\"version\": 1, \"projects\": {\"\xff\": {}}}", corrupt);
+    }
+
+    #[test]
+    fn unreadable_not_an_object() {
+        check_unreadable(b"[1, 2]", corrupt);
+    }
+
+    #[test]
+    fn unreadable_projects_not_an_object() {
+        check_unreadable(b"{\"version\": 1, \"projects\": []}", corrupt);
+    }
+
+    #[test]
+    fn unreadable_future_version() {
+        check_unreadable(b"{\"version\": 2, \"projects\": {}}", unsupported);
+    }
+
+    #[test]
+    fn unreadable_missing_version() {
+        check_unreadable(b"{\"projects\": {}}", unsupported);
+    }
+
+    #[test]
+    fn unreadable_string_version() {
+        check_unreadable(b"{\"version\": \"1\", \"projects\": {}}", unsupported);
+    }
+
+    #[test]
+    fn unreadable_error_texts() {
+        let tmp = Scratch::new("trust-texts");
+        let state = tmp.mkdir(".state");
+        fs::write(state.join(TRUST_STORE_FILE), "{\"version\": 7}").expect("write");
+        let err = TrustStore::open(&state).expect_err("refused");
+        let path = state.join(TRUST_STORE_FILE);
+        assert_eq!(
+            err.to_string(),
+            format!("trust store {} has unsupported version 7", path.display())
+        );
+        let diag = err.to_diagnostic();
+        assert_eq!(diag.code, "trust_store_unreadable");
+        assert_eq!(diag.severity, hooks_core::Severity::Warning);
+        assert_eq!(
+            diag.message,
+            format!(
+                "Workspace trust store unusable: trust store {} has unsupported version 7",
+                path.display()
+            )
+        );
+    }
+
+    #[test]
+    fn read_error_diagnostic_carries_the_cause() {
+        let tmp = Scratch::new("trust-read-error");
+        let state = tmp.mkdir(".state");
+        tmp.mkdir(".state/hooks_trust.json");
+        let err = TrustStore::open(&state).expect_err("a folder is not a store");
+        assert!(matches!(err, TrustError::Read { .. }), "{err:?}");
+        let message = err.to_diagnostic().message;
+        assert!(message.ends_with(": Is a directory (os error 21)"), "{message}");
+    }
+
+    #[test]
+    fn new_state_folder_and_store_are_private() {
+        let tmp = Scratch::new("trust-modes-new");
+        let state = tmp.path().join("home/.state");
+        let p = tmp.mkdir("p");
+        TrustStore::grant(&state, &p, &sha("a"), t0()).expect("grant");
+        assert_eq!(mode(&state), 0o700);
+        assert_eq!(mode(&state.join(TRUST_STORE_FILE)), 0o600);
+        assert_eq!(mode(&state.join(TRUST_LOCK_FILE)), 0o600);
+    }
+
+    #[test]
+    fn existing_modes_are_fixed() {
+        let tmp = Scratch::new("trust-modes-fix");
+        let state = tmp.mkdir(".state");
+        let p = tmp.mkdir("p");
+        let store_file = state.join(TRUST_STORE_FILE);
+        fs::write(&store_file, "{\"version\": 1}").expect("write");
+        fs::set_permissions(&store_file, fs::Permissions::from_mode(0o644)).expect("chmod file");
+        fs::set_permissions(&state, fs::Permissions::from_mode(0o755)).expect("chmod dir");
+        TrustStore::grant(&state, &p, &sha("a"), t0()).expect("grant");
+        assert_eq!(mode(&state), 0o700);
+        assert_eq!(mode(&store_file), 0o600);
+        assert!(matches!(
+            TrustStore::open(&state).expect("open").check(&p, &sha("a")),
+            TrustState::Trusted { .. }
+        ));
+    }
+
+    const CHILD_ENV: &str = "HOOKS_EXEC_TRUST_CHILD";
+    const ROOTS_PER_CHILD: usize = 50;
+
+    /// Not a test of its own: the body of each child process of
+    /// `two_processes_granting_at_once_keep_every_entry`. Without the variable it does
+    /// nothing. With `CHILD_ENV=state_dir|roots_dir|tag` it grants `roots_dir/{tag}{i}`
+    /// for i in 0..50, each for the digest of its own name.
+    #[test]
+    fn grant_child_process() {
+        let Some(spec) = std::env::var_os(CHILD_ENV) else {
+            return;
+        };
+        let spec = spec.into_string().expect("utf-8 spec");
+        let parts: Vec<&str> = spec.split('|').collect();
+        let [state, roots, tag] = parts[..] else {
+            panic!("bad child spec {spec}");
+        };
+        for i in 0..ROOTS_PER_CHILD {
+            let name = format!("{tag}{i}");
+            let root = Path::new(roots).join(&name);
+            TrustStore::grant(Path::new(state), &root, &sha(&name), SystemTime::now())
+                .expect("grant");
+        }
+    }
+
+    #[test]
+    fn two_processes_granting_at_once_keep_every_entry() {
+        let tmp = Scratch::new("trust-race");
+        let state = tmp.path().join("home/.state");
+        let roots = tmp.mkdir("roots");
+        for tag in ["a", "b"] {
+            for i in 0..ROOTS_PER_CHILD {
+                tmp.mkdir(&format!("roots/{tag}{i}"));
+            }
+        }
+        let exe = std::env::current_exe().expect("test binary");
+        let children: Vec<_> = ["a", "b"]
+            .iter()
+            .map(|tag| {
+                std::process::Command::new(&exe)
+                    .args(["--exact", "trust::tests::grant_child_process", "--test-threads=1"])
+                    .env(CHILD_ENV, format!("{}|{}|{tag}", state.display(), roots.display()))
+                    .stdout(std::process::Stdio::null())
+                    .spawn()
+                    .expect("spawn child")
+            })
+            .collect();
+        for mut child in children {
+            assert!(child.wait().expect("wait").success(), "child failed");
+        }
+        let store = TrustStore::open(&state).expect("final store parses");
+        assert_eq!(store.projects().len(), 2 * ROOTS_PER_CHILD);
+        for tag in ["a", "b"] {
+            for i in 0..ROOTS_PER_CHILD {
+                let name = format!("{tag}{i}");
+                let state = store.check(&roots.join(&name), &sha(&name));
+                assert!(matches!(state, TrustState::Trusted { .. }), "{name}: {state:?}");
+            }
+        }
+        assert_eq!(
+            listing(&state),
+            ["hooks_trust.json", "hooks_trust.json.lock"],
+            "no temp files left"
+        );
+    }
+
+    /// A scratch project with `.deepagents/hooks.json` holding `content` (unless `None`),
+    /// a home, and a store trusting the project for `trusted` (unless `None`).
+    struct Setup {
+        tmp: Scratch,
+        paths: Paths,
+    }
+
+    fn setup(content: Option<&str>, trusted: Option<&str>) -> Setup {
+        let tmp = Scratch::new("trust-layer");
+        tmp.mkdir("p/.git");
+        if let Some(content) = content {
+            tmp.write("p/.deepagents/hooks.json", content);
+        }
+        let paths =
+            Paths::discover(&tmp.path().join("p"), tmp.path().join("home"), &AppNames::default());
+        if let Some(trusted) = trusted {
+            TrustStore::grant(&paths.state_dir, &paths.project_root, &sha(trusted), t0())
+                .expect("grant");
+        }
+        Setup { tmp, paths }
+    }
+
+    /// Runs the load rule for a project file holding `content`, trusted in the store for
+    /// `trusted` (if any), with `grant`; `store_ok = false` simulates an unreadable store.
+    /// Returns the outcome with the scratch paths replaced by `{p}`.
+    fn decide(
+        content: Option<&str>,
+        trusted: Option<&str>,
+        store_ok: bool,
+        grant: ProjectGrant,
+    ) -> String {
+        let s = setup(content, trusted);
+        let store = TrustStore::open(&s.paths.state_dir).expect("open");
+        let layer = load_project_layer(&s.paths, store_ok.then_some(&store), &grant);
+        let text = match layer {
+            ProjectLayer::Absent => "absent".to_owned(),
+            ProjectLayer::Load { bytes, sha256, basis } => {
+                assert_eq!(sha256, sha256_hex(&bytes));
+                format!("load {basis:?} {}", String::from_utf8(bytes).expect("utf-8"))
+            }
+            ProjectLayer::Skipped { reason, diagnostic } => {
+                assert_eq!(diagnostic.severity, hooks_core::Severity::Warning);
+                assert_eq!(diagnostic.source, Some(s.paths.project_file.display().to_string()));
+                let reason = match reason {
+                    SkipReason::ReadFailed => "read_failed",
+                    SkipReason::Untrusted { .. } => "untrusted",
+                    SkipReason::TrustChanged { .. } => "changed",
+                    SkipReason::ChangedDuringLoad { .. } => "changed_during_load",
+                };
+                format!("skip {reason} {}: {}", diagnostic.code, diagnostic.message)
+            }
+        };
+        text.replace(&s.tmp.path().join("p").display().to_string(), "{p}")
+    }
+
+    fn check_decision(
+        content: Option<&str>,
+        trusted: Option<&str>,
+        store_ok: bool,
+        grant: ProjectGrant,
+        expect: &str,
+    ) {
+        assert_eq!(decide(content, trusted, store_ok, grant), expect);
+    }
+
+    fn approved(text: &str) -> ProjectGrant {
+        ProjectGrant::Approved { sha256: sha(text) }
+    }
+
+    #[test]
+    fn layer_missing_file_is_absent() {
+        check_decision(None, None, true, ProjectGrant::BytesAtStart, "absent");
+    }
+
+    #[test]
+    fn layer_untrusted() {
+        check_decision(
+            Some("{}"),
+            None,
+            true,
+            ProjectGrant::None,
+            "skip untrusted project_untrusted: Project hooks at {p}/.deepagents/hooks.json were \
+             not loaded: the workspace {p} is not trusted; review the file, then run `hooks \
+             trust {p}` to trust it",
+        );
+    }
+
+    #[test]
+    fn layer_untrusted_when_store_unreadable() {
+        check_decision(
+            Some("{}"),
+            Some("{}"),
+            false,
+            ProjectGrant::None,
+            "skip untrusted project_untrusted: Project hooks at {p}/.deepagents/hooks.json were \
+             not loaded: the workspace {p} is not trusted (the trust store could not be read); \
+             review the file, then run `hooks trust {p}` to trust it",
+        );
+    }
+
+    #[test]
+    fn layer_trusted_by_store() {
+        check_decision(Some("{}"), Some("{}"), true, ProjectGrant::None, "load Store {}");
+    }
+
+    #[test]
+    fn layer_changed_since_trust() {
+        check_decision(
+            Some("{\"hooks\":{}}"),
+            Some("{}"),
+            true,
+            ProjectGrant::None,
+            "skip changed project_trust_changed: Project hooks at {p}/.deepagents/hooks.json \
+             were not loaded: the file changed since the workspace {p} was trusted at \
+             2023-11-14T22:13:20Z; review it, then run `hooks trust {p}` to trust it again",
+        );
+    }
+
+    #[test]
+    fn layer_trusted_by_path_only() {
+        let s = setup(Some("{}"), None);
+        let doc = serde_json::json!({"version": 1, "projects": {
+            s.paths.project_root.to_str().unwrap(): {"trusted_at": "2025-01-02T03:04:05+00:00"}
+        }});
+        fs::create_dir_all(&s.paths.state_dir).expect("state");
+        fs::write(s.paths.state_dir.join(TRUST_STORE_FILE), doc.to_string()).expect("write");
+        let store = TrustStore::open(&s.paths.state_dir).expect("open");
+        let ProjectLayer::Skipped { reason, diagnostic } =
+            load_project_layer(&s.paths, Some(&store), &ProjectGrant::None)
+        else {
+            panic!("expected a skip");
+        };
+        assert_eq!(
+            reason,
+            SkipReason::TrustChanged {
+                sha256: sha("{}"),
+                trusted_sha256: None,
+                trusted_at: "2025-01-02T03:04:05+00:00".to_owned()
+            }
+        );
+        assert_eq!(diagnostic.code, "project_trust_changed");
+        assert!(
+            diagnostic.message.contains("does not record which contents were trusted"),
+            "{}",
+            diagnostic.message
+        );
+    }
+
+    #[test]
+    fn layer_headless_flag_trusts_bytes_at_start() {
+        check_decision(Some("{}"), None, true, ProjectGrant::BytesAtStart, "load BytesAtStart {}");
+        check_decision(
+            Some("{}"),
+            Some("old"),
+            false,
+            ProjectGrant::BytesAtStart,
+            "load BytesAtStart {}",
+        );
+    }
+
+    #[test]
+    fn layer_approved_bytes_load() {
+        check_decision(Some("{}"), None, true, approved("{}"), "load Approved {}");
+    }
+
+    #[test]
+    fn layer_store_wins_over_a_stale_approval() {
+        check_decision(Some("{}"), Some("{}"), true, approved("old"), "load Store {}");
+    }
+
+    #[test]
+    fn layer_changed_after_approval() {
+        let expect = format!(
+            "skip changed_during_load project_changed_during_load: Project hooks at \
+             {{p}}/.deepagents/hooks.json were not loaded: the file changed after it was \
+             approved (approved sha256 {}, read {}); start a new session to review it again",
+            sha("shown"),
+            sha("{}"),
+        );
+        check_decision(Some("{}"), None, true, approved("shown"), &expect);
+    }
+
+    #[test]
+    fn layer_read_failure_is_reported() {
+        let file =
+            LayerFile::Failed(crate::discovery::read_failed_diagnostic(Path::new("/x"), &"boom"));
+        let layer = project_layer_decision(
+            Path::new("/"),
+            Path::new("/x"),
+            file,
+            None,
+            &ProjectGrant::BytesAtStart,
+        );
+        let ProjectLayer::Skipped { reason: SkipReason::ReadFailed, diagnostic } = layer else {
+            panic!("expected a read failure, got {layer:?}");
+        };
+        assert_eq!(diagnostic.message, "Failed to read hooks config at /x: boom");
+    }
+
+    #[test]
+    fn layer_session_in_user_home_is_absent() {
+        let tmp = Scratch::new("trust-home");
+        tmp.write("u/.deepagents/hooks.json", "{}");
+        let paths = Paths::new(
+            tmp.path().join("u"),
+            tmp.path().join("u/.deepagents"),
+            &AppNames::default(),
+        );
+        let store = TrustStore::open(&paths.state_dir).expect("open");
+        assert_eq!(
+            load_project_layer(&paths, Some(&store), &ProjectGrant::BytesAtStart),
+            ProjectLayer::Absent
+        );
+    }
+}
