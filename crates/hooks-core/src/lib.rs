@@ -9,9 +9,9 @@
 mod config;
 mod diag;
 mod event;
-mod matcher;
 mod json;
 mod legacy;
+mod matcher;
 mod output;
 mod snapshot;
 
@@ -21,9 +21,9 @@ pub use config::{
 };
 pub use diag::{Diagnostic, Position, Severity, codes};
 pub use event::{Event, UnknownEvent};
-pub use matcher::{Matcher, MatcherError, MatcherKind, matcher_kind};
 pub use json::{JsonError, JsonMember, JsonNumber, JsonValue, Spanned, parse_json};
 pub use legacy::{MigrateError, migrate_to_current};
+pub use matcher::{Matcher, MatcherError, MatcherKind, matcher_kind};
 pub use output::{RawOutput, Termination};
 pub use snapshot::{
     Handler, HandlerStatus, InactiveStatus, Layer, LayerDocument, PluginInfo, Program, Snapshot,

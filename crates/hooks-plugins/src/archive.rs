@@ -46,7 +46,10 @@ pub struct PackReport {
 pub fn pack(dir: &Path, out_dir: Option<&Path>) -> Result<PackReport> {
     let folder = read_plugin_folder(dir);
     let meta = folder.metadata.clone().ok_or_else(|| {
-        PluginError::invalid("plugin folder", format!("{}: no plugin.json with a name", dir.display()))
+        PluginError::invalid(
+            "plugin folder",
+            format!("{}: no plugin.json with a name", dir.display()),
+        )
     })?;
     let version = meta
         .version
@@ -63,15 +66,17 @@ pub fn pack(dir: &Path, out_dir: Option<&Path>) -> Result<PackReport> {
 
     let out_dir = match out_dir {
         Some(o) => o.to_owned(),
-        None => dir.canonicalize().map_err(PluginError::io("resolve", dir))?.parent().map(Path::to_owned).unwrap_or_else(|| PathBuf::from(".")),
+        None => dir
+            .canonicalize()
+            .map_err(PluginError::io("resolve", dir))?
+            .parent()
+            .map(Path::to_owned)
+            .unwrap_or_else(|| PathBuf::from(".")),
     };
     fs::create_dir_all(&out_dir).map_err(PluginError::io("create", &out_dir))?;
     let archive = out_dir.join(format!("{}-{version}.tar.gz", meta.name));
-    let mut entries: Vec<(String, PathBuf, bool)> = manifest
-        .files
-        .iter()
-        .map(|(rel, e)| (rel.clone(), dir.join(rel), e.executable))
-        .collect();
+    let mut entries: Vec<(String, PathBuf, bool)> =
+        manifest.files.iter().map(|(rel, e)| (rel.clone(), dir.join(rel), e.executable)).collect();
     entries.push((MANIFEST_FILE.to_owned(), dir.join(MANIFEST_FILE), false));
     entries.sort_by(|a, b| a.0.cmp(&b.0));
     let tmp = crate::fsutil::unique_sibling(&archive, "tmp");
@@ -102,13 +107,22 @@ pub fn pack(dir: &Path, out_dir: Option<&Path>) -> Result<PackReport> {
     })?;
     let (sha256, size) = hash_file(&archive).map_err(PluginError::io("read", &archive))?;
     let unpacked = unpacked_size(&archive)?;
-    Ok(PackReport { archive, name: meta.name, version, sha256, size, unpacked, files: entries.len() })
+    Ok(PackReport {
+        archive,
+        name: meta.name,
+        version,
+        sha256,
+        size,
+        unpacked,
+        files: entries.len(),
+    })
 }
 
 /// The size of an archive's decompressed tar stream.
 pub fn unpacked_size(archive: &Path) -> Result<u64> {
     let f = File::open(archive).map_err(PluginError::io("open", archive))?;
-    io::copy(&mut GzDecoder::new(f), &mut io::sink()).map_err(PluginError::io("decompress", archive))
+    io::copy(&mut GzDecoder::new(f), &mut io::sink())
+        .map_err(PluginError::io("decompress", archive))
 }
 
 /// Reads `hooks-manifest.json` from an archive without extracting it (for authoring).
@@ -116,7 +130,7 @@ pub fn read_archive_manifest(archive: &Path) -> Result<FileManifest> {
     let f = File::open(archive).map_err(PluginError::io("open", archive))?;
     let mut a = tar::Archive::new(GzDecoder::new(f));
     for entry in a.entries().map_err(PluginError::io("read", archive))? {
-        let mut entry = entry.map_err(PluginError::io("read", archive))?;
+        let entry = entry.map_err(PluginError::io("read", archive))?;
         let is_manifest = entry.path().map(|p| p == Path::new(MANIFEST_FILE)).unwrap_or(false);
         if is_manifest {
             let mut b = Vec::new();
@@ -149,7 +163,11 @@ impl<R: Read> Read for Capped<R> {
 /// Extracts `archive` into the empty folder `dest` with the strict rules, then checks the
 /// result against the archive's manifest (exact file set, sizes, digests) and sets each
 /// file's mode from it. Returns the manifest and its bytes.
-pub fn extract_strict(archive: &Path, dest: &Path, unpacked_limit: u64) -> Result<(FileManifest, Vec<u8>)> {
+pub fn extract_strict(
+    archive: &Path,
+    dest: &Path,
+    unpacked_limit: u64,
+) -> Result<(FileManifest, Vec<u8>)> {
     let f = File::open(archive).map_err(PluginError::io("open", archive))?;
     let mut capped = Capped { inner: GzDecoder::new(f), left: unpacked_limit, exceeded: false };
     let result = extract_entries(&mut capped, dest);
@@ -167,7 +185,9 @@ pub fn extract_strict(archive: &Path, dest: &Path, unpacked_limit: u64) -> Resul
         }
         match manifest.files.get(rel) {
             None => problems.push(format!("{rel}: not in the manifest")),
-            Some(e) if e.size != *size => problems.push(format!("{rel}: size {size}, manifest says {}", e.size)),
+            Some(e) if e.size != *size => {
+                problems.push(format!("{rel}: size {size}, manifest says {}", e.size))
+            }
             Some(_) => {}
         }
     }
@@ -182,10 +202,12 @@ pub fn extract_strict(archive: &Path, dest: &Path, unpacked_limit: u64) -> Resul
     for (rel, e) in &manifest.files {
         let p = dest.join(rel);
         let mode = if e.executable { 0o755 } else { 0o644 };
-        fs::set_permissions(&p, fs::Permissions::from_mode(mode)).map_err(PluginError::io("chmod", &p))?;
+        fs::set_permissions(&p, fs::Permissions::from_mode(mode))
+            .map_err(PluginError::io("chmod", &p))?;
     }
     let mp = dest.join(MANIFEST_FILE);
-    fs::set_permissions(&mp, fs::Permissions::from_mode(0o644)).map_err(PluginError::io("chmod", &mp))?;
+    fs::set_permissions(&mp, fs::Permissions::from_mode(0o644))
+        .map_err(PluginError::io("chmod", &mp))?;
     let problems = crate::manifest::check_tree(dest, &manifest, None)?;
     if !problems.is_empty() {
         return Err(PluginError::ManifestMismatch { problems });
@@ -206,7 +228,8 @@ fn extract_entries<R: Read>(reader: R, dest: &Path) -> Result<Vec<(String, u64)>
         let mut entry = entry.map_err(|e| PluginError::invalid("archive", e.to_string()))?;
         let raw = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
         let kind = entry.header().entry_type();
-        let mode = entry.header().mode().map_err(|e| PluginError::invalid("archive", e.to_string()))?;
+        let mode =
+            entry.header().mode().map_err(|e| PluginError::invalid("archive", e.to_string()))?;
         let path = PathBuf::from(&raw);
         let mut parts: Vec<String> = Vec::new();
         for c in path.components() {
@@ -214,7 +237,9 @@ fn extract_entries<R: Read>(reader: R, dest: &Path) -> Result<Vec<(String, u64)>
                 Component::Normal(s) => parts.push(s.to_string_lossy().into_owned()),
                 Component::CurDir => {}
                 Component::ParentDir => return Err(unsafe_entry(&raw, "path contains '..'")),
-                Component::RootDir | Component::Prefix(_) => return Err(unsafe_entry(&raw, "absolute path")),
+                Component::RootDir | Component::Prefix(_) => {
+                    return Err(unsafe_entry(&raw, "absolute path"));
+                }
             }
         }
         if parts.is_empty() {
@@ -253,18 +278,16 @@ fn extract_entries<R: Read>(reader: R, dest: &Path) -> Result<Vec<(String, u64)>
             // No symbolic link can exist under `dest`, so creating parents stays inside.
             fs::create_dir_all(parent).map_err(PluginError::io("create", parent))?;
         }
-        let mut out = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode_0600()
-            .open(&target)
-            .map_err(|e| {
-                if e.kind() == io::ErrorKind::AlreadyExists {
-                    unsafe_entry(&raw, "duplicate entry")
-                } else {
-                    PluginError::Io { action: "create", path: target.clone(), source: e }
-                }
-            })?;
+        let mut out =
+            OpenOptions::new().write(true).create_new(true).mode_0600().open(&target).map_err(
+                |e| {
+                    if e.kind() == io::ErrorKind::AlreadyExists {
+                        unsafe_entry(&raw, "duplicate entry")
+                    } else {
+                        PluginError::Io { action: "create", path: target.clone(), source: e }
+                    }
+                },
+            )?;
         let n = io::copy(&mut entry, &mut out).map_err(PluginError::io("write", &target))?;
         out.flush().map_err(PluginError::io("write", &target))?;
         written.push((rel, n));

@@ -92,17 +92,27 @@ struct RawCatalog {
 impl Catalog {
     /// Parses `marketplace.json`.
     pub fn parse(bytes: &[u8]) -> Result<Self> {
-        let raw: RawCatalog =
-            serde_json::from_slice(bytes).map_err(|e| PluginError::invalid("marketplace.json", e.to_string()))?;
+        let raw: RawCatalog = serde_json::from_slice(bytes)
+            .map_err(|e| PluginError::invalid("marketplace.json", e.to_string()))?;
         let mut plugins = Vec::new();
         for p in raw.plugins {
             let name = p.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
             if !is_safe_name(&name) {
-                return Err(PluginError::invalid("marketplace.json", format!("bad plugin name {name:?}")));
+                return Err(PluginError::invalid(
+                    "marketplace.json",
+                    format!("bad plugin name {name:?}"),
+                ));
             }
-            let source = parse_source(p.get("source")).map_err(|r| PluginError::invalid("marketplace.json", format!("plugin {name}: {r}")))?;
+            let source = parse_source(p.get("source")).map_err(|r| {
+                PluginError::invalid("marketplace.json", format!("plugin {name}: {r}"))
+            })?;
             let text = |k: &str| p.get(k).and_then(Value::as_str).map(str::to_owned);
-            plugins.push(CatalogPlugin { name, source, version: text("version"), description: text("description") });
+            plugins.push(CatalogPlugin {
+                name,
+                source,
+                version: text("version"),
+                description: text("description"),
+            });
         }
         Ok(Catalog { name: raw.name, owner: raw.owner, plugins })
     }
@@ -124,15 +134,24 @@ fn parse_source(v: Option<&Value>) -> Result<PluginSource, String> {
             match kind.as_str() {
                 "github" => {
                     let repo = s("repo").ok_or("github source without \"repo\"")?;
-                    Ok(PluginSource::Git { url: format!("https://github.com/{repo}.git"), git_ref, sha, subdir: None })
+                    Ok(PluginSource::Git {
+                        url: format!("https://github.com/{repo}.git"),
+                        git_ref,
+                        sha,
+                        subdir: None,
+                    })
                 }
                 "git" | "url" => {
                     let url = s("url").ok_or("git source without \"url\"")?;
                     Ok(PluginSource::Git { url, git_ref, sha, subdir: None })
                 }
                 "git-subdir" => {
-                    let url = s("url").or_else(|| s("repo").map(|r| format!("https://github.com/{r}.git"))).ok_or("git-subdir source without \"url\"")?;
-                    let subdir = s("path").or_else(|| s("subdir")).ok_or("git-subdir source without \"path\"")?;
+                    let url = s("url")
+                        .or_else(|| s("repo").map(|r| format!("https://github.com/{r}.git")))
+                        .ok_or("git-subdir source without \"url\"")?;
+                    let subdir = s("path")
+                        .or_else(|| s("subdir"))
+                        .ok_or("git-subdir source without \"path\"")?;
                     Ok(PluginSource::Git { url, git_ref, sha, subdir: Some(subdir) })
                 }
                 other => Err(format!("unsupported source kind {other:?}")),
@@ -146,7 +165,8 @@ fn parse_source(v: Option<&Value>) -> Result<PluginSource, String> {
 /// and inside once links are followed.
 pub(crate) fn confined(root: &Path, rel: &str) -> Result<PathBuf> {
     let trimmed = rel.strip_prefix("./").unwrap_or(rel).trim_end_matches('/');
-    let bad = || PluginError::invalid("marketplace.json", format!("path {rel:?} leaves the marketplace"));
+    let bad =
+        || PluginError::invalid("marketplace.json", format!("path {rel:?} leaves the marketplace"));
     if trimmed.is_empty() {
         return Ok(root.to_owned());
     }
@@ -165,14 +185,22 @@ pub(crate) fn confined(root: &Path, rel: &str) -> Result<PathBuf> {
 /// Runs `git` with prompts off; returns trimmed stdout.
 fn git(args: &[&str], cwd: Option<&Path>) -> Result<String> {
     let mut c = Command::new("git");
-    c.args(args).env("GIT_TERMINAL_PROMPT", "0").env("GIT_ASKPASS", "true").stdin(std::process::Stdio::null());
+    c.args(args)
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .env("GIT_ASKPASS", "true")
+        .stdin(std::process::Stdio::null());
     if let Some(d) = cwd {
         c.current_dir(d);
     }
     let action = args.iter().find(|a| !a.starts_with('-')).copied().unwrap_or("git").to_owned();
-    let out = c.output().map_err(|e| PluginError::Git { action: action.clone(), reason: e.to_string() })?;
+    let out = c
+        .output()
+        .map_err(|e| PluginError::Git { action: action.clone(), reason: e.to_string() })?;
     if !out.status.success() {
-        return Err(PluginError::Git { action, reason: String::from_utf8_lossy(&out.stderr).trim().to_owned() });
+        return Err(PluginError::Git {
+            action,
+            reason: String::from_utf8_lossy(&out.stderr).trim().to_owned(),
+        });
     }
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
 }
@@ -180,7 +208,11 @@ fn git(args: &[&str], cwd: Option<&Path>) -> Result<String> {
 /// True when `source` names a git repository: a `.git` URL, `git@`/`ssh://`/`git://`, or
 /// a local folder or `file://` URL holding a repository.
 pub fn looks_like_git(source: &str) -> bool {
-    if source.starts_with("git@") || source.starts_with("ssh://") || source.starts_with("git://") || source.starts_with("git+") {
+    if source.starts_with("git@")
+        || source.starts_with("ssh://")
+        || source.starts_with("git://")
+        || source.starts_with("git+")
+    {
         return true;
     }
     let trimmed = source.trim_end_matches('/');
@@ -198,7 +230,12 @@ pub fn looks_like_git(source: &str) -> bool {
 /// (or the default branch), and checks `HEAD` against `sha` when given. The previous clone
 /// of the same URL and ref is replaced only once the new one is complete. Returns the
 /// clone and its `HEAD`.
-pub fn git_checkout(home: &Home, url: &str, git_ref: Option<&str>, sha: Option<&str>) -> Result<(PathBuf, String)> {
+pub fn git_checkout(
+    home: &Home,
+    url: &str,
+    git_ref: Option<&str>,
+    sha: Option<&str>,
+) -> Result<(PathBuf, String)> {
     let url = url.strip_prefix("git+").unwrap_or(url);
     if url.starts_with('-') {
         return Err(PluginError::UnsupportedSource(url.to_owned()));
@@ -220,7 +257,11 @@ pub fn git_checkout(home: &Home, url: &str, git_ref: Option<&str>, sha: Option<&
     if let Some(want) = sha {
         let want_l = want.to_ascii_lowercase();
         if want_l.len() < 7 || !head.starts_with(&want_l) {
-            return Err(PluginError::GitShaMismatch { url: url.to_owned(), pinned: want.to_owned(), found: head });
+            return Err(PluginError::GitShaMismatch {
+                url: url.to_owned(),
+                pinned: want.to_owned(),
+                found: head,
+            });
         }
     }
     let _ = std::fs::remove_dir_all(&dest);
@@ -247,8 +288,13 @@ pub fn fetch_catalog(home: &Home, source: &str) -> Result<FetchedCatalog> {
     let local_path = Path::new(local);
     if !source.contains("://") || source.starts_with("file://") {
         if local_path.join(CATALOG_FILE).is_file() && !local_path.join(".git").exists() {
-            let bytes = std::fs::read(local_path.join(CATALOG_FILE)).map_err(PluginError::io("read", local_path.join(CATALOG_FILE)))?;
-            return Ok(FetchedCatalog { catalog: Catalog::parse(&bytes)?, root: Some(local_path.to_owned()), commit: None });
+            let bytes = std::fs::read(local_path.join(CATALOG_FILE))
+                .map_err(PluginError::io("read", local_path.join(CATALOG_FILE)))?;
+            return Ok(FetchedCatalog {
+                catalog: Catalog::parse(&bytes)?,
+                root: Some(local_path.to_owned()),
+                commit: None,
+            });
         }
         if local.ends_with(".json") && local_path.is_file() {
             let bytes = std::fs::read(local_path).map_err(PluginError::io("read", local_path))?;
@@ -264,11 +310,17 @@ pub fn fetch_catalog(home: &Home, source: &str) -> Result<FetchedCatalog> {
         let (dir, head) = git_checkout(home, url, git_ref, None)?;
         let file = dir.join(CATALOG_FILE);
         let bytes = std::fs::read(&file).map_err(PluginError::io("read", &file))?;
-        return Ok(FetchedCatalog { catalog: Catalog::parse(&bytes)?, root: Some(dir), commit: Some(head) });
+        return Ok(FetchedCatalog {
+            catalog: Catalog::parse(&bytes)?,
+            root: Some(dir),
+            commit: Some(head),
+        });
     }
     let loc = Location::parse(source)?;
-    let bytes = fetch_bytes(&loc, 8 << 20)?
-        .ok_or_else(|| PluginError::Download { url: source.to_owned(), reason: "not found".to_owned() })?;
+    let bytes = fetch_bytes(&loc, 8 << 20)?.ok_or_else(|| PluginError::Download {
+        url: source.to_owned(),
+        reason: "not found".to_owned(),
+    })?;
     Ok(FetchedCatalog { catalog: Catalog::parse(&bytes)?, root: None, commit: None })
 }
 
@@ -278,20 +330,41 @@ mod tests {
 
     fn check(source: &str, expect: Result<PluginSource, &str>) {
         let v: Value = serde_json::from_str(source).unwrap();
-        assert_eq!(parse_source(Some(&v)).map_err(|e| e.to_string()), expect.map_err(str::to_owned), "{source}");
+        assert_eq!(
+            parse_source(Some(&v)).map_err(|e| e.to_string()),
+            expect.map_err(str::to_owned),
+            "{source}"
+        );
     }
 
     fn g(url: &str, r: Option<&str>, sha: Option<&str>, sub: Option<&str>) -> PluginSource {
-        PluginSource::Git { url: url.into(), git_ref: r.map(Into::into), sha: sha.map(Into::into), subdir: sub.map(Into::into) }
+        PluginSource::Git {
+            url: url.into(),
+            git_ref: r.map(Into::into),
+            sha: sha.map(Into::into),
+            subdir: sub.map(Into::into),
+        }
     }
 
     #[test]
     fn sources() {
         check(r#""./plugins/a""#, Ok(PluginSource::Path("./plugins/a".into())));
-        check(r#"{"source":"github","repo":"o/r","ref":"v1"}"#, Ok(g("https://github.com/o/r.git", Some("v1"), None, None)));
-        check(r#"{"source":"git","url":"file:///r","sha":"abc"}"#, Ok(g("file:///r", None, Some("abc"), None)));
-        check(r#"{"source":"url","url":"https://h/r.git"}"#, Ok(g("https://h/r.git", None, None, None)));
-        check(r#"{"source":"git-subdir","url":"u","path":"p/q"}"#, Ok(g("u", None, None, Some("p/q"))));
+        check(
+            r#"{"source":"github","repo":"o/r","ref":"v1"}"#,
+            Ok(g("https://github.com/o/r.git", Some("v1"), None, None)),
+        );
+        check(
+            r#"{"source":"git","url":"file:///r","sha":"abc"}"#,
+            Ok(g("file:///r", None, Some("abc"), None)),
+        );
+        check(
+            r#"{"source":"url","url":"https://h/r.git"}"#,
+            Ok(g("https://h/r.git", None, None, None)),
+        );
+        check(
+            r#"{"source":"git-subdir","url":"u","path":"p/q"}"#,
+            Ok(g("u", None, None, Some("p/q"))),
+        );
         check(r#"{"source":"npm","package":"x"}"#, Err("unsupported source kind \"npm\""));
         check(r#"{"source":"git"}"#, Err("git source without \"url\""));
         check("3", Err("missing \"source\""));

@@ -82,7 +82,9 @@ pub enum PluginError {
         reason: String,
     },
     /// The index version is lower than the last accepted one.
-    #[error("index of marketplace {marketplace:?} rolled back from version {accepted} to {offered}")]
+    #[error(
+        "index of marketplace {marketplace:?} rolled back from version {accepted} to {offered}"
+    )]
     Rollback {
         /// The marketplace.
         marketplace: String,
@@ -217,7 +219,10 @@ pub enum PluginError {
 
 impl PluginError {
     /// An [`PluginError::Io`] builder for `map_err`.
-    pub(crate) fn io(action: &'static str, path: impl Into<PathBuf>) -> impl FnOnce(io::Error) -> Self {
+    pub(crate) fn io(
+        action: &'static str,
+        path: impl Into<PathBuf>,
+    ) -> impl FnOnce(io::Error) -> Self {
         let path = path.into();
         move |source| PluginError::Io { action, path, source }
     }

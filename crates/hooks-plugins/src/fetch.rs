@@ -34,7 +34,9 @@ impl Location {
             if is_loopback_url(s) {
                 return Ok(Location::Url(s.to_owned()));
             }
-            return Err(PluginError::UnsupportedSource(format!("{s} (plain http is only allowed to loopback hosts)")));
+            return Err(PluginError::UnsupportedSource(format!(
+                "{s} (plain http is only allowed to loopback hosts)"
+            )));
         }
         if s.contains("://") {
             return Err(PluginError::UnsupportedSource(s.to_owned()));
@@ -152,7 +154,10 @@ fn open(loc: &Location, limit: u64) -> Result<Option<Box<dyn Read>>> {
                 return Ok(None);
             }
             if !resp.status().is_success() {
-                return Err(PluginError::Download { url: u.clone(), reason: format!("HTTP {}", resp.status()) });
+                return Err(PluginError::Download {
+                    url: u.clone(),
+                    reason: format!("HTTP {}", resp.status()),
+                });
             }
             if resp.content_length().is_some_and(|n| n > limit) {
                 return Err(PluginError::TooLarge { url: u.clone(), limit });
@@ -178,14 +183,23 @@ pub fn fetch_bytes(loc: &Location, limit: u64) -> Result<Option<Vec<u8>>> {
 /// Downloads into the new file `dest`, at most `limit` bytes, hashing while streaming.
 /// Returns the SHA-256 and size.
 pub fn download(loc: &Location, dest: &Path, limit: u64) -> Result<(String, u64)> {
-    let r = open(loc, limit)?.ok_or_else(|| PluginError::Download { url: loc.to_string(), reason: "not found".to_owned() })?;
-    let mut out = OpenOptions::new().write(true).create_new(true).open(dest).map_err(PluginError::io("create", dest))?;
+    let r = open(loc, limit)?.ok_or_else(|| PluginError::Download {
+        url: loc.to_string(),
+        reason: "not found".to_owned(),
+    })?;
+    let mut out = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(dest)
+        .map_err(PluginError::io("create", dest))?;
     let mut r = r.take(limit + 1);
     let mut h = Sha256::new();
     let mut buf = vec![0u8; 1 << 16];
     let mut n = 0u64;
     loop {
-        let k = r.read(&mut buf).map_err(|e| PluginError::Download { url: loc.to_string(), reason: e.to_string() })?;
+        let k = r
+            .read(&mut buf)
+            .map_err(|e| PluginError::Download { url: loc.to_string(), reason: e.to_string() })?;
         if k == 0 {
             break;
         }
@@ -225,13 +239,25 @@ mod tests {
 
     #[test]
     fn locations() {
-        assert_eq!(Location::parse("https://h/i.json").unwrap(), Location::Url("https://h/i.json".into()));
+        assert_eq!(
+            Location::parse("https://h/i.json").unwrap(),
+            Location::Url("https://h/i.json".into())
+        );
         assert!(Location::parse("http://h/i.json").is_err());
         assert!(Location::parse("ftp://h/i.json").is_err());
-        assert_eq!(Location::parse("file:///a%20b/i.json").unwrap(), Location::Path("/a b/i.json".into()));
+        assert_eq!(
+            Location::parse("file:///a%20b/i.json").unwrap(),
+            Location::Path("/a b/i.json".into())
+        );
         let base = Location::parse("https://h/m/index.json?x=1").unwrap();
-        assert_eq!(base.join("p-1.tar.gz").unwrap(), Location::Url("https://h/m/p-1.tar.gz".into()));
-        assert_eq!(base.join("https://cdn/p.tar.gz").unwrap(), Location::Url("https://cdn/p.tar.gz".into()));
+        assert_eq!(
+            base.join("p-1.tar.gz").unwrap(),
+            Location::Url("https://h/m/p-1.tar.gz".into())
+        );
+        assert_eq!(
+            base.join("https://cdn/p.tar.gz").unwrap(),
+            Location::Url("https://cdn/p.tar.gz".into())
+        );
         let local = Location::parse("/srv/m/index.json").unwrap();
         assert_eq!(local.join("a/p.tar.gz").unwrap(), Location::Path("/srv/m/a/p.tar.gz".into()));
     }

@@ -11,13 +11,16 @@
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
-use hooks_core::{ConfigKind, Diagnostic, Layer, LayerDocument, ParsedConfig, PluginInfo, Severity};
+use hooks_core::{
+    ConfigKind, Diagnostic, Layer, LayerDocument, ParsedConfig, PluginInfo, Severity,
+};
 use serde_json::{Map, Value};
 
 use crate::codes;
 
 /// Metadata file locations, in lookup order.
-pub const METADATA_FILES: [&str; 3] = ["plugin.json", ".claude-plugin/plugin.json", ".codex-plugin/plugin.json"];
+pub const METADATA_FILES: [&str; 3] =
+    ["plugin.json", ".claude-plugin/plugin.json", ".codex-plugin/plugin.json"];
 
 /// The metadata file of a plugin.
 #[derive(Debug, Clone, PartialEq)]
@@ -66,7 +69,9 @@ impl PluginFolder {
     pub fn documents(&self, info: &PluginInfo) -> Vec<LayerDocument> {
         self.hook_files
             .iter()
-            .map(|f| LayerDocument::new(Layer::Plugin(info.clone()), f.source.clone(), parse_document(f)))
+            .map(|f| {
+                LayerDocument::new(Layer::Plugin(info.clone()), f.source.clone(), parse_document(f))
+            })
             .collect()
     }
 
@@ -100,7 +105,9 @@ impl PluginFolder {
                             for a in argv {
                                 out.extend(plugin_paths_in(a));
                             }
-                            if let Some(rest) = argv.first().and_then(|a0| a0.strip_prefix(&format!("{root}/"))) {
+                            if let Some(rest) =
+                                argv.first().and_then(|a0| a0.strip_prefix(&format!("{root}/")))
+                            {
                                 out.push(rest.to_owned());
                             }
                         }
@@ -123,7 +130,8 @@ pub(crate) fn parse_document(f: &HookFile) -> ParsedConfig {
 /// Paths after `${CLAUDE_PLUGIN_ROOT}/`, `${PLUGIN_ROOT}/` (and the brace-less forms) in a
 /// command, up to whitespace, a quote or a shell operator.
 pub(crate) fn plugin_paths_in(s: &str) -> Vec<String> {
-    const VARS: [&str; 4] = ["${CLAUDE_PLUGIN_ROOT}/", "${PLUGIN_ROOT}/", "$CLAUDE_PLUGIN_ROOT/", "$PLUGIN_ROOT/"];
+    const VARS: [&str; 4] =
+        ["${CLAUDE_PLUGIN_ROOT}/", "${PLUGIN_ROOT}/", "$CLAUDE_PLUGIN_ROOT/", "$PLUGIN_ROOT/"];
     let mut out = Vec::new();
     for var in VARS {
         let mut rest = s;
@@ -143,14 +151,21 @@ pub(crate) fn plugin_paths_in(s: &str) -> Vec<String> {
 }
 
 fn failed(plugin: &str, message: impl Into<String>, field: &Path) -> Diagnostic {
-    Diagnostic::new(codes::PLUGIN_HOOKS_FAILED, Severity::Warning, format!("plugin {plugin}: {}", message.into()))
-        .with_field(field.to_string_lossy())
+    Diagnostic::new(
+        codes::PLUGIN_HOOKS_FAILED,
+        Severity::Warning,
+        format!("plugin {plugin}: {}", message.into()),
+    )
+    .with_field(field.to_string_lossy())
 }
 
 /// Reads a plugin folder: metadata, then hook documents. Never fails: problems come back
 /// as `plugin_hooks_failed` diagnostics and the affected documents are left out.
 pub fn read_plugin_folder(root: &Path) -> PluginFolder {
-    let label = root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| root.display().to_string());
+    let label = root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| root.display().to_string());
     let mut folder = PluginFolder {
         root: root.to_owned(),
         name: None,
@@ -161,7 +176,11 @@ pub fn read_plugin_folder(root: &Path) -> PluginFolder {
     let root_real = match fs::canonicalize(root) {
         Ok(r) => r,
         Err(e) => {
-            folder.diagnostics.push(failed(&label, format!("cannot open plugin folder: {e}"), root));
+            folder.diagnostics.push(failed(
+                &label,
+                format!("cannot open plugin folder: {e}"),
+                root,
+            ));
             return folder;
         }
     };
@@ -173,7 +192,11 @@ pub fn read_plugin_folder(root: &Path) -> PluginFolder {
             if is_valid_name(&label) {
                 folder.name = Some(label.clone());
             } else {
-                folder.diagnostics.push(failed(&label, format!("invalid plugin name {label:?}"), root));
+                folder.diagnostics.push(failed(
+                    &label,
+                    format!("invalid plugin name {label:?}"),
+                    root,
+                ));
                 return folder;
             }
         }
@@ -182,18 +205,30 @@ pub fn read_plugin_folder(root: &Path) -> PluginFolder {
             let raw = match fs::read(&path) {
                 Ok(b) => b,
                 Err(e) => {
-                    folder.diagnostics.push(failed(&label, format!("could not read plugin manifest {}: {e}", path.display()), &path));
+                    folder.diagnostics.push(failed(
+                        &label,
+                        format!("could not read plugin manifest {}: {e}", path.display()),
+                        &path,
+                    ));
                     return folder;
                 }
             };
             let obj = match serde_json::from_slice::<Value>(&raw) {
                 Ok(Value::Object(o)) => o,
                 Ok(_) => {
-                    folder.diagnostics.push(failed(&label, format!("plugin manifest {} must be a JSON object", path.display()), &path));
+                    folder.diagnostics.push(failed(
+                        &label,
+                        format!("plugin manifest {} must be a JSON object", path.display()),
+                        &path,
+                    ));
                     return folder;
                 }
                 Err(e) => {
-                    folder.diagnostics.push(failed(&label, format!("invalid JSON syntax in {}: {e}", path.display()), &path));
+                    folder.diagnostics.push(failed(
+                        &label,
+                        format!("invalid JSON syntax in {}: {e}", path.display()),
+                        &path,
+                    ));
                     return folder;
                 }
             };
@@ -201,7 +236,11 @@ pub fn read_plugin_folder(root: &Path) -> PluginFolder {
                 Some(Value::String(n)) if is_valid_name(n) => n.clone(),
                 other => {
                     let shown = other.map(|v| v.to_string()).unwrap_or_else(|| "none".to_owned());
-                    folder.diagnostics.push(failed(&label, format!("invalid plugin name: {shown}"), &path));
+                    folder.diagnostics.push(failed(
+                        &label,
+                        format!("invalid plugin name: {shown}"),
+                        &path,
+                    ));
                     return folder;
                 }
             };
@@ -222,16 +261,24 @@ pub fn read_plugin_folder(root: &Path) -> PluginFolder {
                             Value::String(s) => declared.push(s.clone()),
                             other => folder.diagnostics.push(failed(
                                 &name,
-                                format!("ignoring hooks: expected path string, got {}", json_type(other)),
+                                format!(
+                                    "ignoring hooks: expected path string, got {}",
+                                    json_type(other)
+                                ),
                                 &path,
                             )),
                         }
                     }
                 }
-                Some(Value::Object(o)) => inline = Some(((*rel).to_owned(), path.clone(), wrap_inline(o))),
+                Some(Value::Object(o)) => {
+                    inline = Some(((*rel).to_owned(), path.clone(), wrap_inline(o)))
+                }
                 Some(other) => folder.diagnostics.push(failed(
                     &name,
-                    format!("ignoring hooks: expected path string or list of strings, got {}", json_type(other)),
+                    format!(
+                        "ignoring hooks: expected path string or list of strings, got {}",
+                        json_type(other)
+                    ),
                     &path,
                 )),
             }
@@ -243,25 +290,41 @@ pub fn read_plugin_folder(root: &Path) -> PluginFolder {
     for d in &declared {
         match resolve_declared(d, root, &root_real) {
             Ok(p) => candidates.push(p),
-            Err(reason) => folder.diagnostics.push(failed(&name, format!("ignoring hooks {d:?}: {reason}"), root)),
+            Err(reason) => folder.diagnostics.push(failed(
+                &name,
+                format!("ignoring hooks {d:?}: {reason}"),
+                root,
+            )),
         }
     }
     for (i, cand) in candidates.into_iter().enumerate() {
         let target = if cand.is_dir() { cand.join("hooks.json") } else { cand };
         if !target.exists() {
             if i > 0 {
-                folder.diagnostics.push(failed(&name, format!("hooks path {} does not exist", target.display()), &target));
+                folder.diagnostics.push(failed(
+                    &name,
+                    format!("hooks path {} does not exist", target.display()),
+                    &target,
+                ));
             }
             continue;
         }
         let real = match fs::canonicalize(&target) {
             Ok(r) if r.starts_with(&root_real) => r,
             Ok(_) => {
-                folder.diagnostics.push(failed(&name, format!("hooks path {} escapes the plugin folder", target.display()), &target));
+                folder.diagnostics.push(failed(
+                    &name,
+                    format!("hooks path {} escapes the plugin folder", target.display()),
+                    &target,
+                ));
                 continue;
             }
             Err(e) => {
-                folder.diagnostics.push(failed(&name, format!("could not resolve {}: {e}", target.display()), &target));
+                folder.diagnostics.push(failed(
+                    &name,
+                    format!("could not resolve {}: {e}", target.display()),
+                    &target,
+                ));
                 continue;
             }
         };
@@ -269,15 +332,25 @@ pub fn read_plugin_folder(root: &Path) -> PluginFolder {
             continue;
         }
         seen.push(real.clone());
-        let rel = real.strip_prefix(&root_real).map(|r| r.to_string_lossy().into_owned()).unwrap_or_default();
+        let rel = real
+            .strip_prefix(&root_real)
+            .map(|r| r.to_string_lossy().into_owned())
+            .unwrap_or_default();
         match fs::read(&real) {
             Ok(bytes) => folder.hook_files.push(HookFile {
                 rel,
-                source: root.join(real.strip_prefix(&root_real).unwrap_or(&real)).display().to_string(),
+                source: root
+                    .join(real.strip_prefix(&root_real).unwrap_or(&real))
+                    .display()
+                    .to_string(),
                 bytes,
                 inline: false,
             }),
-            Err(e) => folder.diagnostics.push(failed(&name, format!("could not read {}: {e}", real.display()), &real)),
+            Err(e) => folder.diagnostics.push(failed(
+                &name,
+                format!("could not read {}: {e}", real.display()),
+                &real,
+            )),
         }
     }
     if let Some((rel, path, doc)) = inline
@@ -370,14 +443,19 @@ mod tests {
         fs::write(p, body).unwrap();
     }
 
-    const DOC: &str = r#"{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"echo a"}]}]}}"#;
+    const DOC: &str =
+        r#"{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"echo a"}]}]}}"#;
 
     fn check(files: &[(&str, &str)], name: Option<&str>, docs: &[&str], problems: &[&str]) {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("plug");
         fs::create_dir(&root).unwrap();
         for (rel, body) in files {
-            write(if rel.starts_with("../") { dir.path() } else { &root }, rel.trim_start_matches("../"), body);
+            write(
+                if rel.starts_with("../") { dir.path() } else { &root },
+                rel.trim_start_matches("../"),
+                body,
+            );
         }
         let f = read_plugin_folder(&root);
         assert_eq!(f.name.as_deref(), name, "{files:?}");
@@ -393,26 +471,78 @@ mod tests {
     #[test]
     fn folders() {
         check(&[("hooks/hooks.json", DOC)], Some("plug"), &["hooks/hooks.json"], &[]);
-        check(&[("plugin.json", r#"{"name":"alpha"}"#), ("hooks/hooks.json", DOC)], Some("alpha"), &["hooks/hooks.json"], &[]);
         check(
-            &[(".claude-plugin/plugin.json", r#"{"name":"a","hooks":["./extra.json","./hooks/hooks.json","./more"]}"#),
-              ("hooks/hooks.json", DOC), ("extra.json", DOC), ("more/hooks.json", DOC)],
+            &[("plugin.json", r#"{"name":"alpha"}"#), ("hooks/hooks.json", DOC)],
+            Some("alpha"),
+            &["hooks/hooks.json"],
+            &[],
+        );
+        check(
+            &[
+                (
+                    ".claude-plugin/plugin.json",
+                    r#"{"name":"a","hooks":["./extra.json","./hooks/hooks.json","./more"]}"#,
+                ),
+                ("hooks/hooks.json", DOC),
+                ("extra.json", DOC),
+                ("more/hooks.json", DOC),
+            ],
             Some("a"),
             &["hooks/hooks.json", "extra.json", "more/hooks.json"],
             &[],
         );
-        check(&[(".codex-plugin/plugin.json", r#"{"name":"c","hooks":"./x.json"}"#), ("x.json", DOC)], Some("c"), &["x.json"], &[]);
-        check(&[("plugin.json", r#"{"name":"a","hooks":{"PreToolUse":[]}}"#)], Some("a"), &["plugin.json"], &[]);
+        check(
+            &[(".codex-plugin/plugin.json", r#"{"name":"c","hooks":"./x.json"}"#), ("x.json", DOC)],
+            Some("c"),
+            &["x.json"],
+            &[],
+        );
+        check(
+            &[("plugin.json", r#"{"name":"a","hooks":{"PreToolUse":[]}}"#)],
+            Some("a"),
+            &["plugin.json"],
+            &[],
+        );
         check(&[("plugin.json", r#"{"name":"a","hooks":{}}"#)], Some("a"), &[], &[]);
-        check(&[("plugin.json", r#"{"name":"bad name"}"#), ("hooks/hooks.json", DOC)], None, &[], &["invalid plugin name"]);
+        check(
+            &[("plugin.json", r#"{"name":"bad name"}"#), ("hooks/hooks.json", DOC)],
+            None,
+            &[],
+            &["invalid plugin name"],
+        );
         check(&[("plugin.json", r#"{"version":"1"}"#)], None, &[], &["invalid plugin name"]);
         check(&[("plugin.json", "{nope")], None, &[], &["invalid JSON syntax"]);
         check(&[("plugin.json", "[]")], None, &[], &["must be a JSON object"]);
-        check(&[("plugin.json", r#"{"name":"a","hooks":"x.json"}"#), ("x.json", DOC)], Some("a"), &[], &["must start with './'"]);
-        check(&[("plugin.json", r#"{"name":"a","hooks":"./../e.json"}"#), ("../e.json", DOC)], Some("a"), &[], &["'..'"]);
-        check(&[("plugin.json", r#"{"name":"a","hooks":"./missing.json"}"#)], Some("a"), &[], &["does not exist"]);
-        check(&[("plugin.json", r#"{"name":"a","hooks":[1]}"#)], Some("a"), &[], &["expected path string, got number"]);
-        check(&[("plugin.json", r#"{"name":"a","hooks":true}"#)], Some("a"), &[], &["expected path string or list"]);
+        check(
+            &[("plugin.json", r#"{"name":"a","hooks":"x.json"}"#), ("x.json", DOC)],
+            Some("a"),
+            &[],
+            &["must start with './'"],
+        );
+        check(
+            &[("plugin.json", r#"{"name":"a","hooks":"./../e.json"}"#), ("../e.json", DOC)],
+            Some("a"),
+            &[],
+            &["'..'"],
+        );
+        check(
+            &[("plugin.json", r#"{"name":"a","hooks":"./missing.json"}"#)],
+            Some("a"),
+            &[],
+            &["does not exist"],
+        );
+        check(
+            &[("plugin.json", r#"{"name":"a","hooks":[1]}"#)],
+            Some("a"),
+            &[],
+            &["expected path string, got number"],
+        );
+        check(
+            &[("plugin.json", r#"{"name":"a","hooks":true}"#)],
+            Some("a"),
+            &[],
+            &["expected path string or list"],
+        );
     }
 
     #[test]
@@ -421,9 +551,11 @@ mod tests {
         let root = dir.path().join("plug");
         write(dir.path(), "outside.json", DOC);
         write(&root, "plugin.json", r#"{"name":"a","hooks":"./link.json"}"#);
-        std::os::unix::fs::symlink(dir.path().join("outside.json"), root.join("link.json")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("outside.json"), root.join("link.json"))
+            .unwrap();
         fs::create_dir_all(root.join("hooks")).unwrap();
-        std::os::unix::fs::symlink(dir.path().join("outside.json"), root.join("hooks/hooks.json")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("outside.json"), root.join("hooks/hooks.json"))
+            .unwrap();
         let f = read_plugin_folder(&root);
         assert!(f.hook_files.is_empty(), "{:?}", f.hook_files);
         assert_eq!(f.diagnostics.len(), 2, "{:?}", f.diagnostics);

@@ -139,12 +139,6 @@ impl TempDir {
     pub(crate) fn path(&self) -> &Path {
         &self.path
     }
-
-    /// Keeps the folder (it was renamed away or must outlive this guard).
-    pub(crate) fn keep(mut self) -> PathBuf {
-        self.keep = true;
-        self.path.clone()
-    }
 }
 
 impl Drop for TempDir {
@@ -183,13 +177,16 @@ pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
 /// Hashes files on every available core (std threads pulling from a shared counter);
 /// results in input order.
 pub(crate) fn hash_files(paths: &[PathBuf]) -> Vec<io::Result<(String, u64)>> {
-    let workers = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(paths.len().max(1));
+    let workers =
+        std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(paths.len().max(1));
     if workers <= 1 {
         return paths.iter().map(|p| hash_file(p)).collect();
     }
     let next = AtomicU64::new(0);
-    let mut results: Vec<Option<io::Result<(String, u64)>>> = (0..paths.len()).map(|_| None).collect();
-    let chunks: Vec<Vec<(usize, io::Result<(String, u64)>)>> = std::thread::scope(|s| {
+    let mut results: Vec<Option<io::Result<(String, u64)>>> =
+        (0..paths.len()).map(|_| None).collect();
+    type Hashed = (usize, io::Result<(String, u64)>);
+    let chunks: Vec<Vec<Hashed>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 s.spawn(|| {
@@ -238,7 +235,8 @@ mod tests {
         t.write(&a, b"kept").unwrap();
         t.commit();
         assert_eq!(fs::read(&a).unwrap(), b"kept");
-        let leftovers: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let leftovers: Vec<_> =
+            fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(leftovers.len(), 2, "{leftovers:?}");
     }
 

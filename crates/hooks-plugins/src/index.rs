@@ -73,26 +73,43 @@ pub struct IndexVersion {
 impl SignedIndex {
     /// Parses index bytes and checks the field values (schema, digests, versions).
     pub fn parse(bytes: &[u8]) -> Result<Self> {
-        let idx: SignedIndex =
-            serde_json::from_slice(bytes).map_err(|e| PluginError::invalid("index.json", e.to_string()))?;
+        let idx: SignedIndex = serde_json::from_slice(bytes)
+            .map_err(|e| PluginError::invalid("index.json", e.to_string()))?;
         if idx.schema != INDEX_SCHEMA {
-            return Err(PluginError::invalid("index.json", format!("unsupported schema {}", idx.schema)));
+            return Err(PluginError::invalid(
+                "index.json",
+                format!("unsupported schema {}", idx.schema),
+            ));
         }
-        parse_rfc3339(&idx.expires)
-            .ok_or_else(|| PluginError::invalid("index.json", format!("bad expires {:?}", idx.expires)))?;
+        parse_rfc3339(&idx.expires).ok_or_else(|| {
+            PluginError::invalid("index.json", format!("bad expires {:?}", idx.expires))
+        })?;
         for (name, p) in &idx.plugins {
             if !crate::home::is_safe_name(name) {
-                return Err(PluginError::invalid("index.json", format!("bad plugin name {name:?}")));
+                return Err(PluginError::invalid(
+                    "index.json",
+                    format!("bad plugin name {name:?}"),
+                ));
             }
             for (v, e) in &p.versions {
-                semver::Version::parse(v)
-                    .map_err(|_| PluginError::invalid("index.json", format!("{name}: bad version {v:?}")))?;
-                if e.sha256.len() != 64 || !e.sha256.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()) {
-                    return Err(PluginError::invalid("index.json", format!("{name} {v}: bad sha256")));
+                semver::Version::parse(v).map_err(|_| {
+                    PluginError::invalid("index.json", format!("{name}: bad version {v:?}"))
+                })?;
+                if e.sha256.len() != 64
+                    || !e.sha256.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+                {
+                    return Err(PluginError::invalid(
+                        "index.json",
+                        format!("{name} {v}: bad sha256"),
+                    ));
                 }
                 if let Some(r) = &e.requires_hooks {
-                    semver::VersionReq::parse(r)
-                        .map_err(|_| PluginError::invalid("index.json", format!("{name} {v}: bad requires_hooks {r:?}")))?;
+                    semver::VersionReq::parse(r).map_err(|_| {
+                        PluginError::invalid(
+                            "index.json",
+                            format!("{name} {v}: bad requires_hooks {r:?}"),
+                        )
+                    })?;
                 }
             }
         }
@@ -101,11 +118,18 @@ impl SignedIndex {
 
     /// Unknown fields, as `path: name` lines (typos are reported, not fatal).
     pub fn warnings(&self) -> Vec<String> {
-        let mut w: Vec<String> = self.unknown.keys().map(|k| format!("index.json: unknown field {k:?}")).collect();
+        let mut w: Vec<String> =
+            self.unknown.keys().map(|k| format!("index.json: unknown field {k:?}")).collect();
         for (n, p) in &self.plugins {
-            w.extend(p.unknown.keys().map(|k| format!("index.json: plugins.{n}: unknown field {k:?}")));
+            w.extend(
+                p.unknown.keys().map(|k| format!("index.json: plugins.{n}: unknown field {k:?}")),
+            );
             for (v, e) in &p.versions {
-                w.extend(e.unknown.keys().map(|k| format!("index.json: plugins.{n}.versions.{v}: unknown field {k:?}")));
+                w.extend(
+                    e.unknown.keys().map(|k| {
+                        format!("index.json: plugins.{n}.versions.{v}: unknown field {k:?}")
+                    }),
+                );
             }
         }
         w
@@ -133,15 +157,23 @@ pub struct IndexCheck<'a> {
 }
 
 /// Verifies an offered index (bytes and optional `.minisig` text) and returns it parsed.
-pub fn verify_index(bytes: &[u8], signature: Option<&str>, check: &IndexCheck<'_>) -> Result<SignedIndex> {
+pub fn verify_index(
+    bytes: &[u8],
+    signature: Option<&str>,
+    check: &IndexCheck<'_>,
+) -> Result<SignedIndex> {
     let mp = check.marketplace.to_owned();
     if let Some(key) = check.public_key {
         let sig = signature.ok_or_else(|| PluginError::UnsignedIndex(mp.clone()))?;
-        let pk = minisign_verify::PublicKey::from_base64(key.trim()).map_err(|e| PluginError::Key(e.to_string()))?;
-        let sig = minisign_verify::Signature::decode(sig)
-            .map_err(|e| PluginError::BadSignature { marketplace: mp.clone(), reason: e.to_string() })?;
-        pk.verify(bytes, &sig, false)
-            .map_err(|e| PluginError::BadSignature { marketplace: mp.clone(), reason: e.to_string() })?;
+        let pk = minisign_verify::PublicKey::from_base64(key.trim())
+            .map_err(|e| PluginError::Key(e.to_string()))?;
+        let sig = minisign_verify::Signature::decode(sig).map_err(|e| {
+            PluginError::BadSignature { marketplace: mp.clone(), reason: e.to_string() }
+        })?;
+        pk.verify(bytes, &sig, false).map_err(|e| PluginError::BadSignature {
+            marketplace: mp.clone(),
+            reason: e.to_string(),
+        })?;
     }
     let idx = SignedIndex::parse(bytes)?;
     if idx.marketplace != check.marketplace {
@@ -158,7 +190,11 @@ pub fn verify_index(bytes: &[u8], signature: Option<&str>, check: &IndexCheck<'_
         && let Ok(old) = SignedIndex::parse(prev)
     {
         if idx.version < old.version {
-            return Err(PluginError::Rollback { marketplace: mp, accepted: old.version, offered: idx.version });
+            return Err(PluginError::Rollback {
+                marketplace: mp,
+                accepted: old.version,
+                offered: idx.version,
+            });
         }
         if idx.version == old.version && bytes != prev {
             return Err(PluginError::IndexReplaced { marketplace: mp, version: idx.version });
@@ -171,7 +207,13 @@ pub fn verify_index(bytes: &[u8], signature: Option<&str>, check: &IndexCheck<'_
 /// seconds and `+hh:mm` offsets accepted).
 pub fn parse_rfc3339(s: &str) -> Option<i64> {
     let b = s.as_bytes();
-    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') || b[13] != b':' || b[16] != b':' {
+    if b.len() < 20
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || !matches!(b[10], b'T' | b't' | b' ')
+        || b[13] != b':'
+        || b[16] != b':'
+    {
         return None;
     }
     let num = |r: std::ops::Range<usize>| -> Option<i64> {
@@ -181,8 +223,10 @@ pub fn parse_rfc3339(s: &str) -> Option<i64> {
         }
         t.parse().ok()
     };
-    let (y, mo, d, h, mi, se) = (num(0..4)?, num(5..7)?, num(8..10)?, num(11..13)?, num(14..16)?, num(17..19)?);
-    if !(1..=12).contains(&mo) || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 || se > 60 {
+    let (y, mo, d, h, mi, se) =
+        (num(0..4)?, num(5..7)?, num(8..10)?, num(11..13)?, num(14..16)?, num(17..19)?);
+    if !(1..=12).contains(&mo) || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 || se > 60
+    {
         return None;
     }
     let mut rest = &s[19..];
@@ -310,8 +354,14 @@ mod tests {
         assert_eq!(verdict(&v2, None, 0), "ok 2");
         assert_eq!(verdict(&v2, Some(&v2), 0), "ok 2");
         assert_eq!(verdict(&index(3, "2030-01-01T00:00:00Z"), Some(&v2), 0), "ok 3");
-        assert!(verdict(&index(1, "2030-01-01T00:00:00Z"), Some(&v2), 0).contains("rolled back from version 2 to 1"));
-        assert!(verdict(&index(2, "2031-01-01T00:00:00Z"), Some(&v2), 0).contains("changed without a new version"));
+        assert!(
+            verdict(&index(1, "2030-01-01T00:00:00Z"), Some(&v2), 0)
+                .contains("rolled back from version 2 to 1")
+        );
+        assert!(
+            verdict(&index(2, "2031-01-01T00:00:00Z"), Some(&v2), 0)
+                .contains("changed without a new version")
+        );
         assert!(verdict(&v2, None, 1_900_000_000).contains("expired"));
         let parsed = SignedIndex::parse(&v2).unwrap();
         assert_eq!(parsed.warnings(), ["index.json: unknown field \"typo\""]);

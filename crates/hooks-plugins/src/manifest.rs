@@ -120,7 +120,8 @@ pub fn compute_manifest(dir: &Path, name: &str, version: &str) -> Result<FileMan
     let mut files = BTreeMap::new();
     for ((rel, path), h) in rels.into_iter().zip(&paths).zip(hashes) {
         let (sha256, size) = h.map_err(PluginError::io("read", path))?;
-        let mode = fs::metadata(path).map_err(PluginError::io("inspect", path))?.permissions().mode();
+        let mode =
+            fs::metadata(path).map_err(PluginError::io("inspect", path))?.permissions().mode();
         files.insert(rel, FileEntry { sha256, size, executable: mode & 0o111 != 0 });
     }
     Ok(FileManifest { name: name.to_owned(), version: version.to_owned(), files })
@@ -130,7 +131,11 @@ pub fn compute_manifest(dir: &Path, name: &str, version: &str) -> Result<FileMan
 /// checked (exact file set, sizes, digests, executable bits); with `Some(list)` only those
 /// relative paths are (each must be in the manifest and match). Returns one line per
 /// problem; empty when everything matches.
-pub fn check_tree(dir: &Path, manifest: &FileManifest, only: Option<&[String]>) -> Result<Vec<String>> {
+pub fn check_tree(
+    dir: &Path,
+    manifest: &FileManifest,
+    only: Option<&[String]>,
+) -> Result<Vec<String>> {
     let mut problems = Vec::new();
     let wanted: Vec<String> = match only {
         None => {
@@ -213,7 +218,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         fs::create_dir_all(dir.path().join("bin")).unwrap();
         fs::write(dir.path().join("bin/run.sh"), "echo hi\n").unwrap();
-        fs::set_permissions(dir.path().join("bin/run.sh"), fs::Permissions::from_mode(0o755)).unwrap();
+        fs::set_permissions(dir.path().join("bin/run.sh"), fs::Permissions::from_mode(0o755))
+            .unwrap();
         fs::write(dir.path().join("README"), "x").unwrap();
         let m = compute_manifest(dir.path(), "p", "1.0.0").unwrap();
         assert_eq!(m.files.keys().collect::<Vec<_>>(), ["README", "bin/run.sh"]);
@@ -224,7 +230,8 @@ mod tests {
 
         fs::write(dir.path().join("README"), "y").unwrap();
         fs::write(dir.path().join("extra"), "z").unwrap();
-        fs::set_permissions(dir.path().join("bin/run.sh"), fs::Permissions::from_mode(0o644)).unwrap();
+        fs::set_permissions(dir.path().join("bin/run.sh"), fs::Permissions::from_mode(0o644))
+            .unwrap();
         let p = check_tree(dir.path(), &m, None).unwrap();
         assert_eq!(p.len(), 3, "{p:?}");
         assert!(p[0].starts_with("extra: not in the manifest"));

@@ -17,7 +17,8 @@ pub struct GeneratedKeypair {
 
 /// Generates an Ed25519 minisign key pair whose secret key is not password protected.
 pub fn generate_keypair() -> Result<GeneratedKeypair> {
-    let KeyPair { pk, sk } = KeyPair::generate_unencrypted_keypair().map_err(|e| PluginError::Key(e.to_string()))?;
+    let KeyPair { pk, sk } =
+        KeyPair::generate_unencrypted_keypair().map_err(|e| PluginError::Key(e.to_string()))?;
     let public_key = pk.to_base64();
     let public_key_file = pk.to_box().map_err(|e| PluginError::Key(e.to_string()))?.to_string();
     let secret_key_file = sk
@@ -33,16 +34,29 @@ pub(crate) fn load_secret_key(text: &str, password: Option<&str>) -> Result<Secr
     let unprotected = SecretKey::from_unencrypted_box(sk_box.clone());
     match (unprotected, password) {
         (Ok(sk), _) => Ok(sk),
-        (Err(_), Some(pw)) => SecretKey::from_box(sk_box, Some(pw.to_owned())).map_err(|e| PluginError::Key(e.to_string())),
-        (Err(e), None) => Err(PluginError::Key(format!("cannot read secret key (password protected keys need a password): {e}"))),
+        (Err(_), Some(pw)) => SecretKey::from_box(sk_box, Some(pw.to_owned()))
+            .map_err(|e| PluginError::Key(e.to_string())),
+        (Err(e), None) => Err(PluginError::Key(format!(
+            "cannot read secret key (password protected keys need a password): {e}"
+        ))),
     }
 }
 
 /// Signs bytes; returns the `.minisig` file content and the signer's public key line.
-pub(crate) fn sign_bytes(sk: &SecretKey, bytes: &[u8], trusted_comment: &str) -> Result<(String, String)> {
+pub(crate) fn sign_bytes(
+    sk: &SecretKey,
+    bytes: &[u8],
+    trusted_comment: &str,
+) -> Result<(String, String)> {
     let pk = PublicKey::from_secret_key(sk).map_err(|e| PluginError::Key(e.to_string()))?;
-    let sig = minisign::sign(Some(&pk), sk, bytes, Some(trusted_comment), Some("signature from hooks marketplace build"))
-        .map_err(|e| PluginError::Key(e.to_string()))?;
+    let sig = minisign::sign(
+        Some(&pk),
+        sk,
+        bytes,
+        Some(trusted_comment),
+        Some("signature from hooks marketplace build"),
+    )
+    .map_err(|e| PluginError::Key(e.to_string()))?;
     Ok((sig.into_string(), pk.to_base64()))
 }
 

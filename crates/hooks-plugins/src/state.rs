@@ -65,7 +65,10 @@ impl InstalledPlugins {
         let path = home.installed_plugins_file();
         let raw = json_object(&path, read_optional(&path)?, 2)?;
         if raw.get("plugins").is_some_and(|p| !p.is_object()) {
-            return Err(PluginError::invalid(path.display().to_string(), "\"plugins\" is not an object"));
+            return Err(PluginError::invalid(
+                path.display().to_string(),
+                "\"plugins\" is not an object",
+            ));
         }
         Ok(Self { path, raw })
     }
@@ -153,7 +156,10 @@ impl PluginStates {
         let path = home.plugin_state_file();
         let raw = json_object(&path, read_optional(&path)?, 1)?;
         if raw.get("enabledPlugins").is_some_and(|p| !p.is_object()) {
-            return Err(PluginError::invalid(path.display().to_string(), "\"enabledPlugins\" is not an object"));
+            return Err(PluginError::invalid(
+                path.display().to_string(),
+                "\"enabledPlugins\" is not an object",
+            ));
         }
         Ok(Self { path, raw })
     }
@@ -165,7 +171,11 @@ impl PluginStates {
 
     /// True when the plugin is enabled (`true` in `enabledPlugins`).
     pub fn is_enabled(&self, id: &str) -> bool {
-        self.raw.get("enabledPlugins").and_then(|e| e.get(id)).and_then(Value::as_bool).unwrap_or(false)
+        self.raw
+            .get("enabledPlugins")
+            .and_then(|e| e.get(id))
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
     }
 
     /// Enables or disables a plugin.
@@ -224,8 +234,10 @@ impl Lockfile {
         match read_optional(&path)? {
             None => Ok(Self { version: 1, plugins: BTreeMap::new() }),
             Some(b) => {
-                let text = String::from_utf8(b).map_err(|e| PluginError::invalid("plugins.lock", e.to_string()))?;
-                toml::from_str(&text).map_err(|e| PluginError::invalid("plugins.lock", e.to_string()))
+                let text = String::from_utf8(b)
+                    .map_err(|e| PluginError::invalid("plugins.lock", e.to_string()))?;
+                toml::from_str(&text)
+                    .map_err(|e| PluginError::invalid("plugins.lock", e.to_string()))
             }
         }
     }
@@ -283,7 +295,12 @@ mod tests {
         let mut l = Lockfile::load(&home).unwrap();
         l.plugins.insert(
             "a@m".into(),
-            LockEntry { version: "1.0.0".into(), source: "https://x/index.json".into(), sha256: Some("ab".into()), manifest_sha256: "cd".into() },
+            LockEntry {
+                version: "1.0.0".into(),
+                source: "https://x/index.json".into(),
+                sha256: Some("ab".into()),
+                manifest_sha256: "cd".into(),
+            },
         );
         std::fs::write(home.lockfile(), l.to_bytes()).unwrap();
         assert_eq!(Lockfile::load(&home).unwrap(), l);
