@@ -325,6 +325,7 @@ pub fn fetch_catalog(home: &Home, source: &str) -> Result<FetchedCatalog> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

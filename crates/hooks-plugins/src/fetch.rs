@@ -215,6 +215,7 @@ pub fn download(loc: &Location, dest: &Path, limit: u64) -> Result<(String, u64)
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

@@ -214,6 +214,7 @@ pub(crate) fn hash_files(paths: &[PathBuf]) -> Vec<io::Result<(String, u64)>> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

@@ -159,6 +159,7 @@ impl std::fmt::Display for PluginId {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

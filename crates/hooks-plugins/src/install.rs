@@ -1013,6 +1013,7 @@ pub(crate) fn set_layer(
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use std::collections::BTreeMap;
 

@@ -61,6 +61,7 @@ pub(crate) fn sign_bytes(
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
