@@ -52,6 +52,8 @@
 //! - `legacy_stdin`: [`LegacyHandler::stdin_text`](hooks_core::LegacyHandler::stdin_text)
 //!   of each matched legacy handler, exactly.
 
+#![allow(clippy::expect_used, clippy::panic)]
+
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -557,7 +559,11 @@ fn check_case(case: &Value) -> Vec<Failure> {
     let mut got = run_case(case);
     if let Ok(dir) = std::env::var("GOLDEN_DUMP") {
         // Our answer per case, to inspect (or to write a deviation's `ours` from).
-        let name = format!("{:03}-{}.json", case["number"], case["name"].as_str().unwrap_or(""));
+        let name = format!(
+            "{:03}-{}.json",
+            case["number"].as_u64().unwrap_or(0),
+            case["name"].as_str().unwrap_or("")
+        );
         let text = serde_json::to_string_pretty(&got).expect("JSON");
         std::fs::write(Path::new(&dir).join(name), text).expect("write the dump");
     }
@@ -589,10 +595,10 @@ fn check_case(case: &Value) -> Vec<Failure> {
         if pointer.starts_with("/handler_results") {
             if pointer == "/handler_results" {
                 project_outputs(&mut ours);
-            } else if let Some(o) = ours.as_object_mut().and_then(|o| o.get_mut("output")) {
-                if !o.is_null() {
-                    *o = "parsed".into();
-                }
+            } else if let Some(o) = ours.as_object_mut().and_then(|o| o.get_mut("output"))
+                && !o.is_null()
+            {
+                *o = "parsed".into();
             }
         }
         match dev["compare"].as_str() {
@@ -662,10 +668,10 @@ fn check_case(case: &Value) -> Vec<Failure> {
 fn project_outputs(results: &mut Value) {
     if let Some(items) = results.as_array_mut() {
         for item in items {
-            if let Some(o) = item.as_object_mut().and_then(|o| o.get_mut("output")) {
-                if !o.is_null() {
-                    *o = "parsed".into();
-                }
+            if let Some(o) = item.as_object_mut().and_then(|o| o.get_mut("output"))
+                && !o.is_null()
+            {
+                *o = "parsed".into();
             }
         }
     }
@@ -770,14 +776,14 @@ fn message_rule(reference: &str) -> (String, bool) {
     if let Some(p) = detail_after("Failed to read hooks config at ", ": ", true) {
         return (p, false);
     }
-    if reference.starts_with("Rejected hook group ") {
-        if let Some(at) = reference.find(": Invalid hook matcher ") {
-            let start = at + ": Invalid hook matcher ".len();
-            if let Some(end) =
-                reference[start..].rfind("': ").or_else(|| reference[start..].rfind("\": "))
-            {
-                return (reference[..start + end + 3].to_owned(), false);
-            }
+    if reference.starts_with("Rejected hook group ")
+        && let Some(at) = reference.find(": Invalid hook matcher ")
+    {
+        let start = at + ": Invalid hook matcher ".len();
+        if let Some(end) =
+            reference[start..].rfind("': ").or_else(|| reference[start..].rfind("\": "))
+        {
+            return (reference[..start + end + 3].to_owned(), false);
         }
     }
     (reference.to_owned(), true)
@@ -818,7 +824,7 @@ fn compare_load_diagnostics(e: &Value, g: &Value, out: &mut Vec<Failure>) {
             fail("code", w["code"].clone(), h["code"].clone(), "");
         }
         let severity = our_load_severity(code, w["severity"].as_str().unwrap_or_default());
-        if h["severity"] != Value::from(severity.clone()) {
+        if h["severity"] != severity.as_str() {
             fail("severity", severity.into(), h["severity"].clone(), "ours: dropped = error");
         }
         let message = w["message"].as_str().unwrap_or_default();
@@ -840,7 +846,7 @@ fn compare_load_diagnostics(e: &Value, g: &Value, out: &mut Vec<Failure>) {
             Some((f, p)) => (f, Some(p)),
             None => (field, None),
         };
-        if h["source"] != Value::from(file) {
+        if h["source"] != file {
             fail("field", file.into(), h["source"].clone(), "our source = the file part");
         }
         if let Some(path) = path {
@@ -879,7 +885,7 @@ fn compare_load_notices(e: &Value, g: &Value, out: &mut Vec<Failure>) {
             (w["severity"].as_str().unwrap_or_default(), "Hook warning: ")
         };
         let ours = h["message"].as_str().unwrap_or_default();
-        let ok = h["severity"] == Value::from(severity)
+        let ok = h["severity"] == severity
             && ours.strip_prefix(label).is_some_and(|m| message_ok(reference, m));
         if !ok {
             out.push(Failure {
