@@ -9,7 +9,9 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use hooks_plugins::{Home, InstallRecord, InstalledPlugins, PluginStates, VerifyStatus, adopt, verify};
+use hooks_plugins::{
+    Home, InstallRecord, InstalledPlugins, PluginStates, VerifyStatus, adopt, verify,
+};
 
 const FILES: usize = 1_000;
 const TOTAL: usize = 50 << 20;
@@ -63,15 +65,26 @@ fn main() {
     let (o, s) = (median(ours), median(theirs));
     let mb = TOTAL as f64 / (1 << 20) as f64;
     println!("verify, {FILES} files, {mb:.0} MB, median of {RUNS} (warm cache):");
-    println!("  hooks-plugins verify  {:>8.1} ms  {:>7.0} MB/s", o.as_secs_f64() * 1e3, mb / o.as_secs_f64());
-    println!("  sha256sum             {:>8.1} ms  {:>7.0} MB/s", s.as_secs_f64() * 1e3, mb / s.as_secs_f64());
+    println!(
+        "  hooks-plugins verify  {:>8.1} ms  {:>7.0} MB/s",
+        o.as_secs_f64() * 1e3,
+        mb / o.as_secs_f64()
+    );
+    println!(
+        "  sha256sum             {:>8.1} ms  {:>7.0} MB/s",
+        s.as_secs_f64() * 1e3,
+        mb / s.as_secs_f64()
+    );
     println!("  throughput ratio (ours / sha256sum): {:.2}x", s.as_secs_f64() / o.as_secs_f64());
 }
 
 fn register(home: &Home, plugin: &Path) {
     fs::create_dir_all(home.state_dir()).unwrap();
     let mut ip = InstalledPlugins::load(home).unwrap();
-    ip.set("bench@local", &InstallRecord { install_path: plugin.to_owned(), version: Some("1.0.0".into()) });
+    ip.set(
+        "bench@local",
+        &InstallRecord { install_path: plugin.to_owned(), version: Some("1.0.0".into()) },
+    );
     fs::write(home.installed_plugins_file(), ip.to_bytes()).unwrap();
     let mut st = PluginStates::load(home).unwrap();
     st.set_enabled("bench@local", true);
