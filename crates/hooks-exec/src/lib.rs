@@ -6,9 +6,13 @@
 //! pure contract (parsing, matching, reduction) lives in `hooks-core`.
 
 mod discovery;
+mod env;
+mod process;
 #[cfg(test)]
 mod scratch;
 mod trust;
 
 pub use discovery::*;
+pub use env::{EnvPolicy, StripReason, scrub, strip_reason};
+pub use process::{ProcessSpec, Program, REAP_GRACE, run_process};
 pub use trust::*;
