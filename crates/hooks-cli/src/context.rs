@@ -52,18 +52,19 @@ impl Env {
 pub fn run() -> i32 {
     let env = Env::capture();
     let (stdin, stdout, stderr) = (std::io::stdin(), std::io::stdout(), std::io::stderr());
-    let mut stdin = stdin.lock();
     let mut stdout = stdout.lock();
     let mut stderr = stderr.lock();
-    run_with(std::env::args_os(), &mut stdin, &mut stdout, &mut stderr, &env)
+    run_with(std::env::args_os(), Box::new(stdin), &mut stdout, &mut stderr, &env)
 }
 
 /// Runs `hooks` with explicit arguments (the first is the program name), streams and
 /// environment; returns the exit code. Nothing is read from the process's own environment,
 /// so tests drive the command in-process.
+///
+/// `stdin` is owned because `hooks serve` reads it on a thread of its own.
 pub fn run_with<I, T>(
     args: I,
-    stdin: &mut (dyn Read + Send),
+    stdin: Box<dyn Read + Send>,
     stdout: &mut (dyn Write + Send),
     stderr: &mut (dyn Write + Send),
     env: &Env,
@@ -118,7 +119,7 @@ fn exit_code(result: anyhow::Result<i32>, stderr: &mut dyn Write, style: Style) 
 /// What a command works with.
 pub(crate) struct Ctx<'a> {
     /// Standard input.
-    pub stdin: &'a mut (dyn Read + Send),
+    pub stdin: Box<dyn Read + Send>,
     /// Standard output.
     pub out: &'a mut (dyn Write + Send),
     /// Standard error.
