@@ -5,14 +5,22 @@
 //! process group, with timeouts, bounded output capture and a scrubbed environment. The
 //! pure contract (parsing, matching, reduction) lives in `hooks-core`.
 
+mod callback;
+mod debug;
 mod discovery;
 mod env;
 mod process;
 #[cfg(test)]
 mod scratch;
+mod session;
 mod trust;
 
+pub use callback::{
+    Callback, CallbackContext, CallbackFuture, CallbackGroup, CallbackInput,
+    DEFAULT_CALLBACK_TIMEOUT,
+};
 pub use discovery::*;
 pub use env::{EnvPolicy, StripReason, scrub, strip_reason};
 pub use process::{ProcessSpec, Program, REAP_GRACE, run_process};
+pub use session::{Fired, HandlerRun, Session, SessionError, SessionOptions, StatusListener};
 pub use trust::*;

@@ -6,6 +6,7 @@ mod cancel;
 mod concurrency;
 mod env;
 mod outcomes;
+mod session;
 mod stdin;
 mod support;
 mod timeout;

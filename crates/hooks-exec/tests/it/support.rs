@@ -54,6 +54,11 @@ impl TempDir {
         Self(path)
     }
 
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
     /// A path inside the directory, as a string for command lines.
     pub fn file(&self, name: &str) -> String {
         self.0.join(name).to_str().unwrap().to_owned()

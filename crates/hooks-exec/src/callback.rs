@@ -1,0 +1,150 @@
+//! In-process callback handlers (SPEC 10), the Claude Agent SDK's hook model.
+//!
+//! A host registers [`CallbackGroup`]s per event: a matcher (SPEC 12 rules), a timeout
+//! (default 60 s) and async closures. Each callback receives the invocation's wire payload,
+//! its `tool_use_id` and a [`CallbackContext`] whose cancellation signal fires when the
+//! callback times out or the invocation is dropped, and returns the same output object a
+//! command handler prints. Results join the reduction after the file layers' handlers, in
+//! registration order.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use hooks_core::{
+    Capabilities, Event, HandlerResult, Matcher, codes, format_seconds, parse_output_value,
+};
+use serde_json::Value;
+use tokio::sync::watch;
+
+/// The future a callback returns: the output object.
+pub type CallbackFuture = Pin<Box<dyn Future<Output = Value> + Send>>;
+
+/// An in-process handler.
+pub type Callback = Arc<dyn Fn(CallbackInput) -> CallbackFuture + Send + Sync>;
+
+/// Default callback timeout.
+pub const DEFAULT_CALLBACK_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// What a callback receives.
+#[derive(Debug, Clone)]
+pub struct CallbackInput {
+    /// The wire payload, as command handlers get it on stdin.
+    pub input: Value,
+    /// The tool call id, for tool events.
+    pub tool_use_id: Option<String>,
+    /// Carries the cancellation signal.
+    pub context: CallbackContext,
+}
+
+/// The callback's context.
+#[derive(Debug, Clone)]
+pub struct CallbackContext {
+    cancelled: watch::Receiver<bool>,
+}
+
+impl CallbackContext {
+    /// True once the callback was cancelled (timeout, or the invocation was dropped).
+    pub fn is_cancelled(&self) -> bool {
+        *self.cancelled.borrow()
+    }
+
+    /// Resolves when the callback is cancelled.
+    pub async fn cancelled(&mut self) {
+        let _ = self.cancelled.wait_for(|c| *c).await;
+    }
+}
+
+/// Callbacks registered for one event with one matcher.
+#[derive(Clone)]
+pub struct CallbackGroup {
+    /// The event.
+    pub event: Event,
+    /// The matcher (SPEC 12); `None` matches everything.
+    pub matcher: Option<String>,
+    compiled: Option<Arc<Matcher>>,
+    /// The callbacks, run concurrently and reduced in this order.
+    pub callbacks: Vec<Callback>,
+    /// Timeout per callback.
+    pub timeout: Duration,
+}
+
+impl std::fmt::Debug for CallbackGroup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CallbackGroup")
+            .field("event", &self.event)
+            .field("matcher", &self.matcher)
+            .field("callbacks", &self.callbacks.len())
+            .field("timeout", &self.timeout)
+            .finish()
+    }
+}
+
+impl CallbackGroup {
+    /// A group for `event`; an invalid matcher is an error (the text after
+    /// `Invalid hook matcher`).
+    pub fn new(event: Event, matcher: Option<&str>) -> Result<Self, hooks_core::MatcherError> {
+        let compiled = Matcher::compile(matcher)?;
+        Ok(Self {
+            event,
+            matcher: matcher.map(str::to_owned),
+            compiled: Some(Arc::new(compiled)),
+            callbacks: Vec::new(),
+            timeout: DEFAULT_CALLBACK_TIMEOUT,
+        })
+    }
+
+    /// Adds a callback.
+    #[must_use]
+    pub fn hook<F, Fut>(mut self, f: F) -> Self
+    where
+        F: Fn(CallbackInput) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Value> + Send + 'static,
+    {
+        self.callbacks.push(Arc::new(move |input| Box::pin(f(input))));
+        self
+    }
+
+    /// Sets the timeout.
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// True when the group applies to an invocation with this matcher target.
+    pub fn matches(&self, target: Option<&str>) -> bool {
+        if self.event.matcher_target().is_none() {
+            return true;
+        }
+        self.compiled.as_ref().is_none_or(|m| m.is_match(target))
+    }
+}
+
+/// Runs one callback with its timeout and parses its output.
+pub(crate) async fn run_callback(
+    event: Event,
+    callback: &Callback,
+    input: Value,
+    tool_use_id: Option<String>,
+    timeout: Duration,
+    caps: &Capabilities,
+) -> HandlerResult {
+    let (cancel, cancelled) = watch::channel(false);
+    let fut =
+        callback(CallbackInput { input, tool_use_id, context: CallbackContext { cancelled } });
+    match tokio::time::timeout(timeout, fut).await {
+        Ok(value) => parse_output_value(event, &value, caps),
+        Err(_) => {
+            let _ = cancel.send(true);
+            HandlerResult::failure(
+                codes::TIMEOUT,
+                format!(
+                    "Hook exceeded its {} second timeout",
+                    format_seconds(timeout.as_secs_f64())
+                ),
+            )
+        }
+    }
+}

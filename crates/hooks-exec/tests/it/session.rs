@@ -1,0 +1,330 @@
+//! Sessions end to end: files on disk, trust, real handler processes, reduction.
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use hooks_core::{
+    CommonDefaults, Event, HandlerStatus, InactiveStatus, Invocation, PermissionBehavior,
+};
+use hooks_exec::{CallbackGroup, Session, SessionOptions, TrustStore};
+use serde_json::json;
+
+use crate::support::{FAKE_HOOK, TempDir};
+
+/// A project folder (with `.git`) and a home folder inside `tmp`.
+struct World {
+    tmp: TempDir,
+}
+
+impl World {
+    fn new() -> Self {
+        let tmp = TempDir::new();
+        std::fs::create_dir_all(tmp.path().join("project/.git")).unwrap();
+        std::fs::create_dir_all(tmp.path().join("project/.deepagents")).unwrap();
+        std::fs::create_dir_all(tmp.path().join("home")).unwrap();
+        World { tmp }
+    }
+    fn project(&self) -> std::path::PathBuf {
+        self.tmp.path().join("project")
+    }
+    fn home(&self) -> std::path::PathBuf {
+        self.tmp.path().join("home")
+    }
+    fn write_project(&self, config: &serde_json::Value) {
+        std::fs::write(self.project().join(".deepagents/hooks.json"), config.to_string()).unwrap();
+    }
+    fn write_user(&self, config: &serde_json::Value) {
+        std::fs::write(self.home().join("hooks.json"), config.to_string()).unwrap();
+    }
+    fn options(&self) -> SessionOptions {
+        let mut o = SessionOptions::new(self.project());
+        o.home = Some(self.home());
+        o.env = Some(vec![
+            ("PATH".into(), OsString::from("/usr/local/bin:/usr/bin:/bin")),
+            ("HOME".into(), self.tmp.path().as_os_str().to_owned()),
+            ("GITHUB_TOKEN".into(), "ghp_0123456789abcdef0123456789abcdef0123".into()),
+        ]);
+        o
+    }
+    fn start(&self) -> Session {
+        Session::start(self.options()).unwrap()
+    }
+    fn invocation(&self, event: Event, payload: serde_json::Value) -> Invocation {
+        let defaults = CommonDefaults {
+            session_id: "s-1".into(),
+            transcript_path: String::new(),
+            cwd: self.project().display().to_string(),
+            permission_mode: Some("default".into()),
+        };
+        Invocation::from_host_json(event, &payload, &defaults).unwrap().0
+    }
+}
+
+fn cmd(command: &str) -> serde_json::Value {
+    json!({"type": "command", "command": command})
+}
+
+fn one(event: &str, matcher: Option<&str>, handlers: Vec<serde_json::Value>) -> serde_json::Value {
+    let mut group = json!({"hooks": handlers});
+    if let Some(m) = matcher {
+        group["matcher"] = json!(m);
+    }
+    json!({"hooks": {event: [group]}})
+}
+
+fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
+}
+
+fn bash(world: &World, command: &str) -> Invocation {
+    world.invocation(
+        Event::PreToolUse,
+        json!({"tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "t1"}),
+    )
+}
+
+#[test]
+fn untrusted_project_hooks_never_run_and_show_as_untrusted() {
+    let w = World::new();
+    let marker = w.tmp.file("ran");
+    w.write_project(&one("PreToolUse", None, vec![cmd(&format!("touch {marker}"))]));
+    let s = w.start();
+    let fired = rt().block_on(s.fire(bash(&w, "ls")));
+    assert!(fired.matched.is_empty());
+    assert!(!Path::new(&marker).exists());
+    let diags = s.load_diagnostics();
+    assert!(diags.iter().any(|d| d.code == "project_untrusted"), "{diags:?}");
+    let listed: Vec<_> = s.snapshot().handlers().iter().map(|h| h.status.clone()).collect();
+    assert!(matches!(
+        listed.as_slice(),
+        [HandlerStatus::Inactive { status: InactiveStatus::Untrusted, .. }]
+    ));
+}
+
+#[test]
+fn headless_trust_and_store_trust_load_the_project_layer() {
+    let w = World::new();
+    let marker = w.tmp.file("ran");
+    w.write_project(&one("PreToolUse", None, vec![cmd(&format!("touch {marker}"))]));
+    let mut o = w.options();
+    o.trust_project_hooks = true;
+    let s = Session::start(o).unwrap();
+    let fired = rt().block_on(s.fire(bash(&w, "ls")));
+    assert_eq!(fired.matched, ["PreToolUse:0:0"]);
+    assert!(Path::new(&marker).exists());
+
+    // Trust bound to content: granted bytes load, changed bytes do not.
+    let bytes = std::fs::read(w.project().join(".deepagents/hooks.json")).unwrap();
+    let state = w.home().join(".state");
+    TrustStore::grant(
+        &state,
+        &w.project(),
+        &hooks_exec::sha256_hex(&bytes),
+        std::time::SystemTime::now(),
+    )
+    .unwrap();
+    assert_eq!(w.start().snapshot().matching(Event::PreToolUse, Some("Bash")).len(), 1);
+    w.write_project(&one("PreToolUse", None, vec![cmd("true"), cmd("false")]));
+    let s = w.start();
+    assert!(s.snapshot().matching(Event::PreToolUse, Some("Bash")).is_empty());
+    assert!(s.load_diagnostics().iter().any(|d| d.code == "project_trust_changed"));
+}
+
+#[test]
+fn deny_wins_and_results_reduce_in_configuration_order() {
+    let w = World::new();
+    w.write_user(&json!({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [
+            // Slow, first in order: its context must come first.
+            cmd("sleep 0.3; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\",\"additionalContext\":\"first\"}}'"),
+            cmd("echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"additionalContext\":\"second\"}}'"),
+            cmd("cat >/dev/null; echo 'rm is not allowed' >&2; exit 2"),
+        ]},
+        {"matcher": "Edit|Write", "hooks": [cmd("echo never")]}
+    ]}}));
+    let s = w.start();
+    let fired = rt().block_on(s.fire(bash(&w, "rm -rf build")));
+    assert_eq!(fired.matched, ["PreToolUse:0:0", "PreToolUse:0:1", "PreToolUse:0:2"]);
+    assert_eq!(fired.decision.permission.behavior, PermissionBehavior::Deny);
+    assert_eq!(fired.decision.permission.reason.as_deref(), Some("rm is not allowed"));
+    assert_eq!(fired.decision.context, ["first", "second"]);
+    assert!(fired.is_blocking());
+    assert_eq!(
+        fired.effect.to_json()["tool_result"],
+        json!("Bash blocked by hook: rm is not allowed")
+    );
+    let codes: Vec<_> = fired.handlers.iter().map(|h| h.exit_code).collect();
+    assert_eq!(codes, [Some(0), Some(0), Some(2)]);
+}
+
+#[test]
+fn stop_continuations_fill_stop_hook_active_and_reset() {
+    let w = World::new();
+    let seen = w.tmp.file("stdin");
+    // Keeps the agent working once: blocks unless stop_hook_active is already true.
+    let script = format!(
+        "cat > {seen}; grep -q '\"stop_hook_active\":true' {seen} && exit 0; echo '{{\"decision\":\"block\",\"reason\":\"tests failing\"}}'"
+    );
+    w.write_user(&one("Stop", None, vec![cmd(&script)]));
+    let s = w.start();
+    let stop = || w.invocation(Event::Stop, json!({"last_assistant_message": "done"}));
+    let first = rt().block_on(s.fire(stop()));
+    assert!(first.decision.continue_loop);
+    assert_eq!(first.decision.feedback, ["tests failing"]);
+    assert_eq!(s.stop_continuations(), 1);
+    let second = rt().block_on(s.fire(stop()));
+    assert!(std::fs::read_to_string(&seen).unwrap().contains("\"stop_hook_active\":true"));
+    assert!(!second.decision.continue_loop);
+    assert_eq!(s.stop_continuations(), 0);
+    // At the cap, a block is ignored with continuation_cap.
+    s.set_stop_continuations(8);
+    w.write_user(&one("Stop", None, vec![cmd("echo '{\"decision\":\"block\"}'")]));
+    s.reload();
+    let capped = rt().block_on(s.fire(stop()));
+    assert!(!capped.decision.continue_loop);
+    assert!(capped.decision.diagnostics.iter().any(|d| d.code == "continuation_cap"));
+}
+
+#[test]
+fn snapshot_is_taken_at_start_and_changes_only_on_reload() {
+    let w = World::new();
+    w.write_user(&one("UserPromptSubmit", None, vec![cmd("echo one")]));
+    let s = w.start();
+    let id = s.snapshot().id().to_owned();
+    w.write_user(&one("UserPromptSubmit", None, vec![cmd("echo two")]));
+    let prompt = || w.invocation(Event::UserPromptSubmit, json!({"prompt": "hi"}));
+    assert_eq!(rt().block_on(s.fire(prompt())).decision.context, ["one"]);
+    s.reload();
+    assert_ne!(s.snapshot().id(), id);
+    assert_eq!(rt().block_on(s.fire(prompt())).decision.context, ["two"]);
+}
+
+#[test]
+fn handlers_get_a_scrubbed_environment_with_the_project_dir() {
+    let w = World::new();
+    w.write_user(&one(
+        "SessionStart",
+        None,
+        vec![json!({"type": "command", "command": "x", "argv": [FAKE_HOOK, "--print-env"]})],
+    ));
+    let s = w.start();
+    let fired =
+        rt().block_on(s.fire(w.invocation(Event::SessionStart, json!({"source": "startup"}))));
+    let context = fired.decision.context.join("\n");
+    assert!(
+        context.contains(&format!("CLAUDE_PROJECT_DIR={}", w.project().display())),
+        "{context}"
+    );
+    assert!(context.contains("PATH=/usr/local/bin"));
+    assert!(!context.contains("GITHUB_TOKEN"), "{context}");
+    assert!(!context.contains("ghp_"));
+}
+
+#[test]
+fn legacy_handlers_get_the_legacy_stdin_and_are_ignored() {
+    let w = World::new();
+    let seen = w.tmp.file("legacy");
+    w.write_user(&json!({"hooks": [{"command": ["/bin/sh", "-c", format!("cat > {seen}; echo '{{\"decision\":\"block\"}}'; exit 2")], "events": ["session.end"]}]}));
+    let s = w.start();
+    assert!(s.load_diagnostics().iter().any(|d| d.code == "legacy_deprecated"));
+    let fired = rt().block_on(s.fire(w.invocation(Event::SessionEnd, json!({"reason": "other"}))));
+    assert_eq!(fired.matched.len(), 1);
+    assert!(fired.decision.diagnostics.is_empty(), "{:?}", fired.decision.diagnostics);
+    let stdin: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&seen).unwrap()).unwrap();
+    assert_eq!(stdin, json!({"event": "session.end", "thread_id": "s-1"}));
+}
+
+#[test]
+fn status_slot_shows_the_latest_active_handler_then_empty() {
+    let w = World::new();
+    w.write_user(&one(
+        "PreToolUse",
+        Some("Bash"),
+        vec![
+            json!({"type": "command", "command": "sleep 0.2", "statusMessage": "  checking bash "}),
+            cmd("true"),
+        ],
+    ));
+    let s = w.start();
+    let seen = Arc::new(Mutex::new(Vec::<String>::new()));
+    let sink = Arc::clone(&seen);
+    s.on_status(Arc::new(move |t: &str| sink.lock().unwrap().push(t.to_owned())));
+    rt().block_on(s.fire(bash(&w, "ls")));
+    let seen = seen.lock().unwrap().clone();
+    assert_eq!(seen.first().map(String::as_str), Some("checking bash"));
+    assert_eq!(seen.last().map(String::as_str), Some(""));
+    assert_eq!(seen.len(), 4, "{seen:?}");
+    assert!(seen.contains(&"Running PreToolUse hook…".to_owned()));
+}
+
+#[test]
+fn callbacks_join_the_reduction_after_file_handlers() {
+    let w = World::new();
+    w.write_user(&one("PreToolUse", None, vec![cmd("echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"additionalContext\":\"file\"}}'")]));
+    let mut o = w.options();
+    o.callbacks.push(
+        CallbackGroup::new(Event::PreToolUse, Some("Bash"))
+            .unwrap()
+            .hook(|input| async move {
+                let cmd = input.input["tool_input"]["command"].as_str().unwrap_or("").to_owned();
+                json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                    "permissionDecision": if cmd.contains("rm") { "deny" } else { "allow" },
+                    "permissionDecisionReason": "callback", "additionalContext": "callback"}})
+            })
+            .hook(|mut input| async move {
+                input.context.cancelled().await;
+                json!({})
+            })
+            .timeout(Duration::from_millis(200)),
+    );
+    let s = Session::start(o).unwrap();
+    let started = Instant::now();
+    let fired = rt().block_on(s.fire(bash(&w, "rm -rf /")));
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(fired.matched, ["PreToolUse:0:0", "PreToolUse:callback:0", "PreToolUse:callback:1"]);
+    assert_eq!(fired.decision.permission.behavior, PermissionBehavior::Deny);
+    assert_eq!(fired.decision.context, ["file", "callback"]);
+    let timeouts: Vec<_> =
+        fired.decision.diagnostics.iter().filter(|d| d.code == "timeout").collect();
+    assert_eq!(timeouts.len(), 1);
+    assert_eq!(timeouts[0].handler_id.as_deref(), Some("PreToolUse:callback:1"));
+    let other = rt().block_on(s.fire(w.invocation(
+        Event::PreToolUse,
+        json!({"tool_name": "Edit", "tool_input": {}, "tool_use_id": "t"}),
+    )));
+    assert_eq!(other.matched, ["PreToolUse:0:0"]);
+}
+
+#[test]
+fn dropping_a_fire_kills_its_handlers() {
+    let w = World::new();
+    let pids = w.tmp.file("pids");
+    w.write_user(&one("Notification", None, vec![
+        json!({"type": "command", "command": "x", "argv": [FAKE_HOOK, "--write-pid", pids, "--fork-grandchild-sleep-ms", "30000", "--sleep-ms", "30000"]}),
+        json!({"type": "command", "command": "x", "argv": [FAKE_HOOK, "--write-pid", pids, "--sleep-ms", "30000"]}),
+    ]));
+    let s = w.start();
+    let inv = w.invocation(
+        Event::Notification,
+        json!({"message": "m", "notification_type": "idle_prompt"}),
+    );
+    rt().block_on(async {
+        let _ = tokio::time::timeout(Duration::from_millis(500), s.fire(inv)).await;
+    });
+    let deadline = Instant::now() + Duration::from_secs(3);
+    let text = std::fs::read_to_string(&pids).unwrap();
+    let alive = |pid: &str| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map(|s| !s.split(") ").nth(1).unwrap_or("").starts_with('Z'))
+            .unwrap_or(false)
+    };
+    let recorded: Vec<&str> = text.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    assert!(recorded.len() >= 3, "{text}");
+    while recorded.iter().any(|p| alive(p)) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!recorded.iter().any(|p| alive(p)), "survivors among {recorded:?}");
+}
