@@ -65,8 +65,8 @@ pub fn run() -> i32 {
 pub fn run_with<I, T>(
     args: I,
     stdin: Box<dyn Read + Send>,
-    stdout: &mut (dyn Write + Send),
-    stderr: &mut (dyn Write + Send),
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
     env: &Env,
 ) -> i32
 where
@@ -90,7 +90,8 @@ where
     };
     let out_style = Style::for_stream(cli.global.color, env, env.stdout_is_terminal);
     let err_style = Style::for_stream(cli.global.color, env, env.stderr_is_terminal);
-    let mut cx = Ctx { stdin, out: stdout, err: stderr, env, global: &cli.global, out_style, err_style };
+    let mut cx =
+        Ctx { stdin, out: stdout, err: stderr, env, global: &cli.global, out_style, err_style };
     let result = match &cli.command {
         Command::Run(args) => cmd::run::run(&mut cx, args),
         Command::Serve => cmd::serve::run(&mut cx),
@@ -108,6 +109,15 @@ where
 fn exit_code(result: anyhow::Result<i32>, stderr: &mut dyn Write, style: Style) -> i32 {
     match result {
         Ok(code) => code,
+        // A reader that went away (`hooks list | head`) is not an error.
+        Err(err)
+            if err.chain().any(|e| {
+                e.downcast_ref::<std::io::Error>()
+                    .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            0
+        }
         Err(err) => {
             let _ = writeln!(stderr, "{} {err:#}", style.red_bold("error:"));
             let _ = stderr.flush();
@@ -121,9 +131,9 @@ pub(crate) struct Ctx<'a> {
     /// Standard input.
     pub stdin: Box<dyn Read + Send>,
     /// Standard output.
-    pub out: &'a mut (dyn Write + Send),
+    pub out: &'a mut dyn Write,
     /// Standard error.
-    pub err: &'a mut (dyn Write + Send),
+    pub err: &'a mut dyn Write,
     /// Environment and terminals.
     pub env: &'a Env,
     /// The global options.

@@ -12,7 +12,9 @@ use anyhow::{Context as _, bail};
 use hooks_core::{
     ConfigKind, Diagnostic, Layer, LayerDocument, PluginInfo, Severity, parse_config,
 };
-use hooks_exec::{AppNames, LayerFile, Paths, SessionOptions, find_project_root, read_layer_file, resolve_home};
+use hooks_exec::{
+    AppNames, LayerFile, Paths, SessionOptions, find_project_root, read_layer_file, resolve_home,
+};
 
 use crate::cli::GlobalArgs;
 use crate::context::Env;
@@ -43,8 +45,6 @@ pub(crate) struct Setup {
     pub cwd: PathBuf,
     /// Where the layers live.
     pub paths: Paths,
-    /// Whether `--project` named the root (else it was discovered).
-    pub explicit_project: bool,
     /// The `--plugin-dir` hook files.
     pub plugin_files: Vec<SourceFile>,
     /// Problems loading the `--plugin-dir` plugins.
@@ -63,25 +63,19 @@ impl Setup {
             env.var("HOME").map(Path::new),
             &names,
         )?;
-        let (paths, explicit_project) = match &global.project {
+        let paths = match &global.project {
             Some(dir) => {
                 let dir = absolute(dir, &cwd);
                 if !dir.is_dir() {
                     bail!("--project {}: not a folder", dir.display());
                 }
                 let root = std::fs::canonicalize(&dir).unwrap_or(dir);
-                (Paths::new(root, home, &names), true)
+                Paths::new(root, home, &names)
             }
-            None => (Paths::new(find_project_root(&cwd), home, &names), false),
+            None => Paths::new(find_project_root(&cwd), home, &names),
         };
-        let mut setup = Setup {
-            names,
-            cwd,
-            paths,
-            explicit_project,
-            plugin_files: Vec::new(),
-            plugin_diagnostics: Vec::new(),
-        };
+        let mut setup =
+            Setup { names, cwd, paths, plugin_files: Vec::new(), plugin_diagnostics: Vec::new() };
         for spec in &global.plugin_dirs {
             setup.add_plugin_dir(spec)?;
         }

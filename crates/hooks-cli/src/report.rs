@@ -91,11 +91,15 @@ mod tests {
     use super::*;
 
     fn check(d: Diagnostic, text: Option<&str>, expect: &str) {
-        let got = render(&d, text.map(str::as_bytes), Style::for_stream(
-            crate::cli::ColorChoice::Never,
-            &crate::context::Env::default(),
-            false,
-        ));
+        let got = render(
+            &d,
+            text.map(str::as_bytes),
+            Style::for_stream(
+                crate::cli::ColorChoice::Never,
+                &crate::context::Env::default(),
+                false,
+            ),
+        );
         assert_eq!(got, expect);
     }
 
@@ -122,15 +126,24 @@ mod tests {
     #[test]
     fn without_text_only_the_location() {
         let d = Diagnostic::warning(codes::UNKNOWN_FIELD, "Unknown field 'x'").with_source("f");
-        check(at(d.clone(), 3, 1), None, "warning[unknown_field]: Unknown field 'x'\n  --> f:3:1\n");
+        check(
+            at(d.clone(), 3, 1),
+            None,
+            "warning[unknown_field]: Unknown field 'x'\n  --> f:3:1\n",
+        );
         check(d, Some("{}"), "warning[unknown_field]: Unknown field 'x'\n  --> f\n");
     }
 
     #[test]
     fn line_past_the_end_and_tabs() {
-        let d = Diagnostic::error(codes::CONFIG_READ_FAILED, "Failed to read hooks config at f: bad")
-            .with_source("f");
-        check(at(d.clone(), 9, 1), Some("{}"), "error[config_read_failed]: Failed to read hooks config at f: bad\n  --> f:9:1\n");
+        let d =
+            Diagnostic::error(codes::CONFIG_READ_FAILED, "Failed to read hooks config at f: bad")
+                .with_source("f");
+        check(
+            at(d.clone(), 9, 1),
+            Some("{}"),
+            "error[config_read_failed]: Failed to read hooks config at f: bad\n  --> f:9:1\n",
+        );
         check(
             at(d, 1, 3),
             Some("\t\tx\r\n"),
@@ -143,6 +156,10 @@ mod tests {
     fn no_source() {
         let d = Diagnostic::warning(codes::TIMEOUT, "Hook exceeded its 1 second timeout")
             .with_handler("Stop:0:0");
-        check(d, None, "warning[timeout]: Hook exceeded its 1 second timeout\n  --> handler Stop:0:0\n");
+        check(
+            d,
+            None,
+            "warning[timeout]: Hook exceeded its 1 second timeout\n  --> handler Stop:0:0\n",
+        );
     }
 }

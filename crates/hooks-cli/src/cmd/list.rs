@@ -12,7 +12,6 @@
 //! "layer", "file", "line", "column", "field", "plugin", "status", "reason"}],
 //! "diagnostics": [...]}`.
 
-use std::io::Write as _;
 use std::path::Path;
 
 use anyhow::anyhow;
@@ -193,10 +192,8 @@ pub(crate) fn table(handlers: &[&Handler], cwd: &Path, style: Style) -> String {
     if handlers.is_empty() {
         return "no hooks configured\n".to_owned();
     }
-    let ids: Vec<String> = handlers
-        .iter()
-        .map(|h| h.id.clone().unwrap_or_else(|| format!("{}:-", h.event)))
-        .collect();
+    let ids: Vec<String> =
+        handlers.iter().map(|h| h.id.clone().unwrap_or_else(|| format!("{}:-", h.event))).collect();
     let id_w = ids.iter().map(|s| s.chars().count()).max().unwrap_or(2).clamp(2, 26);
     let matchers: Vec<String> =
         handlers.iter().map(|h| h.matcher.clone().unwrap_or_else(|| "*".to_owned())).collect();

@@ -6,7 +6,6 @@
 //! are named on stderr (they are dropped).
 
 use std::fs;
-use std::io::Write as _;
 
 use anyhow::{Context as _, bail};
 use hooks_core::{ConfigKind, codes, parse_config};
@@ -39,7 +38,8 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &MigrateArgs) -> anyhow::Result<i32> {
     let mut temp = path.clone().into_os_string();
     temp.push(format!(".tmp{}", std::process::id()));
     let temp = std::path::PathBuf::from(temp);
-    fs::write(&temp, text.as_bytes()).with_context(|| format!("cannot write {}", temp.display()))?;
+    fs::write(&temp, text.as_bytes())
+        .with_context(|| format!("cannot write {}", temp.display()))?;
     if let Ok(meta) = fs::metadata(&path) {
         let _ = fs::set_permissions(&temp, meta.permissions());
     }

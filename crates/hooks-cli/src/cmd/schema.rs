@@ -1,8 +1,6 @@
 //! `hooks schema [NAME]`: the JSON Schemas of the config file, each event's input and
 //! output, and the `hooks serve` protocol.
 
-use std::io::Write as _;
-
 use anyhow::bail;
 
 use crate::cli::SchemaArgs;

@@ -9,11 +9,9 @@
 //! `unsupported_matcher`) drops its group, so validation counts it as an error even though
 //! a session reports it as a warning.
 
-use std::io::Write as _;
-
 use hooks_core::{
-    ConfigKind, Diagnostic, Layer, LayerDocument, PluginInfo, Severity, Snapshot,
-    SnapshotOptions, codes, parse_config,
+    ConfigKind, Diagnostic, Layer, LayerDocument, PluginInfo, Severity, Snapshot, SnapshotOptions,
+    codes, parse_config,
 };
 use serde_json::json;
 
@@ -64,11 +62,8 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ValidateArgs) -> anyhow::Result<i32> 
         plural(errors, "error", "errors"),
         plural(warnings, "warning", "warnings"),
     );
-    let summary = if errors > 0 {
-        cx.out_style.red_bold(&summary)
-    } else {
-        cx.out_style.green(&summary)
-    };
+    let summary =
+        if errors > 0 { cx.out_style.red_bold(&summary) } else { cx.out_style.green(&summary) };
     writeln!(cx.out, "checked {summary}")?;
     Ok(i32::from(errors > 0))
 }
@@ -122,7 +117,11 @@ pub(crate) fn check(files: &[SourceFile]) -> Vec<Diagnostic> {
         .iter()
         .map(|f| {
             let source = f.path.display().to_string();
-            LayerDocument::new(f.layer.clone(), source.clone(), parse_config(&f.bytes, &source, f.kind))
+            LayerDocument::new(
+                f.layer.clone(),
+                source.clone(),
+                parse_config(&f.bytes, &source, f.kind),
+            )
         })
         .collect();
     let snapshot = Snapshot::build(docs, &SnapshotOptions::default());
