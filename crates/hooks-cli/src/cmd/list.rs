@@ -224,7 +224,10 @@ pub(crate) fn table(handlers: &[&Handler], cwd: &Path, style: Style) -> String {
         out.push('\n');
         let mut detail = vec![h.fingerprint.chars().take(12).collect::<String>()];
         let line = h.position.map(|p| format!(":{}", p.line)).unwrap_or_default();
-        detail.push(format!("{}{line}", fit_left(&shown_path(&h.source, cwd), 48)));
+        detail.push(format!("{}{line}", fit_left(&shown_path(&h.source, cwd), 76)));
+        if let Some(r) = reason {
+            detail.push(r);
+        }
         if let Some(p) = h.layer.plugin() {
             match &p.version {
                 Some(v) => detail.push(format!("plugin {} {v}", p.id)),
@@ -233,9 +236,6 @@ pub(crate) fn table(handlers: &[&Handler], cwd: &Path, style: Style) -> String {
         }
         if let Some(m) = &h.status_message {
             detail.push(format!("{m:?}"));
-        }
-        if let Some(r) = reason {
-            detail.push(r);
         }
         let detail = fit(&format!("  {}", detail.join("  ")), WIDTH);
         out.push_str(&style.dim(&detail));
