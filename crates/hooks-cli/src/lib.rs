@@ -13,10 +13,13 @@
 mod cli;
 mod cmd;
 mod context;
+mod docs;
 mod layers;
 mod report;
 mod style;
 mod uuid;
 
 pub use cli::{Cli, ColorChoice, Command, EXIT_CODES, GlobalArgs};
+pub use cmd::schema::{names as schema_names, schema};
 pub use context::{Env, run, run_with};
+pub use docs::{cli_reference, man_page};

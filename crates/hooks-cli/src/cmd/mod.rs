@@ -4,7 +4,7 @@ pub(crate) mod completions;
 pub(crate) mod list;
 pub(crate) mod migrate;
 pub(crate) mod run;
-pub(crate) mod schema;
+pub mod schema;
 pub(crate) mod serve;
 pub(crate) mod trust;
 pub(crate) mod validate;

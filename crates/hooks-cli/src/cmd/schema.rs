@@ -7,14 +7,14 @@ use crate::cli::SchemaArgs;
 use crate::context::Ctx;
 
 /// Every schema name: hooks-core's (`config`, `input.EVENT`, `output.EVENT`), then `serve`.
-pub(crate) fn names() -> Vec<String> {
+pub fn names() -> Vec<String> {
     let mut names = hooks_core::schema_names();
     names.push("serve".to_owned());
     names
 }
 
-/// The schema called `name`.
-pub(crate) fn schema(name: &str) -> Option<serde_json::Value> {
+/// The JSON Schema called `name` (see [`names`]), or `None` for an unknown name.
+pub fn schema(name: &str) -> Option<serde_json::Value> {
     if name == "serve" { Some(crate::cmd::serve::schema()) } else { hooks_core::schema(name) }
 }
 
