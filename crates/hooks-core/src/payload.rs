@@ -103,6 +103,23 @@ pub struct CommonDefaults {
     pub permission_mode: Option<String>,
 }
 
+impl CommonDefaults {
+    /// Defaults with these session id, transcript path and cwd, and `permission_mode`
+    /// `"default"`.
+    pub fn new(
+        session_id: impl Into<String>,
+        transcript_path: impl Into<String>,
+        cwd: impl std::fmt::Display,
+    ) -> Self {
+        Self {
+            session_id: session_id.into(),
+            transcript_path: transcript_path.into(),
+            cwd: cwd.to_string(),
+            permission_mode: Some("default".to_owned()),
+        }
+    }
+}
+
 /// SessionStart's own keys.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]

@@ -4,6 +4,8 @@
 //! session start and runs matching handlers as real processes: in parallel, each in its own
 //! process group, with timeouts, bounded output capture and a scrubbed environment. The
 //! pure contract (parsing, matching, reduction) lives in `hooks-core`.
+//!
+#![doc = include_str!("../README.md")]
 
 mod callback;
 mod debug;
@@ -21,6 +23,6 @@ pub use callback::{
 };
 pub use discovery::*;
 pub use env::{EnvPolicy, StripReason, scrub, strip_reason};
-pub use process::{ProcessSpec, Program, REAP_GRACE, run_process};
+pub use process::{PREFILL_MAX, ProcessSpec, Program, REAP_GRACE, run_process};
 pub use session::{Fired, HandlerRun, Session, SessionError, SessionOptions, StatusListener};
 pub use trust::*;

@@ -14,10 +14,12 @@
 //!   `[Errno 2] No such file or directory: '/nonexistent'` (the file named is the program,
 //!   or the cwd when the cwd is not a directory). Under the shell a missing program is an
 //!   ordinary `exit 127`.
-//! - **Stdin.** The payload is written and stdin closed, concurrently with reading the
-//!   outputs, so a large payload cannot deadlock against a handler that prints before it
-//!   reads. A handler that never reads stdin is fine: a broken pipe is ignored. An empty
-//!   payload gives the handler `/dev/null`.
+//! - **Stdin.** A payload of at most [`PREFILL_MAX`] bytes (one page, the smallest capacity
+//!   a Linux pipe can have) is written into the pipe before the handler starts and the
+//!   write end closed, which saves a registration and a wakeup per handler. A larger
+//!   payload is written concurrently with reading the outputs, so it cannot deadlock
+//!   against a handler that prints before it reads. A handler that never reads stdin is
+//!   fine: a broken pipe is ignored. An empty payload gives the handler `/dev/null`.
 //! - **Output.** stdout and stderr are read concurrently; at most [`RawOutput::STREAM_CAP`]
 //!   bytes of each are kept, the rest is read into one fixed scratch buffer and dropped,
 //!   and the `*_truncated` flags say so. Memory stays flat whatever a handler prints.
@@ -45,6 +47,7 @@
 use std::ffi::OsString;
 use std::future::{Future, poll_fn};
 use std::io;
+use std::os::fd::OwnedFd;
 use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::pin::{Pin, pin};
@@ -53,6 +56,7 @@ use std::task::{Context, Poll, ready};
 use std::time::Duration;
 
 use hooks_core::{RawOutput, Termination};
+use rustix::pipe::{PipeFlags, pipe_with};
 use rustix::process::{Pid, Signal, kill_process_group};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::process::{ChildStdin, Command};
@@ -96,10 +100,21 @@ pub struct ProcessSpec {
 /// [`Termination`]. See the module documentation for the exact guarantees. Dropping the
 /// returned future kills the handler's process group.
 pub async fn run_process(spec: &ProcessSpec, stdin: &[u8]) -> RawOutput {
-    let mut command = match build_command(spec, !stdin.is_empty()) {
+    let prefilled = match prefilled_stdin(stdin) {
+        Ok(fd) => fd,
+        Err(err) => {
+            return ended(Termination::IoFailed(format!("hook communication failed: {err}")));
+        }
+    };
+    let has_stdin = !stdin.is_empty();
+    let stdin = if prefilled.is_some() { &[][..] } else { stdin };
+    let mut command = match build_command(spec, has_stdin) {
         Ok(command) => command,
         Err(termination) => return ended(termination),
     };
+    if let Some(fd) = prefilled {
+        command.stdin(Stdio::from(fd));
+    }
     let mut child = match command.spawn() {
         Ok(child) => child,
         Err(err) => return ended(Termination::LaunchFailed(launch_error_text(&err, spec))),
@@ -162,6 +177,29 @@ pub async fn run_process(spec: &ProcessSpec, stdin: &[u8]) -> RawOutput {
     let (stdout, stdout_truncated) = pipes.stdout.finish();
     let (stderr, stderr_truncated) = pipes.stderr.finish();
     RawOutput { termination, stdout, stderr, stdout_truncated, stderr_truncated }
+}
+
+/// Largest payload written into the stdin pipe before the handler starts: one page, which
+/// every Linux pipe holds (even one shrunk by `pipe-user-pages-soft`), so the write never
+/// blocks.
+pub const PREFILL_MAX: usize = 4096;
+
+/// A pipe whose read end holds the whole payload and whose write end is closed, for small
+/// payloads; `None` for empty or larger ones.
+fn prefilled_stdin(payload: &[u8]) -> io::Result<Option<OwnedFd>> {
+    if payload.is_empty() || payload.len() > PREFILL_MAX {
+        return Ok(None);
+    }
+    let (reader, writer) = pipe_with(PipeFlags::CLOEXEC)?;
+    let mut rest = payload;
+    while !rest.is_empty() {
+        match rustix::io::write(&writer, rest) {
+            Ok(n) => rest = &rest[n..],
+            Err(rustix::io::Errno::INTR) => {}
+            Err(err) => return Err(err.into()),
+        }
+    }
+    Ok(Some(reader))
 }
 
 /// How the main loop ended.
