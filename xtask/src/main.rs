@@ -1,9 +1,12 @@
-//! Project automation: `cargo xtask tidy`, `cargo xtask codegen [--check]`.
+//! Project automation: `cargo xtask tidy`, `cargo xtask codegen [--check]`,
+//! `cargo xtask bench [--quick]`, `cargo xtask soak [--requests N] [--seed S]`.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod bench;
 mod codegen;
+mod soak;
 mod tidy;
 
 fn main() -> ExitCode {
@@ -15,7 +18,15 @@ fn main() -> ExitCode {
             Some("--check") => codegen::run(&workspace_root(), codegen::Mode::Check),
             Some(other) => Err(format!("codegen: unknown option '{other}'")),
         },
-        _ => Err("usage: cargo xtask <tidy | codegen [--check]>".to_owned()),
+        Some("bench") => match args.get(1).map(String::as_str) {
+            None => bench::run(&workspace_root(), false),
+            Some("--quick") => bench::run(&workspace_root(), true),
+            Some(other) => Err(format!("bench: unknown option '{other}'")),
+        },
+        Some("soak") => soak::Options::parse(&args[1..])
+            .and_then(|options| soak::run(&workspace_root(), &options)),
+        _ => Err("usage: cargo xtask <tidy | codegen [--check] | bench [--quick] | soak [--requests N] [--seed S]>"
+            .to_owned()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,662 @@
+//! The benchmark suite behind `cargo xtask bench [--quick]`: every row measured against a
+//! floor taken in the same run, printed as a Markdown table.
+//!
+//! Run it through xtask (which builds in release mode first), or directly with
+//! `cargo bench -p hooks-cli --bench suite -- [--quick] [--hooks PATH]`. Rows:
+//!
+//! 1. floors: spawn-and-wait of `/bin/true` and `sh -c true` with std, `sha256sum` over the
+//!    plugin fixture, `curl` of the plugin archive from a loopback server;
+//! 2. `Session::fire` of one event with one `argv` and with one `command` handler;
+//! 3. `hooks run` end to end, `hooks serve` per round trip;
+//! 4. fan-out: 32 handlers sleeping 200 ms;
+//! 5. snapshot build and matching with 10, 1,000 and 10,000 groups;
+//! 6. a handler printing 1 GiB: wall time against a shell pipe into `cat`, peak RSS;
+//! 7. plugins: verify against `sha256sum`, install against `curl` + `sha256sum` + `tar`.
+//!
+//! Measured and floor runs alternate round by round so that drift in machine load hits
+//! both alike. `--quick` runs few iterations on small sizes (a smoke test: it never judges).
+//! The exit code is 1 only when a row could not be measured.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod plugins;
+mod server;
+mod stats;
+
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use hooks_core::{
+    CommonDefaults, ConfigKind, Event, Invocation, Layer, LayerDocument, Snapshot, SnapshotOptions,
+    parse_config,
+};
+use hooks_exec::{Session, SessionOptions};
+use serde_json::{Value, json};
+
+use stats::{Row, Target, Unit};
+
+/// Iteration counts and sizes of one run.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// `--quick`.
+    pub quick: bool,
+    /// Rounds of the spawn floors and of the session dispatch.
+    pub spawn_rounds: usize,
+    /// Rounds of `hooks run`.
+    pub run_rounds: usize,
+    /// Requests to `hooks serve`.
+    pub serve_rounds: usize,
+    /// Runs of the fan-out.
+    pub fanout_rounds: usize,
+    /// Group counts of the scale rows.
+    pub scale_sizes: [usize; 3],
+    /// Builds per size.
+    pub scale_rounds: usize,
+    /// Bytes the flood handler prints.
+    pub flood_bytes: u64,
+    /// Runs of the flood.
+    pub flood_rounds: usize,
+    /// Files of the plugin fixture.
+    pub plugin_files: usize,
+    /// Total bytes of the plugin fixture.
+    pub plugin_bytes: usize,
+    /// Runs of verify and install.
+    pub plugin_rounds: usize,
+}
+
+impl Plan {
+    fn new(quick: bool) -> Plan {
+        if quick {
+            Plan {
+                quick,
+                spawn_rounds: 20,
+                run_rounds: 5,
+                serve_rounds: 20,
+                fanout_rounds: 1,
+                scale_sizes: [10, 100, 1_000],
+                scale_rounds: 2,
+                flood_bytes: 16 << 20,
+                flood_rounds: 1,
+                plugin_files: 50,
+                plugin_bytes: 1 << 20,
+                plugin_rounds: 1,
+            }
+        } else {
+            Plan {
+                quick,
+                spawn_rounds: 400,
+                run_rounds: 150,
+                serve_rounds: 400,
+                fanout_rounds: 10,
+                scale_sizes: [10, 1_000, 10_000],
+                scale_rounds: 10,
+                flood_bytes: 1 << 30,
+                flood_rounds: 5,
+                plugin_files: 1_000,
+                plugin_bytes: 50 << 20,
+                plugin_rounds: 7,
+            }
+        }
+    }
+}
+
+/// Labels of the floor rows other rows refer to.
+pub mod floors {
+    /// Spawn and wait for `/bin/true`.
+    pub const TRUE: &str = "1 floor: spawn+wait `/bin/true`";
+    /// Spawn and wait for `sh -c true`.
+    pub const SH: &str = "1 floor: spawn+wait `sh -c true`";
+    /// `sha256sum` over the plugin's files.
+    pub const SHA: &str = "1 floor: `sha256sum` over the plugin files";
+    /// `curl` of the archive.
+    pub const CURL: &str = "1 floor: `curl` of the plugin archive";
+    /// `curl` + `sha256sum` + `tar`.
+    pub const CURL_SHA_TAR: &str = "1 floor: `curl` + `sha256sum` + `tar -xzf`";
+    /// The shell pipe of the flood.
+    pub const FLOOD: &str = "1 floor: `head -c N /dev/zero | cat > /dev/null`";
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let hooks = args
+        .iter()
+        .position(|a| a == "--hooks")
+        .and_then(|i| args.get(i + 1))
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_hooks")));
+    let plan = Plan::new(quick);
+    let scratch = std::env::temp_dir().join(format!("hooks-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    if let Err(err) = std::fs::create_dir_all(&scratch) {
+        eprintln!("bench: cannot create {}: {err}", scratch.display());
+        std::process::exit(1);
+    }
+    let started = Instant::now();
+    let mut rows = Vec::new();
+    let bench = Bench { plan: plan.clone(), hooks, scratch: scratch.clone() };
+    let sections: [(&str, Section); 7] = [
+        ("spawn floors", Bench::spawn_floors),
+        ("session dispatch", Bench::dispatch),
+        ("hooks run and serve", Bench::end_to_end),
+        ("fan-out", Bench::fanout),
+        ("scale", Bench::scale),
+        ("flood", Bench::flood),
+        ("plugins", plugins::rows),
+    ];
+    for (name, section) in sections {
+        let t = Instant::now();
+        eprintln!("bench: {name}…");
+        rows.extend(section(&bench));
+        eprintln!("bench: {name} done in {:.1} s", t.elapsed().as_secs_f64());
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    // Section order (labels start with the section number), floors first.
+    rows.sort_by_key(|r| r.label.chars().next());
+    let (table, all_pass) = stats::table(&rows, !quick);
+    println!("{table}");
+    let errors = rows.iter().filter(|r| r.error.is_some()).count();
+    println!(
+        "{} mode, {:.0} s. {}",
+        if quick { "quick" } else { "full" },
+        started.elapsed().as_secs_f64(),
+        match (errors, quick, all_pass) {
+            (0, true, _) => "Quick mode: timings are not judged.".to_owned(),
+            (0, false, true) => "Every target met.".to_owned(),
+            (0, false, false) => "Some targets missed (see **MISS**).".to_owned(),
+            (n, _, _) => format!("{n} row(s) failed to measure."),
+        }
+    );
+    std::process::exit(if errors > 0 { 1 } else { 0 });
+}
+
+/// One section of the suite.
+type Section = fn(&Bench) -> Vec<Row>;
+
+/// The shared state of the sections.
+pub struct Bench {
+    /// Sizes and iteration counts.
+    pub plan: Plan,
+    /// The `hooks` binary.
+    pub hooks: PathBuf,
+    /// A scratch folder, removed at the end.
+    pub scratch: PathBuf,
+}
+
+/// Times one call.
+pub fn time<T>(f: impl FnOnce() -> T) -> (f64, T) {
+    let start = Instant::now();
+    let out = f();
+    (start.elapsed().as_secs_f64(), out)
+}
+
+/// Spawns `argv` with inherited stdio and waits; an error when it fails to run or exits
+/// non-zero.
+pub fn spawn_wait(argv: &[&str]) -> Result<(), String> {
+    let status =
+        Command::new(argv[0]).args(&argv[1..]).status().map_err(|e| format!("{}: {e}", argv[0]))?;
+    if status.success() { Ok(()) } else { Err(format!("{}: {status}", argv.join(" "))) }
+}
+
+/// Runs `argv` with stdout and stderr discarded; an error when it does not exit with one of
+/// `ok_codes`.
+pub fn run_quiet(mut cmd: Command, ok_codes: &[i32]) -> Result<(), String> {
+    let what = format!("{:?}", cmd.get_program());
+    let status = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map_err(|e| format!("{what}: {e}"))?;
+    match status.code() {
+        Some(code) if ok_codes.contains(&code) => Ok(()),
+        _ => Err(format!("{what}: {status}")),
+    }
+}
+
+/// Writes `config` as the user hooks.json of a fresh home `scratch/name`; returns the home.
+fn home_with(scratch: &Path, name: &str, config: &Value) -> Result<PathBuf, String> {
+    let home = scratch.join(name);
+    std::fs::create_dir_all(&home).map_err(|e| format!("{}: {e}", home.display()))?;
+    std::fs::write(home.join("hooks.json"), config.to_string())
+        .map_err(|e| format!("{}: {e}", home.display()))?;
+    Ok(home)
+}
+
+/// The PreToolUse payload every row fires.
+fn payload() -> Value {
+    json!({"tool_name": "Bash", "tool_input": {"command": "ls -la"}, "tool_use_id": "t1"})
+}
+
+/// A config whose PreToolUse has one `Bash` group with these handlers.
+fn config(handlers: Vec<Value>) -> Value {
+    json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": handlers}]}})
+}
+
+impl Bench {
+    /// A `hooks` command with this home and the scratch folder as project.
+    fn hooks_cmd(&self, home: &Path) -> Command {
+        let mut cmd = Command::new(&self.hooks);
+        cmd.arg("--home").arg(home).arg("--project").arg(&self.scratch).current_dir(&self.scratch);
+        cmd
+    }
+
+    /// Interleaves `a` and `b` for `rounds` rounds (after a tenth as warm-up) and returns
+    /// their times. Stops at the first error.
+    fn pair(
+        rounds: usize,
+        mut a: impl FnMut() -> Result<(), String>,
+        mut b: impl FnMut() -> Result<(), String>,
+    ) -> Result<(Vec<f64>, Vec<f64>), String> {
+        for _ in 0..rounds / 10 {
+            a()?;
+            b()?;
+        }
+        let (mut ta, mut tb) = (Vec::with_capacity(rounds), Vec::with_capacity(rounds));
+        for _ in 0..rounds {
+            let (t, r) = time(&mut a);
+            r?;
+            ta.push(t);
+            let (t, r) = time(&mut b);
+            r?;
+            tb.push(t);
+        }
+        Ok((ta, tb))
+    }
+
+    fn spawn_floors(&self) -> Vec<Row> {
+        let n = self.plan.spawn_rounds;
+        match Self::pair(
+            n,
+            || spawn_wait(&["/bin/true"]),
+            || spawn_wait(&["/bin/sh", "-c", "true"]),
+        ) {
+            Ok((t, s)) => vec![
+                Row::new(floors::TRUE, Unit::Seconds, t, Target::Floor),
+                Row::new(floors::SH, Unit::Seconds, s, Target::Floor),
+            ],
+            Err(e) => vec![Row::failed(floors::TRUE, &e), Row::failed(floors::SH, e)],
+        }
+    }
+
+    /// `Session::fire` against spawning the handler's program directly.
+    fn dispatch(&self) -> Vec<Row> {
+        let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+            Ok(r) => r,
+            Err(e) => return vec![Row::failed("2 session dispatch", e.to_string())],
+        };
+        let defaults = CommonDefaults {
+            session_id: "bench".into(),
+            transcript_path: String::new(),
+            cwd: self.scratch.display().to_string(),
+            permission_mode: Some("default".into()),
+        };
+        let invocation = match Invocation::from_host_json(Event::PreToolUse, &payload(), &defaults)
+        {
+            Ok((inv, _)) => inv,
+            Err(e) => return vec![Row::failed("2 session dispatch", e.to_string())],
+        };
+        let cases = [
+            (
+                "2 `Session::fire`, one `argv: [/bin/true]` handler",
+                json!({"type": "command", "command": "true", "argv": ["/bin/true"]}),
+                floors::TRUE,
+                vec!["/bin/true"],
+            ),
+            (
+                "2 `Session::fire`, one `command: true` handler",
+                json!({"type": "command", "command": "true"}),
+                floors::SH,
+                vec!["/bin/sh", "-c", "true"],
+            ),
+        ];
+        let mut rows = Vec::new();
+        for (i, (label, handler, floor, direct)) in cases.into_iter().enumerate() {
+            let measured = (|| {
+                let home =
+                    home_with(&self.scratch, &format!("dispatch{i}"), &config(vec![handler]))?;
+                let mut options = SessionOptions::new(&self.scratch);
+                options.home = Some(home);
+                options.project = Some(self.scratch.clone());
+                let session = Session::start(options).map_err(|e| e.to_string())?;
+                let fire = || {
+                    let fired = runtime.block_on(session.fire(invocation.clone()));
+                    match fired.handlers.as_slice() {
+                        [run] if run.exit_code == Some(0) => Ok(()),
+                        other => Err(format!("unexpected handler runs: {other:?}")),
+                    }
+                };
+                // Paired with its own floor run so both see the same load.
+                let (ours, _) = Self::pair(self.plan.spawn_rounds, fire, || spawn_wait(&direct))?;
+                Ok::<_, String>(ours)
+            })();
+            rows.push(match measured {
+                Ok(t) => Row::new(
+                    label,
+                    Unit::Seconds,
+                    t,
+                    Target::Slower { floor: floor.into(), max: 1.10 },
+                ),
+                Err(e) => Row::failed(label, e),
+            });
+        }
+        rows
+    }
+
+    /// `hooks run` and `hooks serve` with one `/bin/true` argv handler.
+    fn end_to_end(&self) -> Vec<Row> {
+        const RUN: &str = "3 `hooks run`, one `/bin/true` argv handler";
+        const SERVE: &str = "3 `hooks serve`, one event per round trip";
+        let handler = json!({"type": "command", "command": "true", "argv": ["/bin/true"]});
+        let home = match home_with(&self.scratch, "e2e", &config(vec![handler])) {
+            Ok(h) => h,
+            Err(e) => return vec![Row::failed(RUN, &e), Row::failed(SERVE, e)],
+        };
+        let payload_file = self.scratch.join("payload.json");
+        let _ = std::fs::write(&payload_file, payload().to_string());
+        let run = || {
+            let mut cmd = self.hooks_cmd(&home);
+            cmd.arg("run").arg("PreToolUse").arg("--payload").arg(&payload_file);
+            run_quiet(cmd, &[0])
+        };
+        let run_row = match Self::pair(self.plan.run_rounds, run, || {
+            spawn_wait(&["/bin/sh", "-c", "true"])
+        }) {
+            Ok((t, _)) => Row::new(
+                RUN,
+                Unit::Seconds,
+                t,
+                Target::Slower { floor: floors::SH.into(), max: 2.0 },
+            ),
+            Err(e) => Row::failed(RUN, e),
+        };
+        let serve_row = match self.serve_round_trips(&home) {
+            Ok(t) => Row::new(
+                SERVE,
+                Unit::Seconds,
+                t,
+                Target::Slower { floor: floors::TRUE.into(), max: 1.2 },
+            ),
+            Err(e) => Row::failed(SERVE, e),
+        };
+        vec![run_row, serve_row]
+    }
+
+    /// One `hooks serve` process; sequential requests, each timed from the write to its
+    /// response line (status notifications are read and skipped).
+    fn serve_round_trips(&self, home: &Path) -> Result<Vec<f64>, String> {
+        let mut child = self
+            .hooks_cmd(home)
+            .arg("serve")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("hooks serve: {e}"))?;
+        let mut stdin = child.stdin.take().ok_or("no stdin")?;
+        let mut stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+        let mut request = |id: usize| -> Result<(), String> {
+            let line = json!({"id": id, "method": "event",
+                "params": {"event": "PreToolUse", "payload": payload()}});
+            writeln!(stdin, "{line}").map_err(|e| format!("write: {e}"))?;
+            stdin.flush().map_err(|e| format!("flush: {e}"))?;
+            let mut buf = String::new();
+            loop {
+                buf.clear();
+                if stdout.read_line(&mut buf).map_err(|e| format!("read: {e}"))? == 0 {
+                    return Err("hooks serve closed its output".into());
+                }
+                let v: Value = serde_json::from_str(&buf).map_err(|e| format!("{e}: {buf}"))?;
+                if v.get("id") == Some(&json!(id)) {
+                    return match v.pointer("/result/handlers/0/exit_code") {
+                        Some(code) if code == &json!(0) => Ok(()),
+                        _ => Err(format!("unexpected answer: {buf}")),
+                    };
+                }
+            }
+        };
+        let mut id = 0;
+        let result = Self::pair(
+            self.plan.serve_rounds,
+            || {
+                id += 1;
+                request(id)
+            },
+            || spawn_wait(&["/bin/true"]),
+        );
+        drop(stdin);
+        let _ = child.wait();
+        result.map(|(t, _)| t)
+    }
+
+    /// 32 handlers sleeping 200 ms, through `hooks run`.
+    fn fanout(&self) -> Vec<Row> {
+        const LABEL: &str = "4 fan-out: `hooks run`, 32 handlers `sleep 0.2`";
+        let handlers =
+            (0..32).map(|i| json!({"type": "command", "command": format!("sleep 0.2 #{i}")}));
+        let measured = (|| {
+            let home = home_with(&self.scratch, "fanout", &config(handlers.collect()))?;
+            let payload_file = self.scratch.join("payload.json");
+            std::fs::write(&payload_file, payload().to_string()).map_err(|e| e.to_string())?;
+            let mut times = Vec::new();
+            for _ in 0..self.plan.fanout_rounds {
+                let mut cmd = self.hooks_cmd(&home);
+                cmd.arg("run").arg("PreToolUse").arg("--payload").arg(&payload_file);
+                let (t, r) = time(|| cmd.stdin(Stdio::null()).output());
+                let out = r.map_err(|e| e.to_string())?;
+                let v: Value = serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
+                let ran = v["handlers"].as_array().map_or(0, Vec::len);
+                if ran != 32 {
+                    return Err(format!("{ran} handlers ran, not 32"));
+                }
+                times.push(t);
+            }
+            Ok::<_, String>(times)
+        })();
+        vec![match measured {
+            Ok(t) => Row::new(
+                LABEL,
+                Unit::Seconds,
+                t,
+                Target::Nominal { label: "of 200 ms".into(), reference: 0.2, max: 1.5 },
+            ),
+            Err(e) => Row::failed(LABEL, e),
+        }]
+    }
+
+    /// Snapshot build (parse + build) and matching at three sizes.
+    fn scale(&self) -> Vec<Row> {
+        let mut rows = Vec::new();
+        let [_, mid, _] = self.plan.scale_sizes;
+        fn build_label(n: usize) -> String {
+            format!("5 snapshot parse+build, {} groups", thousands(n))
+        }
+        fn match_label(n: usize) -> String {
+            format!("5 matching one event, {} groups", thousands(n))
+        }
+        for n in self.plan.scale_sizes {
+            let bytes = scale_config(n).to_string().into_bytes();
+            let build = || {
+                let parsed = parse_config(&bytes, "bench.json", ConfigKind::User);
+                Snapshot::build(
+                    vec![LayerDocument::new(Layer::User, "bench.json", parsed)],
+                    &SnapshotOptions::default(),
+                )
+            };
+            let snapshot = build();
+            let handlers = snapshot.handlers().len();
+            if handlers != n {
+                rows.push(Row::failed(build_label(n), format!("{handlers} handlers, not {n}")));
+                continue;
+            }
+            let rounds =
+                if n >= 10_000 { self.plan.scale_rounds } else { self.plan.scale_rounds * 5 };
+            let builds: Vec<f64> = (0..rounds).map(|_| time(build).0).collect();
+            // Per-event matching: batches over a mix of exact hits, regex hits and misses.
+            let targets = ["Tool6", "mcp__srv3__search", "Nothing", "Edit400"];
+            let batch = 200;
+            let matches: Vec<f64> = (0..20)
+                .map(|_| {
+                    let (t, found) = time(|| {
+                        let mut found = 0;
+                        for i in 0..batch {
+                            let target = targets[i % targets.len()];
+                            found += snapshot.matching(Event::PreToolUse, Some(target)).len();
+                        }
+                        found
+                    });
+                    std::hint::black_box(found);
+                    t / batch as f64
+                })
+                .collect();
+            // Growth is judged against the middle size; the smallest shows its ratio.
+            let target = |label: fn(usize) -> String| match n.cmp(&mid) {
+                std::cmp::Ordering::Less => Target::Ratio { floor: label(mid) },
+                std::cmp::Ordering::Equal => Target::Floor,
+                std::cmp::Ordering::Greater => Target::Slower { floor: label(mid), max: 12.0 },
+            };
+            rows.push(Row::new(build_label(n), Unit::Seconds, builds, target(build_label)));
+            rows.push(Row::new(match_label(n), Unit::Seconds, matches, target(match_label)));
+        }
+        rows
+    }
+
+    /// A handler printing `flood_bytes` through `hooks run`, against the shell pipe into
+    /// `cat`; then the peak RSS of `hooks run`.
+    fn flood(&self) -> Vec<Row> {
+        let n = self.plan.flood_bytes;
+        let size =
+            if n >= 1 << 30 { format!("{} GiB", n >> 30) } else { format!("{} MiB", n >> 20) };
+        let wall = format!("6 flood: `hooks run`, handler prints {size}");
+        let rss = format!("6 flood: peak RSS of `hooks run` ({size})");
+        let producer = format!("head -c {n} /dev/zero");
+        let home = match home_with(
+            &self.scratch,
+            "flood",
+            &config(vec![json!({"type": "command", "command": producer})]),
+        ) {
+            Ok(h) => h,
+            Err(e) => return vec![Row::failed(wall, &e), Row::failed(rss, e)],
+        };
+        let payload_file = self.scratch.join("payload.json");
+        let _ = std::fs::write(&payload_file, payload().to_string());
+        let run_cmd = || {
+            let mut cmd = self.hooks_cmd(&home);
+            cmd.arg("run").arg("PreToolUse").arg("--payload").arg(&payload_file);
+            cmd
+        };
+        let pipe = format!("{producer} | cat > /dev/null");
+        let mut rows = Vec::new();
+        let mut floor = Vec::new();
+        let mut ours = Vec::new();
+        let measured = (|| {
+            for _ in 0..self.plan.flood_rounds {
+                let (t, r) = time(|| spawn_wait(&["/bin/sh", "-c", &pipe]));
+                r?;
+                floor.push(t);
+                let (t, r) = time(|| run_quiet(run_cmd(), &[0]));
+                r?;
+                ours.push(t);
+            }
+            Ok::<_, String>(())
+        })();
+        match measured {
+            Ok(()) => {
+                rows.push(Row::new(floors::FLOOD, Unit::Seconds, floor, Target::Floor));
+                rows.push(Row::new(
+                    wall,
+                    Unit::Seconds,
+                    ours,
+                    Target::Ratio { floor: floors::FLOOD.into() },
+                ));
+            }
+            Err(e) => rows.push(Row::failed(wall, e)),
+        }
+        let peaks: Result<Vec<f64>, String> =
+            (0..self.plan.flood_rounds.min(3)).map(|_| peak_rss_mib(run_cmd())).collect();
+        rows.push(match peaks {
+            Ok(p) => Row::new(rss, Unit::Mib, p, Target::Below { max: 32.0 }),
+            Err(e) => Row::failed(rss, e),
+        });
+        rows
+    }
+}
+
+/// Peak resident set of `cmd` in MiB: `/usr/bin/time -v` when present, else the highest
+/// `VmHWM` read from `/proc/PID/status` while it runs.
+fn peak_rss_mib(cmd: Command) -> Result<f64, String> {
+    let time_bin = Path::new("/usr/bin/time");
+    if time_bin.is_file() {
+        let out = Command::new(time_bin)
+            .arg("-v")
+            .arg(cmd.get_program())
+            .args(cmd.get_args())
+            .current_dir(cmd.get_current_dir().unwrap_or(Path::new("/")))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .output()
+            .map_err(|e| format!("/usr/bin/time: {e}"))?;
+        let text = String::from_utf8_lossy(&out.stderr);
+        let kib = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("Maximum resident set size (kbytes):"))
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .ok_or_else(|| format!("no maximum resident set size in: {text}"))?;
+        return Ok(kib / 1024.0);
+    }
+    let mut cmd = cmd;
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak_kib = 0.0f64;
+    loop {
+        if let Ok(text) = std::fs::read_to_string(&status_file)
+            && let Some(kib) = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        {
+            peak_kib = peak_kib.max(kib);
+        }
+        if child.try_wait().map_err(|e| e.to_string())?.is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    Ok(peak_kib / 1024.0)
+}
+
+/// A user config with `n` PreToolUse groups: two thirds exact sets, one third regexes
+/// (97 distinct patterns), each with its own handler.
+fn scale_config(n: usize) -> Value {
+    let groups: Vec<Value> = (0..n)
+        .map(|i| {
+            let matcher = match i % 6 {
+                0..=3 => format!("Tool{i}|Edit{i}"),
+                _ => format!("^mcp__srv{}__.*", i % 97),
+            };
+            json!({"matcher": matcher, "hooks": [{"type": "command", "command": format!("check {i}")}]})
+        })
+        .collect();
+    json!({"hooks": {"PreToolUse": groups}})
+}
+
+/// `12345` as `12,345`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

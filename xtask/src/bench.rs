@@ -1,0 +1,56 @@
+//! `cargo xtask bench [--quick]`: builds the benchmark suite (the `suite` bench of
+//! hooks-cli, with the `hooks` binary) and runs it, after printing the machine it runs on.
+//!
+//! The full run builds with the release profile. `--quick` (the CI smoke test) runs every
+//! row briefly on small sizes and builds with the dev profile, reusing what `cargo test`
+//! built; its timings are not judged. Either mode fails only when a row cannot be measured.
+
+use std::path::Path;
+use std::process::Command;
+
+/// Runs the suite.
+pub fn run(root: &Path, quick: bool) -> Result<(), String> {
+    for line in machine() {
+        println!("{line}");
+    }
+    let profile = if quick { "dev" } else { "release" };
+    println!(
+        "Command: cargo xtask bench{} ({profile} profile)\n",
+        if quick { " --quick" } else { "" }
+    );
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.current_dir(root).args(["bench", "--quiet", "-p", "hooks-cli", "--bench", "suite"]);
+    cmd.args(["--profile", profile, "--"]);
+    if quick {
+        cmd.arg("--quick");
+    }
+    let status = cmd.status().map_err(|e| format!("cannot run cargo: {e}"))?;
+    if status.success() { Ok(()) } else { Err(format!("bench suite: {status}")) }
+}
+
+/// The machine, one line per fact: CPU model, cores, memory, kernel, rustc, load.
+pub fn machine() -> Vec<String> {
+    let read = |p: &str| std::fs::read_to_string(p).unwrap_or_default();
+    let cpuinfo = read("/proc/cpuinfo");
+    let field = |text: &str, name: &str| {
+        text.lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_owned())
+            .unwrap_or_else(|| "unknown".to_owned())
+    };
+    let cores = std::thread::available_parallelism().map_or(0, usize::from);
+    let rustc = Command::new("rustc")
+        .arg("-V")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .unwrap_or_default();
+    vec![
+        format!("CPU: {} ({} cores available)", field(&cpuinfo, "model name"), cores),
+        format!("Memory: {}", field(&read("/proc/meminfo"), "MemTotal")),
+        format!("Kernel: Linux {}", read("/proc/sys/kernel/osrelease").trim()),
+        format!("Rust: {rustc}"),
+        format!("Load average at start: {}", read("/proc/loadavg").trim()),
+    ]
+}
