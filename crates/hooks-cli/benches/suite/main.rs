@@ -329,16 +329,16 @@ impl Bench {
                     }
                 };
                 // Paired with its own floor run so both see the same load.
-                let (ours, _) = Self::pair(self.plan.spawn_rounds, fire, || spawn_wait(&direct))?;
-                Ok::<_, String>(ours)
+                Self::pair(self.plan.spawn_rounds, fire, || spawn_wait(&direct))
             })();
             rows.push(match measured {
-                Ok(t) => Row::new(
+                Ok((t, f)) => Row::new(
                     label,
                     Unit::Seconds,
                     t,
                     Target::Slower { floor: floor.into(), max: 1.10 },
-                ),
+                )
+                .paired_with(f),
                 Err(e) => Row::failed(label, e),
             });
         }
@@ -364,21 +364,23 @@ impl Bench {
         let run_row = match Self::pair(self.plan.run_rounds, run, || {
             spawn_wait(&["/bin/sh", "-c", "true"])
         }) {
-            Ok((t, _)) => Row::new(
+            Ok((t, f)) => Row::new(
                 RUN,
                 Unit::Seconds,
                 t,
                 Target::Slower { floor: floors::SH.into(), max: 2.0 },
-            ),
+            )
+            .paired_with(f),
             Err(e) => Row::failed(RUN, e),
         };
         let serve_row = match self.serve_round_trips(&home) {
-            Ok(t) => Row::new(
+            Ok((t, f)) => Row::new(
                 SERVE,
                 Unit::Seconds,
                 t,
                 Target::Slower { floor: floors::TRUE.into(), max: 1.2 },
-            ),
+            )
+            .paired_with(f),
             Err(e) => Row::failed(SERVE, e),
         };
         vec![run_row, serve_row]
@@ -386,7 +388,7 @@ impl Bench {
 
     /// One `hooks serve` process; sequential requests, each timed from the write to its
     /// response line (status notifications are read and skipped).
-    fn serve_round_trips(&self, home: &Path) -> Result<Vec<f64>, String> {
+    fn serve_round_trips(&self, home: &Path) -> Result<(Vec<f64>, Vec<f64>), String> {
         let mut child = self
             .hooks_cmd(home)
             .arg("serve")
@@ -428,7 +430,7 @@ impl Bench {
         );
         drop(stdin);
         let _ = child.wait();
-        result.map(|(t, _)| t)
+        result
     }
 
     /// 32 handlers sleeping 200 ms, through `hooks run`.

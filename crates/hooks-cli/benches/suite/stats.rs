@@ -64,12 +64,15 @@ pub struct Row {
     pub target: Target,
     /// Set when the measurement failed.
     pub error: Option<String>,
+    /// The floor's samples when they were taken round by round with this row's (the
+    /// ratio then uses their median rather than the floor row's).
+    pub paired: Option<Vec<f64>>,
 }
 
 impl Row {
     /// A measured row.
     pub fn new(label: impl Into<String>, unit: Unit, samples: Vec<f64>, target: Target) -> Row {
-        Row { label: label.into(), samples, unit, target, error: None }
+        Row { label: label.into(), samples, unit, target, error: None, paired: None }
     }
 
     /// A row whose measurement failed.
@@ -80,7 +83,14 @@ impl Row {
             unit: Unit::Seconds,
             target: Target::Floor,
             error: Some(error.into()),
+            paired: None,
         }
+    }
+
+    /// The same row with the floor samples taken alongside.
+    pub fn paired_with(mut self, floor: Vec<f64>) -> Row {
+        self.paired = Some(floor);
+        self
     }
 
     /// The median sample.
@@ -113,7 +123,10 @@ pub fn format_value(value: f64, unit: Unit) -> String {
 
 /// The verdict of one row: (ratio text, target text, result text).
 fn judge(row: &Row, rows: &[Row]) -> (String, String, String) {
-    let floor_median = |floor: &str| rows.iter().find(|r| r.label == floor).and_then(Row::median);
+    let floor_median = |floor: &str| match &row.paired {
+        Some(paired) => percentile(paired, 50.0),
+        None => rows.iter().find(|r| r.label == floor).and_then(Row::median),
+    };
     let Some(median) = row.median() else {
         return ("—".into(), "—".into(), "error".into());
     };
@@ -127,7 +140,12 @@ fn judge(row: &Row, rows: &[Row]) -> (String, String, String) {
         Target::Slower { floor, max } => match floor_median(floor) {
             Some(f) => {
                 let ratio = median / f;
-                (format!("{ratio:.2}x"), format!("≤ {max:.2}x"), pass(ratio <= *max))
+                let of = if row.paired.is_some() {
+                    format!(" of {}", format_value(f, row.unit))
+                } else {
+                    String::new()
+                };
+                (format!("{ratio:.2}x{of}"), format!("≤ {max:.2}x"), pass(ratio <= *max))
             }
             None => ("—".into(), format!("≤ {max:.2}x"), "no floor".into()),
         },
