@@ -170,6 +170,15 @@ fn plugin_lifecycle_through_the_cli() {
     assert_eq!(json["handlers"][0]["plugin"]["digest"], digest.as_str());
     assert_eq!(json["handlers"][0]["plugin"]["version"], "1.0.0");
 
+    // `hooks validate` checks the installed plugin's hook document too.
+    let validated = env.run(&["validate"]);
+    assert_eq!(validated.code, 0, "{}", validated.stdout);
+    assert!(
+        validated.stdout.contains("checked 1 file: 0 errors, 0 warnings"),
+        "{}",
+        validated.stdout
+    );
+
     // `hooks run` fires the plugin's hook: its script reads a file of the plugin.
     let run = env.run(&["run", "PreToolUse", "--payload", BASH]);
     assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
