@@ -1,7 +1,6 @@
 //! The command-line grammar: clap types for `hooks` and its subcommands.
 //!
-//! Parsing only; acting is in `cmd`. The plugin and marketplace commands join this tree as
-//! further [`Command`] variants.
+//! Parsing only; acting is in `cmd`.
 
 use std::path::PathBuf;
 
@@ -12,7 +11,7 @@ pub const EXIT_CODES: &str = "\
 Exit codes:
   0  success; for `hooks run`, the action may proceed
   1  engine error: bad arguments, unreadable input or config, validation errors,
-     a refused confirmation
+     a refused confirmation, a plugin that fails verification
   2  `hooks run`: the decision denies, blocks or stops (PreToolUse deny, a blocked
      prompt or compaction, a Stop hook that keeps the agent working, continue=false)";
 
@@ -49,6 +48,10 @@ pub struct GlobalArgs {
     /// else "{folder name}@local"
     #[arg(long = "plugin-dir", global = true, value_name = "DIR[=ID]")]
     pub plugin_dirs: Vec<String>,
+    /// Installed plugins load only when verified (pinned by our lockfile); `hooks plugin
+    /// verify` also fails on unverified plugins
+    #[arg(long, global = true)]
+    pub require_verified: bool,
     /// Print listings as JSON
     #[arg(long, global = true)]
     pub json: bool,
@@ -89,10 +92,188 @@ pub enum Command {
     Trust(TrustArgs),
     /// Rewrite a legacy hooks file in the current format
     Migrate(MigrateArgs),
-    /// Print a JSON Schema: config, input.EVENT, output.EVENT or serve
+    /// Print a JSON Schema: config, input.EVENT, output.EVENT, serve, plugin-manifest or
+    /// marketplace-index
     Schema(SchemaArgs),
+    /// Install, update, remove, enable, disable, verify and pack plugins
+    #[command(subcommand)]
+    Plugin(PluginCommand),
+    /// Register, list, refresh and remove marketplaces; build and sign one
+    #[command(subcommand)]
+    Marketplace(MarketplaceCommand),
     /// Print a shell completion script
     Completions(CompletionsArgs),
+}
+
+/// `hooks plugin ...`.
+#[derive(Debug, Subcommand)]
+#[non_exhaustive]
+pub enum PluginCommand {
+    /// Install NAME@MARKETPLACE: shows the hooks that will run and asks (or --yes)
+    Install(PluginInstallArgs),
+    /// Update one installed plugin, or every one, showing the hooks that change
+    Update(PluginUpdateArgs),
+    /// Uninstall a plugin (its data folder is kept unless --purge-data)
+    Remove(PluginRemoveArgs),
+    /// List the installed plugins
+    List,
+    /// Enable an installed plugin: its hooks load in new sessions
+    Enable(PluginIdArg),
+    /// Disable an installed plugin: its hooks stop loading in new sessions
+    Disable(PluginIdArg),
+    /// Re-hash every file of the installed plugins against their pinned manifests
+    Verify(PluginVerifyArgs),
+    /// Pack a plugin folder into a reproducible NAME-VERSION.tar.gz with its manifest
+    Pack(PluginPackArgs),
+}
+
+/// `hooks plugin install`.
+#[derive(Debug, Args)]
+pub struct PluginInstallArgs {
+    /// The plugin, as NAME@MARKETPLACE
+    #[arg(value_name = "NAME@MARKETPLACE")]
+    pub id: String,
+    /// A version ("1.2.3") or requirement ("^1.2") [default: the newest]
+    #[arg(long, value_name = "REQ")]
+    pub version: Option<String>,
+    /// Install exactly the lockfile's version and digests; the lockfile is not written
+    #[arg(long, conflicts_with = "version")]
+    pub locked: bool,
+    /// Do not ask for confirmation
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+}
+
+/// `hooks plugin update`.
+#[derive(Debug, Args)]
+pub struct PluginUpdateArgs {
+    /// The plugin (NAME@MARKETPLACE) [default: every plugin of the lockfile]
+    #[arg(value_name = "ID")]
+    pub id: Option<String>,
+    /// A version ("1.2.3") or requirement ("^1.2") [default: the newest]
+    #[arg(long, value_name = "REQ")]
+    pub version: Option<String>,
+    /// Do not ask for confirmation
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+}
+
+/// `hooks plugin remove`.
+#[derive(Debug, Args)]
+pub struct PluginRemoveArgs {
+    /// The plugin (NAME@MARKETPLACE)
+    #[arg(value_name = "ID")]
+    pub id: String,
+    /// Also delete the plugin's data folder
+    #[arg(long)]
+    pub purge_data: bool,
+}
+
+/// A plugin id argument.
+#[derive(Debug, Args)]
+pub struct PluginIdArg {
+    /// The plugin (NAME@MARKETPLACE)
+    #[arg(value_name = "ID")]
+    pub id: String,
+}
+
+/// `hooks plugin verify`.
+#[derive(Debug, Args)]
+pub struct PluginVerifyArgs {
+    /// Only this plugin [default: every installed plugin]
+    #[arg(value_name = "ID", conflicts_with = "adopt")]
+    pub id: Option<String>,
+    /// Pin a plugin installed by another tool: compute its manifest now and record it, so
+    /// later loads verify it
+    #[arg(long, value_name = "ID")]
+    pub adopt: Option<String>,
+}
+
+/// `hooks plugin pack`.
+#[derive(Debug, Args)]
+pub struct PluginPackArgs {
+    /// The plugin folder
+    pub dir: PathBuf,
+    /// Where to write the archive [default: the current directory]
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
+
+/// `hooks marketplace ...`.
+#[derive(Debug, Subcommand)]
+#[non_exhaustive]
+pub enum MarketplaceCommand {
+    /// Register a marketplace: a signed index (pin its key with --key) or a catalogue
+    Add(MarketplaceAddArgs),
+    /// List the registered marketplaces
+    List,
+    /// Unregister a marketplace (refused while plugins from it are installed)
+    Remove(MarketplaceNameArg),
+    /// Fetch and verify one marketplace, or every one, and keep the accepted index
+    Refresh(MarketplaceRefreshArgs),
+    /// Write and sign DIR/index.json from the NAME-VERSION.tar.gz archives in DIR
+    Build(MarketplaceBuildArgs),
+    /// Write a new minisign key pair for signing a marketplace
+    Keygen(MarketplaceKeygenArgs),
+}
+
+/// `hooks marketplace add`.
+#[derive(Debug, Args)]
+pub struct MarketplaceAddArgs {
+    /// Local name (letters, digits, ".", "_", "-"): plugins are installed as PLUGIN@NAME
+    pub name: String,
+    /// URL (https, or http to a loopback host) of index.json or its folder, a local folder,
+    /// a git repository, or a catalogue's marketplace.json
+    pub source: String,
+    /// The marketplace's minisign public key (the base64 line, or a .pub file) to pin
+    #[arg(long, value_name = "PUBKEY")]
+    pub key: Option<String>,
+    /// Refuse anything but a signed index with a pinned key
+    #[arg(long)]
+    pub require_signed: bool,
+}
+
+/// A marketplace name argument.
+#[derive(Debug, Args)]
+pub struct MarketplaceNameArg {
+    /// The marketplace
+    pub name: String,
+}
+
+/// `hooks marketplace refresh`.
+#[derive(Debug, Args)]
+pub struct MarketplaceRefreshArgs {
+    /// The marketplace [default: every one]
+    pub name: Option<String>,
+}
+
+/// `hooks marketplace build`.
+#[derive(Debug, Args)]
+pub struct MarketplaceBuildArgs {
+    /// The folder with the archives (and the previous index.json, if any)
+    pub dir: PathBuf,
+    /// The minisign secret key file
+    #[arg(long, value_name = "SECRETKEYFILE")]
+    pub key: PathBuf,
+    /// Marketplace name of a new index [default: the folder name]
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Days until the index expires (republish before then)
+    #[arg(long, value_name = "DAYS", default_value_t = 30)]
+    pub expires_in_days: u32,
+    /// Engine requirement ("^0.1") recorded for the versions this build adds
+    #[arg(long, value_name = "REQ")]
+    pub requires_hooks: Option<String>,
+    /// Mark a published version as withdrawn (repeatable)
+    #[arg(long, value_name = "NAME@VERSION")]
+    pub yank: Vec<String>,
+}
+
+/// `hooks marketplace keygen`.
+#[derive(Debug, Args)]
+pub struct MarketplaceKeygenArgs {
+    /// Where to write hooks-marketplace.key (secret, mode 0600) and hooks-marketplace.pub
+    pub dir: PathBuf,
 }
 
 /// `hooks run`.
@@ -183,7 +364,8 @@ pub struct MigrateArgs {
 /// `hooks schema`.
 #[derive(Debug, Args)]
 pub struct SchemaArgs {
-    /// config, input.EVENT, output.EVENT or serve; omit to list the names
+    /// config, input.EVENT, output.EVENT, serve, plugin-manifest or marketplace-index;
+    /// omit to list the names
     pub name: Option<String>,
 }
 
@@ -226,6 +408,20 @@ mod tests {
         check(&["completions", "tcsh"], false);
         check(&["validate", "--kind", "plugin", "a.json", "b.json"], true);
         check(&["migrate"], false);
+        check(&["plugin", "install", "lint@team", "--version", "^1", "--yes"], true);
+        check(&["plugin", "install", "lint@team", "--version", "1", "--locked"], false);
+        check(&["plugin", "install"], false);
+        check(&["plugin", "update"], true);
+        check(&["plugin", "remove", "a@b", "--purge-data"], true);
+        check(&["plugin", "verify", "a@b", "--adopt", "a@b"], false);
+        check(&["plugin", "verify", "--adopt", "a@b"], true);
+        check(&["plugin", "pack", "dir", "--out", "o"], true);
+        check(&["--require-verified", "plugin", "list", "--json"], true);
+        check(&["marketplace", "add", "m", "https://x/index.json", "--key", "RW..."], true);
+        check(&["marketplace", "add", "m"], false);
+        check(&["marketplace", "build", "dir"], false);
+        check(&["marketplace", "build", "dir", "--key", "k", "--yank", "p@1.0.0"], true);
+        check(&["marketplace", "keygen", "dir"], true);
         check(&[], false);
     }
 }

@@ -100,6 +100,8 @@ where
         Command::Trust(args) => cmd::trust::run(&mut cx, args),
         Command::Migrate(args) => cmd::migrate::run(&mut cx, args),
         Command::Schema(args) => cmd::schema::run(&mut cx, args),
+        Command::Plugin(c) => cmd::plugin::run(&mut cx, c),
+        Command::Marketplace(c) => cmd::marketplace::run(&mut cx, c),
         Command::Completions(args) => cmd::completions::run(&mut cx, args),
     };
     exit_code(result, cx.err, err_style)
@@ -119,11 +121,21 @@ fn exit_code(result: anyhow::Result<i32>, stderr: &mut dyn Write, style: Style) 
             0
         }
         Err(err) => {
-            let _ = writeln!(stderr, "{} {err:#}", style.red_bold("error:"));
+            let _ = writeln!(stderr, "hooks: {} {}", style.red_bold("error:"), one_line(&err));
             let _ = stderr.flush();
             1
         }
     }
+}
+
+/// An error and its causes as one line (`a: b: c`), newlines folded to spaces.
+fn one_line(err: &anyhow::Error) -> String {
+    format!("{err:#}")
+        .split('\n')
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// What a command works with.

@@ -1,27 +1,24 @@
-//! What a command works on: the home, the project, the layer files and `--plugin-dir`
-//! plugins, resolved once from the global options and the environment.
+//! What a command works on: the home, the project, the layer files and the plugins,
+//! resolved once from the global options and the environment.
 //!
-//! `--plugin-dir DIR[=ID]` loads `DIR/hooks/hooks.json` as a plugin document for one run,
-//! without installing anything: id `ID`, else `{folder name}@local`; root `DIR`; data
-//! folder `{home}/plugins/data/{id with every character outside [A-Za-z0-9._-] as '-'}`,
-//! created when hooks may run.
+//! Plugins come from `hooks-plugins`: the installed, enabled ones
+//! ([`hooks_plugins::plugin_layers`], re-verified at every load: a tampered plugin's hooks
+//! are inactive with a `plugin_tampered` error, a disabled one's are listed as disabled)
+//! and the `--plugin-dir DIR[=ID]` folders loaded for one run without installing
+//! ([`hooks_plugins::dev_plugin_layer`]: id `ID`, else `{name}@local`; data folder under
+//! the home, keyed as Deep Agents Code keys it).
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context as _, bail};
-use hooks_core::{
-    ConfigKind, Diagnostic, Layer, LayerDocument, PluginInfo, Severity, parse_config,
-};
+use anyhow::bail;
+use hooks_core::{ConfigKind, Diagnostic, Layer, LayerDocument, PluginInfo, Severity};
 use hooks_exec::{
     AppNames, LayerFile, Paths, SessionOptions, find_project_root, read_layer_file, resolve_home,
 };
+use hooks_plugins::{Home, LayerOptions, dev_plugin_layer, plugin_layers, read_plugin_folder};
 
 use crate::cli::GlobalArgs;
 use crate::context::Env;
-
-/// Code of the warning for a `--plugin-dir` folder whose hook document is missing or
-/// unreadable: the plugin loses its hooks, the rest loads.
-pub(crate) const PLUGIN_HOOKS_FAILED: &str = "plugin_hooks_failed";
 
 /// One hook file a command reads: where it is, which layer it belongs to, its bytes.
 #[derive(Debug, Clone)]
@@ -36,6 +33,15 @@ pub(crate) struct SourceFile {
     pub bytes: Vec<u8>,
 }
 
+/// One `--plugin-dir` folder.
+#[derive(Debug, Clone)]
+pub(crate) struct DevPlugin {
+    /// The folder (absolute, canonical).
+    pub dir: PathBuf,
+    /// `=ID`, if given.
+    pub id: Option<String>,
+}
+
 /// The resolved global options.
 #[derive(Debug, Clone)]
 pub(crate) struct Setup {
@@ -45,10 +51,12 @@ pub(crate) struct Setup {
     pub cwd: PathBuf,
     /// Where the layers live.
     pub paths: Paths,
-    /// The `--plugin-dir` hook files.
-    pub plugin_files: Vec<SourceFile>,
-    /// Problems loading the `--plugin-dir` plugins.
-    pub plugin_diagnostics: Vec<Diagnostic>,
+    /// The plugin home (the same folder as `paths.home`).
+    pub home: Home,
+    /// The `--plugin-dir` folders.
+    pub dev_plugins: Vec<DevPlugin>,
+    /// `--require-verified`.
+    pub require_verified: bool,
 }
 
 impl Setup {
@@ -74,84 +82,38 @@ impl Setup {
             }
             None => Paths::new(find_project_root(&cwd), home, &names),
         };
-        let mut setup =
-            Setup { names, cwd, paths, plugin_files: Vec::new(), plugin_diagnostics: Vec::new() };
+        let mut dev_plugins = Vec::new();
         for spec in &global.plugin_dirs {
-            setup.add_plugin_dir(spec)?;
+            dev_plugins.push(dev_plugin(spec, &cwd)?);
         }
-        Ok(setup)
+        Ok(Setup {
+            names,
+            cwd,
+            home: Home::new(paths.home.clone()),
+            paths,
+            dev_plugins,
+            require_verified: global.require_verified,
+        })
     }
 
-    fn add_plugin_dir(&mut self, spec: &str) -> anyhow::Result<()> {
-        let (dir, id) = split_plugin_spec(spec);
-        let dir = absolute(Path::new(dir), &self.cwd);
-        if !dir.is_dir() {
-            bail!("--plugin-dir {}: not a folder", dir.display());
+    /// The plugin documents of a session (installed plugins, then `--plugin-dir` ones)
+    /// and the problems loading them. Parse diagnostics stay with their documents (the
+    /// snapshot reports them once); documents of inactive plugins report none.
+    pub fn plugin_layers(&self) -> (Vec<LayerDocument>, Vec<Diagnostic>) {
+        let options = LayerOptions { require_verified: self.require_verified };
+        let (mut docs, mut diags) = plugin_layers(&self.home, &options);
+        for p in &self.dev_plugins {
+            let (d, g) = dev_plugin_layer(&self.home, &p.dir, p.id.as_deref());
+            docs.extend(d);
+            diags.extend(g);
         }
-        let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
-        let id = match id {
-            Some(id) if id.is_empty() || id.chars().any(char::is_whitespace) => {
-                bail!("--plugin-dir {spec}: the plugin id must be non-empty, without whitespace")
-            }
-            Some(id) => id.to_owned(),
-            None => {
-                let name = dir.file_name().map(|n| n.to_string_lossy().into_owned());
-                format!("{}@local", name.unwrap_or_else(|| "plugin".to_owned()))
-            }
-        };
-        let data_dir = self.paths.home.join("plugins").join("data").join(data_dir_name(&id));
-        let info = PluginInfo {
-            id: id.clone(),
-            version: None,
-            root: dir.display().to_string(),
-            data_dir: data_dir.display().to_string(),
-            digest: None,
-        };
-        let path = dir.join("hooks").join("hooks.json");
-        match read_layer_file(&path) {
-            LayerFile::Read { bytes, .. } => self.plugin_files.push(SourceFile {
-                path,
-                kind: ConfigKind::Plugin,
-                layer: Layer::Plugin(info),
-                bytes,
-            }),
-            LayerFile::Missing => self.plugin_diagnostics.push(
-                Diagnostic::warning(
-                    PLUGIN_HOOKS_FAILED,
-                    format!("Plugin {id} has no hook document at {}", path.display()),
-                )
-                .with_source(path.display().to_string()),
-            ),
-            LayerFile::Failed(d) => self.plugin_diagnostics.push(Diagnostic {
-                code: PLUGIN_HOOKS_FAILED.to_owned(),
-                message: format!("Plugin {id} lost its hooks: {}", d.message),
-                ..d
-            }),
-        }
-        Ok(())
-    }
-
-    /// The plugin documents, parsed.
-    pub fn plugin_documents(&self) -> Vec<LayerDocument> {
-        self.plugin_files
-            .iter()
-            .map(|f| {
-                let source = f.path.display().to_string();
-                let parsed = parse_config(&f.bytes, &source, f.kind);
-                LayerDocument::new(f.layer.clone(), source, parsed)
-            })
-            .collect()
-    }
-
-    /// Creates the data folder of each `--plugin-dir` plugin (before hooks run).
-    pub fn create_plugin_data_dirs(&self) -> anyhow::Result<()> {
-        for f in &self.plugin_files {
-            if let Some(p) = f.layer.plugin() {
-                std::fs::create_dir_all(&p.data_dir)
-                    .with_context(|| format!("cannot create plugin data folder {}", p.data_dir))?;
+        diags.retain(|d| !docs.iter().any(|doc| doc.parsed.diagnostics.contains(d)));
+        for doc in &mut docs {
+            if doc.inactive.is_some() {
+                doc.parsed.diagnostics.clear();
             }
         }
-        Ok(())
+        (docs, diags)
     }
 
     /// Session options for these settings: the host environment is `env`'s.
@@ -161,19 +123,21 @@ impl Setup {
         options.home = Some(self.paths.home.clone());
         options.names = self.names.clone();
         options.trust_project_hooks = global.trust_project_hooks;
-        options.plugin_documents = self.plugin_documents();
-        options.plugin_diagnostics = self.plugin_diagnostics.clone();
+        let (docs, diags) = self.plugin_layers();
+        options.plugin_documents = docs;
+        options.plugin_diagnostics = diags;
         options.env = Some(env.vars.clone());
         options
     }
 
     /// Every discovered hook file, present or not loaded alike (validation does not run
     /// anything, so the project file is read whether or not it is trusted): the project
-    /// file, the user file, the plugin documents. Files that cannot be read are reported
-    /// in the returned diagnostics.
+    /// file, the user file, the hook documents of enabled installed plugins and of
+    /// `--plugin-dir` folders. Files that cannot be read are reported in the returned
+    /// diagnostics.
     pub fn discovered_files(&self) -> (Vec<SourceFile>, Vec<Diagnostic>) {
         let mut files = Vec::new();
-        let mut diagnostics = self.plugin_diagnostics.clone();
+        let mut diagnostics = Vec::new();
         let mut add = |path: &Path, kind, layer| match read_layer_file(path) {
             LayerFile::Read { bytes, .. } => {
                 files.push(SourceFile { path: path.to_path_buf(), kind, layer, bytes })
@@ -185,9 +149,60 @@ impl Setup {
             add(&self.paths.project_file, ConfigKind::Project, Layer::Project);
         }
         add(&self.paths.user_file, ConfigKind::User, Layer::User);
-        files.extend(self.plugin_files.iter().cloned());
+        let mut plugins: Vec<(PathBuf, String)> = match hooks_plugins::list(&self.home) {
+            Ok(list) => {
+                list.into_iter().filter(|p| p.enabled).map(|p| (p.install_path, p.id)).collect()
+            }
+            Err(e) => {
+                diagnostics.push(Diagnostic::warning(
+                    hooks_plugins::codes::PLUGIN_HOOKS_FAILED,
+                    format!("could not read plugin state: {e}"),
+                ));
+                Vec::new()
+            }
+        };
+        for p in &self.dev_plugins {
+            let folder = read_plugin_folder(&p.dir);
+            let name = folder.name.clone().unwrap_or_else(|| "plugin".to_owned());
+            plugins.push((p.dir.clone(), p.id.clone().unwrap_or_else(|| format!("{name}@local"))));
+        }
+        for (dir, id) in plugins {
+            let folder = read_plugin_folder(&dir);
+            diagnostics.extend(folder.diagnostics.iter().cloned());
+            let info = PluginInfo {
+                id,
+                version: folder.metadata.as_ref().and_then(|m| m.version.clone()),
+                root: dir.display().to_string(),
+                data_dir: String::new(),
+                digest: None,
+            };
+            for f in folder.hook_files {
+                files.push(SourceFile {
+                    path: PathBuf::from(&f.source),
+                    kind: ConfigKind::Plugin,
+                    layer: Layer::Plugin(info.clone()),
+                    bytes: f.bytes,
+                });
+            }
+        }
         (files, diagnostics)
     }
+}
+
+/// Parses one `--plugin-dir DIR[=ID]`.
+fn dev_plugin(spec: &str, cwd: &Path) -> anyhow::Result<DevPlugin> {
+    let (dir, id) = split_plugin_spec(spec);
+    let dir = absolute(Path::new(dir), cwd);
+    if !dir.is_dir() {
+        bail!("--plugin-dir {}: not a folder", dir.display());
+    }
+    let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
+    if let Some(id) = id
+        && (id.is_empty() || id.chars().any(char::is_whitespace))
+    {
+        bail!("--plugin-dir {spec}: the plugin id must be non-empty, without whitespace");
+    }
+    Ok(DevPlugin { dir, id: id.map(str::to_owned) })
 }
 
 /// Splits `DIR[=ID]` at the last `=` when what follows names an id (no `/`).
@@ -196,15 +211,6 @@ fn split_plugin_spec(spec: &str) -> (&str, Option<&str>) {
         Some((dir, id)) if !dir.is_empty() && !id.contains('/') => (dir, Some(id)),
         _ => (spec, None),
     }
-}
-
-/// A plugin id as a folder name: characters outside `[A-Za-z0-9._-]` become `-`.
-fn data_dir_name(id: &str) -> String {
-    let name: String = id
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') { c } else { '-' })
-        .collect();
-    if name.chars().all(|c| c == '.') { name.replace('.', "-") } else { name }
 }
 
 /// `path` made absolute against `cwd`.
@@ -228,18 +234,5 @@ mod tests {
         check_spec("=x", "=x", None);
         check_spec("dir=", "dir", Some(""));
         check_spec("x=y=z@m", "x=y", Some("z@m"));
-    }
-
-    fn check_name(id: &str, expect: &str) {
-        assert_eq!(data_dir_name(id), expect, "{id}");
-    }
-
-    #[test]
-    fn data_dir_names() {
-        check_name("lint@local", "lint-local");
-        check_name("a.b_c-d@m", "a.b_c-d-m");
-        check_name("../x", "..-x");
-        check_name("..", "--");
-        check_name("é@x", "--x");
     }
 }

@@ -7,7 +7,8 @@
 //! the command reference and shell completions from them.
 //!
 //! Exit codes: 0 success (for `hooks run`: the action may proceed), 1 an engine error (bad
-//! arguments, unreadable input, a validation error, a refused confirmation), 2 the decision
+//! arguments, unreadable input, a validation error, a refused confirmation, a plugin that
+//! fails verification), 2 the decision
 //! of `hooks run` denies, blocks or stops.
 
 mod cli;
@@ -19,7 +20,9 @@ mod report;
 mod style;
 mod uuid;
 
-pub use cli::{Cli, ColorChoice, Command, EXIT_CODES, GlobalArgs};
+pub use cli::{
+    Cli, ColorChoice, Command, EXIT_CODES, GlobalArgs, MarketplaceCommand, PluginCommand,
+};
 pub use cmd::schema::{names as schema_names, schema};
 pub use context::{Env, run, run_with};
 pub use docs::{cli_reference, man_page};

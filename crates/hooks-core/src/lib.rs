@@ -53,5 +53,5 @@ pub use render::{
 pub use schema::{schema, schema_names};
 pub use snapshot::{
     Handler, HandlerStatus, InactiveStatus, Layer, LayerDocument, PluginInfo, Program, Snapshot,
-    SnapshotOptions, canonical_json, sha256_hex,
+    SnapshotOptions, canonical_json, sha256_hex, sort_keys,
 };

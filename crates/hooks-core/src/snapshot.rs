@@ -684,18 +684,21 @@ fn env_object(env: &[(String, String)]) -> Value {
 /// Compact JSON with object keys sorted at every level (code point order), as Python's
 /// `json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)` writes it.
 pub fn canonical_json(value: Value) -> String {
-    fn sorted(value: Value) -> Value {
-        match value {
-            Value::Object(map) => {
-                let mut entries: Vec<(String, Value)> = map.into_iter().collect();
-                entries.sort_by(|a, b| a.0.cmp(&b.0));
-                Value::Object(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
-            }
-            Value::Array(items) => Value::Array(items.into_iter().map(sorted).collect()),
-            other => other,
+    sort_keys(value).to_string()
+}
+
+/// `value` with every object's keys in sorted order, whatever map type `serde_json` was
+/// built with (its `preserve_order` feature keeps insertion order).
+pub fn sort_keys(value: Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(String, Value)> = map.into_iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            Value::Object(entries.into_iter().map(|(k, v)| (k, sort_keys(v))).collect())
         }
+        Value::Array(items) => Value::Array(items.into_iter().map(sort_keys).collect()),
+        other => other,
     }
-    sorted(value).to_string()
 }
 
 /// Lowercase hex SHA-256.

@@ -22,7 +22,6 @@ use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use hooks_core::{Diagnostic, codes};
-use sha2::{Digest, Sha256};
 
 /// The names that tie the engine to one host application.
 ///
@@ -334,16 +333,7 @@ pub fn read_failed_diagnostic(path: &Path, detail: &dyn fmt::Display) -> Diagnos
     .with_source(path.display().to_string())
 }
 
-/// SHA-256 of `bytes`, lowercase hex.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    let digest = Sha256::digest(bytes);
-    let mut out = String::with_capacity(64);
-    for byte in digest {
-        let _ = write!(out, "{byte:02x}");
-    }
-    out
-}
+pub use hooks_core::sha256_hex;
 
 #[cfg(test)]
 #[allow(clippy::expect_used)]

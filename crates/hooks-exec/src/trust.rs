@@ -52,7 +52,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use hooks_core::{Diagnostic, codes};
+use hooks_core::{Diagnostic, codes, sort_keys};
 use rustix::fs::{FlockOperation, flock};
 use serde_json::{Map, Value};
 
@@ -380,25 +380,11 @@ fn update(
     if !change(projects) {
         return Ok(false);
     }
-    let mut bytes = serde_json::to_vec_pretty(&sorted(Value::Object(doc)))
+    let mut bytes = serde_json::to_vec_pretty(&sort_keys(Value::Object(doc)))
         .map_err(|err| TrustError::Write { path: path.clone(), source: io::Error::other(err) })?;
     bytes.push(b'\n');
     write_atomic(state_dir, &path, &bytes)?;
     Ok(true)
-}
-
-/// `value` with every object's keys in sorted order, whichever map type `serde_json` was
-/// built with (its `preserve_order` feature keeps insertion order), so the file is stable.
-fn sorted(value: Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut entries: Vec<(String, Value)> = map.into_iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(&b.0));
-            Value::Object(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
-        }
-        Value::Array(items) => Value::Array(items.into_iter().map(sorted).collect()),
-        other => other,
-    }
 }
 
 /// Creates `dir` (and missing parents) with mode 0700 and sets its mode to 0700.

@@ -291,6 +291,7 @@ fn extract_entries<R: Read>(reader: R, dest: &Path) -> Result<Vec<(String, u64)>
         let n = io::copy(&mut entry, &mut out).map_err(PluginError::io("write", &target))?;
         out.flush().map_err(PluginError::io("write", &target))?;
         written.push((rel, n));
+        crate::fsutil::crash_point("extract");
     }
     Ok(written)
 }

@@ -183,6 +183,16 @@ pub fn fetch_bytes(loc: &Location, limit: u64) -> Result<Option<Vec<u8>>> {
 /// Downloads into the new file `dest`, at most `limit` bytes, hashing while streaming.
 /// Returns the SHA-256 and size.
 pub fn download(loc: &Location, dest: &Path, limit: u64) -> Result<(String, u64)> {
+    download_with_progress(loc, dest, limit, &mut |_, _| {})
+}
+
+/// [`download`], calling `progress(bytes so far, limit)` after every chunk written.
+pub fn download_with_progress(
+    loc: &Location,
+    dest: &Path,
+    limit: u64,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<(String, u64)> {
     let r = open(loc, limit)?.ok_or_else(|| PluginError::Download {
         url: loc.to_string(),
         reason: "not found".to_owned(),
@@ -209,6 +219,7 @@ pub fn download(loc: &Location, dest: &Path, limit: u64) -> Result<(String, u64)
         }
         h.update(&buf[..k]);
         out.write_all(&buf[..k]).map_err(PluginError::io("write", dest))?;
+        progress(n, limit);
     }
     out.sync_all().map_err(PluginError::io("write", dest))?;
     Ok((hex(&h.finalize()), n))

@@ -74,25 +74,73 @@ impl StateLock {
             .map_err(PluginError::io("open", &path))?;
         rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive)
             .map_err(|e| PluginError::Io { action: "lock", path, source: e.into() })?;
+        recover(home)?;
+        clean_staging(home);
         Ok(Self { _file: file })
     }
 }
 
+/// Removes staging folders a crashed install left in the store (every install stages and
+/// publishes under the lock, so with the lock held none is in use).
+fn clean_staging(home: &Home) {
+    let Ok(rd) = fs::read_dir(home.store_dir()) else { return };
+    for e in rd.flatten() {
+        if e.file_name().to_string_lossy().starts_with(STAGING_PREFIX) {
+            let _ = fs::remove_dir_all(e.path());
+        }
+    }
+}
+
+/// The name prefix of staging folders in the store (`{store}/..staging.stage-...`).
+pub(crate) const STAGING_PREFIX: &str = "..staging.";
+
 /// Restores files to their content before a transaction unless committed: the state
 /// files, lockfile and accepted indexes are written one by one, and a failure half way
 /// puts the earlier ones back.
+///
+/// A transaction made with [`Txn::journaled`] also survives a crash: before each write,
+/// the previous contents of every file written so far are saved in the home's undo
+/// journal (`.state/plugins.journal.json`, atomically); commit removes the journal. A
+/// journal found later means a mutation died half way: [`recover`] (run by
+/// [`StateLock::acquire`] and by the readers) puts the old contents back, so the state is
+/// always the old one or the new one, never a mix.
 #[derive(Debug, Default)]
 pub(crate) struct Txn {
     saved: Vec<(PathBuf, Option<Vec<u8>>)>,
+    journal: Option<PathBuf>,
     committed: bool,
 }
 
+/// The undo journal's content.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+struct Journal {
+    /// `(path, previous content as hex or null when the file did not exist)`, in write
+    /// order.
+    files: Vec<(PathBuf, Option<String>)>,
+}
+
 impl Txn {
+    /// A crash-safe transaction over files of `home` (see the type's documentation).
+    pub(crate) fn journaled(home: &Home) -> Self {
+        Self { saved: Vec::new(), journal: Some(home.journal_file()), committed: false }
+    }
+
     /// Writes `bytes` to `path` atomically, remembering the previous content.
     pub(crate) fn write(&mut self, path: &Path, bytes: &[u8]) -> Result<()> {
         if !self.saved.iter().any(|(p, _)| p == path) {
             let old = read_optional(path)?;
             self.saved.push((path.to_owned(), old));
+            if let Some(j) = &self.journal {
+                let journal = Journal {
+                    files: self
+                        .saved
+                        .iter()
+                        .map(|(p, b)| (p.clone(), b.as_deref().map(hex)))
+                        .collect(),
+                };
+                let text = serde_json::to_vec(&journal).unwrap_or_default();
+                atomic_write(j, &text)?;
+            }
         }
         atomic_write(path, bytes)
     }
@@ -100,6 +148,9 @@ impl Txn {
     /// Keeps the writes.
     pub(crate) fn commit(mut self) {
         self.committed = true;
+        if let Some(j) = &self.journal {
+            remove_durably(j);
+        }
     }
 }
 
@@ -109,13 +160,100 @@ impl Drop for Txn {
             return;
         }
         for (path, old) in self.saved.iter().rev() {
-            let _ = match old {
-                Some(b) => atomic_write(path, b),
-                None => fs::remove_file(path).map_err(PluginError::io("remove", path)),
-            };
+            let _ = restore(path, old.as_deref());
+        }
+        if let Some(j) = &self.journal {
+            remove_durably(j);
         }
     }
 }
+
+fn restore(path: &Path, old: Option<&[u8]>) -> Result<()> {
+    match old {
+        Some(b) => atomic_write(path, b),
+        None => match fs::remove_file(path) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                Err(PluginError::Io { action: "remove", path: path.to_owned(), source: e })
+            }
+            _ => Ok(()),
+        },
+    }
+}
+
+/// Removes a file and syncs its folder, so the removal survives a crash.
+fn remove_durably(path: &Path) {
+    let _ = fs::remove_file(path);
+    if let Some(dir) = path.parent()
+        && let Ok(d) = File::open(dir)
+    {
+        let _ = d.sync_all();
+    }
+}
+
+fn unhex(s: &str) -> Option<Vec<u8>> {
+    if !s.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok()).collect()
+}
+
+/// Rolls back a mutation that died half way: when the home has an undo journal, puts
+/// every file it names back as it was and removes the journal. The caller holds the
+/// state lock. Returns whether anything was rolled back.
+pub(crate) fn recover(home: &Home) -> Result<bool> {
+    let path = home.journal_file();
+    let Some(bytes) = read_optional(&path)? else { return Ok(false) };
+    // A journal that cannot be read was cut short before its atomic rename: impossible;
+    // treat an unreadable one as empty rather than block every later operation.
+    let journal: Journal = serde_json::from_slice(&bytes).unwrap_or(Journal { files: Vec::new() });
+    for (file, old) in journal.files.iter().rev() {
+        let old = match old {
+            Some(h) => Some(unhex(h).ok_or_else(|| {
+                PluginError::invalid(path.display().to_string(), "bad saved content")
+            })?),
+            None => None,
+        };
+        restore(file, old.as_deref())?;
+    }
+    remove_durably(&path);
+    Ok(true)
+}
+
+/// For readers (no lock held): when a journal is present and no mutation holds the lock,
+/// the mutation died; roll it back under the lock. When another process holds the lock, its
+/// mutation is in progress and is left alone.
+pub(crate) fn recover_for_read(home: &Home) {
+    if !home.journal_file().exists() {
+        return;
+    }
+    let Ok(file) = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(home.lock_file())
+    else {
+        return;
+    };
+    if rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive).is_ok() {
+        let _ = recover(home);
+    }
+}
+
+/// Fault injection for crash tests: when the environment variable `HOOKS_PLUGINS_CRASH_AT`
+/// equals `step`, the process aborts on the spot (no destructor runs, as in a power cut or
+/// `kill -9`). Steps: `download` (half of the archive written), `extract` (first file
+/// extracted), `before-rename` (staged and verified), `after-rename` (in the store, state
+/// not written), `state` (lockfile written, state files not yet), `commit` (every state file
+/// written, journal not yet removed). Not for production use.
+pub(crate) fn crash_point(step: &str) {
+    if std::env::var_os(CRASH_ENV).is_some_and(|v| v == step) {
+        std::process::abort();
+    }
+}
+
+/// The fault-injection variable of [`crash_point`].
+pub(crate) const CRASH_ENV: &str = "HOOKS_PLUGINS_CRASH_AT";
 
 /// A folder removed on drop unless kept: staging areas of installs.
 #[derive(Debug)]
@@ -239,6 +377,60 @@ mod tests {
         let leftovers: Vec<_> =
             fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(leftovers.len(), 2, "{leftovers:?}");
+    }
+
+    #[test]
+    fn a_journaled_txn_cut_short_is_rolled_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::new(dir.path());
+        let a = dir.path().join("a.json");
+        let b = dir.path().join("b.json");
+        atomic_write(&a, b"old-a").unwrap();
+        let mut t = Txn::journaled(&home);
+        t.write(&a, b"new-a").unwrap();
+        t.write(&b, b"new-b").unwrap();
+        // A crash: no destructor runs.
+        std::mem::forget(t);
+        assert!(home.journal_file().exists());
+        assert_eq!(fs::read(&a).unwrap(), b"new-a");
+        recover_for_read(&home);
+        assert_eq!(fs::read(&a).unwrap(), b"old-a");
+        assert!(!b.exists());
+        assert!(!home.journal_file().exists());
+        assert!(!recover(&home).unwrap(), "nothing left to roll back");
+
+        let mut t = Txn::journaled(&home);
+        t.write(&b, b"kept").unwrap();
+        t.commit();
+        assert!(!home.journal_file().exists());
+        assert!(!recover(&home).unwrap());
+        assert_eq!(fs::read(&b).unwrap(), b"kept");
+    }
+
+    #[test]
+    fn a_reader_leaves_a_live_mutation_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::new(dir.path());
+        let a = dir.path().join("a.json");
+        let _lock = StateLock::acquire(&home).unwrap();
+        let mut t = Txn::journaled(&home);
+        t.write(&a, b"new").unwrap();
+        recover_for_read(&home);
+        assert_eq!(fs::read(&a).unwrap(), b"new", "the lock holder is still writing");
+        t.commit();
+    }
+
+    fn check_hex(bytes: &[u8]) {
+        assert_eq!(unhex(&hex(bytes)).unwrap(), bytes);
+    }
+
+    #[test]
+    fn hex_round_trips() {
+        check_hex(b"");
+        check_hex(b"{\"a\":1}\n");
+        check_hex(&[0, 255, 16, 1]);
+        assert_eq!(unhex("abc"), None);
+        assert_eq!(unhex("zz"), None);
     }
 
     #[test]

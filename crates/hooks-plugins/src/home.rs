@@ -51,7 +51,13 @@ impl Home {
         self.state_dir().join("plugin_state.json")
     }
 
-    /// `{home}/.state/plugins.lock.lck`.
+    /// `{home}/.state/plugins.journal.json`: the undo journal of a mutation in progress
+    /// (present after a crash until the next operation rolls it back).
+    pub fn journal_file(&self) -> PathBuf {
+        self.state_dir().join("plugins.journal.json")
+    }
+
+    /// `{home}/.state/plugins.lock.lck`: the exclusive lock of every mutation.
     pub fn lock_file(&self) -> PathBuf {
         self.state_dir().join("plugins.lock.lck")
     }

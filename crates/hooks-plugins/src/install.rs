@@ -18,9 +18,11 @@ use semver::{Version, VersionReq};
 
 use crate::catalog::{PluginSource, confined, git_checkout};
 use crate::error::{PluginError, Result};
-use crate::fetch::download;
+use crate::fetch::download_with_progress;
 use crate::folder::{PluginFolder, read_plugin_folder};
-use crate::fsutil::{StateLock, TempDir, Txn, read_optional, sha256_hex};
+use crate::fsutil::{
+    StateLock, TempDir, Txn, crash_point, read_optional, recover_for_read, sha256_hex,
+};
 use crate::home::{Home, PluginId, is_safe_name};
 use crate::index::{IndexPlugin, IndexVersion, now_secs};
 use crate::manifest::{
@@ -31,6 +33,28 @@ use crate::state::{InstallRecord, InstalledPlugins, LockEntry, Lockfile, PluginS
 
 /// The engine version `requires_hooks` is checked against by default.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// A download progress callback: `(bytes so far, total bytes)`, called after every chunk.
+#[derive(Clone)]
+pub struct Progress(std::sync::Arc<dyn Fn(u64, u64) + Send + Sync>);
+
+impl Progress {
+    /// Wraps a callback.
+    pub fn new(f: impl Fn(u64, u64) + Send + Sync + 'static) -> Self {
+        Self(std::sync::Arc::new(f))
+    }
+
+    /// Reports progress.
+    pub fn report(&self, done: u64, total: u64) {
+        (self.0)(done, total)
+    }
+}
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Progress(..)")
+    }
+}
 
 /// Options of [`install`] and [`update`].
 #[derive(Debug, Clone, Default)]
@@ -43,6 +67,8 @@ pub struct InstallOptions {
     pub yes: bool,
     /// The engine version for `requires_hooks` (default [`ENGINE_VERSION`]).
     pub engine_version: Option<String>,
+    /// Called while an archive downloads (signed marketplaces).
+    pub progress: Option<Progress>,
 }
 
 /// One hook a plan shows.
@@ -340,7 +366,15 @@ fn stage_signed(
     let tmp = TempDir::beside(&home.store_dir().join(".staging"), "stage")?;
     let archive = tmp.path().join("archive.tar.gz");
     let archive_loc = location.join(&entry.url)?;
-    let (sha, size) = download(&archive_loc, &archive, entry.size)?;
+    let mut on_chunk = |done: u64, total: u64| {
+        if done.saturating_mul(2) >= total {
+            crash_point("download");
+        }
+        if let Some(p) = &opts.progress {
+            p.report(done, total);
+        }
+    };
+    let (sha, size) = download_with_progress(&archive_loc, &archive, entry.size, &mut on_chunk)?;
     if size != entry.size {
         return Err(PluginError::Mismatch {
             what: "archive size".to_owned(),
@@ -581,6 +615,7 @@ fn install_locked(
     if !opts.yes && !confirm(&plan) {
         return Err(PluginError::Declined);
     }
+    crash_point("before-rename");
 
     // Publish into the store. An existing folder at that path is ours and immutable: keep
     // it when intact, otherwise replace it.
@@ -600,10 +635,16 @@ fn install_locked(
             trash = Some(t);
         }
         fs::rename(&staged.tree, &store_path).map_err(PluginError::io("rename", &store_path))?;
+        if let Some(parent) = store_path.parent()
+            && let Ok(d) = fs::File::open(parent)
+        {
+            let _ = d.sync_all();
+        }
         published = true;
     }
+    crash_point("after-rename");
     let mut write_state = || -> Result<Txn> {
-        let mut txn = Txn::default();
+        let mut txn = Txn::journaled(home);
         if !opts.locked {
             let mut lock = lock.clone();
             lock.plugins.insert(
@@ -616,6 +657,7 @@ fn install_locked(
                 },
             );
             txn.write(&home.lockfile(), &lock.to_bytes())?;
+            crash_point("state");
         }
         if let Some(b) = &staged.accepted_index {
             txn.write(&accepted_index_file(home, &id.marketplace), b)?;
@@ -637,6 +679,7 @@ fn install_locked(
     };
     match write_state() {
         Ok(txn) => {
+            crash_point("commit");
             txn.commit();
             if let Some(t) = trash {
                 let _ = fs::remove_dir_all(t);
@@ -734,7 +777,7 @@ pub fn remove(home: &Home, id: &str, purge_data: bool) -> Result<RemoveReport> {
     let rec = installed.get(id).ok_or_else(|| PluginError::NotInstalled(id.to_owned()))?;
     let mut states = PluginStates::load(home)?;
     let mut lock = Lockfile::load(home)?;
-    let mut txn = Txn::default();
+    let mut txn = Txn::journaled(home);
     installed.remove(id);
     txn.write(&home.installed_plugins_file(), &installed.to_bytes())?;
     if states.is_enabled(id) {
@@ -788,6 +831,7 @@ pub struct InstalledPlugin {
 
 /// Every installed plugin, sorted by id.
 pub fn list(home: &Home) -> Result<Vec<InstalledPlugin>> {
+    recover_for_read(home);
     let installed = InstalledPlugins::load(home)?;
     let states = PluginStates::load(home)?;
     let lock = Lockfile::load(home)?;
@@ -832,7 +876,7 @@ fn set_enabled(home: &Home, id: &str, on: bool) -> Result<()> {
         fs::create_dir_all(&d).map_err(PluginError::io("create", &d))?;
     }
     states.set_enabled(id, on);
-    let mut txn = Txn::default();
+    let mut txn = Txn::journaled(home);
     txn.write(&home.plugin_state_file(), &states.to_bytes())?;
     txn.commit();
     Ok(())
@@ -915,6 +959,7 @@ impl VerifyReport {
 
 /// Re-hashes every file of each installed plugin (or only `id`) against its manifest.
 pub fn verify(home: &Home, id: Option<&str>) -> Result<VerifyReport> {
+    recover_for_read(home);
     let installed = InstalledPlugins::load(home)?;
     let lock = Lockfile::load(home)?;
     let mut plugins = Vec::new();
@@ -978,7 +1023,7 @@ pub fn adopt(home: &Home, id: &str) -> Result<AdoptReport> {
             manifest_sha256: digest.clone(),
         },
     );
-    let mut txn = Txn::default();
+    let mut txn = Txn::journaled(home);
     txn.write(&home.adopted_manifest(id), &bytes)?;
     txn.write(&home.lockfile(), &lock.to_bytes())?;
     txn.commit();

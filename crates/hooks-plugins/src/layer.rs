@@ -30,6 +30,7 @@ pub struct LayerOptions {
 /// The documents of every installed plugin, sorted by plugin id, with load diagnostics.
 /// Never fails: unreadable state files come back as `plugin_hooks_failed` diagnostics.
 pub fn plugin_layers(home: &Home, options: &LayerOptions) -> (Vec<LayerDocument>, Vec<Diagnostic>) {
+    crate::fsutil::recover_for_read(home);
     let mut docs = Vec::new();
     let mut diags = Vec::new();
     let state = (|| -> crate::Result<_> {

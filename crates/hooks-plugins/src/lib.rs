@@ -7,7 +7,8 @@
 //!   HTTPS) ([`marketplace_add`], [`marketplace_refresh`], ...);
 //! - verified installs into an immutable store, with a lockfile and the state files Deep
 //!   Agents Code reads ([`install`], [`update`], [`remove`], [`verify`], ...);
-//! - authoring: reproducible archives and signed indexes ([`pack`], [`marketplace_build`]).
+//! - authoring: reproducible archives and signed indexes ([`pack`], [`marketplace_build`]);
+//! - JSON Schemas of `hooks-manifest.json` and `index.json` ([`schema`]).
 //!
 //! Every operation takes a [`Home`] and options and returns a typed report or a
 //! [`PluginError`]; prompts are a callback. Mutations hold an exclusive lock and leave the
@@ -25,6 +26,7 @@ mod install;
 mod layer;
 mod manifest;
 mod market;
+mod schema;
 mod sign;
 mod state;
 
@@ -33,7 +35,7 @@ pub use catalog::{
     CATALOG_FILE, Catalog, CatalogPlugin, FetchedCatalog, PluginSource, fetch_catalog, git_checkout,
 };
 pub use error::{PluginError, Result};
-pub use fetch::{Location, download, fetch_bytes};
+pub use fetch::{Location, download, download_with_progress, fetch_bytes};
 pub use folder::{HookFile, METADATA_FILES, PluginFolder, PluginMetadata, read_plugin_folder};
 pub use fsutil::StateLock;
 pub use home::{Home, PluginId, is_safe_name, sanitize_plugin_id};
@@ -43,8 +45,8 @@ pub use index::{
 };
 pub use install::{
     ADOPTED_SOURCE, AdoptReport, ENGINE_VERSION, InstallOptions, InstallPlan, InstallReport,
-    InstalledPlugin, PlannedHook, Provenance, RemoveReport, VerifyReport, VerifyStatus, adopt,
-    disable, enable, install, list, remove, update, verify,
+    InstalledPlugin, PlannedHook, Progress, Provenance, RemoveReport, VerifyReport, VerifyStatus,
+    adopt, disable, enable, install, list, remove, update, verify,
 };
 pub use layer::{LayerOptions, dev_plugin_layer, plugin_layers};
 pub use manifest::{
@@ -55,6 +57,7 @@ pub use market::{
     MarketplaceReport, marketplace_add, marketplace_build, marketplace_list, marketplace_refresh,
     marketplace_remove,
 };
+pub use schema::{SCHEMA_NAMES, index_schema, manifest_schema, schema};
 pub use sign::{GeneratedKeypair, generate_keypair};
 pub use state::{InstallRecord, InstalledPlugins, LockEntry, Lockfile, PluginStates};
 

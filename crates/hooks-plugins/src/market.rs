@@ -269,7 +269,7 @@ pub fn marketplace_add(home: &Home, add: &AddMarketplace) -> Result<MarketplaceR
         public_key,
     };
     let offer = fetch_offer(home, &record, now_secs())?;
-    let mut txn = Txn::default();
+    let mut txn = Txn::journaled(home);
     if let Offer::Signed { bytes, .. } = &offer {
         txn.write(&accepted_index_file(home, &record.name), bytes)?;
     }
@@ -281,6 +281,7 @@ pub fn marketplace_add(home: &Home, add: &AddMarketplace) -> Result<MarketplaceR
 
 /// The registered marketplaces, sorted by name.
 pub fn marketplace_list(home: &Home) -> Result<Vec<MarketplaceRecord>> {
+    crate::fsutil::recover_for_read(home);
     Ok(Registry::load(home)?.records())
 }
 
@@ -301,7 +302,7 @@ pub fn marketplace_remove(home: &Home, name: &str) -> Result<MarketplaceRecord> 
         return Err(PluginError::MarketplaceInUse { name: name.to_owned(), plugins: in_use });
     }
     reg.file.marketplaces.remove(name);
-    let mut txn = Txn::default();
+    let mut txn = Txn::journaled(home);
     txn.write(&home.marketplaces_file(), &reg.to_bytes())?;
     txn.commit();
     let dir = home.marketplace_dir(name);
@@ -322,7 +323,7 @@ pub fn marketplace_refresh(home: &Home, name: Option<&str>) -> Result<Vec<Market
     for rec in records {
         let offer = fetch_offer(home, &rec, now_secs())?;
         if let Offer::Signed { bytes, .. } = &offer {
-            let mut txn = Txn::default();
+            let mut txn = Txn::journaled(home);
             txn.write(&accepted_index_file(home, &rec.name), bytes)?;
             txn.commit();
         }

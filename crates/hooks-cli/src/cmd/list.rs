@@ -224,15 +224,28 @@ pub(crate) fn table(handlers: &[&Handler], cwd: &Path, style: Style) -> String {
         out.push('\n');
         let mut detail = vec![h.fingerprint.chars().take(12).collect::<String>()];
         let line = h.position.map(|p| format!(":{}", p.line)).unwrap_or_default();
-        detail.push(format!("{}{line}", fit_left(&shown_path(&h.source, cwd), 76)));
-        if let Some(r) = reason {
-            detail.push(r);
+        // A plugin's files are shown relative to the plugin, after its id and version.
+        let plugin_file = h.layer.plugin().and_then(|p| {
+            Path::new(&h.source).strip_prefix(&p.root).ok().map(|r| r.display().to_string())
+        });
+        if plugin_file.is_none() {
+            detail.push(format!("{}{line}", fit_left(&shown_path(&h.source, cwd), 76)));
         }
         if let Some(p) = h.layer.plugin() {
-            match &p.version {
-                Some(v) => detail.push(format!("plugin {} {v}", p.id)),
-                None => detail.push(format!("plugin {}", p.id)),
+            let mut text = format!("plugin {}", p.id);
+            if let Some(v) = &p.version {
+                text.push_str(&format!(" {v}"));
             }
+            if let Some(d) = &p.digest {
+                text.push_str(&format!(" sha256:{}", d.chars().take(12).collect::<String>()));
+            }
+            detail.push(text);
+            if let Some(f) = &plugin_file {
+                detail.push(format!("{f}{line}"));
+            }
+        }
+        if let Some(r) = reason {
+            detail.push(r);
         }
         if let Some(m) = &h.status_message {
             detail.push(format!("{m:?}"));

@@ -2,7 +2,9 @@
 
 pub(crate) mod completions;
 pub(crate) mod list;
+pub(crate) mod marketplace;
 pub(crate) mod migrate;
+pub(crate) mod plugin;
 pub(crate) mod run;
 pub mod schema;
 pub(crate) mod serve;

@@ -88,7 +88,6 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
         writeln!(cx.out, "{}", serde_json::to_string_pretty(&value)?)?;
         return Ok(0);
     }
-    setup.create_plugin_data_dirs()?;
     let fired = fire(cx, &session, invocation)?;
     let output = RunOutput::new(&fired, &load_diagnostics);
     writeln!(cx.out, "{}", serde_json::to_string_pretty(&output)?)?;

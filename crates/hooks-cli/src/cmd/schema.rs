@@ -1,21 +1,28 @@
 //! `hooks schema [NAME]`: the JSON Schemas of the config file, each event's input and
-//! output, and the `hooks serve` protocol.
+//! output, the `hooks serve` protocol, the plugin manifest (`hooks-manifest.json`) and the
+//! signed marketplace index (`index.json`).
 
 use anyhow::bail;
 
 use crate::cli::SchemaArgs;
 use crate::context::Ctx;
 
-/// Every schema name: hooks-core's (`config`, `input.EVENT`, `output.EVENT`), then `serve`.
+/// Every schema name: hooks-core's (`config`, `input.EVENT`, `output.EVENT`), `serve`,
+/// then hooks-plugins' (`plugin-manifest`, `marketplace-index`).
 pub fn names() -> Vec<String> {
     let mut names = hooks_core::schema_names();
     names.push("serve".to_owned());
+    names.extend(hooks_plugins::SCHEMA_NAMES.iter().map(|n| (*n).to_owned()));
     names
 }
 
 /// The JSON Schema called `name` (see [`names`]), or `None` for an unknown name.
 pub fn schema(name: &str) -> Option<serde_json::Value> {
-    if name == "serve" { Some(crate::cmd::serve::schema()) } else { hooks_core::schema(name) }
+    if name == "serve" {
+        Some(crate::cmd::serve::schema())
+    } else {
+        hooks_core::schema(name).or_else(|| hooks_plugins::schema(name))
+    }
 }
 
 /// Prints the schema (pretty JSON), or the names when none is given.

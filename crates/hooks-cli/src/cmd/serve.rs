@@ -41,7 +41,6 @@ const INVALID_PARAMS: i64 = -32602;
 pub(crate) fn run(cx: &mut Ctx<'_>) -> anyhow::Result<i32> {
     let setup = Setup::new(cx.global, cx.env)?;
     let session = Arc::new(Session::start(setup.session_options(cx.global, cx.env))?);
-    setup.create_plugin_data_dirs()?;
     let defaults = Arc::new(CommonDefaults {
         session_id: crate::uuid::v4().context("cannot make a session id")?,
         transcript_path: String::new(),

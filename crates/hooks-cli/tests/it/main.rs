@@ -3,10 +3,13 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
+mod crash;
 mod fuzz;
 mod help;
+mod http;
 mod list;
 mod migrate;
+mod plugins;
 mod python_host;
 mod run;
 mod schema;

@@ -210,9 +210,11 @@ fn plugin_dir_loads_a_plugin_for_one_run() {
     let out = env.run(&["--plugin-dir", &dir, "run", "Stop", "--payload", STOP]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(out.json()["matched"], json!(["Stop:0:0"]));
-    let data = env.home.join("plugins/data/plug-local");
+    // The data folder is keyed as Deep Agents Code keys it: slug, then the id's digest.
+    let key = "plug-local-ebf2fcf10762d1f5a6da8534b623c835";
+    let data = env.home.join("plugins/data").join(key);
     let written = std::fs::read_to_string(data.join("out")).unwrap();
-    assert_eq!(env.filter(&written), "[TMP]/plug|[TMP]/dahome/plugins/data/plug-local");
+    assert_eq!(env.filter(&written), format!("[TMP]/plug|[TMP]/dahome/plugins/data/{key}"));
 
     let spec = format!("{dir}=lint@team");
     let listed = env.run(&["--plugin-dir", &spec, "--json", "list"]);

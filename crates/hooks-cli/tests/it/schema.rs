@@ -8,9 +8,17 @@ fn names_and_schemas() {
     let names = env.run(&["schema"]);
     assert_eq!(names.code, 0);
     let lines: Vec<&str> = names.stdout.lines().collect();
-    assert_eq!(lines.len(), 1 + 12 + 12 + 1);
+    assert_eq!(lines.len(), 1 + 12 + 12 + 1 + 2);
     assert_eq!((lines[0], lines[1], lines[25]), ("config", "input.SessionStart", "serve"));
-    for name in ["config", "input.PreToolUse", "output.Stop", "serve"] {
+    assert_eq!((lines[26], lines[27]), ("plugin-manifest", "marketplace-index"));
+    for name in [
+        "config",
+        "input.PreToolUse",
+        "output.Stop",
+        "serve",
+        "plugin-manifest",
+        "marketplace-index",
+    ] {
         let out = env.run(&["schema", name]);
         assert_eq!(out.code, 0, "{name}");
         let v = out.json();

@@ -1,0 +1,233 @@
+//! `hooks marketplace add|list|remove|refresh|build|keygen`: registered marketplaces and
+//! the authoring side (a key pair, a signed index), through `hooks-plugins`.
+//!
+//! A marketplace added without a key is marked `unsigned` in every listing and warned
+//! about when added: its plugins are pinned on first use only. `--require-signed` refuses
+//! it. `keygen` writes `hooks-marketplace.key` (mode 0600, never overwritten) and
+//! `hooks-marketplace.pub`.
+
+use std::io::Write as _;
+use std::os::unix::fs::OpenOptionsExt as _;
+use std::path::Path;
+
+use anyhow::{Context as _, anyhow};
+use hooks_plugins::{
+    AddMarketplace, BuildOptions, Home, MarketplaceKind, MarketplaceRecord, MarketplaceReport,
+};
+use serde_json::{Value, json};
+
+use crate::cli::{MarketplaceAddArgs, MarketplaceBuildArgs, MarketplaceCommand};
+use crate::context::Ctx;
+use crate::layers::{Setup, absolute};
+
+/// The secret key file `keygen` writes.
+pub(crate) const SECRET_KEY_FILE: &str = "hooks-marketplace.key";
+/// The public key file `keygen` writes.
+pub(crate) const PUBLIC_KEY_FILE: &str = "hooks-marketplace.pub";
+
+/// Runs one `hooks marketplace` subcommand.
+pub(crate) fn run(cx: &mut Ctx<'_>, cmd: &MarketplaceCommand) -> anyhow::Result<i32> {
+    match cmd {
+        MarketplaceCommand::Build(args) => return build(cx, args),
+        MarketplaceCommand::Keygen(args) => return keygen(cx, &absolute(&args.dir, &cx.env.cwd)),
+        _ => {}
+    }
+    let home = Setup::new(cx.global, cx.env)?.home;
+    match cmd {
+        MarketplaceCommand::Add(args) => add(cx, &home, args),
+        MarketplaceCommand::List => list(cx, &home),
+        MarketplaceCommand::Remove(a) => {
+            let r = hooks_plugins::marketplace_remove(&home, &a.name)?;
+            writeln!(cx.out, "removed marketplace {} ({})", r.name, r.source)?;
+            Ok(0)
+        }
+        MarketplaceCommand::Refresh(a) => {
+            let reports = hooks_plugins::marketplace_refresh(&home, a.name.as_deref())?;
+            if reports.is_empty() {
+                writeln!(cx.out, "no marketplaces registered")?;
+            }
+            for r in &reports {
+                report(cx, "refreshed", r)?;
+            }
+            Ok(0)
+        }
+        _ => Err(anyhow!("unsupported marketplace command")),
+    }
+}
+
+/// `signed` or `unsigned`.
+fn trust_word(r: &MarketplaceRecord) -> &'static str {
+    if r.kind == MarketplaceKind::Signed && !r.unsigned && r.public_key.is_some() {
+        "signed"
+    } else {
+        "unsigned"
+    }
+}
+
+fn kind_word(r: &MarketplaceRecord) -> &'static str {
+    match r.kind {
+        MarketplaceKind::Signed => "index",
+        _ => "catalogue",
+    }
+}
+
+/// One line about an added or refreshed marketplace, with its warnings.
+fn report(cx: &mut Ctx<'_>, verb: &str, r: &MarketplaceReport) -> anyhow::Result<()> {
+    let rec = &r.record;
+    let what = match (r.index_version, &rec.public_key) {
+        (Some(v), Some(k)) => format!("signed index version {v}, key {k}"),
+        (Some(v), None) => format!("index version {v}, unsigned"),
+        (None, _) => "catalogue, unsigned".to_owned(),
+    };
+    let plugins = if r.plugins.is_empty() { "none".to_owned() } else { r.plugins.join(", ") };
+    writeln!(cx.out, "{verb} marketplace {} ({what}); plugins: {plugins}", rec.name)?;
+    if trust_word(rec) == "unsigned" && verb == "added" {
+        cx.warn(format!(
+            "marketplace {} is unsigned: nothing proves who published its plugins; each \
+             install pins the files it sees then (review the plan)",
+            rec.name
+        ));
+    }
+    for w in &r.warnings {
+        cx.warn(w);
+    }
+    Ok(())
+}
+
+fn add(cx: &mut Ctx<'_>, home: &Home, args: &MarketplaceAddArgs) -> anyhow::Result<i32> {
+    // `--key` is the key line, or a file holding it (a minisign .pub file).
+    let key = match &args.key {
+        Some(k) => {
+            let path = absolute(Path::new(k), &cx.env.cwd);
+            if !k.starts_with("RW") && path.is_file() {
+                Some(
+                    std::fs::read_to_string(&path)
+                        .with_context(|| format!("cannot read {}", path.display()))?,
+                )
+            } else {
+                Some(k.clone())
+            }
+        }
+        None => None,
+    };
+    let source = if args.source.contains("://") || !Path::new(&args.source).exists() {
+        args.source.clone()
+    } else {
+        absolute(Path::new(&args.source), &cx.env.cwd).display().to_string()
+    };
+    let r = hooks_plugins::marketplace_add(
+        home,
+        &AddMarketplace {
+            name: args.name.clone(),
+            source,
+            public_key: key,
+            require_signed: args.require_signed,
+        },
+    )?;
+    report(cx, "added", &r)?;
+    Ok(0)
+}
+
+fn list(cx: &mut Ctx<'_>, home: &Home) -> anyhow::Result<i32> {
+    let records = hooks_plugins::marketplace_list(home)?;
+    if cx.global.json {
+        let items: Vec<Value> = records
+            .iter()
+            .map(|r| {
+                json!({
+                    "name": r.name,
+                    "kind": kind_word(r),
+                    "trust": trust_word(r),
+                    "public_key": r.public_key,
+                    "source": r.source,
+                })
+            })
+            .collect();
+        writeln!(cx.out, "{}", serde_json::to_string_pretty(&json!({ "marketplaces": items }))?)?;
+        return Ok(0);
+    }
+    if records.is_empty() {
+        writeln!(cx.out, "no marketplaces registered")?;
+        return Ok(0);
+    }
+    let name_w = records.iter().map(|r| r.name.chars().count()).max().unwrap_or(4).max(4);
+    let style = cx.out_style;
+    writeln!(
+        cx.out,
+        "{}",
+        style.bold(&format!("{:name_w$}  {:9}  {:8}  SOURCE", "NAME", "KIND", "TRUST"))
+    )?;
+    for r in &records {
+        let trust = format!("{:8}", trust_word(r));
+        let trust =
+            if trust_word(r) == "signed" { style.green(&trust) } else { style.yellow(&trust) };
+        writeln!(cx.out, "{:name_w$}  {:9}  {trust}  {}", r.name, kind_word(r), r.source)?;
+        if let Some(k) = &r.public_key {
+            writeln!(cx.out, "{}", style.dim(&format!("  key {k}")))?;
+        }
+    }
+    Ok(0)
+}
+
+fn build(cx: &mut Ctx<'_>, args: &MarketplaceBuildArgs) -> anyhow::Result<i32> {
+    let dir = absolute(&args.dir, &cx.env.cwd);
+    let mut opts = BuildOptions::new(absolute(&args.key, &cx.env.cwd));
+    opts.name = args.name.clone();
+    opts.expires_in_days = args.expires_in_days;
+    opts.requires_hooks = args.requires_hooks.clone();
+    for y in &args.yank {
+        let (name, version) =
+            y.rsplit_once('@').ok_or_else(|| anyhow!("--yank {y}: expected NAME@VERSION"))?;
+        opts.yank.push((name.to_owned(), version.to_owned()));
+    }
+    let r = hooks_plugins::marketplace_build(&dir, &opts)?;
+    writeln!(
+        cx.out,
+        "wrote {} (version {}) and {}",
+        r.index.display(),
+        r.version,
+        r.signature.display()
+    )?;
+    if r.added.is_empty() {
+        writeln!(cx.out, "no new archives")?;
+    } else {
+        writeln!(cx.out, "added: {}", r.added.join(", "))?;
+    }
+    writeln!(cx.out, "public key (for `hooks marketplace add --key`): {}", r.public_key)?;
+    Ok(0)
+}
+
+fn keygen(cx: &mut Ctx<'_>, dir: &Path) -> anyhow::Result<i32> {
+    let secret = dir.join(SECRET_KEY_FILE);
+    let public = dir.join(PUBLIC_KEY_FILE);
+    for p in [&secret, &public] {
+        if p.exists() {
+            return Err(anyhow!("{} exists; not overwriting a key", p.display()));
+        }
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let keys = hooks_plugins::generate_keypair()?;
+    let write = |path: &Path, text: &str, mode: u32| -> anyhow::Result<()> {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(mode)
+            .open(path)
+            .with_context(|| format!("cannot create {}", path.display()))?;
+        f.write_all(text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
+        f.sync_all().with_context(|| format!("cannot write {}", path.display()))
+    };
+    write(&secret, &keys.secret_key_file, 0o600)?;
+    if let Err(e) = write(&public, &keys.public_key_file, 0o644) {
+        let _ = std::fs::remove_file(&secret);
+        return Err(e);
+    }
+    writeln!(
+        cx.out,
+        "wrote {} (secret: keep it private, not password protected)",
+        secret.display()
+    )?;
+    writeln!(cx.out, "wrote {}", public.display())?;
+    writeln!(cx.out, "public key: {}", keys.public_key)?;
+    Ok(0)
+}

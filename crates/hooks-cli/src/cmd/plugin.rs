@@ -1,0 +1,439 @@
+//! `hooks plugin install|update|remove|list|enable|disable|verify|pack`: the plugin store,
+//! through `hooks-plugins`.
+//!
+//! Install and update show the plan (every hook that will run; for an update the hooks
+//! added and removed) on stdout, then ask on stderr when standard input is a terminal;
+//! without a terminal and without `--yes` they refuse (exit 1), as `hooks trust` does, so
+//! a script never installs by accident. A declined prompt exits 1. Errors leave the store,
+//! state files and lockfile as they were. On a terminal, archive downloads draw a progress
+//! bar on stderr.
+//!
+//! `verify` exits 1 when a plugin is tampered (or, with `--require-verified`, unverified).
+//! Listings mark plugins by where their trust comes from: `signed` (a signed index with a
+//! pinned key), `unsigned` (a catalogue or an index added without a key: pinned on first
+//! use), `adopted` (pinned by `verify --adopt`), `unverified` (installed by another tool).
+
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use anyhow::{Context as _, bail};
+use hooks_plugins::{
+    Home, InstallOptions, InstallPlan, InstallReport, InstalledPlugin, MarketplaceKind,
+    PluginError, Progress, Provenance, VerifyStatus,
+};
+use serde_json::{Value, json};
+
+use crate::cli::{
+    PluginCommand, PluginInstallArgs, PluginPackArgs, PluginRemoveArgs, PluginUpdateArgs,
+    PluginVerifyArgs,
+};
+use crate::context::Ctx;
+use crate::layers::{Setup, absolute};
+
+/// Runs one `hooks plugin` subcommand.
+pub(crate) fn run(cx: &mut Ctx<'_>, cmd: &PluginCommand) -> anyhow::Result<i32> {
+    if let PluginCommand::Pack(args) = cmd {
+        return pack(cx, args);
+    }
+    let home = Setup::new(cx.global, cx.env)?.home;
+    match cmd {
+        PluginCommand::Install(args) => install(cx, &home, args),
+        PluginCommand::Update(args) => update(cx, &home, args),
+        PluginCommand::Remove(args) => remove(cx, &home, args),
+        PluginCommand::List => list(cx, &home),
+        PluginCommand::Enable(a) => {
+            hooks_plugins::enable(&home, &a.id)?;
+            writeln!(cx.out, "enabled {}: its hooks load in new sessions", a.id)?;
+            Ok(0)
+        }
+        PluginCommand::Disable(a) => {
+            hooks_plugins::disable(&home, &a.id)?;
+            writeln!(cx.out, "disabled {}: its hooks no longer load", a.id)?;
+            Ok(0)
+        }
+        PluginCommand::Verify(args) => verify(cx, &home, args),
+        PluginCommand::Pack(args) => pack(cx, args),
+    }
+}
+
+/// Why a confirmation callback said no.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Refusal {
+    /// Standard input is not a terminal and `--yes` was not given.
+    NoTerminal,
+    /// The user answered no.
+    Declined,
+}
+
+/// Install options with the progress bar when stderr is a terminal.
+fn options(cx: &Ctx<'_>, version: Option<String>, locked: bool, yes: bool) -> InstallOptions {
+    InstallOptions {
+        version,
+        locked,
+        yes,
+        progress: cx.env.stderr_is_terminal.then(progress_bar),
+        ..InstallOptions::default()
+    }
+}
+
+/// Shows the plan; asks on a terminal. Records why it said no.
+fn confirm(cx: &mut Ctx<'_>, plan: &InstallPlan, refusal: &mut Option<Refusal>) -> bool {
+    let _ = write!(cx.out, "{plan}");
+    let _ = cx.out.flush();
+    if !cx.env.stdin_is_terminal {
+        *refusal = Some(Refusal::NoTerminal);
+        return false;
+    }
+    let verb = if plan.previous_version.is_some() { "Update" } else { "Install" };
+    let _ = write!(cx.err, "\n{verb} {} {}? [y/N] ", plan.id, plan.version);
+    let _ = cx.err.flush();
+    let answer = read_line(&mut cx.stdin).unwrap_or_default();
+    if matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
+        true
+    } else {
+        *refusal = Some(Refusal::Declined);
+        false
+    }
+}
+
+/// Turns a declined plan into the CLI's answer: an error without a terminal, exit 1 after
+/// "not installed" when the user said no.
+fn declined(cx: &mut Ctx<'_>, what: &str, refusal: Option<Refusal>) -> anyhow::Result<i32> {
+    if refusal == Some(Refusal::NoTerminal) {
+        bail!(
+            "not {what} without confirmation: standard input is not a terminal (review the \
+             plan above, then pass --yes)"
+        );
+    }
+    writeln!(cx.err, "nothing changed")?;
+    Ok(1)
+}
+
+fn install(cx: &mut Ctx<'_>, home: &Home, args: &PluginInstallArgs) -> anyhow::Result<i32> {
+    let opts = options(cx, args.version.clone(), args.locked, args.yes);
+    let mut refusal = None;
+    let result =
+        hooks_plugins::install(home, &args.id, &opts, &mut |plan| confirm(cx, plan, &mut refusal));
+    match result {
+        Err(PluginError::Declined) => declined(cx, &format!("installing {}", args.id), refusal),
+        Err(e) => Err(e.into()),
+        Ok(report) => {
+            installed(cx, &report, args.yes)?;
+            Ok(0)
+        }
+    }
+}
+
+fn update(cx: &mut Ctx<'_>, home: &Home, args: &PluginUpdateArgs) -> anyhow::Result<i32> {
+    let opts = options(cx, args.version.clone(), false, args.yes);
+    let mut refusal = None;
+    let result = hooks_plugins::update(home, args.id.as_deref(), &opts, &mut |plan| {
+        confirm(cx, plan, &mut refusal)
+    });
+    match result {
+        Err(PluginError::Declined) => declined(cx, "updating", refusal),
+        Err(e) => Err(e.into()),
+        Ok(reports) if reports.is_empty() => {
+            writeln!(cx.out, "no installed plugin comes from a registered marketplace")?;
+            Ok(0)
+        }
+        Ok(reports) => {
+            for r in &reports {
+                installed(cx, r, args.yes)?;
+            }
+            Ok(0)
+        }
+    }
+}
+
+/// Reports a finished install or update (with `--yes` the plan was not shown yet).
+fn installed(cx: &mut Ctx<'_>, r: &InstallReport, yes: bool) -> anyhow::Result<()> {
+    if r.unchanged {
+        writeln!(cx.out, "{} {} is already installed; nothing changed", r.id, r.version)?;
+        return Ok(());
+    }
+    if yes {
+        write!(cx.out, "{}", r.plan)?;
+    }
+    let style = cx.out_style;
+    let line = match &r.previous_version {
+        Some(p) => format!("updated {} {p} -> {}", r.id, r.version),
+        None => format!("installed {} {}", r.id, r.version),
+    };
+    writeln!(cx.out, "{} into {}", style.green(&line), r.install_path.display())?;
+    Ok(())
+}
+
+fn remove(cx: &mut Ctx<'_>, home: &Home, args: &PluginRemoveArgs) -> anyhow::Result<i32> {
+    let r = hooks_plugins::remove(home, &args.id, args.purge_data)?;
+    writeln!(cx.out, "removed {}", r.id)?;
+    if !r.deleted_files {
+        writeln!(
+            cx.out,
+            "its files at {} belong to another tool and were left in place",
+            r.install_path.display()
+        )?;
+    }
+    if !args.purge_data {
+        writeln!(cx.out, "its data folder {} was kept", home.data_dir(&r.id).display())?;
+    }
+    Ok(0)
+}
+
+/// Where a plugin's trust comes from: `signed`, `unsigned`, `adopted` or `unverified`.
+fn trust_word(p: &InstalledPlugin, markets: &[hooks_plugins::MarketplaceRecord]) -> &'static str {
+    let Some(lock) = &p.lock else { return "unverified" };
+    if p.provenance == Provenance::Unverified {
+        return "unverified";
+    }
+    if lock.source == hooks_plugins::ADOPTED_SOURCE {
+        return "adopted";
+    }
+    let market = p.id.rsplit_once('@').map(|(_, m)| m).unwrap_or_default();
+    match markets.iter().find(|r| r.name == market) {
+        Some(r) if r.kind == MarketplaceKind::Signed && !r.unsigned && lock.sha256.is_some() => {
+            "signed"
+        }
+        _ => "unsigned",
+    }
+}
+
+fn list(cx: &mut Ctx<'_>, home: &Home) -> anyhow::Result<i32> {
+    let plugins = hooks_plugins::list(home)?;
+    let markets = hooks_plugins::marketplace_list(home)?;
+    if cx.global.json {
+        let items: Vec<Value> = plugins
+            .iter()
+            .map(|p| {
+                json!({
+                    "id": p.id,
+                    "version": p.version,
+                    "enabled": p.enabled,
+                    "trust": trust_word(p, &markets),
+                    "install_path": p.install_path.display().to_string(),
+                    "source": p.lock.as_ref().map(|l| &l.source),
+                    "archive_sha256": p.lock.as_ref().and_then(|l| l.sha256.as_ref()),
+                    "manifest_sha256": p.lock.as_ref().map(|l| &l.manifest_sha256),
+                })
+            })
+            .collect();
+        writeln!(cx.out, "{}", serde_json::to_string_pretty(&json!({ "plugins": items }))?)?;
+        return Ok(0);
+    }
+    if plugins.is_empty() {
+        writeln!(cx.out, "no plugins installed")?;
+        return Ok(0);
+    }
+    let style = cx.out_style;
+    let rows: Vec<[String; 5]> = plugins
+        .iter()
+        .map(|p| {
+            [
+                p.id.clone(),
+                p.version.clone().unwrap_or_else(|| "-".to_owned()),
+                if p.enabled { "enabled" } else { "disabled" }.to_owned(),
+                trust_word(p, &markets).to_owned(),
+                p.lock
+                    .as_ref()
+                    .map(|l| l.manifest_sha256.chars().take(16).collect())
+                    .unwrap_or_else(|| "-".to_owned()),
+            ]
+        })
+        .collect();
+    let header = ["ID", "VERSION", "STATE", "TRUST", "MANIFEST"];
+    let widths: Vec<usize> = (0..5)
+        .map(|i| {
+            rows.iter().map(|r| r[i].chars().count()).chain([header[i].len()]).max().unwrap_or(0)
+        })
+        .collect();
+    let fmt = |cells: &[String]| {
+        cells
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{c:w$}"))
+            .collect::<Vec<_>>()
+            .join("  ")
+            .trim_end()
+            .to_owned()
+    };
+    let header: Vec<String> = header.iter().map(|h| (*h).to_owned()).collect();
+    writeln!(cx.out, "{}", style.bold(&fmt(&header)))?;
+    for (row, p) in rows.iter().zip(&plugins) {
+        writeln!(cx.out, "{}", fmt(row))?;
+        writeln!(cx.out, "{}", style.dim(&format!("  {}", p.install_path.display())))?;
+    }
+    Ok(0)
+}
+
+fn verify(cx: &mut Ctx<'_>, home: &Home, args: &PluginVerifyArgs) -> anyhow::Result<i32> {
+    if let Some(id) = &args.adopt {
+        let r = hooks_plugins::adopt(home, id)?;
+        writeln!(
+            cx.out,
+            "adopted {}: {} files pinned, manifest sha256 {}",
+            r.id,
+            r.manifest.files.len(),
+            r.manifest_sha256
+        )?;
+        return Ok(0);
+    }
+    let report = hooks_plugins::verify(home, args.id.as_deref())?;
+    let require = cx.global.require_verified;
+    let failed = !report.ok()
+        || (require && report.plugins.iter().any(|(_, s)| matches!(s, VerifyStatus::Unverified)));
+    if cx.global.json {
+        let items: Vec<Value> = report
+            .plugins
+            .iter()
+            .map(|(id, s)| match s {
+                VerifyStatus::Verified { files, bytes } => {
+                    json!({"id": id, "status": "verified", "files": files, "bytes": bytes})
+                }
+                VerifyStatus::Tampered(problems) => {
+                    json!({"id": id, "status": "tampered", "problems": problems})
+                }
+                _ => json!({"id": id, "status": "unverified"}),
+            })
+            .collect();
+        let value = json!({"ok": !failed, "plugins": items});
+        writeln!(cx.out, "{}", serde_json::to_string_pretty(&value)?)?;
+        return Ok(i32::from(failed));
+    }
+    let style = cx.out_style;
+    if report.plugins.is_empty() {
+        writeln!(cx.out, "no plugins installed")?;
+    }
+    for (id, s) in &report.plugins {
+        match s {
+            VerifyStatus::Verified { files, bytes } => writeln!(
+                cx.out,
+                "{} {id}: {files} files, {bytes} bytes match the pinned manifest",
+                style.green("ok")
+            )?,
+            VerifyStatus::Tampered(problems) => {
+                writeln!(cx.out, "{} {id}:", style.red_bold("TAMPERED"))?;
+                for p in problems {
+                    writeln!(cx.out, "  {p}")?;
+                }
+            }
+            _ => writeln!(
+                cx.out,
+                "{} {id}: installed by another tool, nothing pins its files (hooks plugin \
+                 verify --adopt {id} pins them as they are now)",
+                style.yellow("unverified")
+            )?,
+        }
+    }
+    Ok(i32::from(failed))
+}
+
+fn pack(cx: &mut Ctx<'_>, args: &PluginPackArgs) -> anyhow::Result<i32> {
+    let dir = absolute(&args.dir, &cx.env.cwd);
+    let out = absolute(args.out.as_deref().unwrap_or(&cx.env.cwd), &cx.env.cwd);
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let r = hooks_plugins::pack(&dir, Some(&out))?;
+    writeln!(
+        cx.out,
+        "packed {} {} into {} ({} files, {} bytes, {} unpacked)",
+        r.name,
+        r.version,
+        r.archive.display(),
+        r.files,
+        r.size,
+        r.unpacked
+    )?;
+    Ok(0)
+}
+
+/// Reads one line (at most 4 KiB) from `input`.
+fn read_line(input: &mut dyn std::io::Read) -> std::io::Result<String> {
+    let mut line = Vec::new();
+    let mut byte = [0u8; 1];
+    while line.len() < 4096 && input.read(&mut byte)? == 1 && byte[0] != b'\n' {
+        line.push(byte[0]);
+    }
+    Ok(String::from_utf8_lossy(&line).into_owned())
+}
+
+/// The progress bar: redrawn on stderr (a terminal) with `\r` whenever the shown
+/// percentage changes; a newline when the download completes.
+fn progress_bar() -> Progress {
+    let last = Arc::new(AtomicU64::new(u64::MAX));
+    Progress::new(move |done, total| {
+        let percent = done.saturating_mul(100).checked_div(total).unwrap_or(100);
+        if last.swap(percent, Ordering::Relaxed) == percent {
+            return;
+        }
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "\r{}", bar_line(done, total, 30));
+        if done >= total {
+            let _ = writeln!(err);
+        }
+        let _ = err.flush();
+    })
+}
+
+/// `[=========>          ]  12.0 KiB / 40.0 KiB`.
+fn bar_line(done: u64, total: u64, width: usize) -> String {
+    let filled = if total == 0 {
+        width
+    } else {
+        (u128::from(done.min(total)) * width as u128 / u128::from(total)) as usize
+    };
+    let mut bar = "=".repeat(filled);
+    if filled < width {
+        bar.push('>');
+        bar.push_str(&" ".repeat(width - filled - 1));
+    }
+    format!("downloading [{bar}] {} / {}", bytes(done), bytes(total))
+}
+
+/// Bytes as `512 B`, `12.0 KiB`, `3.4 MiB`, `1.0 GiB`.
+fn bytes(n: u64) -> String {
+    const UNITS: [&str; 3] = ["KiB", "MiB", "GiB"];
+    if n < 1024 {
+        return format!("{n} B");
+    }
+    let mut v = n as f64 / 1024.0;
+    let mut unit = 0;
+    while v >= 1024.0 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    format!("{v:.1} {}", UNITS[unit])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_bar(done: u64, total: u64, expect: &str) {
+        assert_eq!(bar_line(done, total, 10), expect, "{done}/{total}");
+    }
+
+    #[test]
+    fn bars() {
+        check_bar(0, 2048, "downloading [>         ] 0 B / 2.0 KiB");
+        check_bar(1024, 2048, "downloading [=====>    ] 1.0 KiB / 2.0 KiB");
+        check_bar(2047, 2048, "downloading [=========>] 2.0 KiB / 2.0 KiB");
+        check_bar(2048, 2048, "downloading [==========] 2.0 KiB / 2.0 KiB");
+        check_bar(5, 0, "downloading [==========] 5 B / 0 B");
+        check_bar(9000, 10, "downloading [==========] 8.8 KiB / 10 B");
+    }
+
+    fn check_bytes(n: u64, expect: &str) {
+        assert_eq!(bytes(n), expect);
+    }
+
+    #[test]
+    fn byte_units() {
+        check_bytes(0, "0 B");
+        check_bytes(1023, "1023 B");
+        check_bytes(1024, "1.0 KiB");
+        check_bytes(1536, "1.5 KiB");
+        check_bytes(5 << 20, "5.0 MiB");
+        check_bytes(3 << 30, "3.0 GiB");
+        check_bytes(5 << 40, "5120.0 GiB");
+    }
+}

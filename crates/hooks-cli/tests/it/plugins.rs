@@ -1,0 +1,338 @@
+//! Plugins end to end through the `hooks` binary: an author makes a key, packs and signs a
+//! marketplace served over loopback HTTP; a user adds it, installs, runs, updates,
+//! disables, enables, detects tampering and removes. Also unsigned marketplaces, refusals
+//! and the plugin schemas.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::common::TestEnv;
+use crate::http::Server;
+
+pub const BASH: &str = r#"{"tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t1"}"#;
+
+/// A plugin author's folder: key pair, plugin source, marketplace folder served over HTTP.
+pub struct Author {
+    pub dir: PathBuf,
+    pub server: Server,
+    pub public_key: String,
+}
+
+impl Author {
+    /// Makes the key pair with `hooks marketplace keygen` and starts the server.
+    pub fn new(env: &TestEnv) -> Author {
+        let dir = env.root.join("author");
+        fs::create_dir_all(dir.join("m")).unwrap();
+        let keys = dir.join("keys").display().to_string();
+        let out = env.run(&["marketplace", "keygen", &keys]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let public_key =
+            out.stdout.lines().find_map(|l| l.strip_prefix("public key: ")).unwrap().to_owned();
+        let mode =
+            fs::metadata(dir.join("keys/hooks-marketplace.key")).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        assert_eq!(env.run(&["marketplace", "keygen", &keys]).code, 1, "never overwrites a key");
+        let server = Server::start(&dir.join("m"));
+        Author { dir, server, public_key }
+    }
+
+    pub fn index_url(&self) -> String {
+        self.server.url("index.json")
+    }
+
+    /// Writes plugin `lint` at `version`: a PreToolUse hook whose script prints
+    /// `bin/message.txt` (found through `$CLAUDE_PLUGIN_ROOT`) and blocks; with
+    /// `stop_hook`, also a Stop hook.
+    pub fn write_plugin(&self, version: &str, message: &str, stop_hook: bool) -> PathBuf {
+        let src = self.dir.join("src");
+        let _ = fs::remove_dir_all(&src);
+        fs::create_dir_all(src.join(".claude-plugin")).unwrap();
+        fs::create_dir_all(src.join("hooks")).unwrap();
+        fs::create_dir_all(src.join("bin")).unwrap();
+        fs::write(
+            src.join(".claude-plugin/plugin.json"),
+            format!(r#"{{"name":"lint","version":"{version}","description":"blocks ls"}}"#),
+        )
+        .unwrap();
+        let stop = if stop_hook {
+            r#","Stop":[{"hooks":[{"type":"command","command":"true"}]}]"#
+        } else {
+            ""
+        };
+        fs::write(
+            src.join("hooks/hooks.json"),
+            format!(
+                r#"{{"hooks":{{"PreToolUse":[{{"matcher":"Bash","hooks":[{{"type":"command","command":"${{CLAUDE_PLUGIN_ROOT}}/bin/check.sh"}}]}}]{stop}}}}}"#
+            ),
+        )
+        .unwrap();
+        let script = src.join("bin/check.sh");
+        fs::write(&script, "#!/bin/sh\ncat \"$CLAUDE_PLUGIN_ROOT/bin/message.txt\" >&2\nexit 2\n")
+            .unwrap();
+        fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+        fs::write(src.join("bin/message.txt"), message).unwrap();
+        src
+    }
+
+    /// Packs the plugin into the marketplace and signs a new index, through the CLI.
+    pub fn publish(&self, env: &TestEnv, version: &str, message: &str, stop_hook: bool) {
+        let src = self.write_plugin(version, message, stop_hook);
+        let m = self.dir.join("m").display().to_string();
+        let out = env.run(&["plugin", "pack", &src.display().to_string(), "--out", &m]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert!(out.stdout.contains(&format!("packed lint {version}")), "{}", out.stdout);
+        let key = self.dir.join("keys/hooks-marketplace.key").display().to_string();
+        let out = env.run(&["marketplace", "build", &m, "--key", &key, "--name", "team"]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert!(out.stdout.contains(&format!("added: lint@{version}")), "{}", out.stdout);
+        assert!(out.stdout.contains(&self.public_key), "{}", out.stdout);
+    }
+
+    /// Registers the marketplace as `team`, key pinned from the .pub file.
+    pub fn add_to(&self, env: &TestEnv) {
+        let pubfile = self.dir.join("keys/hooks-marketplace.pub").display().to_string();
+        let out = env.run(&["marketplace", "add", "team", &self.index_url(), "--key", &pubfile]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert!(out.stdout.contains("signed index version"), "{}", out.stdout);
+    }
+}
+
+/// `hooks plugin list --json`'s entries.
+pub fn installed(env: &TestEnv) -> Vec<Value> {
+    let out = env.run(&["--json", "plugin", "list"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    out.json()["plugins"].as_array().unwrap().clone()
+}
+
+fn diagnostic_codes(v: &Value) -> Vec<String> {
+    v["load_diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn plugin_lifecycle_through_the_cli() {
+    let env = TestEnv::new("plugins-e2e");
+    let author = Author::new(&env);
+    author.publish(&env, "1.0.0", "blocked by lint 1.0.0", false);
+    author.add_to(&env);
+
+    let markets = env.run(&["marketplace", "list"]);
+    assert!(markets.stdout.contains("team  index      signed"), "{}", markets.stdout);
+    assert!(markets.stdout.contains(&author.public_key));
+
+    // No terminal, no --yes: the plan is shown, nothing is installed.
+    let refused = env.run(&["plugin", "install", "lint@team"]);
+    assert_eq!(refused.code, 1);
+    assert!(refused.stdout.contains("install lint@team 1.0.0"), "{}", refused.stdout);
+    assert!(refused.stdout.contains("hooks that will run:\n  PreToolUse [Bash] command"));
+    assert!(
+        refused.stderr.starts_with("hooks: error: not installing lint@team without confirmation"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(refused.stderr.lines().count(), 1, "{}", refused.stderr);
+    assert!(installed(&env).is_empty());
+    assert!(!env.home.join("plugins.lock").exists());
+
+    let out = env.run(&["plugin", "install", "lint@team", "--yes"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains("installed lint@team 1.0.0 into [TMP]/dahome/plugins/store/lint@team/1.0.0-")
+    );
+    let again = env.run(&["plugin", "install", "lint@team", "--yes"]);
+    assert!(again.stdout.contains("lint@team 1.0.0 is already installed; nothing changed"));
+    let list = installed(&env);
+    assert_eq!(list.len(), 1);
+    assert_eq!(list[0]["id"], "lint@team");
+    assert_eq!(list[0]["trust"], "signed");
+    assert_eq!(list[0]["enabled"], true);
+    let digest = list[0]["manifest_sha256"].as_str().unwrap().to_owned();
+    let table = env.run(&["plugin", "list"]);
+    assert!(table.stdout.contains("lint@team  1.0.0    enabled  signed"), "{}", table.stdout);
+
+    // The session loads it: `hooks list` shows id, version and digest.
+    let audit = env.run(&["list"]);
+    assert!(
+        audit.stdout.contains(&format!("plugin lint@team 1.0.0 sha256:{}", &digest[..12])),
+        "{}",
+        audit.stdout
+    );
+    assert!(audit.stdout.contains("hooks/hooks.json:1"), "{}", audit.stdout);
+    let json = env.run(&["--json", "list"]).json();
+    assert_eq!(json["handlers"][0]["plugin"]["digest"], digest.as_str());
+    assert_eq!(json["handlers"][0]["plugin"]["version"], "1.0.0");
+
+    // `hooks validate` checks the installed plugin's hook document too.
+    let validated = env.run(&["validate"]);
+    assert_eq!(validated.code, 0, "{}", validated.stdout);
+    assert!(
+        validated.stdout.contains("checked 1 file: 0 errors, 0 warnings"),
+        "{}",
+        validated.stdout
+    );
+
+    // `hooks run` fires the plugin's hook: its script reads a file of the plugin.
+    let run = env.run(&["run", "PreToolUse", "--payload", BASH]);
+    assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("blocked by lint 1.0.0"), "{}", run.stdout);
+
+    // An update shows the difference; without --yes nothing changes.
+    author.publish(&env, "1.1.0", "blocked by lint 1.1.0", true);
+    let refused = env.run(&["plugin", "update", "lint@team"]);
+    assert_eq!(refused.code, 1);
+    assert!(refused.stdout.contains("update lint@team 1.0.0 -> 1.1.0"), "{}", refused.stdout);
+    assert!(
+        refused.stdout.contains("\n+ Stop command \"true\" (hooks/hooks.json)\n"),
+        "{}",
+        refused.stdout
+    );
+    assert_eq!(installed(&env)[0]["version"], "1.0.0");
+    let out = env.run(&["plugin", "update", "--yes"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("updated lint@team 1.0.0 -> 1.1.0"), "{}", out.stdout);
+    let run = env.run(&["run", "PreToolUse", "--payload", BASH]);
+    assert!(run.stdout.contains("blocked by lint 1.1.0"), "{}", run.stdout);
+
+    // Disabled: the hook no longer runs, and `list --all` says why.
+    assert_eq!(env.run(&["plugin", "disable", "lint@team"]).code, 0);
+    let run = env.run(&["run", "PreToolUse", "--payload", BASH]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert_eq!(run.json()["matched"], serde_json::json!([]));
+    let audit = env.run(&["list", "--all"]);
+    assert!(audit.stdout.contains("PreToolUse:-  disabled"), "{}", audit.stdout);
+    assert_eq!(installed(&env)[0]["enabled"], false);
+    assert_eq!(env.run(&["plugin", "enable", "lint@team"]).code, 0);
+    assert_eq!(env.run(&["run", "PreToolUse", "--payload", BASH]).code, 2);
+
+    // Tampering: verify fails, sessions drop the plugin's hooks with plugin_tampered.
+    assert_eq!(env.run(&["plugin", "verify"]).code, 0);
+    let shown = installed(&env)[0]["install_path"].as_str().unwrap().to_owned();
+    let path = PathBuf::from(shown.replace("[TMP]", &env.root.display().to_string()));
+    fs::write(path.join("bin/check.sh"), "#!/bin/sh\nexit 0\n").unwrap();
+    let verify = env.run(&["plugin", "verify"]);
+    assert_eq!(verify.code, 1);
+    assert!(
+        verify.stdout.starts_with("TAMPERED lint@team:\n  bin/check.sh: "),
+        "{}",
+        verify.stdout
+    );
+    let run = env.run(&["run", "PreToolUse", "--payload", BASH]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    let v = run.json();
+    assert_eq!(v["matched"], serde_json::json!([]));
+    assert!(diagnostic_codes(&v).contains(&"plugin_tampered".to_owned()), "{v}");
+    let audit = env.run(&["list", "--all"]);
+    assert!(audit.stdout.contains("PreToolUse:-  tampered"), "{}", audit.stdout);
+    assert!(audit.stdout.contains("error[plugin_tampered]"), "{}", audit.stdout);
+
+    // Remove: state, lockfile entry and store folder go; the data folder stays.
+    let out = env.run(&["plugin", "remove", "lint@team"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("its data folder [TMP]/dahome/plugins/data/lint-team-"));
+    assert!(installed(&env).is_empty());
+    assert!(!path.exists());
+    assert!(!fs::read_to_string(env.home.join("plugins.lock")).unwrap().contains("lint@team"));
+    assert_eq!(env.run(&["run", "PreToolUse", "--payload", BASH]).code, 0);
+    let out = env.run(&["marketplace", "remove", "team"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(env.run(&["marketplace", "list"]).stdout.contains("no marketplaces registered"));
+}
+
+#[test]
+fn unsigned_marketplaces_are_marked_everywhere() {
+    let env = TestEnv::new("plugins-unsigned");
+    let author = Author::new(&env);
+    author.publish(&env, "1.0.0", "hi", false);
+    let url = author.index_url();
+    let refused = env.run(&["marketplace", "add", "team", &url, "--require-signed"]);
+    assert_eq!(refused.code, 1);
+    assert_eq!(
+        refused.stderr,
+        "hooks: error: marketplace \"team\" must be signed: pass its public key\n"
+    );
+    let out = env.run(&["marketplace", "add", "team", &url]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("(index version 1, unsigned)"), "{}", out.stdout);
+    assert!(out.stderr.contains("warning: marketplace team is unsigned"), "{}", out.stderr);
+    let list = env.run(&["--json", "marketplace", "list"]).json();
+    assert_eq!(list["marketplaces"][0]["trust"], "unsigned");
+    assert!(env.run(&["marketplace", "list"]).stdout.contains("team  index      unsigned"));
+    assert_eq!(env.run(&["plugin", "install", "lint@team", "-y"]).code, 0);
+    assert_eq!(installed(&env)[0]["trust"], "unsigned");
+    assert!(env.run(&["plugin", "list"]).stdout.contains("enabled  unsigned"));
+    let refreshed = env.run(&["marketplace", "refresh"]);
+    assert!(refreshed.stdout.contains("refreshed marketplace team (index version 1, unsigned)"));
+}
+
+#[test]
+fn errors_are_one_line_and_change_nothing() {
+    let env = TestEnv::new("plugins-errors");
+    let author = Author::new(&env);
+    author.publish(&env, "1.0.0", "hi", false);
+    author.add_to(&env);
+    let before = crate::crash::state(&env);
+    for (args, expect) in [
+        (
+            &["plugin", "install", "nope@team", "--yes"][..],
+            "hooks: error: marketplace \"team\" has no plugin \"nope\"\n",
+        ),
+        (
+            &["plugin", "install", "lint@other", "--yes"],
+            "hooks: error: unknown marketplace \"other\"\n",
+        ),
+        (
+            &["plugin", "install", "lint", "--yes"],
+            "hooks: error: invalid plugin id \"lint\": expected name@marketplace\n",
+        ),
+        (
+            &["plugin", "install", "lint@team", "--version", "^2", "--yes"],
+            "hooks: error: no version of lint@team matches ^2\n",
+        ),
+        (&["plugin", "remove", "lint@team"], "hooks: error: plugin lint@team is not installed\n"),
+        (&["plugin", "enable", "lint@team"], "hooks: error: plugin lint@team is not installed\n"),
+        (
+            &["marketplace", "add", "team", "http://127.0.0.1:1/index.json"],
+            "hooks: error: marketplace \"team\" is already registered\n",
+        ),
+    ] {
+        let out = env.run(args);
+        assert_eq!(out.code, 1, "{args:?}");
+        assert_eq!(out.stderr, expect, "{args:?}");
+    }
+    // A bad signature: a second key signs the index; the pinned key refuses it.
+    let other = env.root.join("other");
+    assert_eq!(env.run(&["marketplace", "keygen", &other.display().to_string()]).code, 0);
+    let m = author.dir.join("m").display().to_string();
+    let key = other.join("hooks-marketplace.key").display().to_string();
+    assert_eq!(env.run(&["marketplace", "build", &m, "--key", &key]).code, 0);
+    let out = env.run(&["plugin", "install", "lint@team", "--yes"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .starts_with("hooks: error: index signature of marketplace \"team\" does not verify"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stderr.lines().count(), 1);
+    assert_eq!(crate::crash::state(&env), before);
+}
+
+#[test]
+fn plugin_schemas() {
+    let env = TestEnv::new("plugins-schema");
+    let names = env.run(&["schema"]).stdout;
+    assert!(names.ends_with("serve\nplugin-manifest\nmarketplace-index\n"), "{names}");
+    let m = env.run(&["schema", "plugin-manifest"]).json();
+    assert_eq!(m["title"], "Plugin manifest");
+    assert_eq!(m["required"], serde_json::json!(["name", "version", "files"]));
+    let i = env.run(&["schema", "marketplace-index"]).json();
+    assert_eq!(i["properties"]["schema"]["const"], 1);
+}
