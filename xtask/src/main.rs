@@ -1,22 +1,27 @@
-//! Project automation: `cargo xtask tidy`, `cargo xtask codegen [--check]`.
+//! Project automation: `cargo xtask tidy`, `cargo xtask codegen [--check]`,
+//! `cargo xtask fuzz TARGET [--seconds N]`.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod codegen;
+mod fuzz;
 mod tidy;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
-        Some("tidy") => tidy::run(&workspace_root()),
-        Some("codegen") => match args.get(1).map(String::as_str) {
-            None => codegen::run(&workspace_root(), codegen::Mode::Write),
-            Some("--check") => codegen::run(&workspace_root(), codegen::Mode::Check),
-            Some(other) => Err(format!("codegen: unknown option '{other}'")),
-        },
-        _ => Err("usage: cargo xtask <tidy | codegen [--check]>".to_owned()),
-    };
+    let result =
+        match args.first().map(String::as_str) {
+            Some("tidy") => tidy::run(&workspace_root()),
+            Some("codegen") => match args.get(1).map(String::as_str) {
+                None => codegen::run(&workspace_root(), codegen::Mode::Write),
+                Some("--check") => codegen::run(&workspace_root(), codegen::Mode::Check),
+                Some(other) => Err(format!("codegen: unknown option '{other}'")),
+            },
+            Some("fuzz") => fuzz::run(&workspace_root(), &args[1..]),
+            _ => Err("usage: cargo xtask <tidy | codegen [--check] | fuzz TARGET [--seconds N]>"
+                .to_owned()),
+        };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
