@@ -1,7 +1,9 @@
 //! `cargo xtask codegen [--check]`: generated files kept in the repository.
 //!
-//! Writes every JSON Schema of `hooks_core::schema_names()` to `schemas/<name>.json` at the
-//! workspace root (pretty JSON, trailing newline) and removes other `.json` files there.
+//! Writes every JSON Schema of `hooks_cli::schema_names()` (hooks-core's and the `hooks
+//! serve` protocol) to `schemas/<name>.json` at the workspace root (pretty JSON, trailing
+//! newline) and removes other `.json` files there; writes the man page `docs/hooks.1` and
+//! the command reference `docs/cli.md` from the CLI's clap grammar.
 //! With `--check` nothing is written: stale, missing and unexpected files are listed and the
 //! command fails, so a test can keep the committed files current.
 
@@ -17,18 +19,27 @@ pub enum Mode {
     Check,
 }
 
-/// The generated files: (file name, contents).
+/// The generated schema files: (file name under `schemas/`, contents).
 fn generated() -> Result<Vec<(String, String)>, String> {
-    hooks_core::schema_names()
+    hooks_cli::schema_names()
         .into_iter()
         .map(|name| {
             let schema =
-                hooks_core::schema(&name).ok_or_else(|| format!("no schema named '{name}'"))?;
+                hooks_cli::schema(&name).ok_or_else(|| format!("no schema named '{name}'"))?;
             let text =
                 serde_json::to_string_pretty(&schema).map_err(|e| format!("schema {name}: {e}"))?;
             Ok((format!("{name}.json"), text + "\n"))
         })
         .collect()
+}
+
+/// The generated documents: (path under the root, contents).
+fn documents() -> Result<Vec<(String, String)>, String> {
+    let man = hooks_cli::man_page().map_err(|e| format!("man page: {e}"))?;
+    Ok(vec![
+        ("docs/hooks.1".to_owned(), man),
+        ("docs/cli.md".to_owned(), hooks_cli::cli_reference()),
+    ])
 }
 
 /// Runs codegen under `root` (the workspace root).
@@ -52,6 +63,25 @@ pub fn run(root: &Path, mode: Mode) -> Result<(), String> {
             }
             Mode::Check if current.is_none() => problems.push(format!("missing: schemas/{file}")),
             Mode::Check => problems.push(format!("stale: schemas/{file}")),
+        }
+    }
+    for (rel, text) in documents()? {
+        let path = root.join(&rel);
+        let current = fs::read_to_string(&path).ok();
+        if current.as_deref() == Some(text.as_str()) {
+            continue;
+        }
+        match mode {
+            Mode::Write => {
+                if let Some(parent) = path.parent() {
+                    fs::create_dir_all(parent)
+                        .map_err(|e| format!("create {}: {e}", parent.display()))?;
+                }
+                fs::write(&path, &text).map_err(|e| format!("write {}: {e}", path.display()))?;
+                eprintln!("wrote {rel}");
+            }
+            Mode::Check if current.is_none() => problems.push(format!("missing: {rel}")),
+            Mode::Check => problems.push(format!("stale: {rel}")),
         }
     }
     for extra in existing_json(&dir)? {
@@ -102,6 +132,8 @@ mod tests {
         let _ = fs::remove_dir_all(&root);
         let err = run(&root, Mode::Check).expect_err("nothing written yet");
         assert!(err.contains("missing: schemas/config.json"), "{err}");
+        assert!(err.contains("missing: docs/hooks.1"), "{err}");
+        assert!(err.contains("missing: docs/cli.md"), "{err}");
         assert!(!root.join("schemas").exists(), "check must not write");
 
         run(&root, Mode::Write).expect("write");

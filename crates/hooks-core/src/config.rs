@@ -86,6 +86,45 @@ impl LegacyHandler {
     pub fn carries_thread_id(&self) -> bool {
         matches!(self.legacy_event.as_str(), "session.start" | "task.complete" | "session.end")
     }
+
+    /// The exact stdin text the legacy program receives, as the reference writes it
+    /// (Python's `json.dumps` defaults: `", "` and `": "` separators, non-ASCII characters
+    /// as `\u` escapes): `{"event": "session.start", "thread_id": "<session id>"}`, without
+    /// `thread_id` for events that do not carry it.
+    pub fn stdin_text(&self, session_id: &str) -> String {
+        let mut out = String::from("{\"event\": ");
+        push_py_json_string(&mut out, &self.legacy_event);
+        if self.carries_thread_id() {
+            out.push_str(", \"thread_id\": ");
+            push_py_json_string(&mut out, session_id);
+        }
+        out.push('}');
+        out
+    }
+}
+
+/// Appends `s` as Python's `json.dumps` (with `ensure_ascii`) writes a string.
+fn push_py_json_string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            ' '..='~' => out.push(c),
+            _ => {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{unit:04x}"));
+                }
+            }
+        }
+    }
+    out.push('"');
 }
 
 /// The result of parsing one document: what loaded, and every problem found.

@@ -1,10 +1,6 @@
 //! The agent hook contract as a pure library.
 //!
-//! `hooks-core` parses hook configuration, compiles matchers, builds the immutable snapshot
-//! of the configured layers, writes event payloads as the reference does, parses each
-//! handler's output and reduces the results of one invocation into a decision. It does no
-//! I/O: it takes bytes and values, and callers (such as `hooks-exec`) read files, spawn
-//! processes and feed the results back.
+#![doc = include_str!("../README.md")]
 
 mod capabilities;
 mod config;

@@ -81,6 +81,23 @@ fn main() {
         let (d, s) = (median(&mut d), median(&mut s));
         println!("{label:<12} {d:>10.1} {s:>10.1} {:>7.3}", s / d);
     }
+    // Kill delay: a handler that forks a grandchild and sleeps, with a 100 ms timeout. The
+    // delay is the time from the deadline until `fire` returns with every process reaped.
+    let slow = session(
+        "slow",
+        json!({"type": "command", "command": "sleep 30 & sleep 30", "timeout": 0.1}),
+    );
+    let mut delays = Vec::new();
+    for _ in 0..(runs / 20).max(5) {
+        let started = Instant::now();
+        let fired = runtime.block_on(slow.fire(invocation.clone()));
+        assert!(fired.handlers[0].timed_out);
+        delays.push(started.elapsed().saturating_sub(Duration::from_millis(100)));
+    }
+    println!(
+        "timeout kill delay (100 ms timeout, grandchild): median {:.2} ms",
+        median(&mut delays) / 1e3
+    );
     let _ = std::fs::remove_dir_all(&scratch);
 }
 

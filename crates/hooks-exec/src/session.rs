@@ -383,12 +383,7 @@ impl Session {
         };
         let stdin = match h.legacy_handler() {
             Some(legacy) => {
-                let mut obj = serde_json::Map::new();
-                obj.insert("event".into(), legacy.legacy_event.clone().into());
-                if legacy.carries_thread_id() {
-                    obj.insert("thread_id".into(), invocation.common.session_id.clone().into());
-                }
-                Arc::from(serde_json::Value::Object(obj).to_string().into_bytes())
+                Arc::from(legacy.stdin_text(&invocation.common.session_id).into_bytes())
             }
             None => Arc::clone(payload),
         };

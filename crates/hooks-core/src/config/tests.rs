@@ -745,3 +745,26 @@ fn random_and_mutated_input_never_panics() {
         }
     }
 }
+
+#[test]
+fn legacy_stdin_text_is_what_the_reference_writes() {
+    fn check(event: &str, session_id: &str, expect: &str) {
+        let h = LegacyHandler { legacy_event: event.to_owned() };
+        assert_eq!(h.stdin_text(session_id), expect, "{event} {session_id:?}");
+    }
+    check(
+        "session.start",
+        "golden-session",
+        r#"{"event": "session.start", "thread_id": "golden-session"}"#,
+    );
+    check("user.prompt", "x", r#"{"event": "user.prompt"}"#);
+    check("input.required", "x", r#"{"event": "input.required"}"#);
+    check("context.compact", "x", r#"{"event": "context.compact"}"#);
+    check("session.end", "", r#"{"event": "session.end", "thread_id": ""}"#);
+    // Checked against Python's json.dumps: quotes, backslashes, controls, DEL, non-ASCII.
+    check(
+        "task.complete",
+        "é\"\\\n\u{7f}😀",
+        r#"{"event": "task.complete", "thread_id": "\u00e9\"\\\n\u007f\ud83d\ude00"}"#,
+    );
+}

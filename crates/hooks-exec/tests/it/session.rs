@@ -328,3 +328,21 @@ fn dropping_a_fire_kills_its_handlers() {
     }
     assert!(!recorded.iter().any(|p| alive(p)), "survivors among {recorded:?}");
 }
+
+#[test]
+fn debug_log_records_diagnostics_launches_and_exits() {
+    let w = World::new();
+    let log = w.tmp.file("debug.log");
+    w.write_user(&json!({"hooks": {"Stop": [{"matcher": "x", "hooks": [cmd("true")]}, {"hooks": [cmd("exit 3")]}]}}));
+    let mut o = w.options();
+    if let Some(env) = o.env.as_mut() {
+        env.push(("HOOKS_DEBUG".into(), "1".into()));
+        env.push(("HOOKS_DEBUG_FILE".into(), log.clone().into()));
+    }
+    let s = Session::start(o).unwrap();
+    rt().block_on(s.fire(w.invocation(Event::Stop, json!({"last_assistant_message": "done"}))));
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("unsupported_matcher"), "{text}");
+    assert!(text.contains("launch Stop:1:0: sh -c \"exit 3\""), "{text}");
+    assert!(text.contains("exit Stop:1:0: Exited(3) after"), "{text}");
+}

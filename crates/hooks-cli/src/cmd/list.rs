@@ -1,0 +1,299 @@
+//! `hooks list [--event E] [--json] [--all]`: the audit of the effective hook set.
+//!
+//! One row per handler of the snapshot a session would take now: id, fingerprint, event,
+//! matcher, what it runs, effective timeout, status message, layer, file and line, plugin,
+//! and whether it runs (`active`) or why not (`untrusted`, `invalid`, `duplicate`,
+//! `disabled`, `tampered`, `unverified`). Inactive handlers show with `--all`. Then the
+//! load diagnostics.
+//!
+//! The `--json` form (also the `list` result of `hooks serve`) is documented in the README:
+//! `{"snapshot_id", "project_root", "home", "handlers": [{"id", "fingerprint", "event",
+//! "matcher", "command", "argv", "timeout", "effective_timeout", "status_message",
+//! "layer", "file", "line", "column", "field", "plugin", "status", "reason"}],
+//! "diagnostics": [...]}`.
+
+use std::path::Path;
+
+use anyhow::anyhow;
+use hooks_core::{Diagnostic, Event, Handler, HandlerStatus, InactiveStatus, Program, Snapshot};
+use hooks_exec::{Paths, Session};
+use serde_json::{Value, json};
+
+use crate::cli::ListArgs;
+use crate::context::Ctx;
+use crate::layers::Setup;
+use crate::style::Style;
+
+/// The width the human listing fits in.
+const WIDTH: usize = 100;
+
+/// Prints the audit.
+pub(crate) fn run(cx: &mut Ctx<'_>, args: &ListArgs) -> anyhow::Result<i32> {
+    let event = args.event.as_deref().map(parse_event).transpose()?;
+    let setup = Setup::new(cx.global, cx.env)?;
+    let session = Session::start(setup.session_options(cx.global, cx.env))?;
+    let snapshot = session.snapshot();
+    let diagnostics = session.load_diagnostics();
+    let handlers: Vec<&Handler> = snapshot
+        .handlers()
+        .iter()
+        .filter(|h| event.is_none_or(|e| h.event == e))
+        .filter(|h| args.all || h.is_active())
+        .collect();
+    if cx.global.json {
+        let value = listing_json(&snapshot, session.paths(), &handlers, &diagnostics);
+        writeln!(cx.out, "{}", serde_json::to_string_pretty(&value)?)?;
+    } else {
+        let hidden = snapshot
+            .handlers()
+            .iter()
+            .filter(|h| event.is_none_or(|e| h.event == e) && !h.is_active())
+            .count();
+        let text = table(&handlers, &cx.env.cwd, cx.out_style);
+        cx.out.write_all(text.as_bytes())?;
+        if !args.all && hidden > 0 {
+            writeln!(cx.out, "({hidden} inactive not shown; use --all)")?;
+        }
+        if !diagnostics.is_empty() {
+            writeln!(cx.out, "\n{}", cx.out_style.bold("Load diagnostics:"))?;
+            for d in &diagnostics {
+                writeln!(cx.out, "{}", diagnostic_line(d, cx.out_style))?;
+            }
+        }
+    }
+    Ok(0)
+}
+
+/// Parses an event name, with the list of names in the error.
+pub(crate) fn parse_event(name: &str) -> anyhow::Result<Event> {
+    Event::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Event::ALL.iter().map(|e| e.name()).collect();
+        anyhow!("unknown event '{name}'; expected one of {}", names.join(", "))
+    })
+}
+
+/// The JSON listing (`--json`, and the `list` method of `hooks serve`).
+pub(crate) fn listing_json(
+    snapshot: &Snapshot,
+    paths: &Paths,
+    handlers: &[&Handler],
+    diagnostics: &[Diagnostic],
+) -> Value {
+    json!({
+        "snapshot_id": snapshot.id(),
+        "project_root": paths.project_root.display().to_string(),
+        "home": paths.home.display().to_string(),
+        "handlers": handlers.iter().map(|h| handler_json(h)).collect::<Vec<_>>(),
+        "diagnostics": diagnostics,
+    })
+}
+
+/// One handler as JSON.
+pub(crate) fn handler_json(h: &Handler) -> Value {
+    let (status, reason) = status(h);
+    json!({
+        "id": h.id,
+        "fingerprint": h.fingerprint,
+        "event": h.event,
+        "matcher": h.matcher,
+        "command": h.command,
+        "argv": h.argv,
+        "timeout": h.timeout,
+        "effective_timeout": h.effective_timeout,
+        "status_message": h.status_message,
+        "layer": h.layer.label(),
+        "file": h.source,
+        "line": h.position.map(|p| p.line),
+        "column": h.position.map(|p| p.column),
+        "field": h.field,
+        "plugin": h.layer.plugin().map(|p| json!({
+            "id": p.id, "version": p.version, "digest": p.digest,
+        })),
+        "status": status,
+        "reason": reason,
+    })
+}
+
+/// The status word and the reason a handler does not run.
+pub(crate) fn status(h: &Handler) -> (&'static str, Option<String>) {
+    match &h.status {
+        HandlerStatus::Active => ("active", None),
+        HandlerStatus::Duplicate { of } => ("duplicate", Some(format!("duplicate of {of}"))),
+        HandlerStatus::InvalidMatcher { reason } | HandlerStatus::UnsupportedMatcher { reason } => {
+            ("invalid", Some(reason.clone()))
+        }
+        HandlerStatus::Inactive { status, reason } => {
+            let word = match status {
+                InactiveStatus::Untrusted => "untrusted",
+                InactiveStatus::Disabled => "disabled",
+                InactiveStatus::Tampered => "tampered",
+                InactiveStatus::Unverified => "unverified",
+            };
+            (word, Some(reason.clone()))
+        }
+    }
+}
+
+/// What a handler runs, as one line: the command, or the argv joined with spaces
+/// (arguments with blanks or quotes quoted).
+pub(crate) fn runs(h: &Handler) -> String {
+    match &h.program {
+        Program::Command(c) => c.clone(),
+        Program::Argv(argv) => argv
+            .iter()
+            .map(|a| {
+                if a.is_empty() || a.chars().any(|c| c.is_whitespace() || c == '"' || c == '\'') {
+                    format!("{a:?}")
+                } else {
+                    a.clone()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" "),
+    }
+}
+
+/// Seconds as `10s`, `0.5s`, `600s`.
+fn seconds(t: f64) -> String {
+    format!("{}s", hooks_core::format_seconds(t))
+}
+
+/// A path shown relative to `cwd` when inside it.
+pub(crate) fn shown_path(path: &str, cwd: &Path) -> String {
+    match Path::new(path).strip_prefix(cwd) {
+        Ok(rel) if !rel.as_os_str().is_empty() => rel.display().to_string(),
+        _ => path.to_owned(),
+    }
+}
+
+/// Cuts `text` to `width` characters, ending with `…` when cut. Newlines become spaces.
+fn fit(text: &str, width: usize) -> String {
+    let text: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    if text.chars().count() <= width {
+        return text;
+    }
+    let mut out: String = text.chars().take(width.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// Cuts a path from the left to `width` characters (`…/tail`), keeping the file name.
+fn fit_left(text: &str, width: usize) -> String {
+    let n = text.chars().count();
+    if n <= width {
+        return text.to_owned();
+    }
+    let tail: String = text.chars().skip(n - width.saturating_sub(1)).collect();
+    format!("…{tail}")
+}
+
+/// The human table: a header, then per handler a row and an indented detail line.
+pub(crate) fn table(handlers: &[&Handler], cwd: &Path, style: Style) -> String {
+    if handlers.is_empty() {
+        return "no hooks configured\n".to_owned();
+    }
+    let ids: Vec<String> =
+        handlers.iter().map(|h| h.id.clone().unwrap_or_else(|| format!("{}:-", h.event))).collect();
+    let id_w = ids.iter().map(|s| s.chars().count()).max().unwrap_or(2).clamp(2, 26);
+    let matchers: Vec<String> =
+        handlers.iter().map(|h| h.matcher.clone().unwrap_or_else(|| "*".to_owned())).collect();
+    let m_w = matchers.iter().map(|s| s.chars().count()).max().unwrap_or(7).clamp(7, 16);
+    let (st_w, layer_w, t_w) = (10, 7, 7);
+    let fixed = id_w + st_w + layer_w + m_w + t_w + 5 * 2;
+    let runs_w = WIDTH.saturating_sub(fixed).max(10);
+    let mut out = String::new();
+    let header = format!(
+        "{:id_w$}  {:st_w$}  {:layer_w$}  {:m_w$}  {:t_w$}  {}",
+        "ID", "STATUS", "LAYER", "MATCHER", "TIMEOUT", "RUNS"
+    );
+    out.push_str(&style.bold(header.trim_end()));
+    out.push('\n');
+    for ((h, id), matcher) in handlers.iter().zip(&ids).zip(&matchers) {
+        let (word, reason) = status(h);
+        let padded = format!("{word:st_w$}");
+        let word = if h.is_active() { style.green(&padded) } else { style.yellow(&padded) };
+        let row = format!(
+            "{:id_w$}  {word}  {:layer_w$}  {:m_w$}  {:t_w$}  {}",
+            fit(id, id_w),
+            h.layer.label(),
+            fit(matcher, m_w),
+            seconds(h.effective_timeout),
+            fit(&runs(h), runs_w),
+        );
+        out.push_str(row.trim_end());
+        out.push('\n');
+        let mut detail = vec![h.fingerprint.chars().take(12).collect::<String>()];
+        let line = h.position.map(|p| format!(":{}", p.line)).unwrap_or_default();
+        detail.push(format!("{}{line}", fit_left(&shown_path(&h.source, cwd), 76)));
+        if let Some(r) = reason {
+            detail.push(r);
+        }
+        if let Some(p) = h.layer.plugin() {
+            match &p.version {
+                Some(v) => detail.push(format!("plugin {} {v}", p.id)),
+                None => detail.push(format!("plugin {}", p.id)),
+            }
+        }
+        if let Some(m) = &h.status_message {
+            detail.push(format!("{m:?}"));
+        }
+        let detail = fit(&format!("  {}", detail.join("  ")), WIDTH);
+        out.push_str(&style.dim(&detail));
+        out.push('\n');
+    }
+    out
+}
+
+/// A load diagnostic as one line: `warning[code] file:line:col: message`.
+pub(crate) fn diagnostic_line(d: &Diagnostic, style: Style) -> String {
+    let label = if d.is_error() {
+        style.red_bold(&format!("error[{}]", d.code))
+    } else {
+        style.yellow_bold(&format!("warning[{}]", d.code))
+    };
+    let location = match (&d.source, d.line, d.column) {
+        (Some(s), Some(l), Some(c)) => format!(" {s}:{l}:{c}:"),
+        (Some(s), _, _) => format!(" {s}:"),
+        _ => String::new(),
+    };
+    format!("{label}{location} {}", d.message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_fit(text: &str, width: usize, expect: &str) {
+        assert_eq!(fit(text, width), expect);
+    }
+
+    #[test]
+    fn fitting() {
+        check_fit("short", 10, "short");
+        check_fit("exactly10!", 10, "exactly10!");
+        check_fit("a bit too long", 10, "a bit too…");
+        check_fit("two\nlines", 20, "two lines");
+        check_fit("ééééé", 3, "éé…");
+    }
+
+    #[test]
+    fn fitting_paths_from_the_left() {
+        assert_eq!(fit_left("/a/b/hooks.json", 20), "/a/b/hooks.json");
+        assert_eq!(fit_left("/long/folder/name/hooks.json", 14), "…me/hooks.json");
+    }
+
+    #[test]
+    fn paths_relative_to_cwd() {
+        let cwd = Path::new("/w/p");
+        assert_eq!(shown_path("/w/p/.deepagents/hooks.json", cwd), ".deepagents/hooks.json");
+        assert_eq!(shown_path("/elsewhere/hooks.json", cwd), "/elsewhere/hooks.json");
+        assert_eq!(shown_path("/w/p", cwd), "/w/p");
+    }
+
+    #[test]
+    fn event_names() {
+        assert_eq!(parse_event("Stop").unwrap(), Event::Stop);
+        let err = parse_event("stop").unwrap_err().to_string();
+        assert!(err.starts_with("unknown event 'stop'; expected one of SessionStart, "), "{err}");
+    }
+}

@@ -1,0 +1,10 @@
+//! One module per subcommand; each has `run(cx, args) -> anyhow::Result<i32>`.
+
+pub(crate) mod completions;
+pub(crate) mod list;
+pub(crate) mod migrate;
+pub(crate) mod run;
+pub mod schema;
+pub(crate) mod serve;
+pub(crate) mod trust;
+pub(crate) mod validate;

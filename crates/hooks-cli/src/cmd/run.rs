@@ -1,0 +1,253 @@
+//! `hooks run EVENT`: fires one event through the snapshot and prints the result as JSON.
+//!
+//! The payload is the host's JSON (`--payload FILE`, `-` for stdin, or the JSON text
+//! itself; `{}` when absent) plus the common fields it lacks: `session_id` (a fresh UUID
+//! v4), `transcript_path` (`""`), `cwd` (the working directory), `hook_event_name`,
+//! `permission_mode` (`default`). The printed object is
+//! `{"event", "snapshot_id", "load_diagnostics", "matched", "decision", "effect",
+//! "handlers"}`. Exit 0 when the action may proceed, 2 when the decision denies, blocks or
+//! stops, 1 on an engine error.
+
+use std::io::Read as _;
+use std::path::Path;
+
+use anyhow::{Context as _, anyhow};
+use hooks_core::{
+    CommonDefaults, Diagnostic, Event, Invocation, MatcherKind, Snapshot, matcher_kind,
+};
+use hooks_exec::{Fired, Session};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::cli::RunArgs;
+use crate::cmd::list;
+use crate::context::Ctx;
+use crate::layers::{Setup, absolute};
+
+/// What `hooks run` prints (and `hooks serve` answers an event with).
+#[derive(Debug, Serialize)]
+pub(crate) struct RunOutput<'a> {
+    /// The event.
+    pub event: Event,
+    /// The snapshot the handlers ran against.
+    pub snapshot_id: &'a str,
+    /// Everything reported while loading the configuration.
+    pub load_diagnostics: &'a [Diagnostic],
+    /// Matched handler ids, in configuration order.
+    pub matched: &'a [String],
+    /// The reduced decision.
+    pub decision: &'a hooks_core::Decision,
+    /// The effect the reference host derives from it.
+    pub effect: &'a hooks_core::Effect,
+    /// Each matched handler's run.
+    pub handlers: &'a [hooks_exec::HandlerRun],
+}
+
+impl<'a> RunOutput<'a> {
+    /// The output for a fired event.
+    pub fn new(fired: &'a Fired, load_diagnostics: &'a [Diagnostic]) -> Self {
+        RunOutput {
+            event: fired.event,
+            snapshot_id: &fired.snapshot_id,
+            load_diagnostics,
+            matched: &fired.matched,
+            decision: &fired.decision,
+            effect: &fired.effect,
+            handlers: &fired.handlers,
+        }
+    }
+}
+
+/// Fires the event.
+pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
+    let event = list::parse_event(&args.event)?;
+    let value = read_payload(cx, args.payload.as_deref())?;
+    let cwd = args.cwd.as_deref().map(|c| absolute(c, &cx.env.cwd));
+    let defaults = CommonDefaults {
+        session_id: match &args.session_id {
+            Some(id) => id.clone(),
+            None => crate::uuid::v4().context("cannot make a session id")?,
+        },
+        transcript_path: args.transcript_path.clone().unwrap_or_default(),
+        cwd: cwd.unwrap_or_else(|| cx.env.cwd.clone()).display().to_string(),
+        permission_mode: Some("default".to_owned()),
+    };
+    let (invocation, warnings) = Invocation::from_host_json(event, &value, &defaults)?;
+    for w in &warnings {
+        cx.warn(format!("payload: {}", w.message));
+    }
+    let setup = Setup::new(cx.global, cx.env)?;
+    let session = Session::start(setup.session_options(cx.global, cx.env))?;
+    session.set_stop_continuations(args.stop_continuations);
+    let load_diagnostics = session.load_diagnostics();
+    for d in &load_diagnostics {
+        cx.verbose(1, list::diagnostic_line(d, cx.err_style));
+    }
+    if args.dry_run {
+        let value = dry_run(&session.snapshot(), &invocation, &load_diagnostics, &cx.env.cwd);
+        writeln!(cx.out, "{}", serde_json::to_string_pretty(&value)?)?;
+        return Ok(0);
+    }
+    setup.create_plugin_data_dirs()?;
+    let fired = fire(cx, &session, invocation)?;
+    let output = RunOutput::new(&fired, &load_diagnostics);
+    writeln!(cx.out, "{}", serde_json::to_string_pretty(&output)?)?;
+    Ok(if fired.is_blocking() { 2 } else { 0 })
+}
+
+/// Runs the handlers; status texts go to stderr when it is a terminal.
+fn fire(cx: &mut Ctx<'_>, session: &Session, invocation: Invocation) -> anyhow::Result<Fired> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let show_status = cx.env.stderr_is_terminal;
+    if show_status {
+        session.on_status(std::sync::Arc::new(move |text: &str| {
+            let _ = tx.send(text.to_owned());
+        }));
+    }
+    let err = &mut *cx.err;
+    let style = cx.err_style;
+    let fired = runtime.block_on(async {
+        let fired = session.fire(invocation);
+        tokio::pin!(fired);
+        loop {
+            tokio::select! {
+                fired = &mut fired => break fired,
+                Some(text) = rx.recv(), if show_status => {
+                    // Overwrite one status line; an empty text clears it.
+                    let _ = write!(err, "\r\x1b[K{}", style.dim(&text));
+                    let _ = err.flush();
+                }
+            }
+        }
+    });
+    if show_status {
+        let _ = write!(err, "\r\x1b[K");
+    }
+    Ok(fired)
+}
+
+/// Reads `--payload`: `-` is stdin, an existing file is read, text starting with `{` is
+/// the JSON itself; nothing is `{}`.
+fn read_payload(cx: &mut Ctx<'_>, payload: Option<&str>) -> anyhow::Result<Value> {
+    let (bytes, what) = match payload {
+        None => return Ok(json!({})),
+        Some("-") => {
+            let mut bytes = Vec::new();
+            cx.stdin.read_to_end(&mut bytes).context("cannot read the payload from stdin")?;
+            (bytes, "stdin".to_owned())
+        }
+        Some(text) if text.trim_start().starts_with('{') => {
+            (text.as_bytes().to_vec(), "--payload".to_owned())
+        }
+        Some(file) => {
+            let path = absolute(Path::new(file), &cx.env.cwd);
+            let bytes = std::fs::read(&path)
+                .with_context(|| format!("cannot read the payload file {file}"))?;
+            (bytes, file.to_owned())
+        }
+    };
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|e| anyhow!("the payload in {what} is not UTF-8: {e}"))?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    serde_json::from_str(text).map_err(|e| anyhow!("the payload in {what} is not valid JSON: {e}"))
+}
+
+/// What `--dry-run` prints: the payload handlers would read, and for every handler of the
+/// event whether it would run and why.
+fn dry_run(
+    snapshot: &Snapshot,
+    invocation: &Invocation,
+    load_diagnostics: &[Diagnostic],
+    cwd: &Path,
+) -> Value {
+    let event = invocation.event();
+    let target = invocation.matcher_target();
+    let matched: Vec<String> =
+        snapshot.matching(event, target).iter().filter_map(|h| h.id.clone()).collect();
+    let target_key = event.matcher_target();
+    let handlers: Vec<Value> = snapshot
+        .handlers()
+        .iter()
+        .filter(|h| h.event == event)
+        .map(|h| {
+            let runs = h.id.as_ref().is_some_and(|id| matched.contains(id));
+            let (status, reason) = list::status(h);
+            let why = if let Some(reason) = reason {
+                reason
+            } else {
+                explain(h.matcher.as_deref(), target_key, target, runs)
+            };
+            json!({
+                "id": h.id,
+                "would_run": runs,
+                "why": why,
+                "status": status,
+                "matcher": h.matcher,
+                "runs": list::runs(h),
+                "effective_timeout": h.effective_timeout,
+                "layer": h.layer.label(),
+                "file": list::shown_path(&h.source, cwd),
+                "line": h.position.map(|p| p.line),
+            })
+        })
+        .collect();
+    json!({
+        "event": event,
+        "snapshot_id": snapshot.id(),
+        "load_diagnostics": load_diagnostics,
+        "payload": invocation.to_wire_value(),
+        "matcher_target": target_key.map(|k| json!({"field": k, "value": target})),
+        "matched": matched,
+        "handlers": handlers,
+    })
+}
+
+/// Why an active handler's group does or does not match.
+fn explain(matcher: Option<&str>, key: Option<&str>, target: Option<&str>, runs: bool) -> String {
+    let shown = matcher.map(|m| format!("{m:?}")).unwrap_or_else(|| "(none)".to_owned());
+    match (matcher_kind(matcher), key, target) {
+        (MatcherKind::All, _, _) => format!("matcher {shown} matches every invocation"),
+        (_, Some(key), None) => {
+            format!("the payload has no {key}, so matcher {shown} cannot match")
+        }
+        (_, Some(key), Some(value)) if runs => format!("matcher {shown} matches {key} {value:?}"),
+        (_, Some(key), Some(value)) => format!("matcher {shown} does not match {key} {value:?}"),
+        (_, None, _) => format!("matcher {shown} is not supported on this event"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(matcher: Option<&str>, target: Option<&str>, runs: bool, expect: &str) {
+        assert_eq!(explain(matcher, Some("tool_name"), target, runs), expect);
+    }
+
+    #[test]
+    fn explanations() {
+        check(None, Some("Bash"), true, "matcher (none) matches every invocation");
+        check(Some("*"), None, true, "matcher \"*\" matches every invocation");
+        check(Some("Bash"), Some("Bash"), true, "matcher \"Bash\" matches tool_name \"Bash\"");
+        check(
+            Some("Edit|Write"),
+            Some("Bash"),
+            false,
+            "matcher \"Edit|Write\" does not match tool_name \"Bash\"",
+        );
+        check(
+            Some("Bash"),
+            None,
+            false,
+            "the payload has no tool_name, so matcher \"Bash\" cannot match",
+        );
+        assert_eq!(
+            explain(Some("x"), None, None, false),
+            "matcher \"x\" is not supported on this event"
+        );
+    }
+}

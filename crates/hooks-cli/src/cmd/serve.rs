@@ -1,0 +1,353 @@
+//! `hooks serve`: one hook session over stdin/stdout, one JSON object per line.
+//!
+//! The snapshot is taken at start. Requests are `{"id", "method", "params"}` with methods
+//! `event` (`params: {"event", "payload"}`), `reload`, `list` and `shutdown`; responses are
+//! `{"id", "result"}` or `{"id", "error": {"code", "message"}}`; status notifications are
+//! `{"method": "status", "params": {"text"}}`. Each event runs in a task of its own, so
+//! several may be in flight and their responses come back in completion order, each with
+//! its request's id. A malformed line gets an error response (id `null` when none could be
+//! read) and the session goes on. `shutdown` waits for the events in flight, answers
+//! `null` and ends the session; so does the end of stdin (without an answer).
+//!
+//! Error codes follow JSON-RPC: -32700 the line is not JSON, -32600 not a request object,
+//! -32601 unknown method, -32602 bad params (unknown event, payload missing a field).
+//!
+//! The full protocol, with this module's JSON Schema, is in `docs/serve.md`.
+
+use std::io::{BufRead as _, BufReader, Write};
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use hooks_core::{CommonDefaults, Event, Invocation};
+use hooks_exec::Session;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use tokio::task::JoinSet;
+
+use crate::cmd::{list, run::RunOutput};
+use crate::context::Ctx;
+use crate::layers::Setup;
+
+/// The line is not JSON.
+const PARSE_ERROR: i64 = -32700;
+/// The JSON is not a request object.
+const INVALID_REQUEST: i64 = -32600;
+/// Unknown method.
+const METHOD_NOT_FOUND: i64 = -32601;
+/// Bad params.
+const INVALID_PARAMS: i64 = -32602;
+
+/// Serves until `shutdown` or the end of stdin.
+pub(crate) fn run(cx: &mut Ctx<'_>) -> anyhow::Result<i32> {
+    let setup = Setup::new(cx.global, cx.env)?;
+    let session = Arc::new(Session::start(setup.session_options(cx.global, cx.env))?);
+    setup.create_plugin_data_dirs()?;
+    let defaults = Arc::new(CommonDefaults {
+        session_id: crate::uuid::v4().context("cannot make a session id")?,
+        transcript_path: String::new(),
+        cwd: cx.env.cwd.display().to_string(),
+        permission_mode: Some("default".to_owned()),
+    });
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+
+    // Notifications from the status slot.
+    let (note_tx, mut note_rx) = mpsc::unbounded_channel::<Value>();
+    session.on_status(Arc::new(move |text: &str| {
+        let _ = note_tx.send(json!({"method": "status", "params": {"text": text}}));
+    }));
+
+    // Lines from stdin, read on a thread of their own (it may stay blocked in a read after
+    // `shutdown`; the process exits without waiting for it).
+    let (line_tx, mut line_rx) = mpsc::unbounded_channel::<Vec<u8>>();
+    let stdin = std::mem::replace(&mut cx.stdin, Box::new(std::io::empty()));
+    std::thread::Builder::new()
+        .name("hooks-serve-stdin".to_owned())
+        .spawn(move || {
+            let mut reader = BufReader::new(stdin);
+            loop {
+                let mut line = Vec::new();
+                match reader.read_until(b'\n', &mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        if line_tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        })
+        .context("cannot start the stdin reader")?;
+
+    let out: &mut dyn Write = &mut *cx.out;
+    let local = tokio::task::LocalSet::new();
+    let result: std::io::Result<()> = local.block_on(&runtime, async {
+        let mut tasks: JoinSet<Value> = JoinSet::new();
+        let mut reading = true;
+        let mut shutdown_id: Option<Value> = None;
+        loop {
+            if !reading && tasks.is_empty() {
+                break;
+            }
+            tokio::select! {
+                biased;
+                Some(note) = note_rx.recv() => write_line(out, &note)?,
+                Some(done) = tasks.join_next(), if !tasks.is_empty() => {
+                    let response = done.unwrap_or_else(|e| {
+                        json!({"id": null, "error": {"code": -32603, "message": format!("event task failed: {e}")}})
+                    });
+                    write_line(out, &response)?;
+                }
+                line = line_rx.recv(), if reading => {
+                    let Some(line) = line else { reading = false; continue };
+                    match handle(&line, &session, &defaults, &mut tasks) {
+                        Handled::Respond(response) => write_line(out, &response)?,
+                        Handled::Spawned | Handled::Blank => {}
+                        Handled::Shutdown(id) => {
+                            reading = false;
+                            shutdown_id = Some(id);
+                        }
+                    }
+                }
+            }
+        }
+        while let Ok(note) = note_rx.try_recv() {
+            write_line(out, &note)?;
+        }
+        if let Some(id) = shutdown_id {
+            write_line(out, &json!({"id": id, "result": null}))?;
+        }
+        Ok(())
+    });
+    result.context("cannot write to stdout")?;
+    Ok(0)
+}
+
+/// What one request line led to.
+enum Handled {
+    /// An answer to write now.
+    Respond(Value),
+    /// An event task was started; it answers when done.
+    Spawned,
+    /// An empty line: nothing.
+    Blank,
+    /// `shutdown` with this id.
+    Shutdown(Value),
+}
+
+fn error(id: Value, code: i64, message: impl Into<String>) -> Value {
+    json!({"id": id, "error": {"code": code, "message": message.into()}})
+}
+
+/// Parses one line and acts on it.
+fn handle(
+    line: &[u8],
+    session: &Arc<Session>,
+    defaults: &Arc<CommonDefaults>,
+    tasks: &mut JoinSet<Value>,
+) -> Handled {
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Handled::Blank;
+    }
+    let request: Value = match serde_json::from_slice(line) {
+        Ok(v) => v,
+        Err(e) => {
+            return Handled::Respond(error(Value::Null, PARSE_ERROR, format!("invalid JSON: {e}")));
+        }
+    };
+    let Some(obj) = request.as_object() else {
+        return Handled::Respond(error(
+            Value::Null,
+            INVALID_REQUEST,
+            "a request must be a JSON object",
+        ));
+    };
+    let id = match obj.get("id") {
+        Some(id @ (Value::String(_) | Value::Number(_))) => id.clone(),
+        Some(_) => {
+            return Handled::Respond(error(
+                Value::Null,
+                INVALID_REQUEST,
+                "\"id\" must be a string or a number",
+            ));
+        }
+        None => return Handled::Respond(error(Value::Null, INVALID_REQUEST, "missing \"id\"")),
+    };
+    let Some(method) = obj.get("method").and_then(Value::as_str) else {
+        return Handled::Respond(error(id, INVALID_REQUEST, "missing \"method\" (a string)"));
+    };
+    let params = obj.get("params").cloned().unwrap_or(Value::Null);
+    match method {
+        "event" => match invocation(&params, defaults) {
+            Ok(invocation) => {
+                let session = Arc::clone(session);
+                tasks.spawn_local(async move {
+                    let load_diagnostics = session.load_diagnostics();
+                    let fired = session.fire(invocation).await;
+                    let result = serde_json::to_value(RunOutput::new(&fired, &load_diagnostics))
+                        .unwrap_or(Value::Null);
+                    json!({"id": id, "result": result})
+                });
+                Handled::Spawned
+            }
+            Err(message) => Handled::Respond(error(id, INVALID_PARAMS, message)),
+        },
+        "reload" => {
+            session.reload();
+            let snapshot = session.snapshot();
+            Handled::Respond(json!({"id": id, "result": {
+                "snapshot_id": snapshot.id(),
+                "load_diagnostics": session.load_diagnostics(),
+            }}))
+        }
+        "list" => {
+            let snapshot = session.snapshot();
+            let handlers: Vec<_> = snapshot.handlers().iter().collect();
+            let listing = list::listing_json(
+                &snapshot,
+                session.paths(),
+                &handlers,
+                &session.load_diagnostics(),
+            );
+            Handled::Respond(json!({"id": id, "result": listing}))
+        }
+        "shutdown" => Handled::Shutdown(id),
+        other => Handled::Respond(error(id, METHOD_NOT_FOUND, format!("unknown method '{other}'"))),
+    }
+}
+
+/// The invocation of an `event` request's params.
+fn invocation(params: &Value, defaults: &CommonDefaults) -> Result<Invocation, String> {
+    let name = params
+        .get("event")
+        .and_then(Value::as_str)
+        .ok_or("params.event must be an event name (a string)")?;
+    let event = Event::from_name(name).ok_or_else(|| format!("unknown event '{name}'"))?;
+    let empty = json!({});
+    let payload = match params.get("payload") {
+        None | Some(Value::Null) => &empty,
+        Some(p) => p,
+    };
+    Invocation::from_host_json(event, payload, defaults)
+        .map(|(invocation, _)| invocation)
+        .map_err(|e| e.to_string())
+}
+
+fn write_line(out: &mut dyn Write, value: &Value) -> std::io::Result<()> {
+    let mut line = serde_json::to_vec(value).map_err(std::io::Error::other)?;
+    line.push(b'\n');
+    out.write_all(&line)?;
+    out.flush()
+}
+
+/// The JSON Schema of the protocol (`hooks schema serve`): one line is a request (host to
+/// engine) or a response or notification (engine to host).
+pub(crate) fn schema() -> Value {
+    let events: Vec<&str> = Event::ALL.iter().map(|e| e.name()).collect();
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://hooks-rs.github.io/schemas/serve.json",
+        "title": "hooks serve protocol",
+        "description": "One JSON object per line. The host writes requests on the engine's stdin; the engine writes responses and notifications on its stdout.",
+        "oneOf": [
+            {"$ref": "#/$defs/request"},
+            {"$ref": "#/$defs/response"},
+            {"$ref": "#/$defs/notification"}
+        ],
+        "$defs": {
+            "id": {"description": "Chosen by the host; echoed in the response.", "type": ["string", "number"]},
+            "request": {
+                "type": "object",
+                "required": ["id", "method"],
+                "properties": {
+                    "id": {"$ref": "#/$defs/id"},
+                    "method": {"enum": ["event", "reload", "list", "shutdown"]},
+                    "params": {"type": "object"}
+                },
+                "if": {"properties": {"method": {"const": "event"}}},
+                "then": {"required": ["params"], "properties": {"params": {"$ref": "#/$defs/event_params"}}}
+            },
+            "event_params": {
+                "type": "object",
+                "required": ["event"],
+                "properties": {
+                    "event": {"enum": events},
+                    "payload": {
+                        "description": "The event's input (see `hooks schema input.EVENT`); session_id, transcript_path, cwd, hook_event_name and permission_mode are filled when absent.",
+                        "type": "object"
+                    }
+                }
+            },
+            "response": {
+                "type": "object",
+                "required": ["id"],
+                "properties": {
+                    "id": {"oneOf": [{"$ref": "#/$defs/id"}, {"type": "null"}]},
+                    "result": {"description": "event: a run result; reload: {snapshot_id, load_diagnostics}; list: the `hooks list --json` object; shutdown: null."},
+                    "error": {"$ref": "#/$defs/error"}
+                },
+                "oneOf": [{"required": ["result"]}, {"required": ["error"]}]
+            },
+            "run_result": {
+                "type": "object",
+                "required": ["event", "snapshot_id", "load_diagnostics", "matched", "decision", "effect", "handlers"],
+                "properties": {
+                    "event": {"enum": events},
+                    "snapshot_id": {"type": "string"},
+                    "load_diagnostics": {"type": "array", "items": {"$ref": "#/$defs/diagnostic"}},
+                    "matched": {"type": "array", "items": {"type": "string"}},
+                    "decision": {"type": "object", "required": ["continue", "diagnostics"]},
+                    "effect": {"type": "object", "required": ["kind"]},
+                    "handlers": {"type": "array", "items": {
+                        "type": "object",
+                        "required": ["id", "exit_code", "timed_out", "elapsed_ms", "stdout_truncated", "stderr_truncated"],
+                        "properties": {
+                            "id": {"type": "string"},
+                            "exit_code": {"type": ["integer", "null"]},
+                            "timed_out": {"type": "boolean"},
+                            "elapsed_ms": {"type": "integer", "minimum": 0},
+                            "stdout_truncated": {"type": "boolean"},
+                            "stderr_truncated": {"type": "boolean"}
+                        }
+                    }}
+                }
+            },
+            "diagnostic": {
+                "type": "object",
+                "required": ["code", "severity", "message"],
+                "properties": {
+                    "code": {"type": "string"},
+                    "severity": {"enum": ["error", "warning"]},
+                    "message": {"type": "string"},
+                    "handler_id": {"type": ["string", "null"]},
+                    "field": {"type": ["string", "null"]},
+                    "source": {"type": ["string", "null"]},
+                    "line": {"type": ["integer", "null"]},
+                    "column": {"type": ["integer", "null"]}
+                }
+            },
+            "error": {
+                "type": "object",
+                "required": ["code", "message"],
+                "properties": {
+                    "code": {"description": "-32700 not JSON, -32600 not a request, -32601 unknown method, -32602 bad params, -32603 internal", "type": "integer"},
+                    "message": {"type": "string"}
+                }
+            },
+            "notification": {
+                "type": "object",
+                "required": ["method", "params"],
+                "properties": {
+                    "method": {"const": "status"},
+                    "params": {
+                        "type": "object",
+                        "required": ["text"],
+                        "properties": {"text": {"description": "The status line while handlers run; \"\" when the last one ends.", "type": "string"}}
+                    }
+                }
+            }
+        }
+    })
+}

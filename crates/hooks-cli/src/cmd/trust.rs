@@ -1,0 +1,154 @@
+//! `hooks trust [DIR] [--show|--revoke] [--yes]`: workspace trust for the project's hooks.
+//!
+//! Shows the hooks the project file would run and its trust state, then (unless `--show`)
+//! asks for confirmation on a terminal, or takes `--yes`, and records trust bound to the
+//! SHA-256 of the exact bytes shown. Without a terminal and without `--yes` it refuses
+//! (exit 1): a script never trusts by accident.
+//!
+//! A file changed since it was trusted is reported as changed, with the time of the grant.
+//! The store keeps only the digest of the trusted bytes, not the bytes, so no diff can be
+//! computed: every current hook is shown, to be reviewed as a whole.
+
+use std::time::SystemTime;
+
+use anyhow::{Context as _, bail};
+use hooks_core::{
+    ConfigKind, Handler, Layer, LayerDocument, Snapshot, SnapshotOptions, parse_config,
+};
+use hooks_exec::{LayerFile, Paths, TrustState, TrustStore, read_layer_file};
+use serde_json::json;
+
+use crate::cli::TrustArgs;
+use crate::cmd::list;
+use crate::context::Ctx;
+use crate::layers::{Setup, absolute};
+
+/// Shows, grants or revokes trust.
+pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
+    let setup = Setup::new(cx.global, cx.env)?;
+    let root = match &args.dir {
+        Some(dir) => {
+            let dir = absolute(dir, &cx.env.cwd);
+            std::fs::canonicalize(&dir).with_context(|| format!("cannot open {}", dir.display()))?
+        }
+        None => setup.paths.project_root.clone(),
+    };
+    let paths = Paths::new(root.clone(), setup.paths.home.clone(), &setup.names);
+    let shown_root = root.display();
+    if args.revoke {
+        if TrustStore::revoke(&paths.state_dir, &root)? {
+            writeln!(cx.out, "revoked trust for {shown_root}")?;
+        } else {
+            writeln!(cx.out, "{shown_root} was not trusted")?;
+        }
+        return Ok(0);
+    }
+    if paths.project_is_user_file() {
+        writeln!(
+            cx.out,
+            "{} is the user hooks file: it always loads, no trust needed",
+            paths.project_file.display()
+        )?;
+        return Ok(0);
+    }
+    let (bytes, sha256) = match read_layer_file(&paths.project_file) {
+        LayerFile::Read { bytes, sha256 } => (bytes, sha256),
+        LayerFile::Missing if args.show => {
+            writeln!(cx.out, "no project hooks file at {}", paths.project_file.display())?;
+            return Ok(0);
+        }
+        LayerFile::Missing => {
+            bail!("no project hooks file at {}: nothing to trust", paths.project_file.display())
+        }
+        LayerFile::Failed(d) => bail!("{}", d.message),
+    };
+    let store = TrustStore::open(&paths.state_dir);
+    let state = match &store {
+        Ok(store) => store.check(&root, &sha256),
+        Err(e) => {
+            cx.warn(format!("{e:#}"));
+            TrustState::Untrusted
+        }
+    };
+    let source = paths.project_file.display().to_string();
+    let parsed = parse_config(&bytes, &source, ConfigKind::Project);
+    let doc = LayerDocument::new(Layer::Project, source.clone(), parsed);
+    let snapshot = Snapshot::build(vec![doc], &SnapshotOptions::default());
+    let handlers: Vec<&Handler> = snapshot.handlers().iter().collect();
+
+    if cx.global.json && args.show {
+        let (word, at) = match &state {
+            TrustState::Trusted { trusted_at } => ("trusted", Some(trusted_at)),
+            TrustState::Changed { trusted_at, .. } => ("changed", Some(trusted_at)),
+            _ => ("untrusted", None),
+        };
+        let value = json!({
+            "project_root": shown_root.to_string(),
+            "file": source,
+            "sha256": sha256,
+            "state": word,
+            "trusted_at": at,
+            "handlers": handlers.iter().map(|h| list::handler_json(h)).collect::<Vec<_>>(),
+            "diagnostics": snapshot.diagnostics(),
+        });
+        writeln!(cx.out, "{}", serde_json::to_string_pretty(&value)?)?;
+        return Ok(0);
+    }
+
+    let style = cx.out_style;
+    writeln!(cx.out, "{} {source}", style.bold("Project hooks:"))?;
+    writeln!(cx.out, "{} {sha256}", style.bold("sha256:"))?;
+    let state_text = match &state {
+        TrustState::Trusted { trusted_at } => {
+            style.green(&format!("trusted at {trusted_at} for exactly these contents"))
+        }
+        TrustState::Changed { trusted_sha256: Some(_), trusted_at } => style.yellow_bold(&format!(
+            "changed since it was trusted at {trusted_at}; the earlier contents are not \
+             stored, so review every hook below"
+        )),
+        TrustState::Changed { trusted_sha256: None, trusted_at } => style.yellow_bold(&format!(
+            "trusted at {trusted_at} by path only (no digest recorded); review every hook below"
+        )),
+        _ => style.yellow("not trusted"),
+    };
+    writeln!(cx.out, "{} {state_text}\n", style.bold("state:"))?;
+    cx.out.write_all(list::table(&handlers, &cx.env.cwd, style).as_bytes())?;
+    for d in snapshot.diagnostics() {
+        writeln!(cx.out, "{}", list::diagnostic_line(d, style))?;
+    }
+    if args.show {
+        return Ok(0);
+    }
+    if matches!(state, TrustState::Trusted { .. }) {
+        writeln!(cx.out, "\n{shown_root} is already trusted")?;
+        return Ok(0);
+    }
+    if !args.yes {
+        if !cx.env.stdin_is_terminal {
+            bail!(
+                "not trusting {shown_root} without confirmation: standard input is not a \
+                 terminal (review the hooks above, then pass --yes)"
+            );
+        }
+        write!(cx.err, "\nThese hooks will run commands in {shown_root}. Trust them? [y/N] ")?;
+        cx.err.flush()?;
+        let answer = read_line(&mut cx.stdin)?;
+        if !matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
+            writeln!(cx.err, "not trusted")?;
+            return Ok(1);
+        }
+    }
+    TrustStore::grant(&paths.state_dir, &root, &sha256, SystemTime::now())?;
+    writeln!(cx.out, "\ntrusted {shown_root} (sha256 {sha256})")?;
+    Ok(0)
+}
+
+/// Reads one line (at most 4 KiB) from `input`.
+fn read_line(input: &mut dyn std::io::Read) -> std::io::Result<String> {
+    let mut line = Vec::new();
+    let mut byte = [0u8; 1];
+    while line.len() < 4096 && input.read(&mut byte)? == 1 && byte[0] != b'\n' {
+        line.push(byte[0]);
+    }
+    Ok(String::from_utf8_lossy(&line).into_owned())
+}

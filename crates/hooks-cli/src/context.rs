@@ -1,0 +1,159 @@
+//! Entry points and the per-run context: arguments, streams, environment, exit codes.
+//!
+//! Every command returns `anyhow::Result<i32>`; [`exit_code`] is the one place an error
+//! becomes an exit status (1) and a message on stderr.
+
+use std::ffi::{OsStr, OsString};
+use std::io::{IsTerminal as _, Read, Write};
+use std::path::PathBuf;
+
+use clap::Parser as _;
+use clap::error::ErrorKind;
+
+use crate::cli::{Cli, Command, GlobalArgs};
+use crate::cmd;
+use crate::style::Style;
+
+/// What the command sees of its process: environment variables, working directory, and
+/// which standard streams are terminals.
+#[derive(Debug, Clone, Default)]
+pub struct Env {
+    /// Environment variables, in order. Hook handlers inherit them (after scrubbing).
+    pub vars: Vec<(OsString, OsString)>,
+    /// The working directory.
+    pub cwd: PathBuf,
+    /// Standard input is a terminal (confirmation prompts are possible).
+    pub stdin_is_terminal: bool,
+    /// Standard output is a terminal (colours with `--color auto`).
+    pub stdout_is_terminal: bool,
+    /// Standard error is a terminal (status texts of `hooks run`).
+    pub stderr_is_terminal: bool,
+}
+
+impl Env {
+    /// The current process's environment, working directory and terminals.
+    pub fn capture() -> Env {
+        Env {
+            vars: std::env::vars_os().collect(),
+            cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/")),
+            stdin_is_terminal: std::io::stdin().is_terminal(),
+            stdout_is_terminal: std::io::stdout().is_terminal(),
+            stderr_is_terminal: std::io::stderr().is_terminal(),
+        }
+    }
+
+    /// The value of `name`, if set (the last definition wins).
+    pub fn var(&self, name: &str) -> Option<&OsStr> {
+        self.vars.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.as_os_str())
+    }
+}
+
+/// Runs `hooks` on the process's arguments, streams and environment; returns the exit code.
+pub fn run() -> i32 {
+    let env = Env::capture();
+    let (stdin, stdout, stderr) = (std::io::stdin(), std::io::stdout(), std::io::stderr());
+    let mut stdout = stdout.lock();
+    let mut stderr = stderr.lock();
+    run_with(std::env::args_os(), Box::new(stdin), &mut stdout, &mut stderr, &env)
+}
+
+/// Runs `hooks` with explicit arguments (the first is the program name), streams and
+/// environment; returns the exit code. Nothing is read from the process's own environment,
+/// so tests drive the command in-process.
+///
+/// `stdin` is owned because `hooks serve` reads it on a thread of its own.
+pub fn run_with<I, T>(
+    args: I,
+    stdin: Box<dyn Read + Send>,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+    env: &Env,
+) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(err) => {
+            return match err.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                    let _ = write!(stdout, "{}", err.render());
+                    0
+                }
+                _ => {
+                    let _ = write!(stderr, "{}", err.render());
+                    1
+                }
+            };
+        }
+    };
+    let out_style = Style::for_stream(cli.global.color, env, env.stdout_is_terminal);
+    let err_style = Style::for_stream(cli.global.color, env, env.stderr_is_terminal);
+    let mut cx =
+        Ctx { stdin, out: stdout, err: stderr, env, global: &cli.global, out_style, err_style };
+    let result = match &cli.command {
+        Command::Run(args) => cmd::run::run(&mut cx, args),
+        Command::Serve => cmd::serve::run(&mut cx),
+        Command::List(args) => cmd::list::run(&mut cx, args),
+        Command::Validate(args) => cmd::validate::run(&mut cx, args),
+        Command::Trust(args) => cmd::trust::run(&mut cx, args),
+        Command::Migrate(args) => cmd::migrate::run(&mut cx, args),
+        Command::Schema(args) => cmd::schema::run(&mut cx, args),
+        Command::Completions(args) => cmd::completions::run(&mut cx, args),
+    };
+    exit_code(result, cx.err, err_style)
+}
+
+/// Maps a command's result to its exit code; an error is printed on stderr and exits 1.
+fn exit_code(result: anyhow::Result<i32>, stderr: &mut dyn Write, style: Style) -> i32 {
+    match result {
+        Ok(code) => code,
+        // A reader that went away (`hooks list | head`) is not an error.
+        Err(err)
+            if err.chain().any(|e| {
+                e.downcast_ref::<std::io::Error>()
+                    .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            0
+        }
+        Err(err) => {
+            let _ = writeln!(stderr, "{} {err:#}", style.red_bold("error:"));
+            let _ = stderr.flush();
+            1
+        }
+    }
+}
+
+/// What a command works with.
+pub(crate) struct Ctx<'a> {
+    /// Standard input.
+    pub stdin: Box<dyn Read + Send>,
+    /// Standard output.
+    pub out: &'a mut dyn Write,
+    /// Standard error.
+    pub err: &'a mut dyn Write,
+    /// Environment and terminals.
+    pub env: &'a Env,
+    /// The global options.
+    pub global: &'a GlobalArgs,
+    /// Colours for stdout.
+    pub out_style: Style,
+    /// Colours for stderr.
+    pub err_style: Style,
+}
+
+impl Ctx<'_> {
+    /// Writes a `-v` line on stderr.
+    pub fn verbose(&mut self, level: u8, line: impl std::fmt::Display) {
+        if self.global.verbose >= level {
+            let _ = writeln!(self.err, "{} {line}", self.err_style.dim("hooks:"));
+        }
+    }
+
+    /// Writes a warning line on stderr.
+    pub fn warn(&mut self, line: impl std::fmt::Display) {
+        let _ = writeln!(self.err, "{} {line}", self.err_style.yellow_bold("warning:"));
+    }
+}

@@ -1,0 +1,25 @@
+//! The `hooks` command line, as a library.
+//!
+//! [`run`] is the whole program: it parses the process's arguments, acts, and returns the
+//! exit code the binary exits with. [`run_with`] does the same with explicit arguments,
+//! streams and environment, so tests (and other programs) drive the command in-process.
+//! The clap types ([`Cli`]) are public so `cargo xtask codegen` can write the man page,
+//! the command reference and shell completions from them.
+//!
+//! Exit codes: 0 success (for `hooks run`: the action may proceed), 1 an engine error (bad
+//! arguments, unreadable input, a validation error, a refused confirmation), 2 the decision
+//! of `hooks run` denies, blocks or stops.
+
+mod cli;
+mod cmd;
+mod context;
+mod docs;
+mod layers;
+mod report;
+mod style;
+mod uuid;
+
+pub use cli::{Cli, ColorChoice, Command, EXIT_CODES, GlobalArgs};
+pub use cmd::schema::{names as schema_names, schema};
+pub use context::{Env, run, run_with};
+pub use docs::{cli_reference, man_page};

@@ -1,0 +1,158 @@
+//! A test environment: temp home, user home and project, and the `hooks` binary run from
+//! a cleared environment with temp paths filtered out of its output.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_hooks");
+
+/// The repository root.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+/// The demo project.
+pub fn demo() -> PathBuf {
+    repo().join("examples/demo")
+}
+
+pub struct TestEnv {
+    pub root: PathBuf,
+    /// `$HOME`.
+    pub user_home: PathBuf,
+    /// `$DEEPAGENTS_HOME`.
+    pub home: PathBuf,
+    /// A git project (the working directory).
+    pub project: PathBuf,
+}
+
+pub struct Output {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Output {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
+            panic!("stdout is not JSON ({e}):\n{}\n{}", self.stdout, self.stderr)
+        })
+    }
+}
+
+impl TestEnv {
+    pub fn new(name: &str) -> TestEnv {
+        static N: AtomicU32 = AtomicU32::new(0);
+        let root = std::env::temp_dir().join(format!(
+            "hooks-cli-it-{name}-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&root);
+        for d in ["home", "dahome", "project/.git"] {
+            std::fs::create_dir_all(root.join(d)).unwrap();
+        }
+        let root = root.canonicalize().unwrap();
+        TestEnv {
+            user_home: root.join("home"),
+            home: root.join("dahome"),
+            project: root.join("project"),
+            root,
+        }
+    }
+
+    pub fn write(&self, rel: &str, text: &str) -> PathBuf {
+        let path = self.root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// Writes the project's `.deepagents/hooks.json`.
+    pub fn project_hooks(&self, text: &str) -> PathBuf {
+        self.write("project/.deepagents/hooks.json", text)
+    }
+
+    /// Writes the user's `hooks.json`.
+    pub fn user_hooks(&self, text: &str) -> PathBuf {
+        self.write("dahome/hooks.json", text)
+    }
+
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(BIN);
+        cmd.args(args)
+            .env_clear()
+            .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+            .env("HOME", &self.user_home)
+            .env("DEEPAGENTS_HOME", &self.home)
+            .current_dir(&self.project);
+        cmd
+    }
+
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.run_stdin(args, "")
+    }
+
+    pub fn run_stdin(&self, args: &[&str], stdin: &str) -> Output {
+        let mut child = self
+            .command(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        Output {
+            code: out.status.code().unwrap_or(-1),
+            stdout: self.filter(&String::from_utf8_lossy(&out.stdout)),
+            stderr: self.filter(&String::from_utf8_lossy(&out.stderr)),
+        }
+    }
+
+    /// Replaces temp paths with `[TMP]` and the repository with `[REPO]`.
+    pub fn filter(&self, text: &str) -> String {
+        text.replace(&self.root.display().to_string(), "[TMP]")
+            .replace(&repo().display().to_string(), "[REPO]")
+    }
+}
+
+impl Drop for TestEnv {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+/// Replaces each 64-hex-digit run (digests) with `[SHA]` and 12-digit prefixes in tables
+/// with `[FP]`.
+pub fn mask_digests(text: &str) -> String {
+    let re_long = |s: &str| {
+        let mut out = String::new();
+        let chars: Vec<char> = s.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            let run = chars[i..]
+                .iter()
+                .take_while(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+                .count();
+            if run == 64 {
+                out.push_str("[SHA]");
+                i += run;
+            } else if run == 12
+                && (i == 0 || chars[i - 1] == ' ')
+                && chars.get(i + 12) == Some(&' ')
+            {
+                out.push_str("[FP]");
+                i += run;
+            } else {
+                let step = run.max(1);
+                out.extend(&chars[i..i + step]);
+                i += step;
+            }
+        }
+        out
+    };
+    re_long(text)
+}

@@ -1,0 +1,91 @@
+//! `hooks list`: the human table, the JSON form, inactive handlers.
+
+use serde_json::json;
+
+use crate::common::{TestEnv, mask_digests};
+
+const HOOKS: &str = r#"{"hooks": {
+  "PreToolUse": [{"matcher": "Bash", "hooks": [
+    {"type": "command", "command": "./check.sh", "timeout": 30, "statusMessage": "checking"}]}],
+  "Stop": [{"hooks": [{"type": "command", "argv": ["notify", "all done"]}]}]
+}}"#;
+
+#[test]
+fn human_table() {
+    let env = TestEnv::new("list-table");
+    env.user_hooks(HOOKS);
+    env.project_hooks(HOOKS);
+    let out = env.run(&["list"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        mask_digests(&out.stdout),
+        "\
+ID              STATUS      LAYER    MATCHER  TIMEOUT  RUNS
+PreToolUse:0:0  active      user     Bash     30s      ./check.sh
+  [FP]  [TMP]/dahome/hooks.json:3  \"checking\"
+Stop:0:0        active      user     *        600s     notify \"all done\"
+  [FP]  [TMP]/dahome/hooks.json:4
+(2 inactive not shown; use --all)
+
+Load diagnostics:
+warning[project_untrusted] [TMP]/project/.deepagents/hooks.json: Project hooks at [TMP]/project/.deepagents/hooks.json were not loaded: the workspace [TMP]/project is not trusted; review the file, then run `hooks trust [TMP]/project` to trust it
+"
+    );
+    for line in out.stdout.lines().filter(|l| !l.starts_with("warning[")) {
+        assert!(line.chars().count() <= 100, "{line}");
+    }
+}
+
+#[test]
+fn all_shows_untrusted_and_duplicates() {
+    let env = TestEnv::new("list-all");
+    env.user_hooks(HOOKS);
+    env.project_hooks(HOOKS);
+    let out = env.run(&["list", "--all", "--event", "PreToolUse"]);
+    let text = mask_digests(&out.stdout);
+    assert!(
+        text.contains("PreToolUse:-    untrusted   project  Bash     30s      ./check.sh\n"),
+        "{text}"
+    );
+    let trusted = env.run(&["--trust-project-hooks", "list", "--all"]);
+    let text = mask_digests(&trusted.stdout);
+    assert!(text.contains("PreToolUse:0:0  active      project"), "{text}");
+    assert!(text.contains("PreToolUse:1:0  duplicate   user"), "{text}");
+    assert!(text.contains("/dahome/hooks.json:3  duplicate of PreToolUse:0:0"), "{text}");
+}
+
+#[test]
+fn json_listing() {
+    let env = TestEnv::new("list-json");
+    env.user_hooks(HOOKS);
+    let out = env.run(&["list", "--json"]);
+    assert_eq!(out.code, 0);
+    let v = out.json();
+    assert_eq!(v["home"], "[TMP]/dahome");
+    assert_eq!(v["project_root"], "[TMP]/project");
+    assert_eq!(v["diagnostics"], json!([]));
+    let h = &v["handlers"][0];
+    let fingerprint = h["fingerprint"].as_str().unwrap().to_owned();
+    assert_eq!(fingerprint.len(), 64);
+    assert_eq!(
+        h,
+        &json!({"id": "PreToolUse:0:0", "fingerprint": fingerprint, "event": "PreToolUse",
+            "matcher": "Bash", "command": "./check.sh", "argv": null, "timeout": 30.0,
+            "effective_timeout": 30.0, "status_message": "checking", "layer": "user",
+            "file": "[TMP]/dahome/hooks.json", "line": 3, "column": 5,
+            "field": "hooks.PreToolUse[0].hooks[0]", "plugin": null, "status": "active",
+            "reason": null})
+    );
+    assert_eq!(v["handlers"][1]["argv"], json!(["notify", "all done"]));
+    assert_eq!(v["handlers"][1]["effective_timeout"], 600.0);
+}
+
+#[test]
+fn empty_and_unknown_event() {
+    let env = TestEnv::new("list-empty");
+    let out = env.run(&["list"]);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "no hooks configured\n"));
+    let bad = env.run(&["list", "--event", "Nope"]);
+    assert_eq!(bad.code, 1);
+    assert!(bad.stderr.contains("unknown event 'Nope'"));
+}

@@ -1,0 +1,15 @@
+//! Integration tests of the `hooks` binary (and of `hooks_cli::run_with` in-process).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+mod fuzz;
+mod help;
+mod list;
+mod migrate;
+mod python_host;
+mod run;
+mod schema;
+mod serve;
+mod trust;
+mod validate;

@@ -1,0 +1,220 @@
+//! `hooks run` against the demo project and temp projects.
+
+use serde_json::json;
+
+use crate::common::{TestEnv, demo};
+
+const STOP: &str = r#"{"last_assistant_message": "done"}"#;
+const NOTE: &str = r#"{"message": "m", "notification_type": "idle_prompt"}"#;
+
+fn demo_run(env: &TestEnv, args: &[&str]) -> crate::common::Output {
+    let project = demo().display().to_string();
+    let mut all = vec!["--project", project.as_str(), "--trust-project-hooks", "run"];
+    all.extend_from_slice(args);
+    env.run(&all)
+}
+
+fn payload(name: &str) -> String {
+    demo().join(name).display().to_string()
+}
+
+#[test]
+fn rm_rf_is_denied_with_exit_2() {
+    let env = TestEnv::new("run-rm");
+    let out = demo_run(&env, &["PreToolUse", "--payload", &payload("rm.json")]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let v = out.json();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        ["event", "snapshot_id", "load_diagnostics", "matched", "decision", "effect", "handlers"]
+    );
+    assert_eq!(v["event"], "PreToolUse");
+    assert_eq!(v["matched"], json!(["PreToolUse:0:0", "PreToolUse:1:0"]));
+    assert_eq!(v["decision"]["permission"]["behavior"], "deny");
+    assert_eq!(
+        v["effect"]["tool_result"],
+        "Bash blocked by hook: rm -rf is not allowed in this project; delete files one by one"
+    );
+    assert_eq!(v["load_diagnostics"], json!([]));
+    let handler = &v["handlers"][0];
+    assert_eq!(handler["id"], "PreToolUse:0:0");
+    assert_eq!(handler["exit_code"], 0);
+    assert_eq!(handler["timed_out"], false);
+    assert!(handler["elapsed_ms"].is_u64());
+    assert_eq!(v["snapshot_id"].as_str().unwrap().len(), 64);
+}
+
+#[test]
+fn ls_proceeds_with_context() {
+    let env = TestEnv::new("run-ls");
+    let out = demo_run(&env, &["PreToolUse", "--payload", &payload("ls.json")]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v = out.json();
+    assert_eq!(v["decision"]["permission"]["behavior"], "none");
+    assert_eq!(
+        v["decision"]["context"],
+        json!(["This demo project keeps its sources in src/; never edit generated files."])
+    );
+}
+
+#[test]
+fn stop_keeps_working_once() {
+    let env = TestEnv::new("run-stop");
+    let first = demo_run(&env, &["Stop", "--payload", &payload("stop.json")]);
+    assert_eq!(first.code, 2);
+    let v = first.json();
+    assert_eq!(v["decision"]["continue_loop"], true);
+    assert_eq!(
+        v["effect"]["injected_user_message"],
+        "Run the test suite and report the result before stopping."
+    );
+    let second =
+        demo_run(&env, &["Stop", "--payload", &payload("stop.json"), "--stop-continuations", "1"]);
+    assert_eq!(second.code, 0, "{}", second.stdout);
+    assert_eq!(second.json()["decision"]["continue_loop"], false);
+}
+
+#[test]
+fn prompts_get_context_or_are_blocked() {
+    let env = TestEnv::new("run-prompt");
+    let ok = demo_run(&env, &["UserPromptSubmit", "--payload", &payload("prompt.json")]);
+    assert_eq!(ok.code, 0);
+    assert_eq!(
+        ok.json()["effect"]["system_context"],
+        "Reminder: this is the demo project; answer briefly."
+    );
+    let blocked = demo_run(
+        &env,
+        &["UserPromptSubmit", "--payload", r#"{"prompt": "my password is hunter2"}"#],
+    );
+    assert_eq!(blocked.code, 2);
+    assert_eq!(blocked.json()["decision"]["stop_reason"], "prompts must not contain passwords");
+}
+
+#[test]
+fn payload_from_stdin_and_common_fields() {
+    let env = TestEnv::new("run-stdin");
+    env.user_hooks(r#"{"hooks": {"Notification": [{"hooks": [{"type": "command", "command": "cat > \"$DEEPAGENTS_HOME/seen.json\""}]}]}}"#);
+    let out = env.run_stdin(
+        &["run", "Notification", "--payload", "-", "--session-id", "s-1"],
+        r#"{"message": "hi", "notification_type": "idle_prompt"}"#,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let seen: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(env.home.join("seen.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        seen,
+        json!({"session_id": "s-1", "transcript_path": "", "cwd": env.project.display().to_string(),
+               "hook_event_name": "Notification", "permission_mode": "default",
+               "message": "hi", "notification_type": "idle_prompt"})
+    );
+    // Without --session-id, a fresh UUID v4.
+    env.run(&["run", "Notification", "--payload", r#"{"message": "m", "notification_type": "x"}"#]);
+    let seen: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(env.home.join("seen.json")).unwrap())
+            .unwrap();
+    let id = seen["session_id"].as_str().unwrap();
+    assert_eq!((id.len(), &id[14..15]), (36, "4"), "{id}");
+}
+
+#[test]
+fn engine_errors_exit_1_with_a_clear_message() {
+    let env = TestEnv::new("run-errors");
+    let check = |args: &[&str], expect: &str| {
+        let out = env.run(args);
+        assert_eq!(out.code, 1, "{args:?}");
+        assert_eq!(out.stdout, "", "{args:?}");
+        assert!(out.stderr.contains(expect), "{args:?}: {}", out.stderr);
+    };
+    check(
+        &["run", "PreToolUse", "--payload", "{}"],
+        "PreToolUse payload: missing field 'tool_name'",
+    );
+    check(
+        &[
+            "run",
+            "PreToolUse",
+            "--payload",
+            r#"{"tool_name": 3, "tool_input": {}, "tool_use_id": "t"}"#,
+        ],
+        "field 'tool_name' must be a string",
+    );
+    check(&["run", "Stop", "--payload", "{nope"], "the payload in --payload is not valid JSON");
+    check(
+        &["run", "Stop", "--payload", "missing.json"],
+        "cannot read the payload file missing.json",
+    );
+    check(&["run", "stop"], "unknown event 'stop'; expected one of SessionStart");
+    check(
+        &["run", "Stop", "--payload", r#"{"hook_event_name": "Notification"}"#],
+        "field 'hook_event_name' is 'Notification'",
+    );
+    check(&["run", "Stop"], "Stop payload: missing field 'last_assistant_message'");
+    check(
+        &["--project", "/nonexistent/x", "run", "Notification", "--payload", NOTE],
+        "--project /nonexistent/x: not a folder",
+    );
+}
+
+#[test]
+fn untrusted_project_hooks_do_not_run() {
+    let env = TestEnv::new("run-untrusted");
+    env.project_hooks(
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "exit 2"}]}]}}"#,
+    );
+    let out = env.run(&["run", "Stop", "--payload", STOP]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v = out.json();
+    assert_eq!(v["matched"], json!([]));
+    assert_eq!(v["load_diagnostics"][0]["code"], "project_untrusted");
+    let trusted = env.run(&["--trust-project-hooks", "run", "Stop", "--payload", STOP]);
+    assert_eq!(trusted.code, 2);
+}
+
+#[test]
+fn dry_run_explains_without_running() {
+    let env = TestEnv::new("run-dry");
+    env.user_hooks(
+        r#"{"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "touch ran"}]},
+        {"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "touch ran"}]}]}}"#,
+    );
+    let out = env.run(&[
+        "run",
+        "PreToolUse",
+        "--dry-run",
+        "--payload",
+        r#"{"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1"}"#,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!env.project.join("ran").exists());
+    let v = out.json();
+    assert_eq!(v["matched"], json!(["PreToolUse:0:0"]));
+    assert_eq!(v["matcher_target"], json!({"field": "tool_name", "value": "Bash"}));
+    assert_eq!(v["handlers"][0]["why"], "matcher \"Bash\" matches tool_name \"Bash\"");
+    assert_eq!(v["handlers"][1]["would_run"], false);
+    assert_eq!(v["handlers"][1]["why"], "matcher \"Edit|Write\" does not match tool_name \"Bash\"");
+    assert_eq!(v["payload"]["hook_event_name"], "PreToolUse");
+}
+
+#[test]
+fn plugin_dir_loads_a_plugin_for_one_run() {
+    let env = TestEnv::new("run-plugin");
+    env.write(
+        "plug/hooks/hooks.json",
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "printf '%s|%s' \"$CLAUDE_PLUGIN_ROOT\" \"$CLAUDE_PLUGIN_DATA\" > \"$CLAUDE_PLUGIN_DATA/out\""}]}]}}"#,
+    );
+    let dir = env.root.join("plug").display().to_string();
+    let out = env.run(&["--plugin-dir", &dir, "run", "Stop", "--payload", STOP]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.json()["matched"], json!(["Stop:0:0"]));
+    let data = env.home.join("plugins/data/plug-local");
+    let written = std::fs::read_to_string(data.join("out")).unwrap();
+    assert_eq!(env.filter(&written), "[TMP]/plug|[TMP]/dahome/plugins/data/plug-local");
+
+    let spec = format!("{dir}=lint@team");
+    let listed = env.run(&["--plugin-dir", &spec, "--json", "list"]);
+    assert_eq!(listed.json()["handlers"][0]["plugin"]["id"], "lint@team");
+}

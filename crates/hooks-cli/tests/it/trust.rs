@@ -1,0 +1,86 @@
+//! `hooks trust`: show, refuse without confirmation, grant, detect changes, revoke.
+
+use crate::common::{TestEnv, mask_digests};
+
+const STOP: &str = r#"{"last_assistant_message": "done"}"#;
+
+const HOOKS: &str =
+    r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "exit 2"}]}]}}"#;
+
+#[test]
+fn trust_flow() {
+    let env = TestEnv::new("trust");
+    env.project_hooks(HOOKS);
+
+    let show = env.run(&["trust", "--show"]);
+    assert_eq!(show.code, 0);
+    assert_eq!(
+        mask_digests(&show.stdout),
+        "\
+Project hooks: [TMP]/project/.deepagents/hooks.json
+sha256: [SHA]
+state: not trusted
+
+ID        STATUS      LAYER    MATCHER  TIMEOUT  RUNS
+Stop:0:0  active      project  *        600s     exit 2
+  [FP]  .deepagents/hooks.json:1
+"
+    );
+
+    // No terminal, no --yes: refused, nothing recorded.
+    let refused = env.run(&["trust"]);
+    assert_eq!(refused.code, 1);
+    assert!(refused.stderr.contains("without confirmation: standard input is not a terminal"));
+    assert_eq!(
+        env.run(&["run", "Stop", "--payload", STOP]).json()["matched"],
+        serde_json::json!([])
+    );
+
+    let granted = env.run(&["trust", "--yes"]);
+    assert_eq!(granted.code, 0, "{}", granted.stderr);
+    assert!(granted.stdout.contains("\ntrusted [TMP]/project (sha256 "), "{}", granted.stdout);
+    let store = std::fs::read_to_string(env.home.join(".state/hooks_trust.json")).unwrap();
+    assert!(store.contains("hooks_sha256"), "{store}");
+    assert_eq!(env.run(&["run", "Stop", "--payload", STOP]).code, 2, "trusted hooks run");
+    assert!(env.run(&["trust", "--yes"]).stdout.contains("is already trusted"));
+
+    // The file changes: the grant no longer covers it.
+    env.project_hooks(&HOOKS.replace("exit 2", "exit 0"));
+    let changed = env.run(&["trust", "--show"]);
+    assert!(
+        changed.stdout.contains("state: changed since it was trusted at "),
+        "{}",
+        changed.stdout
+    );
+    assert!(changed.stdout.contains("review every hook below"));
+    let json = env.run(&["--json", "trust", "--show"]).json();
+    assert_eq!(json["state"], "changed");
+    assert_eq!(json["handlers"][0]["command"], "exit 0");
+    assert_eq!(
+        env.run(&["run", "Stop", "--payload", STOP]).json()["load_diagnostics"][0]["code"],
+        "project_trust_changed"
+    );
+
+    let revoked = env.run(&["trust", "--revoke"]);
+    assert_eq!(mask_digests(&revoked.stdout), "revoked trust for [TMP]/project\n");
+    assert_eq!(env.run(&["trust", "--revoke"]).stdout, "[TMP]/project was not trusted\n");
+}
+
+#[test]
+fn explicit_dir_and_missing_file() {
+    let env = TestEnv::new("trust-dir");
+    let other = env.root.join("other");
+    std::fs::create_dir_all(other.join(".deepagents")).unwrap();
+    std::fs::write(other.join(".deepagents/hooks.json"), HOOKS).unwrap();
+    let out = env.run(&["trust", &other.display().to_string(), "--yes"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let project = other.display().to_string();
+    let listed = env.run(&["--project", &project, "--json", "list"]).json();
+    assert_eq!(listed["handlers"][0]["status"], "active");
+
+    let none = env.run(&["trust", "--show"]);
+    assert_eq!(none.stdout, "no project hooks file at [TMP]/project/.deepagents/hooks.json\n");
+    let grant_none = env.run(&["trust", "--yes"]);
+    assert_eq!(grant_none.code, 1);
+    assert!(grant_none.stderr.contains("nothing to trust"));
+}

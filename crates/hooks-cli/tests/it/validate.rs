@@ -1,0 +1,119 @@
+//! `hooks validate`: the invalid corpus, valid files, discovered layers.
+
+use std::path::Path;
+
+use crate::common::TestEnv;
+
+fn fixtures() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/configs"))
+}
+
+#[test]
+fn every_invalid_fixture_gets_a_located_specific_error() {
+    let env = TestEnv::new("validate-corpus");
+    let dir = fixtures().join("invalid");
+    let expect = std::fs::read_to_string(dir.join("EXPECT.tsv")).unwrap();
+    let mut seen = 0;
+    for line in expect.lines() {
+        let [file, code, position, message] = line.splitn(4, '\t').collect::<Vec<_>>()[..] else {
+            panic!("bad EXPECT line {line}");
+        };
+        let path = dir.join(file).display().to_string();
+        let out = env.run(&["validate", &path]);
+        assert_eq!(out.code, 1, "{file}: {}", out.stdout);
+        assert!(out.stdout.contains(&format!("error[{code}]")), "{file}:\n{}", out.stdout);
+        assert!(
+            out.stdout.contains(&format!(
+                "--> [REPO]/crates/hooks-cli/tests/fixtures/configs/invalid/{file}:{position}"
+            )) || out.stdout.contains(&format!("{file}:{position}\n")),
+            "{file}:\n{}",
+            out.stdout
+        );
+        assert!(
+            out.stdout.lines().any(|l| l.contains("^ ") && l.contains(message)),
+            "{file}: caret and reason\n{}",
+            out.stdout
+        );
+        let json = env.run(&["--json", "validate", &path]).json();
+        let first = json["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["severity"] == "error")
+            .unwrap();
+        assert_eq!(first["code"], code, "{file}");
+        assert_eq!(format!("{}:{}", first["line"], first["column"]), position, "{file}");
+        seen += 1;
+    }
+    assert!(seen >= 30, "{seen} fixtures");
+    let files = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "json"))
+        .count();
+    assert_eq!(files, seen, "every fixture has an EXPECT line");
+}
+
+#[test]
+fn human_report_shape() {
+    let env = TestEnv::new("validate-shape");
+    let file = env.write("h.json", "{\"hooks\": {\"Stop\": [{\"hooks\": [\n  {\"type\": \"command\", \"command\": \"x\", \"timeout\": \"5\", \"matchr\": 1}\n]}]}}\n");
+    let out = env.run(&["validate", &file.display().to_string()]);
+    assert_eq!(out.code, 1);
+    assert_eq!(
+        out.stdout,
+        "\
+error[invalid_config]: Invalid hooks config at [TMP]/h.json:hooks.Stop[0].hooks[0].timeout: Input should be a valid number
+ --> [TMP]/h.json:2:50
+  |
+2 |   {\"type\": \"command\", \"command\": \"x\", \"timeout\": \"5\", \"matchr\": 1}
+  |                                                  ^ Input should be a valid number
+
+warning[unknown_field]: Unknown field 'matchr' at [TMP]/h.json:hooks.Stop[0].hooks[0].matchr ignored
+ --> [TMP]/h.json:2:55
+  |
+2 |   {\"type\": \"command\", \"command\": \"x\", \"timeout\": \"5\", \"matchr\": 1}
+  |                                                       ^ Unknown field 'matchr' at [TMP]/h.json:hooks.Stop[0].hooks[0].matchr ignored
+
+checked 1 file: 1 error, 1 warning
+"
+    );
+}
+
+#[test]
+fn valid_fixtures_pass() {
+    let env = TestEnv::new("validate-valid");
+    for entry in std::fs::read_dir(fixtures().join("valid")).unwrap() {
+        let path = entry.unwrap().path().display().to_string();
+        let out = env.run(&["validate", &path]);
+        assert_eq!(out.code, 0, "{path}: {}", out.stdout);
+    }
+}
+
+#[test]
+fn discovered_layers_and_unreadable_files() {
+    let env = TestEnv::new("validate-discovered");
+    assert_eq!(env.run(&["validate"]).stdout, "no hook files found\n");
+    env.user_hooks(r#"{"hooks": {"Stop": []}}"#);
+    env.project_hooks(r#"{"hooks": {"PreToolUse": [{"matcher": "(", "hooks": []}]}}"#);
+    let out = env.run(&["validate"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(out.stdout.contains("error[invalid_matcher]"), "{}", out.stdout);
+    assert!(out.stdout.ends_with("checked 2 files: 1 error, 0 warnings\n"), "{}", out.stdout);
+    let missing = env.run(&["validate", "nope.json"]);
+    assert_eq!(missing.code, 1);
+    assert!(
+        missing
+            .stdout
+            .contains("error[config_read_failed]: Failed to read hooks config at nope.json")
+    );
+}
+
+#[test]
+fn plugin_kind_rejects_legacy() {
+    let env = TestEnv::new("validate-plugin");
+    let file =
+        env.write("p.json", r#"{"hooks": [{"command": ["true"], "events": ["session.end"]}]}"#);
+    let path = file.display().to_string();
+    assert_eq!(env.run(&["validate", &path]).code, 0);
+    assert_eq!(env.run(&["validate", "--kind", "plugin", &path]).code, 1);
+}

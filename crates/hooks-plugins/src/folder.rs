@@ -1,0 +1,565 @@
+//! Plugin folders: metadata, hook documents, path confinement (SPEC 13).
+//!
+//! A plugin folder has an optional metadata file (the first found of `plugin.json`,
+//! `.claude-plugin/plugin.json`, `.codex-plugin/plugin.json`) and hook documents read in
+//! this order: `hooks/hooks.json`, each path the metadata declares under `hooks`, then an
+//! inline `hooks` object of the metadata. As in the reference, declared paths must start
+//! with `./`, contain no `..`, and resolve (symbolic links followed) inside the folder; a
+//! declared folder means its `hooks.json`; a document named twice is read once. A broken
+//! plugin loses only its own hooks, with `plugin_hooks_failed` diagnostics naming it.
+
+use std::fs;
+use std::path::{Component, Path, PathBuf};
+
+use hooks_core::{
+    ConfigKind, Diagnostic, Layer, LayerDocument, ParsedConfig, PluginInfo, Severity,
+};
+use serde_json::{Map, Value};
+
+use crate::codes;
+
+/// Metadata file locations, in lookup order.
+pub const METADATA_FILES: [&str; 3] =
+    ["plugin.json", ".claude-plugin/plugin.json", ".codex-plugin/plugin.json"];
+
+/// The metadata file of a plugin.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PluginMetadata {
+    /// `name`: required, no whitespace.
+    pub name: String,
+    /// `version`.
+    pub version: Option<String>,
+    /// `description`.
+    pub description: Option<String>,
+    /// Which metadata file it was, relative to the plugin folder.
+    pub file: String,
+}
+
+/// One hook document of a plugin, read but not parsed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HookFile {
+    /// Its path relative to the plugin folder (the metadata file for an inline object).
+    pub rel: String,
+    /// The label diagnostics and audits show: the absolute path.
+    pub source: String,
+    /// The JSON bytes.
+    pub bytes: Vec<u8>,
+    /// True for the inline object of the metadata file.
+    pub inline: bool,
+}
+
+/// A plugin folder as read from disk.
+#[derive(Debug, Clone)]
+pub struct PluginFolder {
+    /// The folder.
+    pub root: PathBuf,
+    /// The plugin name: from the metadata, else the folder name. `None` when invalid.
+    pub name: Option<String>,
+    /// The metadata file, when present and valid.
+    pub metadata: Option<PluginMetadata>,
+    /// Hook documents in load order.
+    pub hook_files: Vec<HookFile>,
+    /// `plugin_hooks_failed` problems found while reading.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl PluginFolder {
+    /// Parses every hook document with the core (plugin documents: legacy format invalid)
+    /// and tags it with the plugin layer. Returns the documents and their diagnostics.
+    pub fn documents(&self, info: &PluginInfo) -> Vec<LayerDocument> {
+        self.hook_files
+            .iter()
+            .map(|f| {
+                LayerDocument::new(Layer::Plugin(info.clone()), f.source.clone(), parse_document(f))
+            })
+            .collect()
+    }
+
+    /// True when reading hit a problem (bad metadata, escaping path, unreadable file).
+    pub fn has_problems(&self) -> bool {
+        !self.diagnostics.is_empty()
+    }
+
+    /// The files that a session needs intact: the metadata file, every hook document, and
+    /// every plugin file the handlers name (`argv[0]` and `${CLAUDE_PLUGIN_ROOT}/...` or
+    /// `${PLUGIN_ROOT}/...` paths in commands and arguments). Relative, sorted, unique.
+    pub fn referenced_files(&self, documents: &[LayerDocument]) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        if let Some(m) = &self.metadata {
+            out.push(m.file.clone());
+        }
+        for f in &self.hook_files {
+            if !f.inline {
+                out.push(f.rel.clone());
+            }
+        }
+        let root = self.root.to_string_lossy().into_owned();
+        for doc in documents {
+            for ev in &doc.parsed.config.events {
+                for g in &ev.groups {
+                    for h in &g.handlers {
+                        if let Some(c) = &h.command {
+                            out.extend(plugin_paths_in(c));
+                        }
+                        if let Some(argv) = &h.argv {
+                            for a in argv {
+                                out.extend(plugin_paths_in(a));
+                            }
+                            if let Some(rest) =
+                                argv.first().and_then(|a0| a0.strip_prefix(&format!("{root}/")))
+                            {
+                                out.push(rest.to_owned());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out.retain(|p| crate::manifest::is_clean_relative(p));
+        out.sort();
+        out.dedup();
+        out
+    }
+}
+
+/// Parses one hook document as a plugin document.
+pub(crate) fn parse_document(f: &HookFile) -> ParsedConfig {
+    hooks_core::parse_config(&f.bytes, &f.source, ConfigKind::Plugin)
+}
+
+/// Paths after `${CLAUDE_PLUGIN_ROOT}/`, `${PLUGIN_ROOT}/` (and the brace-less forms) in a
+/// command, up to whitespace, a quote or a shell operator.
+pub(crate) fn plugin_paths_in(s: &str) -> Vec<String> {
+    const VARS: [&str; 4] =
+        ["${CLAUDE_PLUGIN_ROOT}/", "${PLUGIN_ROOT}/", "$CLAUDE_PLUGIN_ROOT/", "$PLUGIN_ROOT/"];
+    let mut out = Vec::new();
+    for var in VARS {
+        let mut rest = s;
+        while let Some(i) = rest.find(var) {
+            let after = &rest[i + var.len()..];
+            let end = after
+                .find(|c: char| c.is_whitespace() || "\"'`;|&()<>$".contains(c))
+                .unwrap_or(after.len());
+            let p = after[..end].trim_end_matches('/');
+            if !p.is_empty() {
+                out.push(p.to_owned());
+            }
+            rest = &after[end..];
+        }
+    }
+    out
+}
+
+fn failed(plugin: &str, message: impl Into<String>, field: &Path) -> Diagnostic {
+    Diagnostic::new(
+        codes::PLUGIN_HOOKS_FAILED,
+        Severity::Warning,
+        format!("plugin {plugin}: {}", message.into()),
+    )
+    .with_field(field.to_string_lossy())
+}
+
+/// Reads a plugin folder: metadata, then hook documents. Never fails: problems come back
+/// as `plugin_hooks_failed` diagnostics and the affected documents are left out.
+pub fn read_plugin_folder(root: &Path) -> PluginFolder {
+    let label = root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| root.display().to_string());
+    let mut folder = PluginFolder {
+        root: root.to_owned(),
+        name: None,
+        metadata: None,
+        hook_files: Vec::new(),
+        diagnostics: Vec::new(),
+    };
+    let root_real = match fs::canonicalize(root) {
+        Ok(r) => r,
+        Err(e) => {
+            folder.diagnostics.push(failed(
+                &label,
+                format!("cannot open plugin folder: {e}"),
+                root,
+            ));
+            return folder;
+        }
+    };
+    let mut declared: Vec<String> = Vec::new();
+    let mut inline: Option<(String, PathBuf, Value)> = None;
+    let metadata_file = METADATA_FILES.iter().find(|f| root.join(f).is_file());
+    match metadata_file {
+        None => {
+            if is_valid_name(&label) {
+                folder.name = Some(label.clone());
+            } else {
+                folder.diagnostics.push(failed(
+                    &label,
+                    format!("invalid plugin name {label:?}"),
+                    root,
+                ));
+                return folder;
+            }
+        }
+        Some(rel) => {
+            let path = root.join(rel);
+            let raw = match fs::read(&path) {
+                Ok(b) => b,
+                Err(e) => {
+                    folder.diagnostics.push(failed(
+                        &label,
+                        format!("could not read plugin manifest {}: {e}", path.display()),
+                        &path,
+                    ));
+                    return folder;
+                }
+            };
+            let obj = match serde_json::from_slice::<Value>(&raw) {
+                Ok(Value::Object(o)) => o,
+                Ok(_) => {
+                    folder.diagnostics.push(failed(
+                        &label,
+                        format!("plugin manifest {} must be a JSON object", path.display()),
+                        &path,
+                    ));
+                    return folder;
+                }
+                Err(e) => {
+                    folder.diagnostics.push(failed(
+                        &label,
+                        format!("invalid JSON syntax in {}: {e}", path.display()),
+                        &path,
+                    ));
+                    return folder;
+                }
+            };
+            let name = match obj.get("name") {
+                Some(Value::String(n)) if is_valid_name(n) => n.clone(),
+                other => {
+                    let shown = other.map(|v| v.to_string()).unwrap_or_else(|| "none".to_owned());
+                    folder.diagnostics.push(failed(
+                        &label,
+                        format!("invalid plugin name: {shown}"),
+                        &path,
+                    ));
+                    return folder;
+                }
+            };
+            let text = |k: &str| obj.get(k).and_then(Value::as_str).map(str::to_owned);
+            folder.metadata = Some(PluginMetadata {
+                name: name.clone(),
+                version: text("version"),
+                description: text("description"),
+                file: (*rel).to_owned(),
+            });
+            folder.name = Some(name.clone());
+            match obj.get("hooks") {
+                None | Some(Value::Null) => {}
+                Some(Value::String(s)) => declared.push(s.clone()),
+                Some(Value::Array(items)) => {
+                    for item in items {
+                        match item {
+                            Value::String(s) => declared.push(s.clone()),
+                            other => folder.diagnostics.push(failed(
+                                &name,
+                                format!(
+                                    "ignoring hooks: expected path string, got {}",
+                                    json_type(other)
+                                ),
+                                &path,
+                            )),
+                        }
+                    }
+                }
+                Some(Value::Object(o)) => {
+                    inline = Some(((*rel).to_owned(), path.clone(), wrap_inline(o)))
+                }
+                Some(other) => folder.diagnostics.push(failed(
+                    &name,
+                    format!(
+                        "ignoring hooks: expected path string or list of strings, got {}",
+                        json_type(other)
+                    ),
+                    &path,
+                )),
+            }
+        }
+    }
+    let name = folder.name.clone().unwrap_or(label);
+    let mut seen: Vec<PathBuf> = Vec::new();
+    let mut candidates: Vec<PathBuf> = vec![root.join("hooks")];
+    for d in &declared {
+        match resolve_declared(d, root, &root_real) {
+            Ok(p) => candidates.push(p),
+            Err(reason) => folder.diagnostics.push(failed(
+                &name,
+                format!("ignoring hooks {d:?}: {reason}"),
+                root,
+            )),
+        }
+    }
+    for (i, cand) in candidates.into_iter().enumerate() {
+        let target = if cand.is_dir() { cand.join("hooks.json") } else { cand };
+        if !target.exists() {
+            if i > 0 {
+                folder.diagnostics.push(failed(
+                    &name,
+                    format!("hooks path {} does not exist", target.display()),
+                    &target,
+                ));
+            }
+            continue;
+        }
+        let real = match fs::canonicalize(&target) {
+            Ok(r) if r.starts_with(&root_real) => r,
+            Ok(_) => {
+                folder.diagnostics.push(failed(
+                    &name,
+                    format!("hooks path {} escapes the plugin folder", target.display()),
+                    &target,
+                ));
+                continue;
+            }
+            Err(e) => {
+                folder.diagnostics.push(failed(
+                    &name,
+                    format!("could not resolve {}: {e}", target.display()),
+                    &target,
+                ));
+                continue;
+            }
+        };
+        if seen.contains(&real) {
+            continue;
+        }
+        seen.push(real.clone());
+        let rel = real
+            .strip_prefix(&root_real)
+            .map(|r| r.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        match fs::read(&real) {
+            Ok(bytes) => folder.hook_files.push(HookFile {
+                rel,
+                source: root
+                    .join(real.strip_prefix(&root_real).unwrap_or(&real))
+                    .display()
+                    .to_string(),
+                bytes,
+                inline: false,
+            }),
+            Err(e) => folder.diagnostics.push(failed(
+                &name,
+                format!("could not read {}: {e}", real.display()),
+                &real,
+            )),
+        }
+    }
+    if let Some((rel, path, doc)) = inline
+        && doc.as_object().is_some_and(|o| !o.is_empty())
+    {
+        folder.hook_files.push(HookFile {
+            rel,
+            source: path.display().to_string(),
+            bytes: serde_json::to_vec(&doc).unwrap_or_default(),
+            inline: true,
+        });
+    }
+    folder
+}
+
+/// The inline `hooks` object as a hook document: `{"hooks": {...}}` kept, a bare event
+/// map wrapped; an empty object stays empty (no document).
+fn wrap_inline(o: &Map<String, Value>) -> Value {
+    if o.is_empty() {
+        return Value::Object(Map::new());
+    }
+    match o.get("hooks") {
+        Some(Value::Object(inner)) => serde_json::json!({ "hooks": inner }),
+        _ => serde_json::json!({ "hooks": o }),
+    }
+}
+
+/// Resolves a declared hooks path (`./` prefix, no `..`, not absolute, inside the folder
+/// once symbolic links are followed).
+fn resolve_declared(decl: &str, root: &Path, root_real: &Path) -> Result<PathBuf, String> {
+    let Some(rel) = decl.strip_prefix("./") else {
+        return Err("path must start with './' relative to plugin root".to_owned());
+    };
+    if rel.is_empty() {
+        return Err("path must not be empty".to_owned());
+    }
+    let p = Path::new(rel);
+    if p.components().any(|c| matches!(c, Component::ParentDir)) {
+        return Err("path must not contain '..'".to_owned());
+    }
+    if p.is_absolute() {
+        return Err("path must stay within the plugin root".to_owned());
+    }
+    let full = root.join(p);
+    if let Ok(real) = fs::canonicalize(&full)
+        && !real.starts_with(root_real)
+    {
+        return Err("path escapes plugin root".to_owned());
+    }
+    Ok(full)
+}
+
+/// A plugin name: non-empty, no whitespace.
+pub(crate) fn is_valid_name(n: &str) -> bool {
+    !n.is_empty() && !n.chars().any(char::is_whitespace)
+}
+
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "list",
+        Value::Object(_) => "object",
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    fn check_paths(cmd: &str, expect: &[&str]) {
+        assert_eq!(plugin_paths_in(cmd), expect, "{cmd}");
+    }
+
+    #[test]
+    fn paths_in_commands() {
+        check_paths("echo hi", &[]);
+        check_paths("${CLAUDE_PLUGIN_ROOT}/bin/run.sh --x", &["bin/run.sh"]);
+        check_paths("python3 \"${PLUGIN_ROOT}/a b.py\"", &["a"]);
+        check_paths("sh $CLAUDE_PLUGIN_ROOT/x.sh; ${CLAUDE_PLUGIN_ROOT}/y|z", &["y", "x.sh"]);
+        check_paths("cat ${CLAUDE_PLUGIN_ROOT}/", &[]);
+        check_paths("${PLUGIN_ROOT}/s.sh>${PLUGIN_ROOT}/out", &["s.sh", "out"]);
+    }
+
+    fn write(root: &Path, rel: &str, body: &str) {
+        let p = root.join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, body).unwrap();
+    }
+
+    const DOC: &str =
+        r#"{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"echo a"}]}]}}"#;
+
+    fn check(files: &[(&str, &str)], name: Option<&str>, docs: &[&str], problems: &[&str]) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("plug");
+        fs::create_dir(&root).unwrap();
+        for (rel, body) in files {
+            write(
+                if rel.starts_with("../") { dir.path() } else { &root },
+                rel.trim_start_matches("../"),
+                body,
+            );
+        }
+        let f = read_plugin_folder(&root);
+        assert_eq!(f.name.as_deref(), name, "{files:?}");
+        let got: Vec<&str> = f.hook_files.iter().map(|h| h.rel.as_str()).collect();
+        assert_eq!(got, docs, "{files:?}");
+        assert_eq!(f.diagnostics.len(), problems.len(), "{:?}", f.diagnostics);
+        for (d, p) in f.diagnostics.iter().zip(problems) {
+            assert_eq!(d.code, codes::PLUGIN_HOOKS_FAILED);
+            assert!(d.message.contains(p), "{} !~ {p}", d.message);
+        }
+    }
+
+    #[test]
+    fn folders() {
+        check(&[("hooks/hooks.json", DOC)], Some("plug"), &["hooks/hooks.json"], &[]);
+        check(
+            &[("plugin.json", r#"{"name":"alpha"}"#), ("hooks/hooks.json", DOC)],
+            Some("alpha"),
+            &["hooks/hooks.json"],
+            &[],
+        );
+        check(
+            &[
+                (
+                    ".claude-plugin/plugin.json",
+                    r#"{"name":"a","hooks":["./extra.json","./hooks/hooks.json","./more"]}"#,
+                ),
+                ("hooks/hooks.json", DOC),
+                ("extra.json", DOC),
+                ("more/hooks.json", DOC),
+            ],
+            Some("a"),
+            &["hooks/hooks.json", "extra.json", "more/hooks.json"],
+            &[],
+        );
+        check(
+            &[(".codex-plugin/plugin.json", r#"{"name":"c","hooks":"./x.json"}"#), ("x.json", DOC)],
+            Some("c"),
+            &["x.json"],
+            &[],
+        );
+        check(
+            &[("plugin.json", r#"{"name":"a","hooks":{"PreToolUse":[]}}"#)],
+            Some("a"),
+            &["plugin.json"],
+            &[],
+        );
+        check(&[("plugin.json", r#"{"name":"a","hooks":{}}"#)], Some("a"), &[], &[]);
+        check(
+            &[("plugin.json", r#"{"name":"bad name"}"#), ("hooks/hooks.json", DOC)],
+            None,
+            &[],
+            &["invalid plugin name"],
+        );
+        check(&[("plugin.json", r#"{"version":"1"}"#)], None, &[], &["invalid plugin name"]);
+        check(&[("plugin.json", "{nope")], None, &[], &["invalid JSON syntax"]);
+        check(&[("plugin.json", "[]")], None, &[], &["must be a JSON object"]);
+        check(
+            &[("plugin.json", r#"{"name":"a","hooks":"x.json"}"#), ("x.json", DOC)],
+            Some("a"),
+            &[],
+            &["must start with './'"],
+        );
+        check(
+            &[("plugin.json", r#"{"name":"a","hooks":"./../e.json"}"#), ("../e.json", DOC)],
+            Some("a"),
+            &[],
+            &["'..'"],
+        );
+        check(
+            &[("plugin.json", r#"{"name":"a","hooks":"./missing.json"}"#)],
+            Some("a"),
+            &[],
+            &["does not exist"],
+        );
+        check(
+            &[("plugin.json", r#"{"name":"a","hooks":[1]}"#)],
+            Some("a"),
+            &[],
+            &["expected path string, got number"],
+        );
+        check(
+            &[("plugin.json", r#"{"name":"a","hooks":true}"#)],
+            Some("a"),
+            &[],
+            &["expected path string or list"],
+        );
+    }
+
+    #[test]
+    fn symlink_escape_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("plug");
+        write(dir.path(), "outside.json", DOC);
+        write(&root, "plugin.json", r#"{"name":"a","hooks":"./link.json"}"#);
+        std::os::unix::fs::symlink(dir.path().join("outside.json"), root.join("link.json"))
+            .unwrap();
+        fs::create_dir_all(root.join("hooks")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("outside.json"), root.join("hooks/hooks.json"))
+            .unwrap();
+        let f = read_plugin_folder(&root);
+        assert!(f.hook_files.is_empty(), "{:?}", f.hook_files);
+        assert_eq!(f.diagnostics.len(), 2, "{:?}", f.diagnostics);
+        assert!(f.diagnostics.iter().all(|d| d.message.contains("escape")));
+    }
+}

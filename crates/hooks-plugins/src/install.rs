@@ -1,0 +1,1079 @@
+//! Install, update, remove, list, enable, disable and verify (SPEC 13).
+//!
+//! Install, in order: take the exclusive lock; fetch and verify the marketplace (signed
+//! index: signature, expiry, rollback); resolve the version; check the lockfile's digest;
+//! download with the signed size as cap, hashing while streaming; extract strictly into a
+//! staging folder beside the store; check every file against the manifest and the
+//! manifest's name and version against the index entry; parse the hook documents with the
+//! core and refuse invalid ones; show the plan (hooks that will run, and for an update the
+//! difference) and ask unless `yes`; rename into the immutable store path; write the
+//! lockfile, state files and accepted index as one transaction. Any failure leaves the
+//! previous state as it was.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use hooks_core::{Layer, LayerDocument, PluginInfo, Severity};
+use semver::{Version, VersionReq};
+
+use crate::catalog::{PluginSource, confined, git_checkout};
+use crate::error::{PluginError, Result};
+use crate::fetch::download;
+use crate::folder::{PluginFolder, read_plugin_folder};
+use crate::fsutil::{StateLock, TempDir, Txn, read_optional, sha256_hex};
+use crate::home::{Home, PluginId, is_safe_name};
+use crate::index::{IndexPlugin, IndexVersion, now_secs};
+use crate::manifest::{
+    FileEntry, FileManifest, MANIFEST_FILE, check_tree, compute_manifest, list_files,
+};
+use crate::market::{MarketplaceRecord, Offer, Registry, accepted_index_file, fetch_offer};
+use crate::state::{InstallRecord, InstalledPlugins, LockEntry, Lockfile, PluginStates};
+
+/// The engine version `requires_hooks` is checked against by default.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Options of [`install`] and [`update`].
+#[derive(Debug, Clone, Default)]
+pub struct InstallOptions {
+    /// `--version`: `1.2.3` exactly, or a requirement such as `^1.2`.
+    pub version: Option<String>,
+    /// `--locked`: exactly the lockfile's version and digest; the lockfile is not written.
+    pub locked: bool,
+    /// `--yes`: do not ask.
+    pub yes: bool,
+    /// The engine version for `requires_hooks` (default [`ENGINE_VERSION`]).
+    pub engine_version: Option<String>,
+}
+
+/// One hook a plan shows.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct PlannedHook {
+    /// Event name.
+    pub event: String,
+    /// Matcher, as written.
+    pub matcher: Option<String>,
+    /// The shell command, if any.
+    pub command: Option<String>,
+    /// The argv, if any.
+    pub argv: Option<Vec<String>>,
+    /// Timeout in seconds, if set.
+    pub timeout: Option<String>,
+    /// The document, relative to the plugin folder.
+    pub file: String,
+}
+
+impl std::fmt::Display for PlannedHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.event)?;
+        if let Some(m) = &self.matcher {
+            write!(f, " [{m}]")?;
+        }
+        match (&self.command, &self.argv) {
+            (_, Some(a)) => write!(f, " argv {a:?}")?,
+            (Some(c), None) => write!(f, " command {c:?}")?,
+            (None, None) => {}
+        }
+        if let Some(t) = &self.timeout {
+            write!(f, " timeout {t}s")?;
+        }
+        write!(f, " ({})", self.file)
+    }
+}
+
+/// What an install or update will do; given to the confirmation callback.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstallPlan {
+    /// `name@marketplace`.
+    pub id: String,
+    /// The version to install.
+    pub version: String,
+    /// The installed version it replaces, if any.
+    pub previous_version: Option<String>,
+    /// Where it comes from.
+    pub source: String,
+    /// Archive SHA-256 (signed marketplaces).
+    pub archive_sha256: Option<String>,
+    /// Manifest SHA-256 (pinned in the lockfile).
+    pub manifest_sha256: String,
+    /// True for catalogue installs: nothing was signed, the manifest below is pinned now.
+    pub trust_on_first_use: bool,
+    /// Every file with its digest, size and executable bit.
+    pub files: Vec<(String, FileEntry)>,
+    /// Every hook that will run.
+    pub hooks: Vec<PlannedHook>,
+    /// For an update: hooks that are new.
+    pub added_hooks: Vec<PlannedHook>,
+    /// For an update: hooks that go away.
+    pub removed_hooks: Vec<PlannedHook>,
+    /// Non-fatal findings (unknown index fields, yanked version kept by the lockfile...).
+    pub warnings: Vec<String>,
+}
+
+impl std::fmt::Display for InstallPlan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.previous_version {
+            Some(p) => writeln!(f, "update {} {} -> {}", self.id, p, self.version)?,
+            None => writeln!(f, "install {} {}", self.id, self.version)?,
+        }
+        writeln!(f, "source: {}", self.source)?;
+        if let Some(a) = &self.archive_sha256 {
+            writeln!(f, "archive sha256: {a}")?;
+        }
+        writeln!(f, "manifest sha256: {}", self.manifest_sha256)?;
+        if self.trust_on_first_use {
+            writeln!(
+                f,
+                "unsigned source: these {} files will be pinned in the lockfile:",
+                self.files.len()
+            )?;
+            for (p, e) in &self.files {
+                writeln!(
+                    f,
+                    "  {} {:>8} {}{}",
+                    &e.sha256[..16],
+                    e.size,
+                    p,
+                    if e.executable { " (executable)" } else { "" }
+                )?;
+            }
+        }
+        writeln!(f, "hooks that will run:")?;
+        for h in &self.hooks {
+            writeln!(f, "  {h}")?;
+        }
+        if self.previous_version.is_some() {
+            for h in &self.added_hooks {
+                writeln!(f, "+ {h}")?;
+            }
+            for h in &self.removed_hooks {
+                writeln!(f, "- {h}")?;
+            }
+        }
+        for w in &self.warnings {
+            writeln!(f, "warning: {w}")?;
+        }
+        Ok(())
+    }
+}
+
+/// What an install or update did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstallReport {
+    /// `name@marketplace`.
+    pub id: String,
+    /// The installed version.
+    pub version: String,
+    /// The version before, if any.
+    pub previous_version: Option<String>,
+    /// The store folder.
+    pub install_path: PathBuf,
+    /// Archive SHA-256 (signed marketplaces).
+    pub archive_sha256: Option<String>,
+    /// Manifest SHA-256.
+    pub manifest_sha256: String,
+    /// True when this exact version and content was already installed (nothing written).
+    pub unchanged: bool,
+    /// The plan that was confirmed (or would have been).
+    pub plan: InstallPlan,
+}
+
+/// A plugin ready in a staging folder.
+struct Staged {
+    tmp: TempDir,
+    tree: PathBuf,
+    manifest: FileManifest,
+    manifest_bytes: Vec<u8>,
+    archive_sha256: Option<String>,
+    source: String,
+    accepted_index: Option<Vec<u8>>,
+    warnings: Vec<String>,
+}
+
+/// Refuses a plugin folder whose hooks do not load cleanly, or whose metadata names
+/// another plugin.
+pub(crate) fn check_hooks(folder: &PluginFolder, name: &str) -> Result<Vec<LayerDocument>> {
+    let mut problems: Vec<String> = folder.diagnostics.iter().map(|d| d.message.clone()).collect();
+    if let Some(m) = &folder.metadata
+        && m.name != name
+    {
+        problems.push(format!("{} names plugin {:?}, expected {name:?}", m.file, m.name));
+    }
+    let info = PluginInfo {
+        id: name.to_owned(),
+        version: None,
+        root: folder.root.display().to_string(),
+        data_dir: String::new(),
+        digest: None,
+    };
+    let docs = folder.documents(&info);
+    for d in &docs {
+        for diag in &d.parsed.diagnostics {
+            if diag.severity == Severity::Error {
+                problems.push(format!("{}: {}", d.source, diag.message));
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(docs)
+    } else {
+        Err(PluginError::InvalidHooks { plugin: name.to_owned(), problems })
+    }
+}
+
+fn planned_hooks(folder: &PluginFolder, docs: &[LayerDocument]) -> Vec<PlannedHook> {
+    let root = folder.root.display().to_string();
+    let mut out = Vec::new();
+    for d in docs {
+        let file = d.source.strip_prefix(&format!("{root}/")).unwrap_or(&d.source).to_owned();
+        for ev in &d.parsed.config.events {
+            for g in &ev.groups {
+                for h in &g.handlers {
+                    out.push(PlannedHook {
+                        event: ev.event.name().to_owned(),
+                        matcher: g.matcher.clone(),
+                        command: h.command.clone(),
+                        argv: h.argv.clone(),
+                        timeout: h.timeout.map(|t| t.to_string()),
+                        file: file.clone(),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Resolves the version to install.
+fn resolve_version<'a>(
+    id: &str,
+    plugin: &'a IndexPlugin,
+    request: Option<&str>,
+    locked: Option<&str>,
+    engine: &Version,
+) -> Result<(String, &'a IndexVersion)> {
+    let exact = request.and_then(|r| {
+        Version::parse(r.trim().trim_start_matches('='))
+            .ok()
+            .filter(|_| !r.trim().starts_with(['^', '~', '>', '<', '*']))
+    });
+    let req = match (request, &exact) {
+        (Some(r), None) => {
+            Some(VersionReq::parse(r).map_err(|_| PluginError::InvalidVersion(r.to_owned()))?)
+        }
+        _ => None,
+    };
+    let mut best: Option<(Version, &String, &IndexVersion)> = None;
+    for (vs, entry) in &plugin.versions {
+        let Ok(v) = Version::parse(vs) else { continue };
+        let named_by_lock = locked == Some(vs.as_str());
+        if entry.yanked && !named_by_lock {
+            continue;
+        }
+        if let Some(rh) = &entry.requires_hooks
+            && !VersionReq::parse(rh).map(|r| r.matches(engine)).unwrap_or(false)
+        {
+            continue;
+        }
+        let fits = match (&exact, &req) {
+            (Some(e), _) => &v == e,
+            (None, Some(r)) => r.matches(&v),
+            (None, None) => v.pre.is_empty(),
+        };
+        if fits && best.as_ref().is_none_or(|(b, _, _)| v > *b) {
+            best = Some((v, vs, entry));
+        }
+    }
+    best.map(|(_, vs, e)| (vs.clone(), e)).ok_or_else(|| PluginError::NoMatchingVersion {
+        plugin: id.to_owned(),
+        requirement: request.unwrap_or("newest").to_owned(),
+    })
+}
+
+fn stage_signed(
+    home: &Home,
+    id: &PluginId,
+    index: &crate::index::SignedIndex,
+    bytes: &[u8],
+    location: &crate::fetch::Location,
+    opts: &InstallOptions,
+    lock: &Lockfile,
+) -> Result<Staged> {
+    let sid = id.to_string();
+    let plugin = index.plugins.get(&id.name).ok_or_else(|| PluginError::UnknownPlugin {
+        plugin: id.name.clone(),
+        marketplace: id.marketplace.clone(),
+    })?;
+    let locked_entry = lock.plugins.get(&sid);
+    let engine =
+        Version::parse(opts.engine_version.as_deref().unwrap_or(ENGINE_VERSION)).map_err(|_| {
+            PluginError::InvalidVersion(opts.engine_version.clone().unwrap_or_default())
+        })?;
+    let request = if opts.locked {
+        let e = locked_entry.ok_or_else(|| PluginError::NotLocked(sid.clone()))?;
+        Some(format!("={}", e.version))
+    } else {
+        opts.version.clone()
+    };
+    let (version, entry) = resolve_version(
+        &sid,
+        plugin,
+        request.as_deref(),
+        locked_entry.map(|e| e.version.as_str()),
+        &engine,
+    )?;
+    let mut warnings = index.warnings();
+    if entry.yanked {
+        warnings
+            .push(format!("{sid} {version} is yanked; installed because the lockfile names it"));
+    }
+    if let Some(le) = locked_entry
+        && le.version == version
+        && le.sha256.as_deref() != Some(entry.sha256.as_str())
+    {
+        return Err(PluginError::LockfileMismatch {
+            plugin: sid,
+            version,
+            pinned: le.sha256.clone().unwrap_or_else(|| "none".to_owned()),
+            offered: entry.sha256.clone(),
+        });
+    }
+    let tmp = TempDir::beside(&home.store_dir().join(".staging"), "stage")?;
+    let archive = tmp.path().join("archive.tar.gz");
+    let archive_loc = location.join(&entry.url)?;
+    let (sha, size) = download(&archive_loc, &archive, entry.size)?;
+    if size != entry.size {
+        return Err(PluginError::Mismatch {
+            what: "archive size".to_owned(),
+            expected: entry.size.to_string(),
+            found: size.to_string(),
+        });
+    }
+    if sha != entry.sha256 {
+        return Err(PluginError::Mismatch {
+            what: "archive sha256".to_owned(),
+            expected: entry.sha256.clone(),
+            found: sha,
+        });
+    }
+    let tree = tmp.path().join("tree");
+    fs::create_dir(&tree).map_err(PluginError::io("create", &tree))?;
+    let (manifest, manifest_bytes) =
+        crate::archive::extract_strict(&archive, &tree, entry.unpacked)?;
+    if manifest.name != id.name || manifest.version != version {
+        return Err(PluginError::ManifestMismatch {
+            problems: vec![format!(
+                "manifest is for {} {}, the index entry is {} {version}",
+                manifest.name, manifest.version, id.name
+            )],
+        });
+    }
+    let _ = fs::remove_file(&archive);
+    Ok(Staged {
+        tmp,
+        tree,
+        manifest,
+        manifest_bytes,
+        archive_sha256: Some(entry.sha256.clone()),
+        source: archive_loc.to_string(),
+        accepted_index: Some(bytes.to_vec()),
+        warnings,
+    })
+}
+
+/// Copies the regular files of `from` into `to` (modes 0644/0755 only).
+fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+    for rel in list_files(from)? {
+        let src = from.join(&rel);
+        let dst = to.join(&rel);
+        if let Some(p) = dst.parent() {
+            fs::create_dir_all(p).map_err(PluginError::io("create", p))?;
+        }
+        fs::copy(&src, &dst).map_err(PluginError::io("copy", &src))?;
+        let exec = {
+            use std::os::unix::fs::PermissionsExt;
+            fs::metadata(&src).map_err(PluginError::io("inspect", &src))?.permissions().mode()
+                & 0o111
+                != 0
+        };
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&dst, fs::Permissions::from_mode(if exec { 0o755 } else { 0o644 }))
+            .map_err(PluginError::io("chmod", &dst))?;
+    }
+    Ok(())
+}
+
+fn stage_catalog(
+    home: &Home,
+    id: &PluginId,
+    rec: &MarketplaceRecord,
+    fetched: &crate::catalog::FetchedCatalog,
+    opts: &InstallOptions,
+    lock: &Lockfile,
+) -> Result<Staged> {
+    let sid = id.to_string();
+    let entry = fetched.catalog.plugin(&id.name).ok_or_else(|| PluginError::UnknownPlugin {
+        plugin: id.name.clone(),
+        marketplace: id.marketplace.clone(),
+    })?;
+    let (dir, source) = match &entry.source {
+        PluginSource::Path(rel) => {
+            let root = fetched.root.as_ref().ok_or_else(|| {
+                PluginError::UnsupportedSource(format!(
+                    "relative plugin source {rel:?} in a catalogue fetched by URL"
+                ))
+            })?;
+            let at = fetched.commit.as_ref().map(|c| format!("@{c}")).unwrap_or_default();
+            (confined(root, rel)?, format!("{}{at}#{rel}", rec.source))
+        }
+        PluginSource::Git { url, git_ref, sha, subdir } => {
+            let (clone, head) = git_checkout(home, url, git_ref.as_deref(), sha.as_deref())?;
+            let dir = match subdir {
+                Some(s) => confined(&clone, s)?,
+                None => clone,
+            };
+            let sub = subdir.as_ref().map(|s| format!("//{s}")).unwrap_or_default();
+            (dir, format!("git+{url}{sub}@{head}"))
+        }
+    };
+    let tmp = TempDir::beside(&home.store_dir().join(".staging"), "stage")?;
+    let tree = tmp.path().join("tree");
+    fs::create_dir(&tree).map_err(PluginError::io("create", &tree))?;
+    copy_tree(&dir, &tree)?;
+    let folder = read_plugin_folder(&tree);
+    let version = folder
+        .metadata
+        .as_ref()
+        .and_then(|m| m.version.clone())
+        .or_else(|| entry.version.clone())
+        .unwrap_or_else(|| "0.0.0".to_owned());
+    if !is_safe_name(&version) {
+        return Err(PluginError::InvalidVersion(version));
+    }
+    let manifest = compute_manifest(&tree, &id.name, &version)?;
+    let manifest_bytes = manifest.to_bytes();
+    fs::write(tree.join(MANIFEST_FILE), &manifest_bytes)
+        .map_err(PluginError::io("write", tree.join(MANIFEST_FILE)))?;
+    let digest = sha256_hex(&manifest_bytes);
+    if let Some(le) = lock.plugins.get(&sid) {
+        if opts.locked && le.version != version {
+            return Err(PluginError::LockfileMismatch {
+                plugin: sid,
+                version: le.version.clone(),
+                pinned: le.manifest_sha256.clone(),
+                offered: format!("version {version}"),
+            });
+        }
+        if le.version == version && le.manifest_sha256 != digest {
+            return Err(PluginError::LockfileMismatch {
+                plugin: sid,
+                version,
+                pinned: le.manifest_sha256.clone(),
+                offered: digest,
+            });
+        }
+    } else if opts.locked {
+        return Err(PluginError::NotLocked(sid));
+    }
+    if let Some(req) = &opts.version {
+        let ok = match (Version::parse(&version), VersionReq::parse(req)) {
+            (Ok(v), Ok(r)) => r.matches(&v),
+            _ => &version == req,
+        };
+        if !ok {
+            return Err(PluginError::NoMatchingVersion { plugin: sid, requirement: req.clone() });
+        }
+    }
+    Ok(Staged {
+        tmp,
+        tree,
+        manifest,
+        manifest_bytes,
+        archive_sha256: None,
+        source,
+        accepted_index: None,
+        warnings: Vec::new(),
+    })
+}
+
+/// The hooks of an installed plugin (for the update difference).
+fn installed_hooks(path: &Path, name: &str) -> Vec<PlannedHook> {
+    let folder = read_plugin_folder(path);
+    match check_hooks(&folder, name) {
+        Ok(docs) => planned_hooks(&folder, &docs),
+        Err(_) => Vec::new(),
+    }
+}
+
+fn install_locked(
+    home: &Home,
+    id: &PluginId,
+    opts: &InstallOptions,
+    confirm: &mut dyn FnMut(&InstallPlan) -> bool,
+) -> Result<InstallReport> {
+    let sid = id.to_string();
+    let reg = Registry::load(home)?;
+    let rec = reg.get(&id.marketplace)?;
+    let lock = Lockfile::load(home)?;
+    let mut installed = InstalledPlugins::load(home)?;
+    let mut states = PluginStates::load(home)?;
+    let prev = installed.get(&sid);
+
+    let offer = fetch_offer(home, &rec, now_secs())?;
+    let staged = match &offer {
+        Offer::Signed { index, bytes, location } => {
+            stage_signed(home, id, index, bytes, location, opts, &lock)?
+        }
+        Offer::Catalog(c) => stage_catalog(home, id, &rec, c, opts, &lock)?,
+    };
+    let folder = read_plugin_folder(&staged.tree);
+    let docs = check_hooks(&folder, &id.name)?;
+    let hooks = planned_hooks(&folder, &docs);
+    let manifest_sha256 = sha256_hex(&staged.manifest_bytes);
+    let version = staged.manifest.version.clone();
+    let (added_hooks, removed_hooks) = match &prev {
+        Some(p) => {
+            let old = installed_hooks(&p.install_path, &id.name);
+            (
+                hooks.iter().filter(|h| !old.contains(h)).cloned().collect(),
+                old.iter().filter(|h| !hooks.contains(h)).cloned().collect(),
+            )
+        }
+        None => (Vec::new(), Vec::new()),
+    };
+    let plan = InstallPlan {
+        id: sid.clone(),
+        version: version.clone(),
+        previous_version: prev
+            .as_ref()
+            .map(|p| p.version.clone().unwrap_or_else(|| "unknown".to_owned())),
+        source: staged.source.clone(),
+        archive_sha256: staged.archive_sha256.clone(),
+        manifest_sha256: manifest_sha256.clone(),
+        trust_on_first_use: staged.archive_sha256.is_none(),
+        files: staged.manifest.files.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        hooks,
+        added_hooks,
+        removed_hooks,
+        warnings: staged.warnings.clone(),
+    };
+    let digest_for_path = staged.archive_sha256.clone().unwrap_or_else(|| manifest_sha256.clone());
+    let store_path =
+        home.store_dir().join(&sid).join(format!("{version}-{}", &digest_for_path[..16]));
+    let current_lock = lock.plugins.get(&sid);
+    let unchanged = prev.as_ref().is_some_and(|p| {
+        p.install_path == store_path && p.version.as_deref() == Some(version.as_str())
+    }) && current_lock.is_some_and(|l| l.manifest_sha256 == manifest_sha256)
+        && read_optional(&store_path.join(MANIFEST_FILE))?
+            .is_some_and(|b| sha256_hex(&b) == manifest_sha256)
+        && check_tree(&store_path, &staged.manifest, None)?.is_empty();
+    if unchanged {
+        return Ok(InstallReport {
+            id: sid,
+            version,
+            previous_version: plan.previous_version.clone(),
+            install_path: store_path,
+            archive_sha256: staged.archive_sha256.clone(),
+            manifest_sha256,
+            unchanged: true,
+            plan,
+        });
+    }
+    if !opts.yes && !confirm(&plan) {
+        return Err(PluginError::Declined);
+    }
+
+    // Publish into the store. An existing folder at that path is ours and immutable: keep
+    // it when intact, otherwise replace it.
+    let mut published = false;
+    let intact = store_path.is_dir()
+        && read_optional(&store_path.join(MANIFEST_FILE))?
+            .is_some_and(|b| sha256_hex(&b) == manifest_sha256)
+        && check_tree(&store_path, &staged.manifest, None)?.is_empty();
+    let mut trash: Option<PathBuf> = None;
+    if !intact {
+        if let Some(parent) = store_path.parent() {
+            fs::create_dir_all(parent).map_err(PluginError::io("create", parent))?;
+        }
+        if store_path.exists() {
+            let t = crate::fsutil::unique_sibling(&store_path, "replaced");
+            fs::rename(&store_path, &t).map_err(PluginError::io("rename", &store_path))?;
+            trash = Some(t);
+        }
+        fs::rename(&staged.tree, &store_path).map_err(PluginError::io("rename", &store_path))?;
+        published = true;
+    }
+    let mut write_state = || -> Result<Txn> {
+        let mut txn = Txn::default();
+        if !opts.locked {
+            let mut lock = lock.clone();
+            lock.plugins.insert(
+                sid.clone(),
+                LockEntry {
+                    version: version.clone(),
+                    source: staged.source.clone(),
+                    sha256: staged.archive_sha256.clone(),
+                    manifest_sha256: manifest_sha256.clone(),
+                },
+            );
+            txn.write(&home.lockfile(), &lock.to_bytes())?;
+        }
+        if let Some(b) = &staged.accepted_index {
+            txn.write(&accepted_index_file(home, &id.marketplace), b)?;
+        }
+        installed.set(
+            &sid,
+            &InstallRecord { install_path: store_path.clone(), version: Some(version.clone()) },
+        );
+        txn.write(&home.installed_plugins_file(), &installed.to_bytes())?;
+        if prev.is_none() {
+            states.set_enabled(&sid, true);
+            txn.write(&home.plugin_state_file(), &states.to_bytes())?;
+        }
+        if states.is_enabled(&sid) {
+            let d = home.data_dir(&sid);
+            fs::create_dir_all(&d).map_err(PluginError::io("create", &d))?;
+        }
+        Ok(txn)
+    };
+    match write_state() {
+        Ok(txn) => {
+            txn.commit();
+            if let Some(t) = trash {
+                let _ = fs::remove_dir_all(t);
+            }
+        }
+        Err(e) => {
+            if published {
+                let _ = fs::rename(&store_path, &staged.tree);
+            }
+            if let Some(t) = trash {
+                let _ = fs::rename(t, &store_path);
+            }
+            return Err(e);
+        }
+    }
+    drop(staged.tmp);
+    Ok(InstallReport {
+        id: sid,
+        version,
+        previous_version: plan.previous_version.clone(),
+        install_path: store_path,
+        archive_sha256: staged.archive_sha256.clone(),
+        manifest_sha256,
+        unchanged: false,
+        plan,
+    })
+}
+
+/// Installs `name@marketplace` (or moves it to the resolved version, showing the
+/// difference). `confirm` sees the plan and returns whether to go on; it is not called
+/// with `yes`.
+pub fn install(
+    home: &Home,
+    id: &str,
+    opts: &InstallOptions,
+    confirm: &mut dyn FnMut(&InstallPlan) -> bool,
+) -> Result<InstallReport> {
+    let pid = PluginId::parse(id)?;
+    let _lock = StateLock::acquire(home)?;
+    install_locked(home, &pid, opts, confirm)
+}
+
+/// Updates one installed plugin, or every plugin of the lockfile whose marketplace is
+/// registered (`None`), to the newest version the options allow.
+pub fn update(
+    home: &Home,
+    id: Option<&str>,
+    opts: &InstallOptions,
+    confirm: &mut dyn FnMut(&InstallPlan) -> bool,
+) -> Result<Vec<InstallReport>> {
+    let _lock = StateLock::acquire(home)?;
+    let installed = InstalledPlugins::load(home)?;
+    let ids: Vec<String> = match id {
+        Some(i) => {
+            if installed.get(i).is_none() {
+                return Err(PluginError::NotInstalled(i.to_owned()));
+            }
+            vec![i.to_owned()]
+        }
+        None => {
+            let reg = Registry::load(home)?;
+            let lock = Lockfile::load(home)?;
+            lock.plugins
+                .keys()
+                .filter(|k| installed.get(k).is_some())
+                .filter(|k| PluginId::parse(k).is_ok_and(|p| reg.get(&p.marketplace).is_ok()))
+                .cloned()
+                .collect()
+        }
+    };
+    let mut out = Vec::new();
+    for i in ids {
+        let pid = PluginId::parse(&i)?;
+        out.push(install_locked(home, &pid, opts, confirm)?);
+    }
+    Ok(out)
+}
+
+/// What [`remove`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemoveReport {
+    /// The plugin.
+    pub id: String,
+    /// The folder it was installed in.
+    pub install_path: PathBuf,
+    /// True when that folder was in our store and was deleted.
+    pub deleted_files: bool,
+}
+
+/// Uninstalls a plugin: state files and lockfile entry first (atomically), then its store
+/// folder. Its data folder is kept unless `purge_data`.
+pub fn remove(home: &Home, id: &str, purge_data: bool) -> Result<RemoveReport> {
+    let _lock = StateLock::acquire(home)?;
+    let mut installed = InstalledPlugins::load(home)?;
+    let rec = installed.get(id).ok_or_else(|| PluginError::NotInstalled(id.to_owned()))?;
+    let mut states = PluginStates::load(home)?;
+    let mut lock = Lockfile::load(home)?;
+    let mut txn = Txn::default();
+    installed.remove(id);
+    txn.write(&home.installed_plugins_file(), &installed.to_bytes())?;
+    if states.is_enabled(id) {
+        states.set_enabled(id, false);
+        txn.write(&home.plugin_state_file(), &states.to_bytes())?;
+    }
+    if lock.plugins.remove(id).is_some() {
+        txn.write(&home.lockfile(), &lock.to_bytes())?;
+    }
+    txn.commit();
+    let store = home.store_dir();
+    let ours = rec.install_path.starts_with(&store);
+    if ours {
+        let _ = fs::remove_dir_all(&rec.install_path);
+        if let Some(parent) = rec.install_path.parent() {
+            let _ = fs::remove_dir(parent);
+        }
+    }
+    if purge_data {
+        let _ = fs::remove_dir_all(home.data_dir(id));
+    }
+    Ok(RemoveReport { id: id.to_owned(), install_path: rec.install_path, deleted_files: ours })
+}
+
+/// Whether an installed plugin can be verified.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Provenance {
+    /// A lockfile entry and manifest of ours pin its files.
+    Verified,
+    /// Registered by another tool: no lockfile entry or manifest of ours.
+    Unverified,
+}
+
+/// One installed plugin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstalledPlugin {
+    /// `name@marketplace`.
+    pub id: String,
+    /// Installed version.
+    pub version: Option<String>,
+    /// The plugin folder.
+    pub install_path: PathBuf,
+    /// Enabled in `plugin_state.json`.
+    pub enabled: bool,
+    /// Its lockfile entry, if any.
+    pub lock: Option<LockEntry>,
+    /// Whether it can be verified.
+    pub provenance: Provenance,
+}
+
+/// Every installed plugin, sorted by id.
+pub fn list(home: &Home) -> Result<Vec<InstalledPlugin>> {
+    let installed = InstalledPlugins::load(home)?;
+    let states = PluginStates::load(home)?;
+    let lock = Lockfile::load(home)?;
+    Ok(installed
+        .entries()
+        .into_iter()
+        .map(|(id, r)| {
+            let l = lock.plugins.get(&id).cloned();
+            InstalledPlugin {
+                enabled: states.is_enabled(&id),
+                provenance: if l.is_some() { Provenance::Verified } else { Provenance::Unverified },
+                lock: l,
+                version: r.version,
+                install_path: r.install_path,
+                id,
+            }
+        })
+        .collect())
+}
+
+/// Enables an installed plugin (and creates its data folder).
+pub fn enable(home: &Home, id: &str) -> Result<()> {
+    set_enabled(home, id, true)
+}
+
+/// Disables an installed plugin; its hooks stop loading at the next session.
+pub fn disable(home: &Home, id: &str) -> Result<()> {
+    set_enabled(home, id, false)
+}
+
+fn set_enabled(home: &Home, id: &str, on: bool) -> Result<()> {
+    let _lock = StateLock::acquire(home)?;
+    if InstalledPlugins::load(home)?.get(id).is_none() {
+        return Err(PluginError::NotInstalled(id.to_owned()));
+    }
+    let mut states = PluginStates::load(home)?;
+    if states.is_enabled(id) == on {
+        return Ok(());
+    }
+    if on {
+        let d = home.data_dir(id);
+        fs::create_dir_all(&d).map_err(PluginError::io("create", &d))?;
+    }
+    states.set_enabled(id, on);
+    let mut txn = Txn::default();
+    txn.write(&home.plugin_state_file(), &states.to_bytes())?;
+    txn.commit();
+    Ok(())
+}
+
+/// The manifest file of an installed plugin: its own, or the one pinned by adoption.
+pub(crate) fn manifest_path(
+    home: &Home,
+    id: &str,
+    install_path: &Path,
+    lock: &LockEntry,
+) -> PathBuf {
+    if lock.source == ADOPTED_SOURCE {
+        home.adopted_manifest(id)
+    } else {
+        install_path.join(MANIFEST_FILE)
+    }
+}
+
+/// The `source` of lockfile entries made by [`adopt`].
+pub const ADOPTED_SOURCE: &str = "adopted";
+
+/// Loads and checks the manifest of a verified plugin against its lockfile entry and
+/// installed version.
+pub(crate) fn pinned_manifest(
+    home: &Home,
+    id: &str,
+    rec: &InstallRecord,
+    lock: &LockEntry,
+) -> Result<FileManifest, String> {
+    let path = manifest_path(home, id, &rec.install_path, lock);
+    let bytes = fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let digest = sha256_hex(&bytes);
+    if digest != lock.manifest_sha256 {
+        return Err(format!(
+            "{MANIFEST_FILE} sha256 {digest}, lockfile pins {}",
+            lock.manifest_sha256
+        ));
+    }
+    if rec.version.as_deref().is_some_and(|v| v != lock.version) {
+        return Err(format!(
+            "installed version {} differs from the lockfile's {}",
+            rec.version.as_deref().unwrap_or(""),
+            lock.version
+        ));
+    }
+    FileManifest::from_bytes(&bytes).map_err(|e| e.to_string())
+}
+
+/// The verification result of one plugin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum VerifyStatus {
+    /// Every file matches the pinned manifest.
+    Verified {
+        /// Files checked.
+        files: usize,
+        /// Bytes hashed.
+        bytes: u64,
+    },
+    /// Some files differ; one line per problem.
+    Tampered(Vec<String>),
+    /// Nothing of ours pins it (installed by another tool).
+    Unverified,
+}
+
+/// What [`verify`] found, per plugin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifyReport {
+    /// `(id, status)`, sorted by id.
+    pub plugins: Vec<(String, VerifyStatus)>,
+}
+
+impl VerifyReport {
+    /// True when no plugin is tampered.
+    pub fn ok(&self) -> bool {
+        !self.plugins.iter().any(|(_, s)| matches!(s, VerifyStatus::Tampered(_)))
+    }
+}
+
+/// Re-hashes every file of each installed plugin (or only `id`) against its manifest.
+pub fn verify(home: &Home, id: Option<&str>) -> Result<VerifyReport> {
+    let installed = InstalledPlugins::load(home)?;
+    let lock = Lockfile::load(home)?;
+    let mut plugins = Vec::new();
+    for (pid, rec) in installed.entries() {
+        if id.is_some_and(|i| i != pid) {
+            continue;
+        }
+        let status = match lock.plugins.get(&pid) {
+            None => VerifyStatus::Unverified,
+            Some(le) => match pinned_manifest(home, &pid, &rec, le) {
+                Err(p) => VerifyStatus::Tampered(vec![p]),
+                Ok(m) => {
+                    let problems = check_tree(&rec.install_path, &m, None)?;
+                    if problems.is_empty() {
+                        VerifyStatus::Verified { files: m.files.len(), bytes: m.total_size() }
+                    } else {
+                        VerifyStatus::Tampered(problems)
+                    }
+                }
+            },
+        };
+        plugins.push((pid, status));
+    }
+    if let Some(i) = id
+        && plugins.is_empty()
+    {
+        return Err(PluginError::NotInstalled(i.to_owned()));
+    }
+    Ok(VerifyReport { plugins })
+}
+
+/// What [`adopt`] pinned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AdoptReport {
+    /// The plugin.
+    pub id: String,
+    /// The computed manifest.
+    pub manifest: FileManifest,
+    /// Its SHA-256, now in the lockfile.
+    pub manifest_sha256: String,
+}
+
+/// `verify --adopt ID`: computes the manifest of a plugin installed by another tool, keeps
+/// it under `{home}/plugins/adopted/`, and pins it in the lockfile, so later loads verify it.
+pub fn adopt(home: &Home, id: &str) -> Result<AdoptReport> {
+    let _lock = StateLock::acquire(home)?;
+    let installed = InstalledPlugins::load(home)?;
+    let rec = installed.get(id).ok_or_else(|| PluginError::NotInstalled(id.to_owned()))?;
+    let mut lock = Lockfile::load(home)?;
+    let name = id.split('@').next().unwrap_or(id);
+    let version = rec.version.clone().unwrap_or_else(|| "0.0.0".to_owned());
+    let manifest = compute_manifest(&rec.install_path, name, &version)?;
+    let bytes = manifest.to_bytes();
+    let digest = sha256_hex(&bytes);
+    lock.plugins.insert(
+        id.to_owned(),
+        LockEntry {
+            version,
+            source: ADOPTED_SOURCE.to_owned(),
+            sha256: None,
+            manifest_sha256: digest.clone(),
+        },
+    );
+    let mut txn = Txn::default();
+    txn.write(&home.adopted_manifest(id), &bytes)?;
+    txn.write(&home.lockfile(), &lock.to_bytes())?;
+    txn.commit();
+    Ok(AdoptReport { id: id.to_owned(), manifest, manifest_sha256: digest })
+}
+
+/// The plugin info of an installed plugin, for snapshot layers.
+pub(crate) fn plugin_info(
+    home: &Home,
+    id: &str,
+    rec: &InstallRecord,
+    digest: Option<String>,
+) -> PluginInfo {
+    PluginInfo {
+        id: id.to_owned(),
+        version: rec.version.clone(),
+        root: rec.install_path.display().to_string(),
+        data_dir: home.data_dir(id).display().to_string(),
+        digest,
+    }
+}
+
+/// Marks documents inactive.
+pub(crate) fn set_layer(
+    docs: &mut [LayerDocument],
+    inactive: Option<(hooks_core::InactiveStatus, String)>,
+) {
+    for d in docs {
+        d.inactive = inactive.clone();
+        debug_assert!(matches!(d.layer, Layer::Plugin(_)));
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+
+    fn plugin(versions: &[(&str, bool, Option<&str>)]) -> IndexPlugin {
+        IndexPlugin {
+            description: None,
+            versions: versions
+                .iter()
+                .map(|(v, y, r)| {
+                    (
+                        (*v).to_owned(),
+                        IndexVersion {
+                            url: format!("p-{v}.tar.gz"),
+                            sha256: "0".repeat(64),
+                            size: 1,
+                            unpacked: 1,
+                            yanked: *y,
+                            requires_hooks: r.map(str::to_owned),
+                            unknown: BTreeMap::new(),
+                        },
+                    )
+                })
+                .collect(),
+            unknown: BTreeMap::new(),
+        }
+    }
+
+    fn check(p: &IndexPlugin, request: Option<&str>, locked: Option<&str>, expect: &str) {
+        let engine = Version::parse("0.5.0").unwrap();
+        let got = match resolve_version("p@m", p, request, locked, &engine) {
+            Ok((v, _)) => v,
+            Err(e) => format!("error: {e}"),
+        };
+        assert_eq!(got, expect, "{request:?} {locked:?}");
+    }
+
+    #[test]
+    fn version_resolution() {
+        let p = plugin(&[
+            ("1.0.0", false, None),
+            ("1.2.0", false, None),
+            ("1.3.0", true, None),
+            ("2.0.0-beta.1", false, None),
+            ("1.4.0", false, Some(">=1.0")),
+            ("0.9.0", false, Some("^0.5")),
+        ]);
+        check(&p, None, None, "1.2.0");
+        check(&p, Some("1.0.0"), None, "1.0.0");
+        check(&p, Some("=1.0.0"), None, "1.0.0");
+        check(&p, Some("^1.0"), None, "1.2.0");
+        check(&p, Some("^0.9"), None, "0.9.0");
+        check(&p, Some("1.3.0"), None, "error: no version of p@m matches 1.3.0");
+        check(&p, Some("1.3.0"), Some("1.3.0"), "1.3.0");
+        check(&p, None, Some("1.3.0"), "1.3.0");
+        check(&p, Some("1.4.0"), None, "error: no version of p@m matches 1.4.0");
+        check(&p, Some("2.0.0-beta.1"), None, "2.0.0-beta.1");
+        check(&p, Some("^2.0.0-beta"), None, "2.0.0-beta.1");
+        check(&p, Some("^3"), None, "error: no version of p@m matches ^3");
+        check(&p, Some("not a req"), None, "error: invalid version or requirement \"not a req\"");
+    }
+}

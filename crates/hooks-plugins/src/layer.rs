@@ -1,0 +1,158 @@
+//! The plugin layer of a session: the hook documents of installed plugins, re-verified
+//! cheaply, plus `--plugin-dir` development plugins.
+//!
+//! For each installed plugin (sorted by id): an enabled, verified plugin has its manifest
+//! checked against the lockfile digest and the files a session needs (metadata, hook
+//! documents, files the handlers run) re-hashed; a mismatch passes its documents as
+//! `Tampered` with a `plugin_tampered` error. A plugin registered by another tool (no
+//! lockfile entry of ours) loads with a `plugin_unverified` warning, or is passed as
+//! `Unverified` when verification is required. Disabled plugins are passed as `Disabled`
+//! so audits can show them.
+
+use std::path::Path;
+
+use hooks_core::{Diagnostic, InactiveStatus, LayerDocument, PluginInfo, Severity};
+
+use crate::codes;
+use crate::folder::read_plugin_folder;
+use crate::home::Home;
+use crate::install::{pinned_manifest, plugin_info, set_layer};
+use crate::manifest::check_tree;
+use crate::state::{InstalledPlugins, Lockfile, PluginStates};
+
+/// Options of [`plugin_layers`].
+#[derive(Debug, Clone, Default)]
+pub struct LayerOptions {
+    /// `--require-verified`: unverified plugins do not load.
+    pub require_verified: bool,
+}
+
+/// The documents of every installed plugin, sorted by plugin id, with load diagnostics.
+/// Never fails: unreadable state files come back as `plugin_hooks_failed` diagnostics.
+pub fn plugin_layers(home: &Home, options: &LayerOptions) -> (Vec<LayerDocument>, Vec<Diagnostic>) {
+    let mut docs = Vec::new();
+    let mut diags = Vec::new();
+    let state = (|| -> crate::Result<_> {
+        Ok((InstalledPlugins::load(home)?, PluginStates::load(home)?, Lockfile::load(home)?))
+    })();
+    let (installed, states, lock) = match state {
+        Ok(s) => s,
+        Err(e) => {
+            diags.push(Diagnostic::new(
+                codes::PLUGIN_HOOKS_FAILED,
+                Severity::Warning,
+                format!("could not read plugin state: {e}"),
+            ));
+            return (docs, diags);
+        }
+    };
+    for (id, rec) in installed.entries() {
+        let enabled = states.is_enabled(&id);
+        let folder = read_plugin_folder(&rec.install_path);
+        if enabled {
+            diags.extend(folder.diagnostics.iter().cloned());
+        }
+        let lock_entry = lock.plugins.get(&id);
+        let info = plugin_info(home, &id, &rec, lock_entry.map(|l| l.manifest_sha256.clone()));
+        let mut plugin_docs = folder.documents(&info);
+        if !enabled {
+            set_layer(
+                &mut plugin_docs,
+                Some((InactiveStatus::Disabled, format!("plugin {id} is disabled"))),
+            );
+            docs.extend(plugin_docs);
+            continue;
+        }
+        for d in &plugin_docs {
+            diags.extend(d.parsed.diagnostics.iter().cloned());
+        }
+        match lock_entry {
+            None => {
+                if options.require_verified {
+                    let why = format!(
+                        "plugin {id} is not verified (installed by another tool) and verification is required"
+                    );
+                    diags.push(
+                        Diagnostic::new(codes::PLUGIN_UNVERIFIED, Severity::Error, why.clone())
+                            .with_source(info.root.clone()),
+                    );
+                    set_layer(&mut plugin_docs, Some((InactiveStatus::Unverified, why)));
+                } else {
+                    diags.push(
+                        Diagnostic::new(
+                            codes::PLUGIN_UNVERIFIED,
+                            Severity::Warning,
+                            format!("plugin {id} is not verified: it was installed by another tool (hooks plugin verify --adopt {id} pins it)"),
+                        )
+                        .with_source(info.root.clone()),
+                    );
+                }
+            }
+            Some(le) => {
+                let problems = match pinned_manifest(home, &id, &rec, le) {
+                    Err(p) => vec![p],
+                    Ok(m) => {
+                        let needed = folder.referenced_files(&plugin_docs);
+                        check_tree(&rec.install_path, &m, Some(&needed))
+                            .unwrap_or_else(|e| vec![e.to_string()])
+                    }
+                };
+                if !problems.is_empty() {
+                    let why =
+                        format!("plugin {id} does not match its manifest: {}", problems.join("; "));
+                    diags.push(
+                        Diagnostic::new(codes::PLUGIN_TAMPERED, Severity::Error, why.clone())
+                            .with_source(info.root.clone()),
+                    );
+                    set_layer(&mut plugin_docs, Some((InactiveStatus::Tampered, why)));
+                }
+            }
+        }
+        if !plugin_docs.is_empty() || folder.hook_files.is_empty() {
+            let d = home.data_dir(&id);
+            if let Err(e) = std::fs::create_dir_all(&d) {
+                diags.push(Diagnostic::new(
+                    codes::PLUGIN_HOOKS_FAILED,
+                    Severity::Warning,
+                    format!("could not create the data directory for plugin {id}: {e}"),
+                ));
+            }
+        }
+        docs.extend(plugin_docs);
+    }
+    (docs, diags)
+}
+
+/// `--plugin-dir DIR[=ID]`: a plugin folder loaded for one run without installing it.
+/// The id defaults to `{name}@local` (name from its metadata, else the folder name). Not
+/// verified, by design, and without a warning. Its data folder is created under the home.
+pub fn dev_plugin_layer(
+    home: &Home,
+    dir: &Path,
+    id: Option<&str>,
+) -> (Vec<LayerDocument>, Vec<Diagnostic>) {
+    let folder = read_plugin_folder(dir);
+    let mut diags = folder.diagnostics.clone();
+    let Some(name) = folder.name.clone() else { return (Vec::new(), diags) };
+    let id = id.map(str::to_owned).unwrap_or_else(|| format!("{name}@local"));
+    let root = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_owned());
+    let info = PluginInfo {
+        id: id.clone(),
+        version: folder.metadata.as_ref().and_then(|m| m.version.clone()),
+        root: root.display().to_string(),
+        data_dir: home.data_dir(&id).display().to_string(),
+        digest: None,
+    };
+    let docs = folder.documents(&info);
+    for d in &docs {
+        diags.extend(d.parsed.diagnostics.iter().cloned());
+    }
+    if let Err(e) = std::fs::create_dir_all(home.data_dir(&id)) {
+        diags.push(Diagnostic::new(
+            codes::PLUGIN_HOOKS_FAILED,
+            Severity::Warning,
+            format!("could not create the data directory for plugin {id}: {e}"),
+        ));
+    }
+    (docs, diags)
+}

@@ -1,0 +1,69 @@
+//! Plugins and marketplaces for the hooks engine (SPEC 13).
+//!
+//! - plugin folders: metadata, hook documents, path confinement ([`read_plugin_folder`]);
+//! - the plugin layer of a session, re-verified cheaply ([`plugin_layers`],
+//!   [`dev_plugin_layer`]);
+//! - marketplaces: signed indexes (minisign) and Claude-style catalogues (folder, git,
+//!   HTTPS) ([`marketplace_add`], [`marketplace_refresh`], ...);
+//! - verified installs into an immutable store, with a lockfile and the state files Deep
+//!   Agents Code reads ([`install`], [`update`], [`remove`], [`verify`], ...);
+//! - authoring: reproducible archives and signed indexes ([`pack`], [`marketplace_build`]).
+//!
+//! Every operation takes a [`Home`] and options and returns a typed report or a
+//! [`PluginError`]; prompts are a callback. Mutations hold an exclusive lock and leave the
+//! previous state untouched on failure. See the crate README for the threat model.
+
+mod archive;
+mod catalog;
+mod error;
+mod fetch;
+mod folder;
+mod fsutil;
+mod home;
+mod index;
+mod install;
+mod layer;
+mod manifest;
+mod market;
+mod sign;
+mod state;
+
+pub use archive::{PackReport, extract_strict, pack, read_archive_manifest, unpacked_size};
+pub use catalog::{
+    CATALOG_FILE, Catalog, CatalogPlugin, FetchedCatalog, PluginSource, fetch_catalog, git_checkout,
+};
+pub use error::{PluginError, Result};
+pub use fetch::{Location, download, fetch_bytes};
+pub use folder::{HookFile, METADATA_FILES, PluginFolder, PluginMetadata, read_plugin_folder};
+pub use fsutil::StateLock;
+pub use home::{Home, PluginId, is_safe_name, sanitize_plugin_id};
+pub use index::{
+    INDEX_SCHEMA, IndexCheck, IndexPlugin, IndexVersion, SignedIndex, format_rfc3339,
+    parse_rfc3339, verify_index,
+};
+pub use install::{
+    ADOPTED_SOURCE, AdoptReport, ENGINE_VERSION, InstallOptions, InstallPlan, InstallReport,
+    InstalledPlugin, PlannedHook, Provenance, RemoveReport, VerifyReport, VerifyStatus, adopt,
+    disable, enable, install, list, remove, update, verify,
+};
+pub use layer::{LayerOptions, dev_plugin_layer, plugin_layers};
+pub use manifest::{
+    FileEntry, FileManifest, MANIFEST_FILE, check_tree, compute_manifest, manifest_digest,
+};
+pub use market::{
+    AddMarketplace, BuildOptions, BuildReport, MarketplaceKind, MarketplaceRecord,
+    MarketplaceReport, marketplace_add, marketplace_build, marketplace_list, marketplace_refresh,
+    marketplace_remove,
+};
+pub use sign::{GeneratedKeypair, generate_keypair};
+pub use state::{InstallRecord, InstalledPlugins, LockEntry, Lockfile, PluginStates};
+
+/// Diagnostic codes this crate emits (beside those of `hooks_core::codes`).
+pub mod codes {
+    /// A plugin's metadata or hook documents could not be loaded; only its hooks are lost.
+    pub const PLUGIN_HOOKS_FAILED: &str = "plugin_hooks_failed";
+    /// An installed plugin's files do not match its pinned manifest; its hooks do not load.
+    pub const PLUGIN_TAMPERED: &str = "plugin_tampered";
+    /// A plugin installed by another tool, with nothing of ours to verify it against.
+    pub const PLUGIN_UNVERIFIED: &str = "plugin_unverified";
+}

@@ -1,0 +1,251 @@
+//! `hooks-manifest.json`: every file of a plugin with its SHA-256, size and executable bit.
+//!
+//! The signed index pins the archive digest and the archive carries this manifest, so one
+//! signature covers every file. Catalogue installs compute it at install time (trust on
+//! first use) and the lockfile pins its digest.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{PluginError, Result};
+use crate::fsutil::{hash_files, sha256_hex};
+
+/// The manifest file name, at the plugin root.
+pub const MANIFEST_FILE: &str = "hooks-manifest.json";
+
+/// The content of `hooks-manifest.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileManifest {
+    /// The plugin name.
+    pub name: String,
+    /// The plugin version.
+    pub version: String,
+    /// Every file, by `/`-separated relative path (the manifest itself excluded).
+    pub files: BTreeMap<String, FileEntry>,
+}
+
+/// One file of a manifest.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileEntry {
+    /// SHA-256 of the content, lower-case hex.
+    pub sha256: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// Installed with mode 0755 (else 0644).
+    #[serde(default)]
+    pub executable: bool,
+}
+
+impl FileManifest {
+    /// Parses manifest bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        let m: FileManifest = serde_json::from_slice(bytes)
+            .map_err(|e| PluginError::invalid(MANIFEST_FILE, e.to_string()))?;
+        for path in m.files.keys() {
+            if !is_clean_relative(path) || path == MANIFEST_FILE {
+                return Err(PluginError::invalid(MANIFEST_FILE, format!("bad file path {path:?}")));
+            }
+        }
+        Ok(m)
+    }
+
+    /// The canonical bytes (pretty JSON, sorted keys, final newline).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut v = serde_json::to_vec_pretty(self).unwrap_or_default();
+        v.push(b'\n');
+        v
+    }
+
+    /// Total size of the files.
+    pub fn total_size(&self) -> u64 {
+        self.files.values().map(|f| f.size).sum()
+    }
+}
+
+/// True for a `/`-separated relative path of normal components (no `.`, `..`, empty or
+/// absolute parts, no backslash or NUL).
+pub(crate) fn is_clean_relative(path: &str) -> bool {
+    !path.is_empty()
+        && !path.contains('\\')
+        && !path.contains('\0')
+        && path.split('/').all(|c| !c.is_empty() && c != "." && c != "..")
+}
+
+/// Lists the regular files under `dir` (relative `/` paths, sorted), refusing symlinks
+/// and special files. `.git` folders and the manifest file at the root are skipped.
+pub(crate) fn list_files(dir: &Path) -> Result<Vec<String>> {
+    fn walk(root: &Path, rel: &str, out: &mut Vec<String>) -> Result<()> {
+        let here = if rel.is_empty() { root.to_owned() } else { root.join(rel) };
+        let rd = fs::read_dir(&here).map_err(PluginError::io("read", &here))?;
+        for entry in rd {
+            let entry = entry.map_err(PluginError::io("read", &here))?;
+            let name = entry.file_name().into_string().map_err(|n| {
+                PluginError::invalid("plugin folder", format!("file name {n:?} is not UTF-8"))
+            })?;
+            let child = if rel.is_empty() { name.clone() } else { format!("{rel}/{name}") };
+            let ft = entry.file_type().map_err(PluginError::io("inspect", entry.path()))?;
+            if ft.is_dir() {
+                if name == ".git" {
+                    continue;
+                }
+                walk(root, &child, out)?;
+            } else if ft.is_file() {
+                if child != MANIFEST_FILE {
+                    out.push(child);
+                }
+            } else {
+                let kind = if ft.is_symlink() { "a symbolic link" } else { "not a regular file" };
+                return Err(PluginError::UnsafeEntry { entry: child, reason: kind.to_owned() });
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(dir, "", &mut out)?;
+    out.sort();
+    Ok(out)
+}
+
+/// Computes the manifest of the files under `dir`, hashing in parallel.
+pub fn compute_manifest(dir: &Path, name: &str, version: &str) -> Result<FileManifest> {
+    let rels = list_files(dir)?;
+    let paths: Vec<PathBuf> = rels.iter().map(|r| dir.join(r)).collect();
+    let hashes = hash_files(&paths);
+    let mut files = BTreeMap::new();
+    for ((rel, path), h) in rels.into_iter().zip(&paths).zip(hashes) {
+        let (sha256, size) = h.map_err(PluginError::io("read", path))?;
+        let mode =
+            fs::metadata(path).map_err(PluginError::io("inspect", path))?.permissions().mode();
+        files.insert(rel, FileEntry { sha256, size, executable: mode & 0o111 != 0 });
+    }
+    Ok(FileManifest { name: name.to_owned(), version: version.to_owned(), files })
+}
+
+/// Checks files under `dir` against `manifest`. With `only = None` the whole tree is
+/// checked (exact file set, sizes, digests, executable bits); with `Some(list)` only those
+/// relative paths are (each must be in the manifest and match). Returns one line per
+/// problem; empty when everything matches.
+pub fn check_tree(
+    dir: &Path,
+    manifest: &FileManifest,
+    only: Option<&[String]>,
+) -> Result<Vec<String>> {
+    let mut problems = Vec::new();
+    let wanted: Vec<String> = match only {
+        None => {
+            let present = list_files(dir)?;
+            for p in &present {
+                if !manifest.files.contains_key(p) {
+                    problems.push(format!("{p}: not in the manifest"));
+                }
+            }
+            for p in manifest.files.keys() {
+                if present.binary_search(p).is_err() {
+                    problems.push(format!("{p}: missing"));
+                }
+            }
+            present.into_iter().filter(|p| manifest.files.contains_key(p)).collect()
+        }
+        Some(list) => {
+            let mut v = Vec::new();
+            for p in list {
+                if manifest.files.contains_key(p) {
+                    v.push(p.clone());
+                } else if dir.join(p).exists() {
+                    problems.push(format!("{p}: not in the manifest"));
+                }
+            }
+            v
+        }
+    };
+    let paths: Vec<PathBuf> = wanted.iter().map(|r| dir.join(r)).collect();
+    for ((rel, path), h) in wanted.iter().zip(&paths).zip(hash_files(&paths)) {
+        let Some(entry) = manifest.files.get(rel) else { continue };
+        let meta = fs::symlink_metadata(path);
+        match (h, meta) {
+            (Ok((sha, size)), Ok(meta)) => {
+                if !meta.file_type().is_file() {
+                    problems.push(format!("{rel}: not a regular file"));
+                } else if size != entry.size {
+                    problems.push(format!("{rel}: size {size}, manifest says {}", entry.size));
+                } else if sha != entry.sha256 {
+                    problems.push(format!("{rel}: sha256 {sha}, manifest says {}", entry.sha256));
+                } else if (meta.permissions().mode() & 0o111 != 0) != entry.executable {
+                    problems.push(format!("{rel}: executable bit differs from the manifest"));
+                }
+            }
+            (Err(e), _) | (_, Err(e)) => problems.push(format!("{rel}: {e}")),
+        }
+    }
+    Ok(problems)
+}
+
+/// SHA-256 of manifest bytes, as pinned in the lockfile.
+pub fn manifest_digest(bytes: &[u8]) -> String {
+    sha256_hex(bytes)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    fn check(path: &str, expect: bool) {
+        assert_eq!(is_clean_relative(path), expect, "{path}");
+    }
+
+    #[test]
+    fn clean_paths() {
+        check("a", true);
+        check("hooks/hooks.json", true);
+        check("a/b/c.sh", true);
+        check("", false);
+        check("/etc/passwd", false);
+        check("../x", false);
+        check("a/../b", false);
+        check("./a", false);
+        check("a//b", false);
+        check("a\\b", false);
+    }
+
+    #[test]
+    fn compute_then_check() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("bin")).unwrap();
+        fs::write(dir.path().join("bin/run.sh"), "echo hi\n").unwrap();
+        fs::set_permissions(dir.path().join("bin/run.sh"), fs::Permissions::from_mode(0o755))
+            .unwrap();
+        fs::write(dir.path().join("README"), "x").unwrap();
+        let m = compute_manifest(dir.path(), "p", "1.0.0").unwrap();
+        assert_eq!(m.files.keys().collect::<Vec<_>>(), ["README", "bin/run.sh"]);
+        assert!(m.files["bin/run.sh"].executable);
+        assert!(!m.files["README"].executable);
+        assert_eq!(FileManifest::from_bytes(&m.to_bytes()).unwrap(), m);
+        assert!(check_tree(dir.path(), &m, None).unwrap().is_empty());
+
+        fs::write(dir.path().join("README"), "y").unwrap();
+        fs::write(dir.path().join("extra"), "z").unwrap();
+        fs::set_permissions(dir.path().join("bin/run.sh"), fs::Permissions::from_mode(0o644))
+            .unwrap();
+        let p = check_tree(dir.path(), &m, None).unwrap();
+        assert_eq!(p.len(), 3, "{p:?}");
+        assert!(p[0].starts_with("extra: not in the manifest"));
+        assert!(p[1].starts_with("README: sha256"));
+        assert!(p[2].contains("executable"));
+        let only = check_tree(dir.path(), &m, Some(&["bin/run.sh".to_owned()])).unwrap();
+        assert_eq!(only.len(), 1);
+    }
+
+    #[test]
+    fn symlinks_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink("/etc/passwd", dir.path().join("link")).unwrap();
+        assert!(matches!(list_files(dir.path()), Err(PluginError::UnsafeEntry { .. })));
+    }
+}

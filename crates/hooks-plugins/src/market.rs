@@ -1,0 +1,473 @@
+//! The marketplace registry (`{home}/plugins/marketplaces.json`) and its operations: add,
+//! list, remove, refresh; and authoring: `marketplace build`.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::catalog::{CATALOG_FILE, FetchedCatalog, fetch_catalog, looks_like_git};
+use crate::error::{PluginError, Result};
+use crate::fetch::{Location, fetch_bytes};
+use crate::fsutil::{StateLock, Txn, read_optional};
+use crate::home::{Home, is_safe_name};
+use crate::index::{
+    INDEX_SCHEMA, IndexCheck, IndexPlugin, IndexVersion, SignedIndex, format_rfc3339, now_secs,
+    verify_index,
+};
+use crate::state::InstalledPlugins;
+
+/// Cap on an index download.
+const INDEX_LIMIT: u64 = 16 << 20;
+/// Cap on a signature download.
+const SIG_LIMIT: u64 = 64 << 10;
+
+/// The kind of a marketplace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum MarketplaceKind {
+    /// A signed index (`index.json` + `index.json.minisig`).
+    Signed,
+    /// A Claude-style catalogue (`.claude-plugin/marketplace.json`).
+    Catalog,
+}
+
+/// One registered marketplace.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MarketplaceRecord {
+    /// The local name (`name` in `plugin@name`).
+    #[serde(skip)]
+    pub name: String,
+    /// Where it is fetched from.
+    pub source: String,
+    /// Signed index or catalogue.
+    pub kind: MarketplaceKind,
+    /// The pinned minisign public key (signed indexes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub public_key: Option<String>,
+    /// True for a signed-index marketplace added without a key (signature not checked).
+    #[serde(default)]
+    pub unsigned: bool,
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct RegistryFile {
+    #[serde(default = "one")]
+    version: u32,
+    #[serde(default)]
+    marketplaces: BTreeMap<String, MarketplaceRecord>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// `{home}/plugins/marketplaces.json`.
+#[derive(Debug)]
+pub(crate) struct Registry {
+    file: RegistryFile,
+}
+
+impl Registry {
+    pub(crate) fn load(home: &Home) -> Result<Self> {
+        let path = home.marketplaces_file();
+        let file = match read_optional(&path)? {
+            None => RegistryFile { version: 1, marketplaces: BTreeMap::new() },
+            Some(b) => serde_json::from_slice(&b)
+                .map_err(|e| PluginError::invalid("marketplaces.json", e.to_string()))?,
+        };
+        Ok(Self { file })
+    }
+
+    pub(crate) fn get(&self, name: &str) -> Result<MarketplaceRecord> {
+        let mut r = self
+            .file
+            .marketplaces
+            .get(name)
+            .cloned()
+            .ok_or_else(|| PluginError::UnknownMarketplace(name.to_owned()))?;
+        r.name = name.to_owned();
+        Ok(r)
+    }
+
+    pub(crate) fn records(&self) -> Vec<MarketplaceRecord> {
+        self.file
+            .marketplaces
+            .iter()
+            .map(|(n, r)| MarketplaceRecord { name: n.clone(), ..r.clone() })
+            .collect()
+    }
+
+    fn to_bytes(&self) -> Vec<u8> {
+        let mut v = serde_json::to_vec_pretty(&self.file).unwrap_or_default();
+        v.push(b'\n');
+        v
+    }
+}
+
+/// Options of [`marketplace_add`].
+#[derive(Debug, Clone, Default)]
+pub struct AddMarketplace {
+    /// Local name: letters, digits, `.`, `_`, `-`.
+    pub name: String,
+    /// URL, `file://` URL, folder, or git repository.
+    pub source: String,
+    /// The minisign public key to pin (base64 line, or a `.pub` file's content).
+    pub public_key: Option<String>,
+    /// Refuse anything but a signed index with a key.
+    pub require_signed: bool,
+}
+
+/// What a marketplace offered when fetched.
+#[derive(Debug, Clone)]
+pub(crate) enum Offer {
+    Signed { index: SignedIndex, bytes: Vec<u8>, location: Location },
+    Catalog(FetchedCatalog),
+}
+
+/// What [`marketplace_add`] and [`marketplace_refresh`] report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MarketplaceReport {
+    /// The marketplace.
+    pub record: MarketplaceRecord,
+    /// The accepted index version (signed indexes).
+    pub index_version: Option<u64>,
+    /// Plugin names it lists.
+    pub plugins: Vec<String>,
+    /// Unknown fields and other non-fatal findings.
+    pub warnings: Vec<String>,
+}
+
+/// The key line of a public key given as the base64 line or as a minisign `.pub` file.
+fn key_line(key: &str) -> Result<String> {
+    let line = key
+        .lines()
+        .map(str::trim)
+        .rfind(|l| !l.is_empty() && !l.starts_with("untrusted comment:"))
+        .unwrap_or("");
+    minisign_verify::PublicKey::from_base64(line)
+        .map_err(|e| PluginError::Key(format!("bad public key: {e}")))?;
+    Ok(line.to_owned())
+}
+
+/// The `index.json` location of a signed marketplace source.
+pub(crate) fn index_location(source: &str) -> Result<Location> {
+    let loc = Location::parse(source)?;
+    Ok(match loc {
+        Location::Path(p) if p.is_dir() => Location::Path(p.join("index.json")),
+        Location::Url(u) if !u.ends_with(".json") => {
+            Location::Url(format!("{}/index.json", u.trim_end_matches('/')))
+        }
+        other => other,
+    })
+}
+
+fn detect_kind(source: &str, has_key: bool) -> MarketplaceKind {
+    if has_key {
+        return MarketplaceKind::Signed;
+    }
+    let local = Path::new(source.strip_prefix("file://").unwrap_or(source));
+    let is_local = !source.contains("://") || source.starts_with("file://");
+    if is_local && local.join("index.json").is_file() || source.ends_with("index.json") {
+        MarketplaceKind::Signed
+    } else if (is_local && local.join(CATALOG_FILE).is_file())
+        || looks_like_git(source)
+        || source.ends_with("marketplace.json")
+    {
+        MarketplaceKind::Catalog
+    } else {
+        MarketplaceKind::Signed
+    }
+}
+
+/// Fetches and verifies what a marketplace offers now (nothing is written).
+pub(crate) fn fetch_offer(home: &Home, rec: &MarketplaceRecord, now: i64) -> Result<Offer> {
+    match rec.kind {
+        MarketplaceKind::Catalog => Ok(Offer::Catalog(fetch_catalog(home, &rec.source)?)),
+        MarketplaceKind::Signed => {
+            let location = index_location(&rec.source)?;
+            let bytes = fetch_bytes(&location, INDEX_LIMIT)?.ok_or_else(|| {
+                PluginError::Download { url: location.to_string(), reason: "not found".to_owned() }
+            })?;
+            let sig_loc = match &location {
+                Location::Url(u) => Location::Url(format!("{u}.minisig")),
+                Location::Path(p) => {
+                    Location::Path(PathBuf::from(format!("{}.minisig", p.display())))
+                }
+            };
+            let sig = match &rec.public_key {
+                Some(_) => fetch_bytes(&sig_loc, SIG_LIMIT)?
+                    .map(|b| String::from_utf8_lossy(&b).into_owned()),
+                None => None,
+            };
+            let previous = read_optional(&accepted_index_file(home, &rec.name))?;
+            let check = IndexCheck {
+                marketplace: &rec.name,
+                public_key: rec.public_key.as_deref(),
+                previous: previous.as_deref(),
+                now,
+            };
+            let index = verify_index(&bytes, sig.as_deref(), &check)?;
+            Ok(Offer::Signed { index, bytes, location })
+        }
+    }
+}
+
+/// `{home}/plugins/marketplaces/{name}/index.json`: the last accepted index.
+pub(crate) fn accepted_index_file(home: &Home, name: &str) -> PathBuf {
+    home.marketplace_dir(name).join("index.json")
+}
+
+fn report(record: MarketplaceRecord, offer: &Offer) -> MarketplaceReport {
+    match offer {
+        Offer::Signed { index, .. } => MarketplaceReport {
+            record,
+            index_version: Some(index.version),
+            plugins: index.plugins.keys().cloned().collect(),
+            warnings: index.warnings(),
+        },
+        Offer::Catalog(c) => MarketplaceReport {
+            record,
+            index_version: None,
+            plugins: c.catalog.plugins.iter().map(|p| p.name.clone()).collect(),
+            warnings: Vec::new(),
+        },
+    }
+}
+
+/// Registers a marketplace after fetching and verifying it once. A key pins a signed
+/// index; without one, a folder or URL with `index.json` is a signed index added unsigned
+/// (refused under `require_signed`), and a folder, git repository or URL with
+/// `marketplace.json` is a catalogue.
+pub fn marketplace_add(home: &Home, add: &AddMarketplace) -> Result<MarketplaceReport> {
+    if !is_safe_name(&add.name) {
+        return Err(PluginError::InvalidName(add.name.clone()));
+    }
+    let public_key = add.public_key.as_deref().map(key_line).transpose()?;
+    let kind = detect_kind(&add.source, public_key.is_some());
+    if add.require_signed && public_key.is_none() {
+        return Err(PluginError::KeyRequired(add.name.clone()));
+    }
+    let source = match Location::parse(&add.source) {
+        Ok(Location::Path(p)) if !add.source.starts_with("file://") => {
+            p.canonicalize().map(|c| c.display().to_string()).unwrap_or_else(|_| add.source.clone())
+        }
+        _ => add.source.clone(),
+    };
+    let _lock = StateLock::acquire(home)?;
+    let mut reg = Registry::load(home)?;
+    if reg.file.marketplaces.contains_key(&add.name) {
+        return Err(PluginError::MarketplaceExists(add.name.clone()));
+    }
+    let record = MarketplaceRecord {
+        name: add.name.clone(),
+        source,
+        kind,
+        unsigned: kind == MarketplaceKind::Signed && public_key.is_none(),
+        public_key,
+    };
+    let offer = fetch_offer(home, &record, now_secs())?;
+    let mut txn = Txn::default();
+    if let Offer::Signed { bytes, .. } = &offer {
+        txn.write(&accepted_index_file(home, &record.name), bytes)?;
+    }
+    reg.file.marketplaces.insert(record.name.clone(), record.clone());
+    txn.write(&home.marketplaces_file(), &reg.to_bytes())?;
+    txn.commit();
+    Ok(report(record, &offer))
+}
+
+/// The registered marketplaces, sorted by name.
+pub fn marketplace_list(home: &Home) -> Result<Vec<MarketplaceRecord>> {
+    Ok(Registry::load(home)?.records())
+}
+
+/// Unregisters a marketplace and forgets its accepted index. Refused while plugins from
+/// it are installed.
+pub fn marketplace_remove(home: &Home, name: &str) -> Result<MarketplaceRecord> {
+    let _lock = StateLock::acquire(home)?;
+    let mut reg = Registry::load(home)?;
+    let rec = reg.get(name)?;
+    let suffix = format!("@{name}");
+    let in_use: Vec<String> = InstalledPlugins::load(home)?
+        .entries()
+        .into_iter()
+        .map(|(id, _)| id)
+        .filter(|id| id.ends_with(&suffix))
+        .collect();
+    if !in_use.is_empty() {
+        return Err(PluginError::MarketplaceInUse { name: name.to_owned(), plugins: in_use });
+    }
+    reg.file.marketplaces.remove(name);
+    let mut txn = Txn::default();
+    txn.write(&home.marketplaces_file(), &reg.to_bytes())?;
+    txn.commit();
+    let dir = home.marketplace_dir(name);
+    let _ = fs::remove_dir_all(&dir);
+    Ok(rec)
+}
+
+/// Fetches and verifies one marketplace (or all, with `None`) and keeps each newly
+/// accepted signed index, so a later rollback is refused.
+pub fn marketplace_refresh(home: &Home, name: Option<&str>) -> Result<Vec<MarketplaceReport>> {
+    let _lock = StateLock::acquire(home)?;
+    let reg = Registry::load(home)?;
+    let records = match name {
+        Some(n) => vec![reg.get(n)?],
+        None => reg.records(),
+    };
+    let mut out = Vec::new();
+    for rec in records {
+        let offer = fetch_offer(home, &rec, now_secs())?;
+        if let Offer::Signed { bytes, .. } = &offer {
+            let mut txn = Txn::default();
+            txn.write(&accepted_index_file(home, &rec.name), bytes)?;
+            txn.commit();
+        }
+        out.push(report(rec, &offer));
+    }
+    Ok(out)
+}
+
+/// Options of [`marketplace_build`].
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    /// The minisign secret key file.
+    pub secret_key_file: PathBuf,
+    /// Its password, for password-protected keys.
+    pub password: Option<String>,
+    /// Marketplace name for a new index (default: the existing index's, else the folder
+    /// name).
+    pub name: Option<String>,
+    /// Days until the new index expires (default 30).
+    pub expires_in_days: u32,
+    /// `requires_hooks` for versions added by this build.
+    pub requires_hooks: Option<String>,
+    /// `(plugin, version)` pairs to mark yanked.
+    pub yank: Vec<(String, String)>,
+}
+
+impl BuildOptions {
+    /// Defaults with this secret key file.
+    pub fn new(secret_key_file: impl Into<PathBuf>) -> Self {
+        Self {
+            secret_key_file: secret_key_file.into(),
+            password: None,
+            name: None,
+            expires_in_days: 30,
+            requires_hooks: None,
+            yank: Vec::new(),
+        }
+    }
+}
+
+/// What [`marketplace_build`] wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildReport {
+    /// `{dir}/index.json`.
+    pub index: PathBuf,
+    /// `{dir}/index.json.minisig`.
+    pub signature: PathBuf,
+    /// The new index version.
+    pub version: u64,
+    /// `name@version` entries added by this build.
+    pub added: Vec<String>,
+    /// The signer's public key (base64 line), to give to `marketplace add --key`.
+    pub public_key: String,
+}
+
+/// Writes `{dir}/index.json` and `{dir}/index.json.minisig` from the `*.tar.gz` archives
+/// in `dir`: keeps the entries of the existing index, adds each new archive (url = file
+/// name; sha256, size, unpacked computed), bumps `version`, sets `expires`, and signs.
+/// An archive re-published under an existing version with other bytes is refused.
+pub fn marketplace_build(dir: &Path, opts: &BuildOptions) -> Result<BuildReport> {
+    let sk_text = fs::read_to_string(&opts.secret_key_file)
+        .map_err(PluginError::io("read", &opts.secret_key_file))?;
+    let sk = crate::sign::load_secret_key(&sk_text, opts.password.as_deref())?;
+    let index_path = dir.join("index.json");
+    let old = read_optional(&index_path)?.map(|b| SignedIndex::parse(&b)).transpose()?;
+    let name = match (&old, &opts.name) {
+        (Some(o), _) => o.marketplace.clone(),
+        (None, Some(n)) => n.clone(),
+        (None, None) => dir
+            .canonicalize()
+            .ok()
+            .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| "marketplace".to_owned()),
+    };
+    if !is_safe_name(&name) {
+        return Err(PluginError::InvalidName(name));
+    }
+    let mut plugins: BTreeMap<String, IndexPlugin> =
+        old.as_ref().map(|o| o.plugins.clone()).unwrap_or_default();
+    let mut archives: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(PluginError::io("read", dir))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.to_string_lossy().ends_with(".tar.gz"))
+        .collect();
+    archives.sort();
+    let mut added = Vec::new();
+    for a in archives {
+        let m = crate::archive::read_archive_manifest(&a)?;
+        let (sha256, size) = crate::fsutil::hash_file(&a).map_err(PluginError::io("read", &a))?;
+        let file_name = a.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let p = plugins.entry(m.name.clone()).or_insert_with(|| IndexPlugin {
+            description: None,
+            versions: BTreeMap::new(),
+            unknown: BTreeMap::new(),
+        });
+        if let Some(existing) = p.versions.get(&m.version) {
+            if existing.sha256 != sha256 {
+                return Err(PluginError::Mismatch {
+                    what: format!("{} {} (versions are immutable)", m.name, m.version),
+                    expected: existing.sha256.clone(),
+                    found: sha256,
+                });
+            }
+            continue;
+        }
+        let unpacked = crate::archive::unpacked_size(&a)?;
+        p.versions.insert(
+            m.version.clone(),
+            IndexVersion {
+                url: file_name,
+                sha256,
+                size,
+                unpacked,
+                yanked: false,
+                requires_hooks: opts.requires_hooks.clone(),
+                unknown: BTreeMap::new(),
+            },
+        );
+        added.push(format!("{}@{}", m.name, m.version));
+    }
+    for (pn, pv) in &opts.yank {
+        let v = plugins.get_mut(pn).and_then(|p| p.versions.get_mut(pv)).ok_or_else(|| {
+            PluginError::NoMatchingVersion { plugin: pn.clone(), requirement: pv.clone() }
+        })?;
+        v.yanked = true;
+    }
+    let version = old.as_ref().map(|o| o.version + 1).unwrap_or(1);
+    let index = SignedIndex {
+        schema: INDEX_SCHEMA,
+        marketplace: name.clone(),
+        version,
+        expires: format_rfc3339(now_secs() + i64::from(opts.expires_in_days) * 86_400),
+        plugins,
+        unknown: BTreeMap::new(),
+    };
+    let bytes = index.to_bytes();
+    let (sig, public_key) = crate::sign::sign_bytes(
+        &sk,
+        &bytes,
+        &format!("hooks marketplace {name} version {version}"),
+    )?;
+    let sig_path = dir.join("index.json.minisig");
+    let mut txn = Txn::default();
+    txn.write(&index_path, &bytes)?;
+    txn.write(&sig_path, sig.as_bytes())?;
+    txn.commit();
+    Ok(BuildReport { index: index_path, signature: sig_path, version, added, public_key })
+}

@@ -1,0 +1,341 @@
+//! The attack corpus: each attempt ends in a clear error, installs nothing, and leaves the
+//! state byte-identical.
+
+use std::fs;
+
+use hooks_plugins::*;
+use tar::EntryType;
+
+use crate::support::*;
+
+/// A market with `alpha 1.0.0` published and registered in a fresh home.
+fn setup() -> (Market, tempfile::TempDir, Home) {
+    let m = Market::new();
+    m.publish("alpha", "1.0.0", "one");
+    let (d, home) = home();
+    m.add_to(&home);
+    (m, d, home)
+}
+
+/// Installs `alpha@market`, expects failure, and checks that nothing changed.
+fn refused(home: &Home, o: &InstallOptions) -> PluginError {
+    let before = state_snapshot(home);
+    let err = install(home, "alpha@market", o, &mut yes()).unwrap_err();
+    assert_eq!(state_snapshot(home), before, "state changed after: {err}");
+    let store: Vec<_> = fs::read_dir(home.store_dir())
+        .map(|r| r.map(|e| e.unwrap().file_name()).collect())
+        .unwrap_or_default();
+    assert!(
+        store.is_empty() || list(home).unwrap().iter().any(|p| p.id == "alpha@market"),
+        "store: {store:?}"
+    );
+    err
+}
+
+fn refused_fresh(home: &Home) -> PluginError {
+    let e = refused(home, &opts());
+    assert!(list(home).unwrap().is_empty());
+    e
+}
+
+/// Publishes a crafted archive as alpha 2.0.0 and expects the install to be refused.
+fn crafted(
+    manifest_files: &[(&str, &[u8])],
+    entries: &[RawEntry],
+    unpacked: Option<u64>,
+) -> PluginError {
+    crafted_as("alpha", manifest_files, entries, unpacked)
+}
+
+fn crafted_as(
+    manifest_name: &str,
+    manifest_files: &[(&str, &[u8])],
+    entries: &[RawEntry],
+    unpacked: Option<u64>,
+) -> PluginError {
+    let (m, _d, home) = setup();
+    craft_archive(&m.root().join("evil.tar.gz"), manifest_name, "2.0.0", manifest_files, entries);
+    m.add_archive("evil.tar.gz", "alpha", "2.0.0", unpacked);
+    refused_fresh(&home)
+}
+
+fn ok_files() -> Vec<RawEntry> {
+    vec![RawEntry::file("hooks/hooks.json", HOOKS)]
+}
+
+const MANIFEST: &[(&str, &[u8])] = &[("hooks/hooks.json", HOOKS)];
+
+#[test]
+fn crafted_archive_control_installs() {
+    // The crafting helpers produce an installable archive when nothing is wrong, so each
+    // refusal below is caused by its one defect.
+    let (m, _d, home) = setup();
+    craft_archive(&m.root().join("good.tar.gz"), "alpha", "2.0.0", MANIFEST, &ok_files());
+    m.add_archive("good.tar.gz", "alpha", "2.0.0", None);
+    assert_eq!(install(&home, "alpha@market", &opts(), &mut yes()).unwrap().version, "2.0.0");
+}
+
+#[test]
+fn tampered_archive() {
+    let (m, _d, home) = setup();
+    let a = m.root().join("alpha-1.0.0.tar.gz");
+    let mut b = fs::read(&a).unwrap();
+    let mid = b.len() / 2;
+    b[mid] ^= 0xff;
+    fs::write(&a, b).unwrap();
+    let e = refused_fresh(&home);
+    assert!(matches!(&e, PluginError::Mismatch { what, .. } if what == "archive sha256"), "{e}");
+}
+
+#[test]
+fn wrong_size() {
+    let (m, _d, home) = setup();
+    m.resign(|v| {
+        v["version"] = 2.into();
+        let s = v["plugins"]["alpha"]["versions"]["1.0.0"]["size"].as_u64().unwrap();
+        v["plugins"]["alpha"]["versions"]["1.0.0"]["size"] = (s + 10).into();
+    });
+    let e = refused_fresh(&home);
+    assert!(matches!(&e, PluginError::Mismatch { what, .. } if what == "archive size"), "{e}");
+}
+
+#[test]
+fn oversized_download() {
+    let (m, _d, home) = setup();
+    m.server.routes.lock().unwrap().insert("alpha-1.0.0.tar.gz".into(), Route::Endless(50 << 20));
+    let e = refused_fresh(&home);
+    assert!(matches!(e, PluginError::TooLarge { .. }), "{e}");
+}
+
+#[test]
+fn oversized_with_content_length() {
+    let (m, _d, home) = setup();
+    m.resign(|v| {
+        v["version"] = 2.into();
+        v["plugins"]["alpha"]["versions"]["1.0.0"]["size"] = 10.into();
+    });
+    let e = refused_fresh(&home);
+    assert!(matches!(e, PluginError::TooLarge { limit: 10, .. }), "{e}");
+}
+
+#[test]
+fn bad_signature() {
+    let (m, _d, home) = setup();
+    let other = generate_keypair().unwrap();
+    m.resign_with(Some(&other.secret_key_file), |v| v["version"] = 2.into());
+    let e = refused_fresh(&home);
+    assert!(matches!(e, PluginError::BadSignature { .. }), "{e}");
+    assert!(e.to_string().contains("does not verify"));
+}
+
+#[test]
+fn unsigned_index_for_keyed_marketplace() {
+    let (m, _d, home) = setup();
+    fs::remove_file(m.root().join("index.json.minisig")).unwrap();
+    let e = refused_fresh(&home);
+    assert!(matches!(e, PluginError::UnsignedIndex(_)), "{e}");
+}
+
+#[test]
+fn lower_index_version() {
+    let (m, _d, home) = setup();
+    let old_index = fs::read(m.root().join("index.json")).unwrap();
+    let old_sig = fs::read(m.root().join("index.json.minisig")).unwrap();
+    m.publish("alpha", "1.1.0", "two");
+    marketplace_refresh(&home, None).unwrap();
+    fs::write(m.root().join("index.json"), old_index).unwrap();
+    fs::write(m.root().join("index.json.minisig"), old_sig).unwrap();
+    let e = refused_fresh(&home);
+    assert!(matches!(e, PluginError::Rollback { accepted: 2, offered: 1, .. }), "{e}");
+    assert!(matches!(marketplace_refresh(&home, None), Err(PluginError::Rollback { .. })));
+}
+
+#[test]
+fn same_version_different_bytes() {
+    let (m, _d, home) = setup();
+    m.resign(|v| v["plugins"]["alpha"]["description"] = "changed".into());
+    let e = refused_fresh(&home);
+    assert!(matches!(e, PluginError::IndexReplaced { version: 1, .. }), "{e}");
+}
+
+#[test]
+fn expired_index() {
+    let (m, _d, home) = setup();
+    m.resign(|v| {
+        v["version"] = 2.into();
+        v["expires"] = "2001-01-01T00:00:00Z".into();
+    });
+    let e = refused_fresh(&home);
+    assert!(matches!(e, PluginError::IndexExpired { .. }), "{e}");
+}
+
+#[test]
+fn manifest_naming_another_plugin() {
+    let e = crafted_as("other", MANIFEST, &ok_files(), None);
+    assert!(
+        matches!(&e, PluginError::ManifestMismatch { problems } if problems[0].contains("manifest is for other 2.0.0")),
+        "{e}"
+    );
+}
+
+#[test]
+fn extra_file() {
+    let mut entries = ok_files();
+    entries.push(RawEntry::file("bin/extra.sh", b"rm -rf ~"));
+    let e = crafted(MANIFEST, &entries, None);
+    assert!(
+        matches!(&e, PluginError::ManifestMismatch { problems } if problems[0] == "bin/extra.sh: not in the manifest"),
+        "{e}"
+    );
+}
+
+#[test]
+fn missing_file() {
+    let e = crafted(&[("hooks/hooks.json", HOOKS), ("bin/run.sh", b"x")], &ok_files(), None);
+    assert!(
+        matches!(&e, PluginError::ManifestMismatch { problems } if problems[0] == "bin/run.sh: missing"),
+        "{e}"
+    );
+}
+
+#[test]
+fn file_digest_mismatch() {
+    let e = crafted(
+        &[("hooks/hooks.json", HOOKS), ("run.sh", b"good")],
+        &[RawEntry::file("hooks/hooks.json", HOOKS), RawEntry::file("run.sh", b"evil")],
+        None,
+    );
+    assert!(
+        matches!(&e, PluginError::ManifestMismatch { problems } if problems[0].starts_with("run.sh: sha256")),
+        "{e}"
+    );
+}
+
+fn unsafe_reason(e: &PluginError) -> String {
+    match e {
+        PluginError::UnsafeEntry { reason, .. } => reason.clone(),
+        other => panic!("expected an unsafe entry, got {other}"),
+    }
+}
+
+#[test]
+fn dotdot_entry() {
+    let mut entries = ok_files();
+    entries.push(RawEntry::file("../../escape.sh", b"x"));
+    let e = crafted(MANIFEST, &entries, None);
+    assert_eq!(unsafe_reason(&e), "path contains '..'");
+}
+
+#[test]
+fn absolute_path() {
+    let mut entries = ok_files();
+    entries.push(RawEntry::file("/tmp/hooks-plugins-absolute-test", b"x"));
+    let e = crafted(MANIFEST, &entries, None);
+    assert_eq!(unsafe_reason(&e), "absolute path");
+    assert!(!std::path::Path::new("/tmp/hooks-plugins-absolute-test").exists());
+}
+
+#[test]
+fn symlink() {
+    let mut entries = ok_files();
+    entries.push(RawEntry {
+        path: b"link".to_vec(),
+        kind: EntryType::Symlink,
+        mode: 0o777,
+        data: vec![],
+        link: Some(b"/etc/passwd".to_vec()),
+    });
+    assert_eq!(unsafe_reason(&crafted(MANIFEST, &entries, None)), "symbolic link");
+}
+
+#[test]
+fn hardlink() {
+    let mut entries = ok_files();
+    entries.push(RawEntry {
+        path: b"hard".to_vec(),
+        kind: EntryType::Link,
+        mode: 0o644,
+        data: vec![],
+        link: Some(b"hooks/hooks.json".to_vec()),
+    });
+    assert_eq!(unsafe_reason(&crafted(MANIFEST, &entries, None)), "hard link");
+}
+
+#[test]
+fn device_node() {
+    let mut entries = ok_files();
+    entries.push(RawEntry {
+        path: b"dev".to_vec(),
+        kind: EntryType::Char,
+        mode: 0o644,
+        data: vec![],
+        link: None,
+    });
+    assert_eq!(unsafe_reason(&crafted(MANIFEST, &entries, None)), "device node");
+}
+
+#[test]
+fn fifo() {
+    let mut entries = ok_files();
+    entries.push(RawEntry {
+        path: b"pipe".to_vec(),
+        kind: EntryType::Fifo,
+        mode: 0o644,
+        data: vec![],
+        link: None,
+    });
+    assert_eq!(unsafe_reason(&crafted(MANIFEST, &entries, None)), "fifo");
+}
+
+#[test]
+fn setuid_bit() {
+    let mut entries = ok_files();
+    entries.push(RawEntry {
+        path: b"suid".to_vec(),
+        kind: EntryType::Regular,
+        mode: 0o4755,
+        data: b"x".to_vec(),
+        link: None,
+    });
+    assert_eq!(
+        unsafe_reason(&crafted(&[("hooks/hooks.json", HOOKS), ("suid", b"x")], &entries, None)),
+        "setuid, setgid or sticky bit"
+    );
+}
+
+#[test]
+fn decompression_bomb() {
+    let zeros = vec![0u8; 20 << 20];
+    let mut entries = ok_files();
+    entries.push(RawEntry::file("big", &zeros));
+    let e = crafted(&[("hooks/hooks.json", HOOKS), ("big", &zeros)], &entries, Some(64 << 10));
+    assert!(matches!(e, PluginError::Bomb { limit: 65536 }), "{e}");
+}
+
+#[test]
+fn invalid_hooks_refused() {
+    let bad: &[u8] =
+        br#"{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"   "}]}]}}"#;
+    let e = crafted(&[("hooks/hooks.json", bad)], &[RawEntry::file("hooks/hooks.json", bad)], None);
+    assert!(matches!(e, PluginError::InvalidHooks { .. }), "{e}");
+}
+
+#[test]
+fn lockfile_digest_mismatch() {
+    let (m, _d, home) = setup();
+    install(&home, "alpha@market", &opts(), &mut yes()).unwrap();
+    // The publisher re-publishes 1.0.0 with other bytes under a new index version.
+    craft_archive(&m.root().join("evil.tar.gz"), "alpha", "1.0.0", MANIFEST, &ok_files());
+    let bytes = fs::read(m.root().join("evil.tar.gz")).unwrap();
+    m.resign(|v| {
+        v["version"] = 2.into();
+        let e = &mut v["plugins"]["alpha"]["versions"]["1.0.0"];
+        e["url"] = "evil.tar.gz".into();
+        e["sha256"] = sha256(&bytes).into();
+        e["size"] = bytes.len().into();
+    });
+    let e = refused(&home, &opts());
+    assert!(matches!(e, PluginError::LockfileMismatch { .. }), "{e}");
+    let e = refused(&home, &InstallOptions { locked: true, yes: true, ..Default::default() });
+    assert!(matches!(e, PluginError::LockfileMismatch { .. }), "{e}");
+}

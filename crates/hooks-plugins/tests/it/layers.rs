@@ -1,0 +1,117 @@
+//! The plugin layer: enabled plugins sorted by id, plugin info, unverified plugins,
+//! `--plugin-dir`, broken plugins.
+
+use std::fs;
+
+use hooks_core::{InactiveStatus, Layer};
+use hooks_plugins::*;
+
+use crate::support::*;
+
+/// Registers a plugin folder the way another tool would (state files only).
+fn register_foreign(home: &Home, id: &str, dir: &std::path::Path) {
+    let mut ip = InstalledPlugins::load(home).unwrap();
+    ip.set(id, &InstallRecord { install_path: dir.to_owned(), version: Some("1.0.0".into()) });
+    fs::create_dir_all(home.state_dir()).unwrap();
+    fs::write(home.installed_plugins_file(), ip.to_bytes()).unwrap();
+    let mut st = PluginStates::load(home).unwrap();
+    st.set_enabled(id, true);
+    fs::write(home.plugin_state_file(), st.to_bytes()).unwrap();
+}
+
+#[test]
+fn layers_sorted_with_plugin_info() {
+    let m = Market::new();
+    m.publish("zeta", "1.0.0", "z");
+    m.publish("alpha", "1.0.0", "a");
+    let (_d, home) = home();
+    m.add_to(&home);
+    install(&home, "zeta@market", &opts(), &mut yes()).unwrap();
+    let a = install(&home, "alpha@market", &opts(), &mut yes()).unwrap();
+    let (docs, diags) = plugin_layers(&home, &LayerOptions::default());
+    assert!(diags.is_empty(), "{diags:?}");
+    let ids: Vec<_> = docs.iter().map(|d| d.layer.plugin().unwrap().id.clone()).collect();
+    assert_eq!(ids, ["alpha@market", "zeta@market"]);
+    let Layer::Plugin(info) = &docs[0].layer else { panic!() };
+    assert_eq!(info.version.as_deref(), Some("1.0.0"));
+    assert_eq!(info.root, a.install_path.display().to_string());
+    assert_eq!(info.data_dir, home.data_dir("alpha@market").display().to_string());
+    assert_eq!(info.digest.as_deref(), Some(a.manifest_sha256.as_str()));
+    assert_eq!(docs[0].parsed.config.events.len(), 1);
+
+    // An added file that a hook runs is caught on load.
+    let hooks = a.install_path.join("hooks/hooks.json");
+    fs::write(&hooks, fs::read_to_string(&hooks).unwrap().replace("bin/run.sh", "bin/new.sh"))
+        .unwrap();
+    fs::write(a.install_path.join("bin/new.sh"), "#!/bin/sh\n").unwrap();
+    let (docs, diags) = plugin_layers(&home, &LayerOptions::default());
+    assert!(
+        matches!(&docs[0].inactive, Some((InactiveStatus::Tampered, why)) if why.contains("bin/new.sh: not in the manifest")),
+        "{:?}",
+        docs[0].inactive
+    );
+    assert!(docs[1].inactive.is_none(), "another plugin's hooks still load");
+    assert_eq!(diags.iter().filter(|d| d.code == codes::PLUGIN_TAMPERED).count(), 1);
+}
+
+#[test]
+fn unverified_plugins() {
+    let (d, home) = home();
+    let dir = make_plugin(d.path(), "foreign", "1.0.0", "f");
+    register_foreign(&home, "foreign@elsewhere", &dir);
+    let (docs, diags) = plugin_layers(&home, &LayerOptions::default());
+    assert_eq!(docs.len(), 1);
+    assert!(docs[0].inactive.is_none());
+    assert_eq!(diags.len(), 1);
+    assert_eq!(diags[0].code, codes::PLUGIN_UNVERIFIED);
+    assert_eq!(diags[0].severity, hooks_core::Severity::Warning);
+    assert!(home.data_dir("foreign@elsewhere").is_dir());
+
+    let (docs, diags) = plugin_layers(&home, &LayerOptions { require_verified: true });
+    assert!(matches!(docs[0].inactive, Some((InactiveStatus::Unverified, _))));
+    assert!(diags[0].is_error());
+    assert_eq!(list(&home).unwrap()[0].provenance, Provenance::Unverified);
+    assert!(matches!(verify(&home, None).unwrap().plugins[0].1, VerifyStatus::Unverified));
+
+    // Adoption pins it; then it loads verified, and later edits are caught.
+    let ad = adopt(&home, "foreign@elsewhere").unwrap();
+    assert_eq!(ad.manifest.files.len(), 3);
+    let (docs, diags) = plugin_layers(&home, &LayerOptions { require_verified: true });
+    assert!(docs[0].inactive.is_none(), "{:?}", docs[0].inactive);
+    assert!(diags.is_empty(), "{diags:?}");
+    fs::write(dir.join("bin/run.sh"), "#!/bin/sh\necho evil\n").unwrap();
+    assert!(!verify(&home, None).unwrap().ok());
+    let (docs, _) = plugin_layers(&home, &LayerOptions::default());
+    assert!(matches!(docs[0].inactive, Some((InactiveStatus::Tampered, _))));
+}
+
+#[test]
+fn broken_plugin_loses_only_its_hooks() {
+    let (d, home) = home();
+    let good = make_plugin(d.path(), "good", "1.0.0", "g");
+    let bad = make_plugin(d.path(), "bad", "1.0.0", "b");
+    fs::write(bad.join(".claude-plugin/plugin.json"), r#"{"name":"has space"}"#).unwrap();
+    register_foreign(&home, "good@x", &good);
+    register_foreign(&home, "bad@x", &bad);
+    let (docs, diags) = plugin_layers(&home, &LayerOptions::default());
+    assert_eq!(docs.len(), 1);
+    assert_eq!(docs[0].layer.plugin().unwrap().id, "good@x");
+    let failed: Vec<_> = diags.iter().filter(|d| d.code == codes::PLUGIN_HOOKS_FAILED).collect();
+    assert_eq!(failed.len(), 1);
+    assert!(failed[0].message.contains("invalid plugin name"), "{}", failed[0].message);
+}
+
+#[test]
+fn dev_plugin_dir() {
+    let (d, home) = home();
+    let dir = make_plugin(d.path(), "dev", "0.1.0", "x");
+    let (docs, diags) = dev_plugin_layer(&home, &dir, None);
+    assert!(diags.is_empty(), "{diags:?}");
+    assert_eq!(docs.len(), 1);
+    let info = docs[0].layer.plugin().unwrap();
+    assert_eq!(info.id, "dev@local");
+    assert_eq!(info.digest, None);
+    assert!(std::path::Path::new(&info.data_dir).is_dir());
+    let (docs, _) = dev_plugin_layer(&home, &dir, Some("dev@mine"));
+    assert_eq!(docs[0].layer.plugin().unwrap().id, "dev@mine");
+}

@@ -1,0 +1,10 @@
+//! Integration tests of hooks-plugins: a real HTTP server on 127.0.0.1, real git
+//! repositories, real signatures.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+mod attacks;
+mod catalog;
+mod concurrency;
+mod layers;
+mod signed;
+mod support;

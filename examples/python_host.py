@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""A minimal agent host that talks to `hooks serve` (standard library only).
+
+Usage:
+    HOOKS_BIN=target/release/hooks python3 examples/python_host.py \
+        --project examples/demo --trust-project-hooks
+
+Arguments are passed to `hooks` before `serve`. The host fires a PreToolUse for a
+`rm -rf` command and a Stop, acts on each decision, and shuts the session down.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import threading
+
+
+class HooksSession:
+    """One `hooks serve` process; requests carry ids, answers may come in any order."""
+
+    def __init__(self, args):
+        binary = os.environ.get("HOOKS_BIN", "hooks")
+        self.proc = subprocess.Popen(
+            [binary, *args, "serve"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        self.next_id = 0
+        self.pending = {}
+        self.lock = threading.Lock()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            message = json.loads(line)
+            if "id" not in message:  # a notification
+                if message.get("method") == "status" and message["params"]["text"]:
+                    print(f"  [status] {message['params']['text']}")
+                continue
+            with self.lock:
+                slot = self.pending.pop(message["id"], None)
+            if slot is not None:
+                slot["answer"] = message
+                slot["done"].set()
+
+    def request(self, method, params=None):
+        with self.lock:
+            self.next_id += 1
+            request_id = self.next_id
+            slot = {"done": threading.Event()}
+            self.pending[request_id] = slot
+        request = {"id": request_id, "method": method}
+        if params is not None:
+            request["params"] = params
+        self.proc.stdin.write(json.dumps(request) + "\n")
+        self.proc.stdin.flush()
+        if not slot["done"].wait(timeout=60):
+            raise TimeoutError(f"no answer to {method}")
+        answer = slot["answer"]
+        if "error" in answer:
+            raise RuntimeError(answer["error"]["message"])
+        return answer["result"]
+
+    def fire(self, event, payload):
+        return self.request("event", {"event": event, "payload": payload})
+
+    def close(self):
+        self.request("shutdown")
+        self.proc.stdin.close()
+        return self.proc.wait(timeout=30)
+
+
+def main():
+    session = HooksSession(sys.argv[1:])
+
+    # The model wants to run a shell command: ask the hooks first.
+    command = "rm -rf build/"
+    result = session.fire(
+        "PreToolUse",
+        {"tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "toolu_1"},
+    )
+    decision = result["decision"]
+    if not decision["continue"] or decision["permission"]["behavior"] == "deny":
+        # What the model sees instead of the tool's output.
+        print(f"PreToolUse: refused `{command}`: {result['effect']['tool_result']}")
+    else:
+        print(f"PreToolUse: running `{command}`")
+
+    # The model wants to stop: a Stop hook may keep it working.
+    result = session.fire("Stop", {"last_assistant_message": "Done."})
+    effect = result["effect"]
+    if effect.get("continue_turn"):
+        print(f"Stop: continuing with: {effect['injected_user_message']}")
+    else:
+        print("Stop: the agent stops")
+
+    status = session.close()
+    print(f"session closed (exit {status})")
+    return 0 if status == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
