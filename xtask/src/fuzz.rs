@@ -155,6 +155,41 @@ fn seed(root: &Path, target: &str, corpus: &Path) -> Result<usize, String> {
                 }
             }
         }
+        "serve" => {
+            let mut lines = Vec::new();
+            for (i, (_, case)) in cases.iter().enumerate() {
+                let (Some(event), Some(payload)) = (case.get("event"), case.get("payload")) else {
+                    continue;
+                };
+                let params = serde_json::json!({"event": event, "payload": payload});
+                let line = serde_json::json!({"id": i, "method": "event", "params": params});
+                lines.push(line.to_string());
+            }
+            for (i, line) in lines.iter().enumerate().step_by(8) {
+                seeds.push((format!("event-{i}"), format!("{line}\n").into_bytes()));
+            }
+            let session = [
+                r#"{"id": "a", "method": "list"}"#,
+                r#"{"id": 2, "method": "reload", "params": null}"#,
+                r#"{"id": 3, "method": "event", "params": {"event": "Stop"}}"#,
+                "",
+                r#"{"id": 4, "method": "nope"}"#,
+                r#"{"id": 5.5, "method": "shutdown"}"#,
+            ];
+            seeds.push(("session".to_owned(), (session.join("\n") + "\n").into_bytes()));
+        }
+        "marketplace" | "archive" => {
+            let work = root.join("fuzz/target/seed-work").join(target);
+            let _ = fs::remove_dir_all(&work);
+            fs::create_dir_all(&work)
+                .map_err(|e| format!("fuzz: cannot create {}: {e}", work.display()))?;
+            let made = if target == "archive" {
+                hooks_plugins::fuzzing::archive_seeds(&work)
+            } else {
+                hooks_plugins::fuzzing::marketplace_seeds(&work)
+            };
+            seeds.extend(made.map_err(|e| format!("fuzz: cannot make the {target} seeds: {e}"))?);
+        }
         // Targets without fixtures of their own start from the fuzzer's empty input.
         _ => {}
     }
@@ -294,7 +329,7 @@ mod tests {
     #[test]
     fn every_target_of_the_manifest_is_listed() {
         let targets = targets(&crate::workspace_root()).unwrap();
-        for t in ["config", "output", "payload"] {
+        for t in ["config", "output", "payload", "serve", "marketplace", "archive"] {
             assert!(targets.iter().any(|n| n == t), "{t} missing from {targets:?}");
         }
     }
