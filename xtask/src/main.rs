@@ -1,11 +1,13 @@
 //! Project automation: `cargo xtask tidy`, `cargo xtask codegen [--check]`,
-//! `cargo xtask bench [--quick]`, `cargo xtask soak [--requests N] [--seed S]`.
+//! `cargo xtask bench [--quick]`, `cargo xtask soak [--requests N] [--seed S]`,
+//! `cargo xtask fuzz TARGET [--seconds N]`.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod bench;
 mod codegen;
+mod fuzz;
 mod soak;
 mod tidy;
 
@@ -25,7 +27,9 @@ fn main() -> ExitCode {
         },
         Some("soak") => soak::Options::parse(&args[1..])
             .and_then(|options| soak::run(&workspace_root(), &options)),
-        _ => Err("usage: cargo xtask <tidy | codegen [--check] | bench [--quick] | soak [--requests N] [--seed S]>"
+        Some("fuzz") => fuzz::run(&workspace_root(), &args[1..]),
+        _ => Err("usage: cargo xtask <tidy | codegen [--check] | bench [--quick] | \
+                  soak [--requests N] [--seed S] | fuzz TARGET [--seconds N]>"
             .to_owned()),
     };
     match result {

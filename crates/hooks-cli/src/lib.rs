@@ -15,6 +15,8 @@ mod cli;
 mod cmd;
 mod context;
 mod docs;
+#[doc(hidden)]
+pub mod fuzzing;
 mod layers;
 mod report;
 mod style;

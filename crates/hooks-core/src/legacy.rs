@@ -238,8 +238,9 @@ pub enum MigrateError {
 /// Each migrated handler becomes `{"type": "command", "argv": [...], "timeout": 5}` in its
 /// own group under its event, with the legacy event's matcher (`agent_completed`,
 /// `agent_needs_input`, `manual`), in the same order [`crate::parse_config`] loads them, so
-/// handler ids are the same before and after the rewrite. Entries that migrate nothing are
-/// left out; call `parse_config` on the same bytes to show why.
+/// handler ids are the same before and after the rewrite (up to the first dropped repeat,
+/// below). Entries that migrate nothing are left out; call `parse_config` on the same bytes
+/// to show why.
 ///
 /// What the current format cannot express, and the choice made:
 ///
@@ -254,6 +255,13 @@ pub enum MigrateError {
 ///   prints or exits non-zero should be adapted (or redirect its output).
 /// - `session.start` maps to UserPromptSubmit, as in the reference, so such a handler runs
 ///   on every prompt, not once per session.
+/// - **two legacy events, one current event**: `session.start` and `user.prompt` both map to
+///   UserPromptSubmit, `context.offload` and `context.compact` both to PreCompact `manual`.
+///   A legacy program listening to both ran twice per prompt (or compaction), once per
+///   legacy name. Rewritten, both handlers would get the same stdin and the second would
+///   load as a duplicate of the first, so the rewrite keeps only the first: a group that
+///   repeats an earlier group of the same event (same matcher and handlers) is left out,
+///   and the later handler ids of that event move down by one.
 ///
 /// Rather than hide these in a wrapper command, the output stays a plain `argv` that users
 /// can read and edit.
@@ -269,7 +277,37 @@ pub fn migrate_to_current(bytes: &[u8], source: &str) -> Result<String, MigrateE
     if migration.config.events.is_empty() {
         return Err(MigrateError::NothingToMigrate { file: source.to_owned() });
     }
-    Ok(render(&migration.config))
+    let mut config = migration.config;
+    for e in &mut config.events {
+        drop_repeated_groups(&mut e.groups);
+    }
+    Ok(render(&config))
+}
+
+/// Removes each group that repeats an earlier one (same matcher, same handlers as rendered),
+/// keeping the first: in the current format the repeat would be a duplicate handler.
+fn drop_repeated_groups(groups: &mut Vec<GroupConfig>) {
+    let key = |g: &GroupConfig| -> (Option<String>, Vec<_>) {
+        let handlers = g
+            .handlers
+            .iter()
+            .map(|h| {
+                let timeout = h.timeout.unwrap_or(LegacyHandler::TIMEOUT_SECS);
+                (h.command.clone(), h.argv.clone(), timeout.to_bits())
+            })
+            .collect();
+        (g.matcher.clone(), handlers)
+    };
+    let mut seen = Vec::new();
+    groups.retain(|g| {
+        let k = key(g);
+        if seen.contains(&k) {
+            false
+        } else {
+            seen.push(k);
+            true
+        }
+    });
 }
 
 /// Writes the current-format text of migrated groups.

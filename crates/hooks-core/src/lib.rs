@@ -6,6 +6,8 @@ mod capabilities;
 mod config;
 mod diag;
 mod event;
+#[doc(hidden)]
+pub mod fuzzing;
 mod json;
 mod legacy;
 mod matcher;

@@ -20,6 +20,8 @@ mod error;
 mod fetch;
 mod folder;
 mod fsutil;
+#[doc(hidden)]
+pub mod fuzzing;
 mod home;
 mod index;
 mod install;

@@ -62,9 +62,9 @@ impl FileManifest {
         v
     }
 
-    /// Total size of the files.
+    /// Total size of the files; `u64::MAX` when the sizes a manifest claims add up to more.
     pub fn total_size(&self) -> u64 {
-        self.files.values().map(|f| f.size).sum()
+        self.files.values().fold(0, |total, f| total.saturating_add(f.size))
     }
 }
 
@@ -247,5 +247,20 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::os::unix::fs::symlink("/etc/passwd", dir.path().join("link")).unwrap();
         assert!(matches!(list_files(dir.path()), Err(PluginError::UnsafeEntry { .. })));
+    }
+
+    #[test]
+    fn total_size_saturates_instead_of_overflowing() {
+        let size = |sizes: &[u64]| {
+            let entry = |size| FileEntry { sha256: String::new(), size, executable: false };
+            let files =
+                sizes.iter().enumerate().map(|(i, s)| (format!("f{i}"), entry(*s))).collect();
+            FileManifest { name: "p".to_owned(), version: "1.0.0".to_owned(), files }.total_size()
+        };
+        assert_eq!(size(&[]), 0);
+        assert_eq!(size(&[1, 2, 3]), 6);
+        assert_eq!(size(&[u64::MAX - 1, 1]), u64::MAX);
+        assert_eq!(size(&[u64::MAX, 1]), u64::MAX);
+        assert_eq!(size(&[u64::MAX, u64::MAX, 5]), u64::MAX);
     }
 }

@@ -140,6 +140,55 @@ fn error(id: Value, code: i64, message: impl Into<String>) -> Value {
     json!({"id": id, "error": {"code": code, "message": message.into()}})
 }
 
+/// One request line, parsed.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Request {
+    /// A blank line: nothing to do.
+    Blank,
+    /// `event`, with the invocation its params describe.
+    Event { id: Value, invocation: Box<Invocation> },
+    /// `reload`.
+    Reload { id: Value },
+    /// `list`.
+    List { id: Value },
+    /// `shutdown`.
+    Shutdown { id: Value },
+}
+
+/// Parses one request line. `Err` is the error response to write (its `id` is `null` when
+/// none could be read).
+pub(crate) fn parse_request(line: &[u8], defaults: &CommonDefaults) -> Result<Request, Value> {
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Request::Blank);
+    }
+    let request: Value = serde_json::from_slice(line)
+        .map_err(|e| error(Value::Null, PARSE_ERROR, format!("invalid JSON: {e}")))?;
+    let Some(obj) = request.as_object() else {
+        return Err(error(Value::Null, INVALID_REQUEST, "a request must be a JSON object"));
+    };
+    let id = match obj.get("id") {
+        Some(id @ (Value::String(_) | Value::Number(_))) => id.clone(),
+        Some(_) => {
+            return Err(error(Value::Null, INVALID_REQUEST, "\"id\" must be a string or a number"));
+        }
+        None => return Err(error(Value::Null, INVALID_REQUEST, "missing \"id\"")),
+    };
+    let Some(method) = obj.get("method").and_then(Value::as_str) else {
+        return Err(error(id, INVALID_REQUEST, "missing \"method\" (a string)"));
+    };
+    let params = obj.get("params").unwrap_or(&Value::Null);
+    match method {
+        "event" => match invocation(params, defaults) {
+            Ok(invocation) => Ok(Request::Event { id, invocation: Box::new(invocation) }),
+            Err(message) => Err(error(id, INVALID_PARAMS, message)),
+        },
+        "reload" => Ok(Request::Reload { id }),
+        "list" => Ok(Request::List { id }),
+        "shutdown" => Ok(Request::Shutdown { id }),
+        other => Err(error(id, METHOD_NOT_FOUND, format!("unknown method '{other}'"))),
+    }
+}
+
 /// Parses one line and acts on it.
 fn handle(
     line: &[u8],
@@ -147,53 +196,24 @@ fn handle(
     defaults: &Arc<CommonDefaults>,
     tasks: &mut JoinSet<Value>,
 ) -> Handled {
-    if line.iter().all(u8::is_ascii_whitespace) {
-        return Handled::Blank;
-    }
-    let request: Value = match serde_json::from_slice(line) {
-        Ok(v) => v,
-        Err(e) => {
-            return Handled::Respond(error(Value::Null, PARSE_ERROR, format!("invalid JSON: {e}")));
+    let request = match parse_request(line, defaults) {
+        Ok(request) => request,
+        Err(response) => return Handled::Respond(response),
+    };
+    match request {
+        Request::Blank => Handled::Blank,
+        Request::Event { id, invocation } => {
+            let session = Arc::clone(session);
+            tasks.spawn_local(async move {
+                let load_diagnostics = session.load_diagnostics();
+                let fired = session.fire(*invocation).await;
+                let result = serde_json::to_value(RunOutput::new(&fired, &load_diagnostics))
+                    .unwrap_or(Value::Null);
+                json!({"id": id, "result": result})
+            });
+            Handled::Spawned
         }
-    };
-    let Some(obj) = request.as_object() else {
-        return Handled::Respond(error(
-            Value::Null,
-            INVALID_REQUEST,
-            "a request must be a JSON object",
-        ));
-    };
-    let id = match obj.get("id") {
-        Some(id @ (Value::String(_) | Value::Number(_))) => id.clone(),
-        Some(_) => {
-            return Handled::Respond(error(
-                Value::Null,
-                INVALID_REQUEST,
-                "\"id\" must be a string or a number",
-            ));
-        }
-        None => return Handled::Respond(error(Value::Null, INVALID_REQUEST, "missing \"id\"")),
-    };
-    let Some(method) = obj.get("method").and_then(Value::as_str) else {
-        return Handled::Respond(error(id, INVALID_REQUEST, "missing \"method\" (a string)"));
-    };
-    let params = obj.get("params").cloned().unwrap_or(Value::Null);
-    match method {
-        "event" => match invocation(&params, defaults) {
-            Ok(invocation) => {
-                let session = Arc::clone(session);
-                tasks.spawn_local(async move {
-                    let load_diagnostics = session.load_diagnostics();
-                    let fired = session.fire(invocation).await;
-                    let result = serde_json::to_value(RunOutput::new(&fired, &load_diagnostics))
-                        .unwrap_or(Value::Null);
-                    json!({"id": id, "result": result})
-                });
-                Handled::Spawned
-            }
-            Err(message) => Handled::Respond(error(id, INVALID_PARAMS, message)),
-        },
-        "reload" => {
+        Request::Reload { id } => {
             session.reload();
             let snapshot = session.snapshot();
             Handled::Respond(json!({"id": id, "result": {
@@ -201,7 +221,7 @@ fn handle(
                 "load_diagnostics": session.load_diagnostics(),
             }}))
         }
-        "list" => {
+        Request::List { id } => {
             let snapshot = session.snapshot();
             let handlers: Vec<_> = snapshot.handlers().iter().collect();
             let listing = list::listing_json(
@@ -212,8 +232,7 @@ fn handle(
             );
             Handled::Respond(json!({"id": id, "result": listing}))
         }
-        "shutdown" => Handled::Shutdown(id),
-        other => Handled::Respond(error(id, METHOD_NOT_FOUND, format!("unknown method '{other}'"))),
+        Request::Shutdown { id } => Handled::Shutdown(id),
     }
 }
 
@@ -349,4 +368,74 @@ pub(crate) fn schema() -> Value {
             }
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Parses `line` and renders the outcome as `blank`, `<method> <id>` (events with
+    /// their event name) or `error <code> <id> <message>`.
+    #[track_caller]
+    fn check(line: &str, want: &str) {
+        let defaults = CommonDefaults::new("s", "/t", "/c");
+        let got = match parse_request(line.as_bytes(), &defaults) {
+            Ok(Request::Blank) => "blank".to_owned(),
+            Ok(Request::Event { id, invocation }) => format!("event {id} {}", invocation.event()),
+            Ok(Request::Reload { id }) => format!("reload {id}"),
+            Ok(Request::List { id }) => format!("list {id}"),
+            Ok(Request::Shutdown { id }) => format!("shutdown {id}"),
+            Err(e) => format!("error {} {} {}", e["error"]["code"], e["id"], e["error"]["message"]),
+        };
+        assert_eq!(got, want, "{line}");
+    }
+
+    #[test]
+    fn request_lines() {
+        check("", "blank");
+        check(" \t\r\n", "blank");
+        check(r#"{"id": 1, "method": "list"}"#, "list 1");
+        check(r#"{"id": "a", "method": "reload", "params": null}"#, "reload \"a\"");
+        check(r#"{"id": 2.5, "method": "shutdown"}"#, "shutdown 2.5");
+        check(
+            r#"{"id": 3, "method": "event", "params": {"event": "Stop", "payload": {"last_assistant_message": "done"}}}"#,
+            "event 3 Stop",
+        );
+        check(
+            r#"{"id": 3, "method": "event", "params": {"event": "SessionEnd", "payload": {"reason": "other"}}}"#,
+            "event 3 SessionEnd",
+        );
+        check(
+            r#"{"id": 3, "method": "event", "params": {"event": "PreToolUse", "payload": {"tool_name": "Bash", "tool_input": {}, "tool_use_id": "t"}}}"#,
+            "event 3 PreToolUse",
+        );
+    }
+
+    #[test]
+    fn bad_lines_get_error_responses() {
+        check(
+            "{",
+            "error -32700 null \"invalid JSON: EOF while parsing an object at line 1 column 1\"",
+        );
+        check("[1]", "error -32600 null \"a request must be a JSON object\"");
+        check(r#"{"method": "list"}"#, "error -32600 null \"missing \\\"id\\\"\"");
+        check(
+            r#"{"id": null, "method": "list"}"#,
+            "error -32600 null \"\\\"id\\\" must be a string or a number\"",
+        );
+        check(r#"{"id": 1}"#, "error -32600 1 \"missing \\\"method\\\" (a string)\"");
+        check(r#"{"id": 1, "method": "nope"}"#, "error -32601 1 \"unknown method 'nope'\"");
+        check(
+            r#"{"id": 1, "method": "event", "params": {"event": "Nope"}}"#,
+            "error -32602 1 \"unknown event 'Nope'\"",
+        );
+        check(
+            r#"{"id": 1, "method": "event", "params": {"event": "Stop"}}"#,
+            "error -32602 1 \"Stop payload: missing field 'last_assistant_message'\"",
+        );
+        check(
+            r#"{"id": 1, "method": "event"}"#,
+            "error -32602 1 \"params.event must be an event name (a string)\"",
+        );
+    }
 }

@@ -258,3 +258,59 @@ fn migrate_to_current_errors() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A legacy program listening to two legacy events of one current event ran twice; the
+/// rewrite keeps one group (the repeat would load as a duplicate), in first-seen order.
+#[test]
+fn migrate_to_current_drops_groups_repeated_within_an_event() {
+    let check = |legacy: &str, want: &[&str]| {
+        let text = migrate_to_current(legacy.as_bytes(), F).unwrap();
+        let after = parse_config(text.as_bytes(), F, ConfigKind::Project);
+        assert_eq!(after.diagnostics, [], "{text}");
+        let got: Vec<String> = after
+            .config
+            .events
+            .iter()
+            .flat_map(|e| e.groups.iter().map(move |g| (e.event, g)))
+            .map(|(event, g)| {
+                let argv = g.handlers.iter().map(|h| h.argv.clone().unwrap_or_default().join(" "));
+                format!(
+                    "{event} {} {}",
+                    g.matcher.as_deref().unwrap_or("*"),
+                    argv.collect::<Vec<_>>().join(";")
+                )
+            })
+            .collect();
+        assert_eq!(got, want, "{legacy}");
+    };
+    check(
+        r#"{"hooks": [{"command": ["a"], "events": ["session.start", "user.prompt"]}]}"#,
+        &["UserPromptSubmit * a"],
+    );
+    check(
+        r#"{"hooks": [{"command": ["a"], "events": ["context.offload", "context.compact"]}]}"#,
+        &["PreCompact manual a"],
+    );
+    // Every event: the two pairs collapse, the matchers keep the Notification groups apart.
+    check(
+        r#"{"hooks": [{"command": ["all"]}, {"command": ["x"], "events": ["user.prompt"]}]}"#,
+        &[
+            "UserPromptSubmit * all",
+            "UserPromptSubmit * x",
+            "Notification agent_completed all",
+            "Notification agent_needs_input all",
+            "SessionEnd * all",
+            "PreCompact manual all",
+        ],
+    );
+    // The same program in two entries for the same legacy event: one group.
+    check(
+        r#"{"hooks": [{"command": ["a"], "events": ["user.prompt"]}, {"command": ["a"], "events": ["session.start"]}]}"#,
+        &["UserPromptSubmit * a"],
+    );
+    // Different arguments are different handlers.
+    check(
+        r#"{"hooks": [{"command": ["a", "1"], "events": ["user.prompt"]}, {"command": ["a", "2"], "events": ["session.start"]}]}"#,
+        &["UserPromptSubmit * a 1", "UserPromptSubmit * a 2"],
+    );
+}
