@@ -4,12 +4,42 @@
 //! The full run builds with the release profile. `--quick` (the CI smoke test) runs every
 //! row briefly on small sizes and builds with the dev profile, reusing what `cargo test`
 //! built; its timings are not judged. Either mode fails only when a row cannot be measured.
+//! `--only WORD` (repeatable) runs only the sections whose name contains WORD.
 
 use std::path::Path;
 use std::process::Command;
 
+/// Options of `cargo xtask bench`.
+#[derive(Debug, Default)]
+pub struct Options {
+    /// `--quick`: the CI smoke run.
+    pub quick: bool,
+    /// `--only WORD`: section filters handed to the suite.
+    pub only: Vec<String>,
+}
+
+impl Options {
+    /// Parses the arguments after `bench`.
+    pub fn parse(args: &[String]) -> Result<Options, String> {
+        let mut options = Options::default();
+        let mut args = args.iter();
+        while let Some(arg) = args.next() {
+            match arg.as_str() {
+                "--quick" => options.quick = true,
+                "--only" => match args.next() {
+                    Some(word) => options.only.push(word.clone()),
+                    None => return Err("bench: --only needs a section name".to_owned()),
+                },
+                other => return Err(format!("bench: unknown option '{other}'")),
+            }
+        }
+        Ok(options)
+    }
+}
+
 /// Runs the suite.
-pub fn run(root: &Path, quick: bool) -> Result<(), String> {
+pub fn run(root: &Path, options: &Options) -> Result<(), String> {
+    let quick = options.quick;
     for line in machine() {
         println!("{line}");
     }
@@ -24,6 +54,9 @@ pub fn run(root: &Path, quick: bool) -> Result<(), String> {
     cmd.args(["--profile", profile, "--"]);
     if quick {
         cmd.arg("--quick");
+    }
+    for word in &options.only {
+        cmd.arg("--only").arg(word);
     }
     let status = cmd.status().map_err(|e| format!("cannot run cargo: {e}"))?;
     if status.success() { Ok(()) } else { Err(format!("bench suite: {status}")) }

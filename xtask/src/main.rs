@@ -1,5 +1,5 @@
 //! Project automation: `cargo xtask tidy`, `cargo xtask codegen [--check]`,
-//! `cargo xtask bench [--quick]`, `cargo xtask soak [--requests N] [--seed S]`,
+//! `cargo xtask bench [--quick] [--only WORD]...`, `cargo xtask soak [--requests N] [--seed S]`,
 //! `cargo xtask fuzz TARGET [--seconds N]`.
 
 use std::path::{Path, PathBuf};
@@ -20,17 +20,16 @@ fn main() -> ExitCode {
             Some("--check") => codegen::run(&workspace_root(), codegen::Mode::Check),
             Some(other) => Err(format!("codegen: unknown option '{other}'")),
         },
-        Some("bench") => match args.get(1).map(String::as_str) {
-            None => bench::run(&workspace_root(), false),
-            Some("--quick") => bench::run(&workspace_root(), true),
-            Some(other) => Err(format!("bench: unknown option '{other}'")),
-        },
+        Some("bench") => bench::Options::parse(&args[1..])
+            .and_then(|options| bench::run(&workspace_root(), &options)),
         Some("soak") => soak::Options::parse(&args[1..])
             .and_then(|options| soak::run(&workspace_root(), &options)),
         Some("fuzz") => fuzz::run(&workspace_root(), &args[1..]),
-        _ => Err("usage: cargo xtask <tidy | codegen [--check] | bench [--quick] | \
+        _ => Err(
+            "usage: cargo xtask <tidy | codegen [--check] | bench [--quick] [--only WORD]... | \
                   soak [--requests N] [--seed S] | fuzz TARGET [--seconds N]>"
-            .to_owned()),
+                .to_owned(),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,7 +2,9 @@
 //! floor taken in the same run, printed as a Markdown table.
 //!
 //! Run it through xtask (which builds in release mode first), or directly with
-//! `cargo bench -p hooks-cli --bench suite -- [--quick] [--hooks PATH]`. Rows:
+//! `cargo bench -p hooks-cli --bench suite -- [--quick] [--hooks PATH] [--only WORD]...`
+//! (`--only` keeps the sections whose name contains WORD: `floors`, `dispatch`, `run`,
+//! `fan-out`, `scale`, `flood`, `plugins`). Rows:
 //!
 //! 1. floors: spawn-and-wait of `/bin/true` and `sh -c true` with std, `sha256sum` over the
 //!    plugin fixture, `curl` of the plugin archive from a loopback server;
@@ -127,6 +129,13 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_hooks")));
+    // `--only WORD`: run only the sections whose name contains WORD (repeatable).
+    let only: Vec<&str> = args
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| *a == "--only")
+        .filter_map(|(i, _)| args.get(i + 1).map(String::as_str))
+        .collect();
     let plan = Plan::new(quick);
     let scratch = std::env::temp_dir().join(format!("hooks-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
@@ -147,6 +156,9 @@ fn main() {
         ("plugins", plugins::rows),
     ];
     for (name, section) in sections {
+        if !only.is_empty() && !only.iter().any(|word| name.contains(word)) {
+            continue;
+        }
         let t = Instant::now();
         eprintln!("bench: {name}…");
         rows.extend(section(&bench));
