@@ -5,6 +5,7 @@
 mod capabilities;
 mod config;
 mod diag;
+mod diff;
 mod event;
 #[doc(hidden)]
 pub mod fuzzing;
@@ -27,6 +28,7 @@ pub use config::{
     parse_config,
 };
 pub use diag::{Diagnostic, Position, Severity, codes};
+pub use diff::{HookDiff, HookSummary};
 pub use event::{Event, UnknownEvent};
 pub use json::{JsonError, JsonMember, JsonNumber, JsonValue, Spanned, parse_json};
 pub use legacy::{MigrateError, migrate_to_current};

@@ -31,6 +31,10 @@
 //!   and never overwritten.
 //! - Unknown fields are ignored on read and kept on write, at the top level and in entries;
 //!   an entry that is not an object with a string `trusted_at` is ignored and kept as is.
+//! - `hooks_trust.d/{sha256}.json` (folder 0700, files 0600) keeps a copy of the bytes
+//!   trusted with [`TrustStore::grant_contents`], so that a later review can show what
+//!   changed; the store never names a copy before it is written, and copies no entry names
+//!   are removed by the next write. A copy that no longer hashes to its name is ignored.
 //! - Writers take an exclusive `flock` on `{home}/.state/hooks_trust.json.lock` (the lock
 //!   file the reference also uses), read the store, change it, write a temporary file in
 //!   the same folder, `fsync` it, rename it over the store and `fsync` the folder. Readers
@@ -44,15 +48,15 @@
 //! bytes whose hash was trusted. Callers must parse those bytes and never read the file
 //! again for the same session: the file may have changed since.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write as _};
+use std::io::{self, Read as _, Write as _};
 use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use hooks_core::{Diagnostic, codes, sort_keys};
+use hooks_core::{Diagnostic, codes, sha256_hex, sort_keys};
 use rustix::fs::{FlockOperation, flock};
 use serde_json::{Map, Value};
 
@@ -60,6 +64,12 @@ use crate::discovery::{LayerFile, Paths, normalize_lexically, read_layer_file};
 
 /// File name of the trust store in the state folder.
 pub const TRUST_STORE_FILE: &str = "hooks_trust.json";
+
+/// Folder beside the trust store that keeps a copy of each trusted file, by digest.
+pub const TRUST_COPIES_DIR: &str = "hooks_trust.d";
+
+/// Largest trusted-file copy [`TrustStore::trusted_contents`] reads back.
+const MAX_COPY_BYTES: u64 = 16 << 20;
 
 /// File name of the lock beside the trust store.
 pub const TRUST_LOCK_FILE: &str = "hooks_trust.json.lock";
@@ -253,6 +263,9 @@ impl TrustStore {
     /// Creates the state folder (mode 0700) when missing and sets its mode to 0700; the
     /// store is written atomically with mode 0600 under the store lock. Fails, leaving the
     /// file untouched, when the store on disk cannot be read.
+    ///
+    /// No copy of the contents is kept (see [`TrustStore::grant_contents`]), so a later
+    /// change cannot be shown as a diff.
     pub fn grant(
         state_dir: &Path,
         root: &Path,
@@ -262,20 +275,39 @@ impl TrustStore {
         if sha256.len() != 64 || !sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(TrustError::InvalidDigest { digest: sha256.to_owned() });
         }
-        let key = project_key(root)?;
+        grant_entry(state_dir, root, &sha256.to_ascii_lowercase(), None, now)
+    }
+
+    /// Trusts the project file of `root` for exactly `bytes` (the bytes shown to the user)
+    /// and keeps a copy of them, so that when the file changes the next review can show
+    /// what changed ([`TrustStore::trusted_contents`]). Returns the digest recorded.
+    ///
+    /// The copy is `{state_dir}/hooks_trust.d/{sha256}.json` (mode 0600, folder 0700),
+    /// written atomically before the store names it; copies no entry names any more are
+    /// removed. Same guarantees as [`TrustStore::grant`] otherwise.
+    pub fn grant_contents(
+        state_dir: &Path,
+        root: &Path,
+        bytes: &[u8],
+        now: SystemTime,
+    ) -> Result<String, TrustError> {
+        let digest = sha256_hex(bytes);
+        grant_entry(state_dir, root, &digest, Some(bytes), now)?;
+        Ok(digest)
+    }
+
+    /// The copy of the bytes trusted under `sha256`, if [`TrustStore::grant_contents`] kept
+    /// one and it still hashes to `sha256` (a copy that does not is ignored).
+    pub fn trusted_contents(state_dir: &Path, sha256: &str) -> Option<Vec<u8>> {
+        if sha256.len() != 64 || !sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
         let digest = sha256.to_ascii_lowercase();
-        let trusted_at = rfc3339(now);
-        update(state_dir, |projects| {
-            let mut entry = match projects.remove(&key) {
-                Some(Value::Object(fields)) => fields,
-                _ => Map::new(),
-            };
-            entry.insert("trusted_at".to_owned(), Value::String(trusted_at));
-            entry.insert("hooks_sha256".to_owned(), Value::String(digest));
-            projects.insert(key, Value::Object(entry));
-            true
-        })
-        .map(|_| ())
+        let path = state_dir.join(TRUST_COPIES_DIR).join(format!("{digest}.json"));
+        let file = File::open(path).ok()?;
+        let mut bytes = Vec::new();
+        file.take(MAX_COPY_BYTES + 1).read_to_end(&mut bytes).ok()?;
+        (bytes.len() as u64 <= MAX_COPY_BYTES && sha256_hex(&bytes) == digest).then_some(bytes)
     }
 
     /// Removes the trust entry of `root`. Returns whether there was one. A root that no
@@ -298,7 +330,48 @@ impl TrustStore {
         if !state_dir.join(TRUST_STORE_FILE).exists() {
             return Ok(false);
         }
-        update(state_dir, |projects| projects.remove(&key).is_some())
+        update(state_dir, None, |projects| projects.remove(&key).is_some())
+    }
+}
+
+/// Records `digest` for `root`, after keeping `contents` as its copy when given.
+fn grant_entry(
+    state_dir: &Path,
+    root: &Path,
+    digest: &str,
+    contents: Option<&[u8]>,
+    now: SystemTime,
+) -> Result<(), TrustError> {
+    let key = project_key(root)?;
+    let trusted_at = rfc3339(now);
+    let copy = contents.map(|bytes| (digest, bytes));
+    update(state_dir, copy, |projects| {
+        let mut entry = match projects.remove(&key) {
+            Some(Value::Object(fields)) => fields,
+            _ => Map::new(),
+        };
+        entry.insert("trusted_at".to_owned(), Value::String(trusted_at));
+        entry.insert("hooks_sha256".to_owned(), Value::String(digest.to_owned()));
+        projects.insert(key, Value::Object(entry));
+        true
+    })
+    .map(|_| ())
+}
+
+/// Removes the copies in `{state_dir}/hooks_trust.d` that no entry of `projects` names.
+/// Best effort: a copy that cannot be removed is left for the next write.
+fn prune_copies(state_dir: &Path, projects: &Map<String, Value>) {
+    let named: BTreeSet<&str> =
+        projects.values().filter_map(|entry| entry.get("hooks_sha256")?.as_str()).collect();
+    let Ok(dir) = fs::read_dir(state_dir.join(TRUST_COPIES_DIR)) else { return };
+    for item in dir.flatten() {
+        let name = item.file_name();
+        let Some(digest) = name.to_str().and_then(|n| n.strip_suffix(".json")) else {
+            continue;
+        };
+        if !named.contains(digest) {
+            let _ = fs::remove_file(item.path());
+        }
     }
 }
 
@@ -357,8 +430,13 @@ fn entries(doc: &Map<String, Value>) -> BTreeMap<String, TrustEntry> {
 
 /// Read-modify-write of the store's `projects` under the lock. `change` returns whether it
 /// changed anything; the store is written only then. Returns that flag.
+///
+/// `copy` (digest, bytes) is written to the copies folder first, so the store never names
+/// a copy that is not there; after the store is written, copies no entry names are
+/// removed.
 fn update(
     state_dir: &Path,
+    copy: Option<(&str, &[u8])>,
     change: impl FnOnce(&mut Map<String, Value>) -> bool,
 ) -> Result<bool, TrustError> {
     ensure_private_dir(state_dir)?;
@@ -380,10 +458,17 @@ fn update(
     if !change(projects) {
         return Ok(false);
     }
+    if let Some((digest, contents)) = copy {
+        let dir = state_dir.join(TRUST_COPIES_DIR);
+        ensure_private_dir(&dir)?;
+        write_atomic(&dir, &dir.join(format!("{digest}.json")), contents)?;
+    }
+    let projects_now = projects.clone();
     let mut bytes = serde_json::to_vec_pretty(&sort_keys(Value::Object(doc)))
         .map_err(|err| TrustError::Write { path: path.clone(), source: io::Error::other(err) })?;
     bytes.push(b'\n');
     write_atomic(state_dir, &path, &bytes)?;
+    prune_copies(state_dir, &projects_now);
     Ok(true)
 }
 
@@ -821,6 +906,39 @@ mod tests {
         assert_eq!(store.check(&a, &sha("a")), TrustState::Untrusted);
         assert!(matches!(store.check(&b, &sha("b")), TrustState::Trusted { .. }));
         assert!(!TrustStore::revoke(&state, &a).expect("revoke again"));
+    }
+
+    #[test]
+    fn grant_contents_keeps_one_private_copy_per_named_digest() {
+        let tmp = Scratch::new("trust-copies");
+        let state = tmp.path().join(".state");
+        let (a, b) = (tmp.mkdir("a"), tmp.mkdir("b"));
+        let copies = state.join(TRUST_COPIES_DIR);
+        let v1 = TrustStore::grant_contents(&state, &a, b"v1", t0()).expect("grant v1");
+        assert_eq!(v1, sha("v1"));
+        assert_eq!(TrustStore::trusted_contents(&state, &v1).as_deref(), Some(&b"v1"[..]));
+        assert_eq!(mode(&copies), DIR_MODE);
+        assert_eq!(mode(&copies.join(format!("{v1}.json"))), FILE_MODE);
+        let store = TrustStore::open(&state).expect("open");
+        assert!(matches!(store.check(&a, &v1), TrustState::Trusted { .. }));
+
+        // Another project trusting the same bytes shares the copy; a new grant for `a`
+        // drops v1's copy only once no entry names it.
+        TrustStore::grant_contents(&state, &b, b"v1", t0()).expect("grant b");
+        let v2 = TrustStore::grant_contents(&state, &a, b"v2", t0()).expect("grant v2");
+        assert_eq!(listing(&copies), [format!("{v1}.json"), format!("{v2}.json")]);
+        assert!(TrustStore::revoke(&state, &b).expect("revoke b"));
+        assert_eq!(listing(&copies), [format!("{v2}.json")]);
+        assert_eq!(TrustStore::trusted_contents(&state, &v1), None);
+
+        // A grant without contents keeps no copy; a copy that no longer hashes to its
+        // name is not returned.
+        TrustStore::grant(&state, &a, &sha("v3"), t0()).expect("grant v3");
+        assert!(listing(&copies).is_empty());
+        let v4 = TrustStore::grant_contents(&state, &a, b"v4", t0()).expect("grant v4");
+        fs::write(copies.join(format!("{v4}.json")), b"tampered").expect("tamper");
+        assert_eq!(TrustStore::trusted_contents(&state, &v4), None);
+        assert_eq!(TrustStore::trusted_contents(&state, "../../etc/passwd"), None);
     }
 
     #[test]

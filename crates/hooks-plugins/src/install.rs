@@ -13,7 +13,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use hooks_core::{Layer, LayerDocument, PluginInfo, Severity};
+use hooks_core::{HookDiff, HookSummary, Layer, LayerDocument, PluginInfo, Severity};
 use semver::{Version, VersionReq};
 
 use crate::catalog::{PluginSource, confined, git_checkout};
@@ -71,41 +71,6 @@ pub struct InstallOptions {
     pub progress: Option<Progress>,
 }
 
-/// One hook a plan shows.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct PlannedHook {
-    /// Event name.
-    pub event: String,
-    /// Matcher, as written.
-    pub matcher: Option<String>,
-    /// The shell command, if any.
-    pub command: Option<String>,
-    /// The argv, if any.
-    pub argv: Option<Vec<String>>,
-    /// Timeout in seconds, if set.
-    pub timeout: Option<String>,
-    /// The document, relative to the plugin folder.
-    pub file: String,
-}
-
-impl std::fmt::Display for PlannedHook {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.event)?;
-        if let Some(m) = &self.matcher {
-            write!(f, " [{m}]")?;
-        }
-        match (&self.command, &self.argv) {
-            (_, Some(a)) => write!(f, " argv {a:?}")?,
-            (Some(c), None) => write!(f, " command {c:?}")?,
-            (None, None) => {}
-        }
-        if let Some(t) = &self.timeout {
-            write!(f, " timeout {t}s")?;
-        }
-        write!(f, " ({})", self.file)
-    }
-}
-
 /// What an install or update will do; given to the confirmation callback.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InstallPlan {
@@ -126,11 +91,11 @@ pub struct InstallPlan {
     /// Every file with its digest, size and executable bit.
     pub files: Vec<(String, FileEntry)>,
     /// Every hook that will run.
-    pub hooks: Vec<PlannedHook>,
+    pub hooks: Vec<HookSummary>,
     /// For an update: hooks that are new.
-    pub added_hooks: Vec<PlannedHook>,
+    pub added_hooks: Vec<HookSummary>,
     /// For an update: hooks that go away.
-    pub removed_hooks: Vec<PlannedHook>,
+    pub removed_hooks: Vec<HookSummary>,
     /// Non-fatal findings (unknown index fields, yanked version kept by the lockfile...).
     pub warnings: Vec<String>,
 }
@@ -246,25 +211,12 @@ pub(crate) fn check_hooks(folder: &PluginFolder, name: &str) -> Result<Vec<Layer
     }
 }
 
-fn planned_hooks(folder: &PluginFolder, docs: &[LayerDocument]) -> Vec<PlannedHook> {
+fn planned_hooks(folder: &PluginFolder, docs: &[LayerDocument]) -> Vec<HookSummary> {
     let root = folder.root.display().to_string();
     let mut out = Vec::new();
     for d in docs {
-        let file = d.source.strip_prefix(&format!("{root}/")).unwrap_or(&d.source).to_owned();
-        for ev in &d.parsed.config.events {
-            for g in &ev.groups {
-                for h in &g.handlers {
-                    out.push(PlannedHook {
-                        event: ev.event.name().to_owned(),
-                        matcher: g.matcher.clone(),
-                        command: h.command.clone(),
-                        argv: h.argv.clone(),
-                        timeout: h.timeout.map(|t| t.to_string()),
-                        file: file.clone(),
-                    });
-                }
-            }
-        }
+        let file = d.source.strip_prefix(&format!("{root}/")).unwrap_or(&d.source);
+        out.extend(HookSummary::from_config(&d.parsed.config, file));
     }
     out
 }
@@ -530,7 +482,7 @@ fn stage_catalog(
 }
 
 /// The hooks of an installed plugin (for the update difference).
-fn installed_hooks(path: &Path, name: &str) -> Vec<PlannedHook> {
+fn installed_hooks(path: &Path, name: &str) -> Vec<HookSummary> {
     let folder = read_plugin_folder(path);
     match check_hooks(&folder, name) {
         Ok(docs) => planned_hooks(&folder, &docs),
@@ -566,11 +518,8 @@ fn install_locked(
     let version = staged.manifest.version.clone();
     let (added_hooks, removed_hooks) = match &prev {
         Some(p) => {
-            let old = installed_hooks(&p.install_path, &id.name);
-            (
-                hooks.iter().filter(|h| !old.contains(h)).cloned().collect(),
-                old.iter().filter(|h| !hooks.contains(h)).cloned().collect(),
-            )
+            let diff = HookDiff::between(&installed_hooks(&p.install_path, &id.name), &hooks);
+            (diff.added, diff.removed)
         }
         None => (Vec::new(), Vec::new()),
     };

@@ -47,8 +47,8 @@ pub use index::{
 };
 pub use install::{
     ADOPTED_SOURCE, AdoptReport, ENGINE_VERSION, InstallOptions, InstallPlan, InstallReport,
-    InstalledPlugin, PlannedHook, Progress, Provenance, RemoveReport, VerifyReport, VerifyStatus,
-    adopt, disable, enable, install, list, remove, update, verify,
+    InstalledPlugin, Progress, Provenance, RemoveReport, VerifyReport, VerifyStatus, adopt,
+    disable, enable, install, list, remove, update, verify,
 };
 pub use layer::{LayerOptions, dev_plugin_layer, plugin_layers};
 pub use manifest::{

@@ -5,15 +5,18 @@
 //! SHA-256 of the exact bytes shown. Without a terminal and without `--yes` it refuses
 //! (exit 1): a script never trusts by accident.
 //!
-//! A file changed since it was trusted is reported as changed, with the time of the grant.
-//! The store keeps only the digest of the trusted bytes, not the bytes, so no diff can be
-//! computed: every current hook is shown, to be reviewed as a whole.
+//! A file changed since it was trusted is reported as changed, with the time of the grant
+//! and the difference of the hook set: each hook added (`+`) or removed (`-`) since the
+//! trusted contents (a changed timeout, matcher or command is one of each). Grants keep a
+//! copy of the trusted bytes in the state folder for this; a grant made without one (by
+//! the reference, or by an older version) shows every current hook to be reviewed whole.
 
 use std::time::SystemTime;
 
 use anyhow::{Context as _, bail};
 use hooks_core::{
-    ConfigKind, Handler, Layer, LayerDocument, Snapshot, SnapshotOptions, parse_config,
+    ConfigKind, Handler, HookDiff, HookSummary, Layer, LayerDocument, Snapshot, SnapshotOptions,
+    parse_config,
 };
 use hooks_exec::{LayerFile, Paths, TrustState, TrustStore, read_layer_file};
 use serde_json::json;
@@ -72,9 +75,23 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
     };
     let source = paths.project_file.display().to_string();
     let parsed = parse_config(&bytes, &source, ConfigKind::Project);
+    let parsed_config = parsed.config.clone();
     let doc = LayerDocument::new(Layer::Project, source.clone(), parsed);
     let snapshot = Snapshot::build(vec![doc], &SnapshotOptions::default());
     let handlers: Vec<&Handler> = snapshot.handlers().iter().collect();
+    let shown_file = list::shown_path(&source, &cx.env.cwd);
+    let changes = match &state {
+        TrustState::Changed { trusted_sha256: Some(old), .. } => {
+            TrustStore::trusted_contents(&paths.state_dir, old).map(|old_bytes| {
+                let old = parse_config(&old_bytes, &source, ConfigKind::Project);
+                HookDiff::between(
+                    &HookSummary::from_config(&old.config, &shown_file),
+                    &HookSummary::from_config(&parsed_config, &shown_file),
+                )
+            })
+        }
+        _ => None,
+    };
 
     if cx.global.json && args.show {
         let (word, at) = match &state {
@@ -88,6 +105,11 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
             "sha256": sha256,
             "state": word,
             "trusted_at": at,
+            "changes": changes.as_ref().map(|d| json!({
+                "added": d.added.iter().map(summary_json).collect::<Vec<_>>(),
+                "removed": d.removed.iter().map(summary_json).collect::<Vec<_>>(),
+                "unchanged": d.unchanged,
+            })),
             "handlers": handlers.iter().map(|h| list::handler_json(h)).collect::<Vec<_>>(),
             "diagnostics": snapshot.diagnostics(),
         });
@@ -102,9 +124,12 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
         TrustState::Trusted { trusted_at } => {
             style.green(&format!("trusted at {trusted_at} for exactly these contents"))
         }
+        TrustState::Changed { trusted_sha256: Some(_), trusted_at } if changes.is_some() => {
+            style.yellow_bold(&format!("changed since it was trusted at {trusted_at}"))
+        }
         TrustState::Changed { trusted_sha256: Some(_), trusted_at } => style.yellow_bold(&format!(
-            "changed since it was trusted at {trusted_at}; the earlier contents are not \
-             stored, so review every hook below"
+            "changed since it was trusted at {trusted_at}; the earlier contents were not \
+             kept, so review every hook below"
         )),
         TrustState::Changed { trusted_sha256: None, trusted_at } => style.yellow_bold(&format!(
             "trusted at {trusted_at} by path only (no digest recorded); review every hook below"
@@ -112,6 +137,19 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
         _ => style.yellow("not trusted"),
     };
     writeln!(cx.out, "{} {state_text}\n", style.bold("state:"))?;
+    if let Some(diff) = &changes {
+        writeln!(cx.out, "{}", style.bold("Changes since the trusted contents:"))?;
+        if diff.is_empty() {
+            writeln!(cx.out, "  none to the hooks (the file changed elsewhere)")?;
+        }
+        for h in &diff.added {
+            writeln!(cx.out, "{}", style.green(&format!("+ {h}")))?;
+        }
+        for h in &diff.removed {
+            writeln!(cx.out, "{}", style.red_bold(&format!("- {h}")))?;
+        }
+        writeln!(cx.out, "\n{}", style.bold("Every hook it would run now:"))?;
+    }
     cx.out.write_all(list::table(&handlers, &cx.env.cwd, style).as_bytes())?;
     for d in snapshot.diagnostics() {
         writeln!(cx.out, "{}", list::diagnostic_line(d, style))?;
@@ -138,9 +176,24 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
             return Ok(1);
         }
     }
-    TrustStore::grant(&paths.state_dir, &root, &sha256, SystemTime::now())?;
+    // The bytes shown are the bytes trusted (and kept for the next review's diff).
+    let granted = TrustStore::grant_contents(&paths.state_dir, &root, &bytes, SystemTime::now())?;
+    debug_assert_eq!(granted, sha256);
     writeln!(cx.out, "\ntrusted {shown_root} (sha256 {sha256})")?;
     Ok(0)
+}
+
+/// One hook of a diff, for `--json`.
+fn summary_json(h: &HookSummary) -> serde_json::Value {
+    json!({
+        "event": h.event,
+        "matcher": h.matcher,
+        "command": h.command,
+        "argv": h.argv,
+        "timeout": h.timeout,
+        "status_message": h.status_message,
+        "file": h.file,
+    })
 }
 
 /// Reads one line (at most 4 KiB) from `input`.
