@@ -180,22 +180,30 @@ const SESSION_EXEMPT: &[&str] =
     &["DBUS_SESSION_BUS_ADDRESS", "DESKTOP_SESSION", "SESSION_MANAGER", "GNOME_DESKTOP_SESSION_ID"];
 
 fn name_reason(name: &OsStr) -> Option<StripReason> {
-    let upper = name.to_string_lossy().to_uppercase();
-    if let Some(marker) = NAME_MARKERS.iter().find(|m| upper.contains(*m)) {
+    // ASCII names (all real ones) are upper-cased without the Unicode tables; the result is
+    // the same, as Unicode upper case agrees with ASCII upper case on ASCII text.
+    let bytes = name.as_bytes();
+    let upper = if bytes.is_ascii() {
+        bytes.to_ascii_uppercase()
+    } else {
+        name.to_string_lossy().to_uppercase().into_bytes()
+    };
+    let upper = upper.as_slice();
+    if let Some(marker) = NAME_MARKERS.iter().find(|m| has_word(upper, m.as_bytes())) {
         return Some(StripReason::Name(marker));
     }
-    if has_auth(&upper) {
+    if has_auth(upper) {
         return Some(StripReason::Name("AUTH"));
     }
-    if upper.contains("SESSION")
-        && !SESSION_EXEMPT.contains(&upper.as_str())
-        && !upper.starts_with("XDG_SESSION_")
+    if has_word(upper, b"SESSION")
+        && !SESSION_EXEMPT.iter().any(|e| e.as_bytes() == upper)
+        && !upper.starts_with(b"XDG_SESSION_")
     {
         return Some(StripReason::Name("SESSION"));
     }
-    if upper != "PWD" {
-        for part in upper.split('_') {
-            if let Some(marker) = NAME_PARTS.iter().find(|p| **p == part) {
+    if upper != b"PWD" {
+        for part in upper.split(|b| *b == b'_') {
+            if let Some(marker) = NAME_PARTS.iter().find(|p| p.as_bytes() == part) {
                 return Some(StripReason::Name(marker));
             }
         }
@@ -203,11 +211,18 @@ fn name_reason(name: &OsStr) -> Option<StripReason> {
     None
 }
 
+/// Whether `needle` occurs in the short `haystack` (a variable name): a plain scan, cheaper
+/// than setting up a substring searcher for a name of a few dozen bytes.
+fn has_word(haystack: &[u8], needle: &[u8]) -> bool {
+    let Some((&first, _)) = needle.split_first() else { return true };
+    haystack.iter().enumerate().any(|(at, &b)| b == first && haystack[at..].starts_with(needle))
+}
+
 /// `AUTH` anywhere, except as the start of `AUTHOR` that is not `AUTHORI...`.
-fn has_auth(upper: &str) -> bool {
-    upper.match_indices("AUTH").any(|(at, _)| {
+fn has_auth(upper: &[u8]) -> bool {
+    (0..upper.len()).any(|at| {
         let rest = &upper[at..];
-        !rest.starts_with("AUTHOR") || rest.starts_with("AUTHORI")
+        rest.starts_with(b"AUTH") && (!rest.starts_with(b"AUTHOR") || rest.starts_with(b"AUTHORI"))
     })
 }
 
@@ -236,7 +251,7 @@ fn value_reason(value: &[u8]) -> Option<StripReason> {
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack.windows(needle.len()).any(|w| w == needle)
+    memchr::memmem::find(haystack, needle).is_some()
 }
 
 fn is_word_byte(b: u8) -> bool {
@@ -246,7 +261,7 @@ fn is_word_byte(b: u8) -> bool {
 /// `scheme://user:password@host` with a non-empty password, anywhere in the value.
 fn has_url_password(value: &[u8]) -> bool {
     let mut rest = value;
-    while let Some(at) = rest.windows(3).position(|w| w == b"://") {
+    while let Some(at) = memchr::memmem::find(rest, b"://") {
         rest = &rest[at + 3..];
         let end = rest
             .iter()
@@ -268,23 +283,30 @@ fn has_url_password(value: &[u8]) -> bool {
 
 /// `password=...`-style fields of ADO.NET, Azure and query-string connection strings.
 fn has_connection_password(value: &[u8]) -> bool {
-    const FIELDS: &[&[u8]] = &[b"password=", b"pwd=", b"accountkey=", b"sharedaccesskey="];
-    let lower = value.to_ascii_lowercase();
-    FIELDS.iter().any(|field| {
-        lower.windows(field.len()).enumerate().any(|(at, w)| {
-            w == *field
-                && (at == 0 || matches!(lower[at - 1], b';' | b'&' | b'?' | b' ' | b'\t' | b'\n'))
-                && lower.get(at + field.len()).is_some_and(|b| !matches!(b, b';' | b'&'))
+    const FIELDS: &[&[u8]] = &[b"password", b"pwd", b"accountkey", b"sharedaccesskey"];
+    memchr::memchr_iter(b'=', value).any(|eq| {
+        // A value must follow, and not be empty (`;` or `&` right after the `=`).
+        if value.get(eq + 1).is_none_or(|b| matches!(b, b';' | b'&')) {
+            return false;
+        }
+        FIELDS.iter().any(|field| {
+            let Some(start) = eq.checked_sub(field.len()) else { return false };
+            value[start..eq].eq_ignore_ascii_case(field)
+                && (start == 0
+                    || matches!(value[start - 1], b';' | b'&' | b'?' | b' ' | b'\t' | b'\n'))
         })
     })
 }
 
 /// `Bearer <token>` or `Basic <base64>` with at least 16 token characters.
 fn has_authorization(value: &[u8]) -> bool {
-    let lower = value.to_ascii_lowercase();
-    [&b"bearer"[..], &b"basic"[..]].iter().any(|scheme| {
-        lower.windows(scheme.len()).enumerate().any(|(at, w)| {
-            if w != *scheme || (at > 0 && lower[at - 1].is_ascii_alphanumeric()) {
+    memchr::memchr2_iter(b'b', b'B', value).any(|at| {
+        if at > 0 && value[at - 1].is_ascii_alphanumeric() {
+            return false;
+        }
+        [&b"bearer"[..], &b"basic"[..]].iter().any(|scheme| {
+            let Some(word) = value.get(at..at + scheme.len()) else { return false };
+            if !word.eq_ignore_ascii_case(scheme) {
                 return false;
             }
             let after = &value[at + scheme.len()..];
@@ -349,7 +371,25 @@ const TOKEN_PREFIXES: &[(&str, usize, Body)] = &[
     ("ASIA", 16, Body::AwsKeyId),
 ];
 
+/// The shortest word [`token_prefix`] can accept: prefix plus minimum body.
+const SHORTEST_TOKEN: usize = {
+    let mut shortest = usize::MAX;
+    let mut i = 0;
+    while i < TOKEN_PREFIXES.len() {
+        let (prefix, min, _) = TOKEN_PREFIXES[i];
+        if prefix.len() + min < shortest {
+            shortest = prefix.len() + min;
+        }
+        i += 1;
+    }
+    shortest
+};
+
 fn token_prefix(word: &[u8]) -> Option<&'static str> {
+    // Most words of ordinary values (`LS_COLORS`, paths) are shorter than any token.
+    if word.len() < SHORTEST_TOKEN {
+        return None;
+    }
     TOKEN_PREFIXES.iter().find_map(|(prefix, min, body)| {
         let rest = word.strip_prefix(prefix.as_bytes())?;
         (rest.len() >= *min && body_fits(rest, *body)).then_some(*prefix)
@@ -417,6 +457,96 @@ fn base64url_decode(text: &[u8]) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The straightforward forms of the value scans (lower-cased copies, window search),
+    /// which the faster ones must agree with.
+    mod plain {
+        pub fn connection_password(value: &[u8]) -> bool {
+            const FIELDS: &[&[u8]] = &[b"password=", b"pwd=", b"accountkey=", b"sharedaccesskey="];
+            let lower = value.to_ascii_lowercase();
+            FIELDS.iter().any(|field| {
+                lower.windows(field.len()).enumerate().any(|(at, w)| {
+                    w == *field
+                        && (at == 0
+                            || matches!(lower[at - 1], b';' | b'&' | b'?' | b' ' | b'\t' | b'\n'))
+                        && lower.get(at + field.len()).is_some_and(|b| !matches!(b, b';' | b'&'))
+                })
+            })
+        }
+
+        pub fn authorization(value: &[u8]) -> bool {
+            let lower = value.to_ascii_lowercase();
+            [&b"bearer"[..], &b"basic"[..]].iter().any(|scheme| {
+                lower.windows(scheme.len()).enumerate().any(|(at, w)| {
+                    if w != *scheme || (at > 0 && lower[at - 1].is_ascii_alphanumeric()) {
+                        return false;
+                    }
+                    let after = &value[at + scheme.len()..];
+                    let spaces = after.iter().take_while(|b| matches!(b, b' ' | b'\t')).count();
+                    let token = after[spaces..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_alphanumeric() || b"._~+/=-".contains(b))
+                        .count();
+                    spaces > 0 && token >= 16
+                })
+            })
+        }
+
+        pub fn marker(name: &str) -> Option<&'static str> {
+            let upper = name.to_uppercase();
+            super::NAME_MARKERS.iter().find(|m| upper.contains(*m)).copied()
+        }
+    }
+
+    /// Every string of up to four fragments: the scans agree with their plain forms.
+    #[test]
+    fn fast_scans_agree_with_the_plain_ones() {
+        const FRAGMENTS: &[&str] = &[
+            "Password",
+            "pwd",
+            "AccountKey",
+            "=",
+            ";",
+            "&",
+            "?",
+            " ",
+            "\t",
+            "x",
+            "bearer",
+            "Basic",
+            "b",
+            "B",
+            "abcdefghijklmnop12",
+            "é",
+        ];
+        let mut checked = 0;
+        for len in 0..=4u32 {
+            for mut index in 0..FRAGMENTS.len().pow(len) {
+                let mut value = String::new();
+                for _ in 0..len {
+                    value.push_str(FRAGMENTS[index % FRAGMENTS.len()]);
+                    index /= FRAGMENTS.len();
+                }
+                let bytes = value.as_bytes();
+                assert_eq!(
+                    has_connection_password(bytes),
+                    plain::connection_password(bytes),
+                    "connection string {value:?}"
+                );
+                assert_eq!(has_authorization(bytes), plain::authorization(bytes), "{value:?}");
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 1 + 16 + 16 * 16 + 16 * 16 * 16 + 16 * 16 * 16 * 16);
+        for name in ["SECRET_KEY", "my_token", "Passwd", "ÉCONNSTR", "PATH", "ctokenx", "KE", ""] {
+            let fast = name_reason(OsStr::new(name));
+            let fast = match fast {
+                Some(StripReason::Name(m)) if super::NAME_MARKERS.contains(&m) => Some(m),
+                _ => None,
+            };
+            assert_eq!(fast, plain::marker(name), "{name}");
+        }
+    }
 
     fn check(name: &str, value: &str, expect: Option<StripReason>) {
         assert_eq!(strip_reason(OsStr::new(name), OsStr::new(value)), expect, "{name}={value}");
