@@ -47,7 +47,7 @@ fn main() {
         let spec = ProcessSpec {
             program: Program::Argv(argv.iter().map(|s| s.to_string()).collect()),
             cwd: cwd.clone(),
-            env: env.clone(),
+            env: env.clone().into(),
             timeout: Duration::from_secs(30),
         };
         let direct = || {

@@ -52,6 +52,7 @@ use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::pin::{Pin, pin};
 use std::process::{ExitStatus, Stdio};
+use std::sync::Arc;
 use std::task::{Context, Poll, ready};
 use std::time::Duration;
 
@@ -88,8 +89,8 @@ pub struct ProcessSpec {
     /// Working directory of the handler.
     pub cwd: PathBuf,
     /// The handler's whole environment, in order (later duplicates win); nothing is
-    /// inherited.
-    pub env: Vec<(OsString, OsString)>,
+    /// inherited. Shared, as every handler of a session starts from the same one.
+    pub env: Arc<[(OsString, OsString)]>,
     /// Wall-clock limit from spawn until the handler is done.
     pub timeout: Duration,
 }
@@ -459,7 +460,7 @@ mod tests {
         ProcessSpec {
             program,
             cwd: PathBuf::from("/"),
-            env: Vec::new(),
+            env: Arc::new([]),
             timeout: Duration::from_secs(5),
         }
     }

@@ -156,7 +156,7 @@ pub struct Session {
     /// SHA-256 of the project bytes present at start (headless trust covers only those).
     start_sha256: Option<String>,
     /// Scrubbed host environment plus `CLAUDE_PROJECT_DIR`.
-    base_env: Arc<Vec<(OsString, OsString)>>,
+    base_env: Arc<[(OsString, OsString)]>,
     stop_continuations: AtomicU32,
     status: Arc<StatusSlot>,
     debug: Option<Arc<DebugLog>>,
@@ -203,7 +203,7 @@ impl Session {
             paths,
             loaded: RwLock::new(loaded),
             start_sha256,
-            base_env: Arc::new(base_env),
+            base_env: base_env.into(),
             stop_continuations: AtomicU32::new(0),
             status: Arc::new(StatusSlot::default()),
             debug,
@@ -374,12 +374,12 @@ impl Session {
         let env = if h.env.is_empty() {
             Arc::clone(&self.base_env)
         } else {
-            let mut env = (*self.base_env).clone();
+            let mut env = self.base_env.to_vec();
             for (k, v) in &h.env {
                 env.retain(|(name, _)| name != k.as_str());
                 env.push((k.into(), v.into()));
             }
-            Arc::new(env)
+            env.into()
         };
         let stdin = match h.legacy_handler() {
             Some(legacy) => {
@@ -427,7 +427,7 @@ impl Session {
                     let spec = ProcessSpec {
                         program: p.program,
                         cwd: p.cwd,
-                        env: (*p.env).clone(),
+                        env: p.env,
                         timeout: secs(p.timeout),
                     };
                     let raw = process::run_process(&spec, &p.stdin).await;
@@ -488,7 +488,7 @@ enum Job {
 struct ProcessJob {
     id: String,
     program: process::Program,
-    env: Arc<Vec<(OsString, OsString)>>,
+    env: Arc<[(OsString, OsString)]>,
     cwd: PathBuf,
     timeout: f64,
     status: Option<String>,

@@ -32,7 +32,7 @@ async fn a_gibibyte_on_each_stream_keeps_memory_flat() {
             gib,
         ]),
         cwd: "/".into(),
-        env: vec![("PATH".into(), "/usr/bin:/bin".into())],
+        env: vec![("PATH".into(), "/usr/bin:/bin".into())].into(),
         timeout: Duration::from_secs(300),
     };
     let before = peak_rss_kib();

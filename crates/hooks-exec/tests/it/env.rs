@@ -177,7 +177,7 @@ async fn no_credential_reaches_the_handler() {
     let allowed = ("DEPLOY_TOKEN", "ghp_Allowed0Allowed1Allowed2Allowed3Allo");
     let policy = EnvPolicy::allowing([allowed.0]);
     let mut spec = fake(&["--print-env"]);
-    spec.env = scrub(host_environment(allowed), &policy);
+    spec.env = scrub(host_environment(allowed), &policy).into();
 
     let out = run_process(&spec, b"").await;
     assert_eq!(out.termination, Termination::Exited(0));
@@ -207,7 +207,7 @@ async fn no_credential_reaches_the_handler() {
 #[tokio::test]
 async fn the_handler_gets_exactly_the_given_environment() {
     let mut spec = fake(&["--print-env"]);
-    spec.env = vec![("ONLY".into(), "this".into()), ("AND".into(), "that".into())];
+    spec.env = vec![("ONLY".into(), "this".into()), ("AND".into(), "that".into())].into();
     let out = run_process(&spec, b"").await;
     assert_eq!(out.termination, Termination::Exited(0));
     let text = String::from_utf8(out.stdout).unwrap();

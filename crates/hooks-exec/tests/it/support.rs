@@ -32,7 +32,7 @@ pub fn spec(program: Program) -> ProcessSpec {
     ProcessSpec {
         program,
         cwd: PathBuf::from("/"),
-        env: base_env(),
+        env: base_env().into(),
         timeout: Duration::from_secs(10),
     }
 }
