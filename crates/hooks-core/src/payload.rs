@@ -1558,15 +1558,16 @@ pub(crate) mod tests {
         }
     }
 
-    /// A tiny xorshift64* generator, so the property tests need no dependency.
-    struct Rng(u64);
+    /// The shared test generator, with JSON value helpers.
+    struct Rng(hooks_tests::XorShift);
 
     impl Rng {
+        fn new(seed: u64) -> Rng {
+            Rng(hooks_tests::XorShift(seed))
+        }
+
         fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+            self.0.next_u64()
         }
 
         fn below(&mut self, n: u64) -> u64 {
@@ -1640,7 +1641,7 @@ pub(crate) mod tests {
 
     #[test]
     fn random_payloads_never_panic_and_round_trip() {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
         let (mut ok, mut err) = (0, 0);
         for round in 0..20_000 {
             let event = *rng.pick(&Event::ALL);
@@ -1669,7 +1670,7 @@ pub(crate) mod tests {
 
     #[test]
     fn random_bytes_never_panic() {
-        let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+        let mut rng = Rng::new(0xD1B5_4A32_D192_ED03);
         let seeds: Vec<Vec<u8>> = GOLDEN.iter().map(|(_, g)| g.as_bytes().to_vec()).collect();
         for _ in 0..20_000 {
             let mut bytes = rng.pick(&seeds).clone();

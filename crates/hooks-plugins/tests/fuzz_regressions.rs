@@ -2,29 +2,18 @@
 //! crashers found by `cargo xtask fuzz` and a few interesting corpus inputs, each run
 //! through the same body as the fuzz target (`hooks_plugins::fuzzing`).
 
-#![allow(clippy::unwrap_used)]
-
-use std::fs;
-use std::path::Path;
-
-fn replay(target: &str, body: fn(&[u8])) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_regressions").join(target);
-    let mut paths: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
-    paths.sort();
-    assert!(!paths.is_empty(), "no inputs in {}", dir.display());
-    for path in paths {
-        let data = fs::read(&path).unwrap();
-        let run = std::panic::catch_unwind(|| body(&data));
-        assert!(run.is_ok(), "{} fails", path.display());
-    }
-}
+use hooks_tests::replay_fuzz_inputs;
 
 #[test]
 fn marketplace_inputs() {
-    replay("marketplace", hooks_plugins::fuzzing::marketplace);
+    replay_fuzz_inputs(
+        env!("CARGO_MANIFEST_DIR"),
+        "marketplace",
+        hooks_plugins::fuzzing::marketplace,
+    );
 }
 
 #[test]
 fn archive_inputs() {
-    replay("archive", hooks_plugins::fuzzing::archive);
+    replay_fuzz_inputs(env!("CARGO_MANIFEST_DIR"), "archive", hooks_plugins::fuzzing::archive);
 }

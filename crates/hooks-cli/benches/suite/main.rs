@@ -22,7 +22,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod plugins;
-mod server;
 mod stats;
 
 use std::io::{BufRead as _, BufReader, Write as _};

@@ -10,9 +10,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::server::Server;
 use crate::stats::{Row, Target, Unit};
 use crate::{Bench, floors, run_quiet, spawn_wait, thousands, time};
+use hooks_tests::http::Server;
 
 const ID: &str = "bench@market";
 

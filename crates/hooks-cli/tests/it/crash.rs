@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use crate::common::{BIN, TestEnv};
 use crate::plugins::{Author, BASH, installed};
+use hooks_tests::http::Route;
 
 /// Every step boundary the library can abort at, in the order an install passes them.
 const STEPS: [&str; 6] =
@@ -113,7 +114,7 @@ fn crashes_during_an_update_leave_the_old_version() {
     }
 
     // SIGKILL while the archive is half downloaded (the server stalls mid-body).
-    author.server.stalled.lock().unwrap().insert("lint-1.1.0.tar.gz".to_owned());
+    author.server.route("lint-1.1.0.tar.gz", Route::Stall);
     let mut child =
         hooks_crashing(&env, &["plugin", "update", "lint@team", "--yes"], "none").spawn().unwrap();
     let full = fs::metadata(author.dir.join("m/lint-1.1.0.tar.gz")).unwrap().len();
@@ -128,7 +129,7 @@ fn crashes_during_an_update_leave_the_old_version() {
     }
     child.kill().unwrap();
     assert!(killed(child.wait().unwrap()));
-    author.server.stalled.lock().unwrap().clear();
+    author.server.clear_routes();
     old_state_holds(&env, &before, "SIGKILL mid-download");
 
     // The next update succeeds and cleans up what the crashes left.

@@ -4,25 +4,9 @@
 use std::ffi::OsString;
 
 use hooks_cli::{Env, run_with};
+use hooks_tests::XorShift;
 
 use crate::common::TestEnv;
-
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 const TOKENS: &[&str] = &[
     "run",
@@ -82,7 +66,7 @@ const TOKENS: &[&str] = &[
 
 fn random_payload(rng: &mut XorShift) -> Vec<u8> {
     match rng.below(4) {
-        0 => (0..rng.below(64)).map(|_| rng.next() as u8).collect(),
+        0 => (0..rng.below(64)).map(|_| rng.next_u64() as u8).collect(),
         1 => br#"{"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t"}"#
             .to_vec(),
         2 => {

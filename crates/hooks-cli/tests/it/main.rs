@@ -6,7 +6,6 @@ mod common;
 mod crash;
 mod fuzz;
 mod help;
-mod http;
 mod list;
 mod migrate;
 mod plugins;

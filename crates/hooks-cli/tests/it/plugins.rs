@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use serde_json::Value;
 
 use crate::common::TestEnv;
-use crate::http::Server;
+use hooks_tests::http::Server;
 
 pub const BASH: &str = r#"{"tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t1"}"#;
 
@@ -35,7 +35,7 @@ impl Author {
             fs::metadata(dir.join("keys/hooks-marketplace.key")).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o600);
         assert_eq!(env.run(&["marketplace", "keygen", &keys]).code, 1, "never overwrites a key");
-        let server = Server::start(&dir.join("m"));
+        let server = Server::start(&dir.join("m")).unwrap();
         Author { dir, server, public_key }
     }
 

@@ -2,6 +2,7 @@
 //! duplicate keys, and a randomized no-panic property.
 
 use super::*;
+use hooks_tests::XorShift;
 
 /// Source label used in every test, so messages stay short.
 pub(crate) const F: &str = "F";
@@ -672,22 +673,6 @@ fn plugin_documents_are_never_migrated() {
     }
 }
 
-/// xorshift64*: a tiny deterministic generator for the property test.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 const SEEDS: &[&str] = &[
     r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh", "timeout": 30, "statusMessage": "checking"}]}]}}"#,
     r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "argv": ["a", "b"], "async": false}]}], "SessionStart": []}}"#,
@@ -699,7 +684,7 @@ const SEEDS: &[&str] = &[
 /// position it reports is 1-based.
 #[test]
 fn random_and_mutated_input_never_panics() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
     let alphabet = b"{}[]\":,0123456789.eE+- \n\tnulltruefalse\\u\xff\xc3\xa9hooks";
     for round in 0..20_000 {
         let bytes: Vec<u8> = if round % 4 == 0 {
@@ -709,7 +694,7 @@ fn random_and_mutated_input_never_panics() {
                     if rng.below(2) == 0 {
                         alphabet[rng.below(alphabet.len())]
                     } else {
-                        (rng.next() & 0xFF) as u8
+                        (rng.next_u64() & 0xFF) as u8
                     }
                 })
                 .collect()

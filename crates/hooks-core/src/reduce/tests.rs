@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::output::{RawOutput, Termination, parse_output};
+use hooks_tests::XorShift;
 
 fn raw(code: i32, stdout: &str, stderr: &str) -> RawOutput {
     RawOutput {
@@ -723,33 +724,6 @@ fn reduction_accepts_any_finish_order() {
     assert_eq!(d.feedback, ["early", "late"]);
 }
 
-/// A tiny deterministic generator (xorshift64*).
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        usize::try_from(self.next() % n as u64).unwrap_or(0)
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
-    }
-
-    fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i + 1);
-            items.swap(i, j);
-        }
-    }
-}
-
 /// Outputs that exercise every rule of the reduction.
 const POOL: &[&str] = &[
     "{}",
@@ -872,7 +846,7 @@ fn property_random_bytes_never_panic() {
                 }
                 let at = rng.below(stdout.len());
                 match rng.below(3) {
-                    0 => stdout[at] = u8::try_from(rng.next() & 0xff).unwrap_or(0),
+                    0 => stdout[at] = u8::try_from(rng.next_u64() & 0xff).unwrap_or(0),
                     1 => stdout.truncate(at),
                     _ => stdout.splice(at..at, rng.pick(fragments).iter().copied()).for_each(drop),
                 }
@@ -882,12 +856,13 @@ fn property_random_bytes_never_panic() {
                 stdout.extend_from_slice(rng.pick(fragments));
             }
         } else {
-            stdout =
-                (0..rng.below(64)).map(|_| u8::try_from(rng.next() & 0xff).unwrap_or(0)).collect();
+            stdout = (0..rng.below(64))
+                .map(|_| u8::try_from(rng.next_u64() & 0xff).unwrap_or(0))
+                .collect();
         }
         let stderr: Vec<u8> =
-            (0..rng.below(16)).map(|_| u8::try_from(rng.next() & 0xff).unwrap_or(0)).collect();
-        let code = i32::try_from(rng.next() % 512).unwrap_or(0) - 256;
+            (0..rng.below(16)).map(|_| u8::try_from(rng.next_u64() & 0xff).unwrap_or(0)).collect();
+        let code = i32::try_from(rng.next_u64() % 512).unwrap_or(0) - 256;
         let termination = match rng.below(8) {
             0 => Termination::Signaled(code),
             1 => Termination::TimedOut { timeout_secs: f64::from(code).abs() / 7.0 + 0.001 },

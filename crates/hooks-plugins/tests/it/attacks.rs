@@ -102,7 +102,7 @@ fn wrong_size() {
 #[test]
 fn oversized_download() {
     let (m, _d, home) = setup();
-    m.server.routes.lock().unwrap().insert("alpha-1.0.0.tar.gz".into(), Route::Endless(50 << 20));
+    m.server.route("alpha-1.0.0.tar.gz", Route::Endless(50 << 20));
     let e = refused_fresh(&home);
     assert!(matches!(e, PluginError::TooLarge { .. }), "{e}");
 }

@@ -1,96 +1,15 @@
-//! Test support: a real HTTP server on 127.0.0.1, plugin and marketplace builders, raw tar
-//! crafting, and state snapshots.
+//! Test support: plugin and marketplace builders (served by `hooks_tests`' HTTP server on
+//! 127.0.0.1), raw tar crafting, and state snapshots.
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 
 use hooks_plugins::*;
 use serde_json::Value;
 
-/// How the server answers one path instead of serving the file.
-#[derive(Clone)]
-pub enum Route {
-    /// `n` bytes without a Content-Length header (close-delimited).
-    Endless(u64),
-}
-
-/// A static file server on 127.0.0.1 serving `root`.
-pub struct Server {
-    pub port: u16,
-    pub routes: Arc<Mutex<BTreeMap<String, Route>>>,
-}
-
-impl Server {
-    pub fn start(root: &Path) -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let routes: Arc<Mutex<BTreeMap<String, Route>>> = Arc::default();
-        let root = root.to_owned();
-        let r2 = routes.clone();
-        std::thread::spawn(move || {
-            for stream in listener.incoming().take(10_000) {
-                let Ok(stream) = stream else { continue };
-                let root = root.clone();
-                let routes = r2.clone();
-                std::thread::spawn(move || serve(stream, &root, &routes));
-            }
-        });
-        Server { port, routes }
-    }
-
-    pub fn url(&self, path: &str) -> String {
-        format!("http://127.0.0.1:{}/{path}", self.port)
-    }
-}
-
-fn serve(mut stream: TcpStream, root: &Path, routes: &Mutex<BTreeMap<String, Route>>) {
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
-    let mut line = String::new();
-    if reader.read_line(&mut line).is_err() {
-        return;
-    }
-    let path = line.split_whitespace().nth(1).unwrap_or("/").trim_start_matches('/').to_owned();
-    loop {
-        let mut h = String::new();
-        if reader.read_line(&mut h).unwrap_or(0) == 0 || h == "\r\n" {
-            break;
-        }
-    }
-    let route = routes.lock().unwrap().get(&path).cloned();
-    match route {
-        Some(Route::Endless(n)) => {
-            let _ = stream.write_all(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n");
-            let chunk = vec![b'x'; 64 * 1024];
-            let mut sent = 0;
-            while sent < n {
-                if stream.write_all(&chunk).is_err() {
-                    return;
-                }
-                sent += chunk.len() as u64;
-            }
-        }
-        None => match fs::read(root.join(&path)) {
-            Ok(body) => {
-                let _ = write!(
-                    stream,
-                    "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                    body.len()
-                );
-                let _ = stream.write_all(&body);
-            }
-            Err(_) => {
-                let _ = stream.write_all(
-                    b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
-                );
-            }
-        },
-    }
-}
+pub use hooks_tests::http::{Route, Server};
 
 /// Writes a plugin folder: metadata, one hook document running `bin/run.sh`, the script.
 pub fn make_plugin(dir: &Path, name: &str, version: &str, message: &str) -> PathBuf {
@@ -130,7 +49,7 @@ impl Market {
         let keys = generate_keypair().unwrap();
         let key_file = dir.path().join("secret.key");
         fs::write(&key_file, &keys.secret_key_file).unwrap();
-        let server = Server::start(&dir.path().join("m"));
+        let server = Server::start(&dir.path().join("m")).unwrap();
         Market { dir, server, keys, key_file }
     }
 

@@ -1,0 +1,148 @@
+//! A static file server on 127.0.0.1: HTTP/1.1, one thread per connection,
+//! `Content-Length` and `Connection: close`, files streamed from one folder. A path can be
+//! given a [`Route`] that misbehaves instead, for the download failure tests.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, BufRead as _, BufReader, Read as _, Write as _};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Component, Path};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+/// How the server answers one path instead of serving its file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Route {
+    /// `n` bytes of `x` without a `Content-Length` header (delimited by the close).
+    Endless(u64),
+    /// The file's headers and the first half of its body, then nothing: the connection
+    /// stays open for a minute, so a client hangs mid-download.
+    Stall,
+}
+
+/// A running server; its threads live until the process exits.
+#[derive(Debug, Clone)]
+pub struct Server {
+    port: u16,
+    routes: Arc<Mutex<BTreeMap<String, Route>>>,
+}
+
+impl Server {
+    /// Serves the files under `root`.
+    pub fn start(root: &Path) -> io::Result<Server> {
+        let listener = TcpListener::bind("127.0.0.1:0")?;
+        let port = listener.local_addr()?.port();
+        let routes: Arc<Mutex<BTreeMap<String, Route>>> = Arc::default();
+        let (root, shared) = (root.to_owned(), Arc::clone(&routes));
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else { continue };
+                let (root, routes) = (root.clone(), Arc::clone(&shared));
+                std::thread::spawn(move || {
+                    let _ = serve(stream, &root, &routes);
+                });
+            }
+        });
+        Ok(Server { port, routes })
+    }
+
+    /// The port it listens on.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The URL of `path` (relative to the root).
+    pub fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}/{path}", self.port)
+    }
+
+    /// Serves every path from its file again.
+    pub fn clear_routes(&self) {
+        self.routes.lock().unwrap_or_else(PoisonError::into_inner).clear();
+    }
+
+    /// Answers `path` with `route` from now on.
+    pub fn route(&self, path: &str, route: Route) {
+        self.routes.lock().unwrap_or_else(PoisonError::into_inner).insert(path.to_owned(), route);
+    }
+}
+
+fn serve(
+    mut stream: TcpStream,
+    root: &Path,
+    routes: &Mutex<BTreeMap<String, Route>>,
+) -> io::Result<()> {
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut line = String::new();
+    reader.read_line(&mut line)?;
+    let path = line.split_whitespace().nth(1).unwrap_or("/").trim_start_matches('/').to_owned();
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header)? == 0 || header == "\r\n" {
+            break;
+        }
+    }
+    let route = routes.lock().unwrap_or_else(PoisonError::into_inner).get(&path).cloned();
+    if let Some(Route::Endless(n)) = route {
+        stream.write_all(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n")?;
+        let chunk = vec![b'x'; 64 * 1024];
+        let mut sent = 0;
+        while sent < n {
+            stream.write_all(&chunk)?;
+            sent += chunk.len() as u64;
+        }
+        return stream.flush();
+    }
+    let inside = Path::new(&path).components().all(|c| matches!(c, Component::Normal(_)));
+    let file = if inside { File::open(root.join(&path)).ok() } else { None };
+    let Some(mut file) = file else {
+        stream.write_all(
+            b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+        )?;
+        return stream.flush();
+    };
+    let len = file.metadata()?.len();
+    write!(
+        stream,
+        "HTTP/1.1 200 OK\r\nContent-Length: {len}\r\nContent-Type: application/octet-stream\r\n\
+         Connection: close\r\n\r\n"
+    )?;
+    if route == Some(Route::Stall) {
+        io::copy(&mut (&mut file).take(len / 2), &mut stream)?;
+        stream.flush()?;
+        std::thread::sleep(Duration::from_secs(60));
+        return Ok(());
+    }
+    io::copy(&mut file, &mut stream)?;
+    stream.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn get(server: &Server, path: &str) -> String {
+        let mut stream = TcpStream::connect(("127.0.0.1", server.port())).unwrap();
+        write!(stream, "GET /{path} HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+        let mut out = String::new();
+        stream.read_to_string(&mut out).unwrap();
+        out
+    }
+
+    #[test]
+    fn serves_files_routes_and_refuses_escapes() {
+        let root = std::env::temp_dir().join(format!("hooks-tests-http-{}", std::process::id()));
+        std::fs::create_dir_all(root.join("d")).unwrap();
+        std::fs::write(root.join("d/a.txt"), "hello").unwrap();
+        let server = Server::start(&root).unwrap();
+        let ok = get(&server, "d/a.txt");
+        assert!(ok.starts_with("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n"), "{ok}");
+        assert!(ok.ends_with("\r\n\r\nhello"), "{ok}");
+        assert!(get(&server, "d/missing").starts_with("HTTP/1.1 404"));
+        assert!(get(&server, "d/../d/a.txt").starts_with("HTTP/1.1 404"));
+        server.route("big", Route::Endless(3 * 64 * 1024));
+        let big = get(&server, "big");
+        assert_eq!(big.len() - big.find("\r\n\r\n").unwrap() - 4, 3 * 64 * 1024);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}
