@@ -17,9 +17,12 @@
 //! fails.
 
 use std::ffi::OsString;
+use std::future::{Future, poll_fn};
 use std::path::{Path, PathBuf};
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
+use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use hooks_core::{
@@ -28,7 +31,6 @@ use hooks_core::{
     SnapshotOptions, Termination, parse_config, parse_output, render_effect,
 };
 use serde::Serialize;
-use tokio::task::JoinSet;
 
 use crate::callback::{CallbackGroup, run_callback};
 use crate::debug::DebugLog;
@@ -36,6 +38,10 @@ use crate::discovery::{AppNames, HomeError, LayerFile, Paths, read_layer_file, r
 use crate::env::{EnvPolicy, scrub};
 use crate::process::{self, ProcessSpec};
 use crate::trust::{ProjectGrant, ProjectLayer, SkipReason, TrustStore};
+
+/// One running job: its index, its result (`None` for side-effect-only legacy handlers)
+/// and its report.
+type JobFuture = dyn Future<Output = (usize, Option<HandlerResult>, HandlerRun)> + Send;
 
 /// Everything a host decides when it starts a session.
 #[derive(Clone)]
@@ -273,7 +279,8 @@ impl Session {
     }
 
     /// Fires one event: runs every matching handler concurrently and reduces the results in
-    /// configuration order. Dropping the future kills every handler's process group.
+    /// configuration order. Dropping the future kills every handler's process group at
+    /// once: the handlers run inside it, not as tasks, so no further runtime tick is needed.
     pub async fn fire(&self, mut invocation: Invocation) -> Fired {
         let snapshot = self.snapshot();
         let event = invocation.event();
@@ -295,7 +302,6 @@ impl Session {
         let mut matched = Vec::with_capacity(handlers.len() + callbacks.len());
         let mut runs: Vec<Option<HandlerRun>> = Vec::with_capacity(matched.capacity());
         let mut reduction = Reduction::new(event, ctx, self.options.capabilities);
-        let mut tasks: JoinSet<(usize, Option<HandlerResult>, HandlerRun)> = JoinSet::new();
 
         // Index in configuration order, for the reduction and the report.
         let mut jobs: Vec<Job> = Vec::with_capacity(handlers.len() + callbacks.len());
@@ -317,29 +323,33 @@ impl Session {
         }
         runs.resize_with(jobs.len(), || None);
 
-        if jobs.len() == 1 {
-            // One handler: run it here, no task.
-            if let Some(job) = jobs.pop() {
-                let (_, result, run) = self.run_job(0, job, event).await;
-                if let Some(result) = result {
-                    reduction.push(0, run.id.clone(), result);
-                }
-                runs[0] = Some(run);
-            }
-        } else {
-            for (index, job) in jobs.into_iter().enumerate() {
-                let fut = self.run_job(index, job, event);
-                tasks.spawn(fut);
-            }
-            while let Some(joined) = tasks.join_next().await {
-                if let Ok((index, result, run)) = joined {
-                    if let Some(result) = result {
-                        reduction.push(index, run.id.clone(), result);
+        // Every job runs inside this future (no task is spawned): dropping it drops the
+        // jobs, and each kills its process group there and then, runtime or not.
+        let mut running: Vec<Option<Pin<Box<JobFuture>>>> = jobs
+            .into_iter()
+            .enumerate()
+            .map(|(index, job)| {
+                Some(Box::pin(self.run_job(index, job, event)) as Pin<Box<JobFuture>>)
+            })
+            .collect();
+        poll_fn(|cx| {
+            let mut pending = false;
+            for slot in &mut running {
+                let Some(job) = slot else { continue };
+                match job.as_mut().poll(cx) {
+                    Poll::Ready((index, result, run)) => {
+                        if let Some(result) = result {
+                            reduction.push(index, run.id.clone(), result);
+                        }
+                        runs[index] = Some(run);
+                        *slot = None;
                     }
-                    runs[index] = Some(run);
+                    Poll::Pending => pending = true,
                 }
             }
-        }
+            if pending { Poll::Pending } else { Poll::Ready(()) }
+        })
+        .await;
 
         let decision = reduction.finish();
         if event == Event::Stop {
