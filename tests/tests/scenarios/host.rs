@@ -113,7 +113,7 @@ impl World {
         Serve {
             to_engine,
             from_engine: BufReader::new(from_engine),
-            engine,
+            engine: Some(engine),
             next_id: 0,
             statuses: Vec::new(),
         }
@@ -130,7 +130,7 @@ impl Drop for World {
 pub struct Serve {
     to_engine: PipeWriter,
     from_engine: BufReader<PipeReader>,
-    engine: JoinHandle<(i32, String)>,
+    engine: Option<JoinHandle<(i32, String)>>,
     next_id: u64,
     /// Status texts the engine announced, in order.
     pub statuses: Vec<String>,
@@ -162,10 +162,11 @@ impl Serve {
         self.call("event", json!({"event": event, "payload": payload}))
     }
 
-    /// Shuts the session down; returns the engine's exit code and stderr.
-    pub fn shutdown(mut self) -> (i32, String) {
+    /// Shuts the session down; returns the engine's exit code and stderr. The statuses
+    /// stay readable.
+    pub fn shutdown(&mut self) -> (i32, String) {
         let answer = self.call("shutdown", Value::Null);
         assert_eq!(answer, Value::Null);
-        self.engine.join().unwrap()
+        self.engine.take().expect("shut down once").join().unwrap()
     }
 }

@@ -42,7 +42,7 @@ fn user_hooks(world: &World) {
 fn project_hooks(world: &World) {
     script(
         &world.project.join(".deepagents/guard.sh"),
-        "#!/bin/sh\nif grep -q 'rm -rf'; then\n  echo '{\"hookSpecificOutput\": {\"hookEventName\": \
+        "#!/bin/sh\nif grep -q 'rm -rf'; then\n  sleep 0.2\n  echo '{\"hookSpecificOutput\": {\"hookEventName\": \
          \"PreToolUse\", \"permissionDecision\": \"deny\", \"permissionDecisionReason\": \
          \"rm -rf is not allowed here\"}}'\nfi\n",
     );
@@ -169,8 +169,9 @@ fn an_agent_session_with_three_layers() {
     assert_eq!(stop["decision"]["continue_loop"], false, "{stop:#}");
     let end = serve.fire("SessionEnd", common(json!({"reason": "exit"})));
     assert_eq!(end["matched"], json!([]));
-    assert!(serve.statuses.iter().any(|s| s == "Guarding"), "{:?}", serve.statuses);
     let (code, stderr) = serve.shutdown();
+    // Only the guard's slow check (200 ms, over `rm -rf`) was long enough to be shown.
+    assert_eq!(serve.statuses, ["Guarding", ""]);
     assert_eq!((code, stderr.as_str()), (0, ""));
 
     // The project file changes: its hooks stop until the change is reviewed, and the

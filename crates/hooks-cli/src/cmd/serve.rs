@@ -3,7 +3,9 @@
 //! The snapshot is taken at start. Requests are `{"id", "method", "params"}` with methods
 //! `event` (`params: {"event", "payload"}`), `reload`, `list` and `shutdown`; responses are
 //! `{"id", "result"}` or `{"id", "error": {"code", "message"}}`; status notifications are
-//! `{"method": "status", "params": {"text"}}`. Each event runs in a task of its own, so
+//! `{"method": "status", "params": {"text"}}`, sent once a text has been current for
+//! [`STATUS_DELAY`] (and the text current at the end always). Lines that are ready together
+//! go out in one write. Each event runs in a task of its own, so
 //! several may be in flight and their responses come back in completion order, each with
 //! its request's id. A malformed line gets an error response (id `null` when none could be
 //! read) and the session goes on. `shutdown` waits for the events in flight, answers
@@ -16,6 +18,7 @@
 
 use std::io::{BufRead as _, BufReader, Write};
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context as _;
 use hooks_core::{CommonDefaults, Event, Invocation};
@@ -23,6 +26,7 @@ use hooks_exec::Session;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
+use tokio::time::{Instant, sleep_until};
 
 use crate::cmd::{list, run::RunOutput};
 use crate::context::Ctx;
@@ -52,10 +56,10 @@ pub(crate) fn run(cx: &mut Ctx<'_>) -> anyhow::Result<i32> {
         .build()
         .context("cannot start the async runtime")?;
 
-    // Notifications from the status slot.
-    let (note_tx, mut note_rx) = mpsc::unbounded_channel::<Value>();
+    // Changes of the status slot.
+    let (note_tx, mut note_rx) = mpsc::unbounded_channel::<String>();
     session.on_status(Arc::new(move |text: &str| {
-        let _ = note_tx.send(json!({"method": "status", "params": {"text": text}}));
+        let _ = note_tx.send(text.to_owned());
     }));
 
     // Lines from stdin, read on a thread of their own (it may stay blocked in a read after
@@ -86,23 +90,29 @@ pub(crate) fn run(cx: &mut Ctx<'_>) -> anyhow::Result<i32> {
         let mut tasks: JoinSet<Value> = JoinSet::new();
         let mut reading = true;
         let mut shutdown_id: Option<Value> = None;
+        let mut status = StatusLine::default();
+        // Lines ready to go: everything that becomes ready together leaves in one write.
+        let mut batch: Vec<u8> = Vec::new();
         loop {
             if !reading && tasks.is_empty() {
                 break;
             }
+            let due = status.due();
             tokio::select! {
                 biased;
-                Some(note) = note_rx.recv() => write_line(out, &note)?,
+                Some(note) = note_rx.recv() => status.set(note, Instant::now()),
                 Some(done) = tasks.join_next(), if !tasks.is_empty() => {
-                    let response = done.unwrap_or_else(|e| {
-                        json!({"id": null, "error": {"code": -32603, "message": format!("event task failed: {e}")}})
-                    });
-                    write_line(out, &response)?;
+                    push_line(&mut batch, &task_response(done));
+                }
+                () = sleep_until(due.unwrap_or_else(Instant::now)), if due.is_some() => {
+                    if let Some(text) = status.take_due(Instant::now()) {
+                        push_line(&mut batch, &status_note(&text));
+                    }
                 }
                 line = line_rx.recv(), if reading => {
                     let Some(line) = line else { reading = false; continue };
                     match handle(&line, &session, &defaults, &mut tasks) {
-                        Handled::Respond(response) => write_line(out, &response)?,
+                        Handled::Respond(response) => push_line(&mut batch, &response),
                         Handled::Spawned | Handled::Blank => {}
                         Handled::Shutdown(id) => {
                             reading = false;
@@ -111,14 +121,29 @@ pub(crate) fn run(cx: &mut Ctx<'_>) -> anyhow::Result<i32> {
                     }
                 }
             }
+            // Collect whatever else is ready now, then write once.
+            loop {
+                if let Ok(note) = note_rx.try_recv() {
+                    status.set(note, Instant::now());
+                } else if let Some(done) = tasks.try_join_next() {
+                    push_line(&mut batch, &task_response(done));
+                } else {
+                    break;
+                }
+            }
+            flush(out, &mut batch)?;
         }
         while let Ok(note) = note_rx.try_recv() {
-            write_line(out, &note)?;
+            status.set(note, Instant::now());
+        }
+        // The text current at the end is always sent.
+        if let Some(text) = status.take_pending() {
+            push_line(&mut batch, &status_note(&text));
         }
         if let Some(id) = shutdown_id {
-            write_line(out, &json!({"id": id, "result": null}))?;
+            push_line(&mut batch, &json!({"id": id, "result": null}));
         }
-        Ok(())
+        flush(out, &mut batch)
     });
     result.context("cannot write to stdout")?;
     Ok(0)
@@ -253,10 +278,69 @@ fn invocation(params: &Value, defaults: &CommonDefaults) -> Result<Invocation, S
         .map_err(|e| e.to_string())
 }
 
-fn write_line(out: &mut dyn Write, value: &Value) -> std::io::Result<()> {
-    let mut line = serde_json::to_vec(value).map_err(std::io::Error::other)?;
-    line.push(b'\n');
-    out.write_all(&line)?;
+/// How long a status text must stay current before it is sent: a hook that ends sooner
+/// never makes the host's status line flash.
+pub(crate) const STATUS_DELAY: Duration = Duration::from_millis(50);
+
+/// The status line as the host last saw it, and a change waiting for [`STATUS_DELAY`].
+#[derive(Debug, Default)]
+struct StatusLine {
+    /// The text last sent (`""` before any).
+    sent: String,
+    /// A different current text, and when it may be sent.
+    pending: Option<(String, Instant)>,
+}
+
+impl StatusLine {
+    /// The slot now holds `text`.
+    fn set(&mut self, text: String, now: Instant) {
+        self.pending = (text != self.sent).then(|| (text, now + STATUS_DELAY));
+    }
+
+    /// When the pending change may be sent.
+    fn due(&self) -> Option<Instant> {
+        self.pending.as_ref().map(|(_, at)| *at)
+    }
+
+    /// The pending text, if its delay is over (it then counts as sent).
+    fn take_due(&mut self, now: Instant) -> Option<String> {
+        if self.due().is_some_and(|at| at <= now) { self.take_pending() } else { None }
+    }
+
+    /// The pending text, whatever its delay (it then counts as sent).
+    fn take_pending(&mut self) -> Option<String> {
+        let (text, _) = self.pending.take()?;
+        self.sent.clone_from(&text);
+        Some(text)
+    }
+}
+
+fn status_note(text: &str) -> Value {
+    json!({"method": "status", "params": {"text": text}})
+}
+
+/// The response of a finished event task.
+fn task_response(done: Result<Value, tokio::task::JoinError>) -> Value {
+    done.unwrap_or_else(|e| {
+        json!({"id": null, "error": {"code": -32603, "message": format!("event task failed: {e}")}})
+    })
+}
+
+/// Appends `value` as one line to `batch`.
+fn push_line(batch: &mut Vec<u8>, value: &Value) {
+    // A `Value` always serializes.
+    if serde_json::to_writer(&mut *batch, value).is_ok() {
+        batch.push(b'\n');
+    }
+}
+
+/// Writes and flushes the batch, if any.
+fn flush(out: &mut dyn Write, batch: &mut Vec<u8>) -> std::io::Result<()> {
+    if batch.is_empty() {
+        return Ok(());
+    }
+    out.write_all(batch)?;
+    batch.clear();
     out.flush()
 }
 
@@ -373,6 +457,28 @@ pub(crate) fn schema() -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn status_changes_wait_for_the_delay_and_collapse() {
+        let t0 = Instant::now();
+        let mut line = StatusLine::default();
+        // Set and cleared within the delay: nothing to send.
+        line.set("Running Stop hook…".into(), t0);
+        assert_eq!(line.due(), Some(t0 + STATUS_DELAY));
+        line.set(String::new(), t0 + STATUS_DELAY / 2);
+        assert_eq!(line.due(), None);
+        // Held for the delay: sent once, then it is what the host has.
+        line.set("slow one".into(), t0);
+        assert_eq!(line.take_due(t0 + STATUS_DELAY / 2), None);
+        assert_eq!(line.take_due(t0 + STATUS_DELAY).as_deref(), Some("slow one"));
+        assert_eq!(line.take_due(t0 + STATUS_DELAY * 2), None);
+        line.set("slow one".into(), t0);
+        assert_eq!(line.due(), None, "no change, nothing pending");
+        // The clear of a shown text goes out at the end even before its delay.
+        line.set(String::new(), t0);
+        assert_eq!(line.take_pending().as_deref(), Some(""));
+        assert_eq!(line.take_pending(), None);
+    }
 
     /// Parses `line` and renders the outcome as `blank`, `<method> <id>` (events with
     /// their event name) or `error <code> <id> <message>`.

@@ -19,6 +19,7 @@ fn python_host_example_acts_on_the_answers() {
         .expect("python3 is installed");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    // Status lines appear only for hooks slower than the serve status delay: not counted.
     let lines: Vec<&str> = stdout.lines().filter(|l| !l.contains("[status]")).collect();
     assert_eq!(
         lines,
@@ -28,5 +29,4 @@ fn python_host_example_acts_on_the_answers() {
             "session closed (exit 0)",
         ]
     );
-    assert!(stdout.contains("  [status] Checking the shell command"), "{stdout}");
 }
