@@ -8,7 +8,9 @@
 //!
 //! 1. floors: spawn-and-wait of `/bin/true` and `sh -c true` with std, `sha256sum` over the
 //!    plugin fixture, `curl` of the plugin archive from a loopback server;
-//! 2. `Session::fire` of one event with one `argv` and with one `command` handler;
+//! 2. `Session::fire` of one event with one `argv` and with one `command` handler, against
+//!    the bare spawn and against std doing what a handler is owed (scrubbed environment,
+//!    cwd, process group, payload on stdin, both outputs read);
 //! 3. `hooks run` end to end, `hooks serve` per round trip;
 //! 4. fan-out: 32 handlers sleeping 200 ms;
 //! 5. snapshot build and matching with 10, 1,000 and 10,000 groups;
@@ -25,6 +27,7 @@ mod plugins;
 mod stats;
 
 use std::io::{BufRead as _, BufReader, Write as _};
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -254,6 +257,28 @@ impl Bench {
         cmd
     }
 
+    /// Interleaves the `runs` for `rounds` rounds (after a tenth as warm-up) and returns
+    /// the times of each. Stops at the first error.
+    fn interleave(
+        rounds: usize,
+        runs: &mut [&mut dyn FnMut() -> Result<(), String>],
+    ) -> Result<Vec<Vec<f64>>, String> {
+        for _ in 0..rounds / 10 {
+            for run in runs.iter_mut() {
+                run()?;
+            }
+        }
+        let mut times = vec![Vec::with_capacity(rounds); runs.len()];
+        for _ in 0..rounds {
+            for (run, times) in runs.iter_mut().zip(&mut times) {
+                let (t, r) = time(&mut **run);
+                r?;
+                times.push(t);
+            }
+        }
+        Ok(times)
+    }
+
     /// Interleaves `a` and `b` for `rounds` rounds (after a tenth as warm-up) and returns
     /// their times. Stops at the first error.
     fn pair(
@@ -323,8 +348,42 @@ impl Bench {
                 vec!["/bin/sh", "-c", "true"],
             ),
         ];
+        // What any runner owes a handler, done with std and nothing else: the session's
+        // scrubbed environment, the cwd, its own process group, the payload on a stdin pipe,
+        // stdout and stderr read to the end. The gap between this and the bare spawn is the
+        // cost of the contract; the gap between `Session::fire` and this is ours.
+        let mut env = hooks_exec::scrub(std::env::vars_os(), &hooks_exec::EnvPolicy::new());
+        env.push(("CLAUDE_PROJECT_DIR".into(), self.scratch.clone().into_os_string()));
+        let stdin = invocation.to_wire();
+        let obliged = |argv: &[&str]| -> Result<(), String> {
+            let mut child = Command::new(argv[0])
+                .args(&argv[1..])
+                .env_clear()
+                .envs(env.iter().map(|(k, v)| (k, v)))
+                .current_dir(&self.scratch)
+                .process_group(0)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .map_err(|e| e.to_string())?;
+            let mut pipe = child.stdin.take().ok_or("no stdin")?;
+            // A handler that never reads stdin is fine (as for `run_process`).
+            match pipe.write_all(&stdin) {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.to_string()),
+                _ => {}
+            }
+            drop(pipe);
+            let out = child.wait_with_output().map_err(|e| e.to_string())?;
+            if out.status.success() { Ok(()) } else { Err(format!("{argv:?}: {}", out.status)) }
+        };
         let mut rows = Vec::new();
         for (i, (label, handler, floor, direct)) in cases.into_iter().enumerate() {
+            let obliged_label = format!(
+                "2 floor: std spawn of `{}` with a handler's obligations",
+                direct.join(" ")
+            );
+            let versus_label = format!("{label}, against that");
             let measured = (|| {
                 let home =
                     home_with(&self.scratch, &format!("dispatch{i}"), &config(vec![handler]))?;
@@ -332,26 +391,53 @@ impl Bench {
                 options.home = Some(home);
                 options.project = Some(self.scratch.clone());
                 let session = Session::start(options).map_err(|e| e.to_string())?;
-                let fire = || {
+                let mut fire = || {
                     let fired = runtime.block_on(session.fire(invocation.clone()));
                     match fired.handlers.as_slice() {
                         [run] if run.exit_code == Some(0) => Ok(()),
                         other => Err(format!("unexpected handler runs: {other:?}")),
                     }
                 };
-                // Paired with its own floor run so both see the same load.
-                Self::pair(self.plan.spawn_rounds, fire, || spawn_wait(&direct))
-            })();
-            rows.push(match measured {
-                Ok((t, f)) => Row::new(
-                    label,
-                    Unit::Seconds,
-                    t,
-                    Target::Slower { floor: floor.into(), max: 1.10 },
+                // Interleaved round by round so all three see the same load.
+                Self::interleave(
+                    self.plan.spawn_rounds,
+                    &mut [&mut fire, &mut || spawn_wait(&direct), &mut || obliged(&direct)],
                 )
-                .paired_with(f),
-                Err(e) => Row::failed(label, e),
-            });
+            })();
+            match measured {
+                Ok(mut times) => {
+                    let (o, d, f) =
+                        (times.pop().unwrap(), times.pop().unwrap(), times.pop().unwrap());
+                    rows.push(
+                        Row::new(
+                            label,
+                            Unit::Seconds,
+                            f.clone(),
+                            Target::Slower { floor: floor.into(), max: 1.10 },
+                        )
+                        .paired_with(d.clone()),
+                    );
+                    rows.push(
+                        Row::new(
+                            &obliged_label,
+                            Unit::Seconds,
+                            o.clone(),
+                            Target::Ratio { floor: floor.into() },
+                        )
+                        .paired_with(d),
+                    );
+                    rows.push(
+                        Row::new(
+                            versus_label,
+                            Unit::Seconds,
+                            f,
+                            Target::Ratio { floor: obliged_label },
+                        )
+                        .paired_with(o),
+                    );
+                }
+                Err(e) => rows.push(Row::failed(label, e)),
+            }
         }
         rows
     }
