@@ -3,8 +3,8 @@
 //! The snapshot is taken at start. Requests are `{"id", "method", "params"}` with methods
 //! `event` (`params: {"event", "payload"}`), `reload`, `list` and `shutdown`; responses are
 //! `{"id", "result"}` or `{"id", "error": {"code", "message"}}`; status notifications are
-//! `{"method": "status", "params": {"text"}}`, sent once a text has been current for
-//! [`STATUS_DELAY`] (and the text current at the end always). Lines that are ready together
+//! `{"method": "status", "params": {"text"}}`, sent at most once per [`STATUS_DELAY`] with
+//! the text current then (and the text current at the end always). Lines that are ready together
 //! go out in one write. Each event runs in a task of its own, so
 //! several may be in flight and their responses come back in completion order, each with
 //! its request's id. A malformed line gets an error response (id `null` when none could be
@@ -278,23 +278,26 @@ fn invocation(params: &Value, defaults: &CommonDefaults) -> Result<Invocation, S
         .map_err(|e| e.to_string())
 }
 
-/// How long a status text must stay current before it is sent: a hook that ends sooner
-/// never makes the host's status line flash.
+/// The status line is sent at most once per this interval, each time the text current
+/// then: a hook that starts and ends within it never makes the host's status line flash,
+/// and a busy session still shows what runs.
 pub(crate) const STATUS_DELAY: Duration = Duration::from_millis(50);
 
-/// The status line as the host last saw it, and a change waiting for [`STATUS_DELAY`].
+/// The status line as the host last saw it, and the latest change not yet sent.
 #[derive(Debug, Default)]
 struct StatusLine {
     /// The text last sent (`""` before any).
     sent: String,
-    /// A different current text, and when it may be sent.
+    /// The current text and when it may be sent: [`STATUS_DELAY`] after the first change
+    /// since the last send (later changes replace the text, not the time).
     pending: Option<(String, Instant)>,
 }
 
 impl StatusLine {
     /// The slot now holds `text`.
     fn set(&mut self, text: String, now: Instant) {
-        self.pending = (text != self.sent).then(|| (text, now + STATUS_DELAY));
+        let at = self.pending.as_ref().map_or(now + STATUS_DELAY, |(_, at)| *at);
+        self.pending = Some((text, at));
     }
 
     /// When the pending change may be sent.
@@ -302,14 +305,18 @@ impl StatusLine {
         self.pending.as_ref().map(|(_, at)| *at)
     }
 
-    /// The pending text, if its delay is over (it then counts as sent).
+    /// The text to send now, if the interval is over and the text differs from the last
+    /// one sent.
     fn take_due(&mut self, now: Instant) -> Option<String> {
         if self.due().is_some_and(|at| at <= now) { self.take_pending() } else { None }
     }
 
-    /// The pending text, whatever its delay (it then counts as sent).
+    /// The current text, whatever the interval, if it differs from the last one sent.
     fn take_pending(&mut self) -> Option<String> {
         let (text, _) = self.pending.take()?;
+        if text == self.sent {
+            return None;
+        }
         self.sent.clone_from(&text);
         Some(text)
     }
@@ -459,22 +466,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn status_changes_wait_for_the_delay_and_collapse() {
+    fn status_changes_are_throttled_and_collapse() {
         let t0 = Instant::now();
         let mut line = StatusLine::default();
-        // Set and cleared within the delay: nothing to send.
+        // Set and cleared within the interval: nothing to send.
         line.set("Running Stop hook…".into(), t0);
         assert_eq!(line.due(), Some(t0 + STATUS_DELAY));
         line.set(String::new(), t0 + STATUS_DELAY / 2);
-        assert_eq!(line.due(), None);
-        // Held for the delay: sent once, then it is what the host has.
+        assert_eq!(line.due(), Some(t0 + STATUS_DELAY), "a later change keeps the time");
+        assert_eq!(line.take_due(t0 + STATUS_DELAY), None);
+        // A running hook: its text goes out once the interval is over.
         line.set("slow one".into(), t0);
         assert_eq!(line.take_due(t0 + STATUS_DELAY / 2), None);
         assert_eq!(line.take_due(t0 + STATUS_DELAY).as_deref(), Some("slow one"));
         assert_eq!(line.take_due(t0 + STATUS_DELAY * 2), None);
-        line.set("slow one".into(), t0);
-        assert_eq!(line.due(), None, "no change, nothing pending");
-        // The clear of a shown text goes out at the end even before its delay.
+        // Busy: changes every 10 ms still show, the latest text once per interval.
+        let mut sent = Vec::new();
+        for step in 0..20u32 {
+            let now = t0 + STATUS_DELAY + Duration::from_millis(10) * step;
+            line.set(format!("hook {step}"), now);
+            sent.extend(line.take_due(now));
+        }
+        assert_eq!(sent, ["hook 5", "hook 11", "hook 17"]);
+        // The text current at the end goes out even before its time.
         line.set(String::new(), t0);
         assert_eq!(line.take_pending().as_deref(), Some(""));
         assert_eq!(line.take_pending(), None);
