@@ -100,7 +100,7 @@ impl Plan {
                 flood_rounds: 5,
                 plugin_files: 1_000,
                 plugin_bytes: 50 << 20,
-                plugin_rounds: 7,
+                plugin_rounds: 11,
             }
         }
     }
