@@ -23,12 +23,12 @@
 //! tampered plugin) are passed with [`LayerDocument::inactive`] set: their handlers take no
 //! index and never run, but appear in the audit with the reason.
 
-use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap};
 
 use regex::{RegexSet, RegexSetBuilder};
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::config::{HandlerConfig, LegacyHandler, ParsedConfig};
@@ -343,10 +343,10 @@ struct Builder<'a> {
     handlers: Vec<Handler>,
     events: HashMap<Event, EventIndex>,
     diagnostics: Vec<Diagnostic>,
-    /// Canonical JSON per event, in merge order.
-    canonical: HashMap<Event, Vec<Value>>,
+    /// Canonical JSON of each group per event, in merge order.
+    canonical: HashMap<Event, Vec<Vec<u8>>>,
     /// Identity key of each active handler -> its id.
-    seen: HashMap<String, String>,
+    seen: HashMap<Vec<u8>, String>,
     /// Pending regex patterns per event: pattern -> groups.
     regexes: HashMap<Event, Vec<(String, Vec<u32>)>>,
     /// Position of each pattern in `regexes`, per event.
@@ -543,15 +543,25 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        let mut hooks = Map::new();
-        for event in Event::ALL {
-            if let Some(groups) = self.canonical.remove(&event) {
-                hooks.insert(event.name().to_owned(), Value::Array(groups));
-            } else if self.events.contains_key(&event) {
-                hooks.insert(event.name().to_owned(), Value::Array(Vec::new()));
+        // `{"hooks": {EVENT: [group, ...], ...}}`, event names in code point order.
+        let mut names: Vec<Event> =
+            Event::ALL.into_iter().filter(|e| self.events.contains_key(e)).collect();
+        names.sort_by_key(|e| e.name());
+        let mut doc = Canon::default();
+        doc.raw("{\"hooks\":{");
+        for (i, event) in names.into_iter().enumerate() {
+            doc.key(event.name(), i == 0);
+            doc.raw("[");
+            for (j, group) in self.canonical.remove(&event).unwrap_or_default().iter().enumerate() {
+                if j > 0 {
+                    doc.raw(",");
+                }
+                doc.0.extend_from_slice(group);
             }
+            doc.raw("]");
         }
-        let id = sha256_hex(canonical_json(json!({ "hooks": hooks })).as_bytes());
+        doc.raw("}}");
+        let id = sha256_hex(&doc.0);
         let mut handlers = self.handlers;
         handlers.extend(self.inactive);
         Snapshot { id, handlers, events: self.events, diagnostics: self.diagnostics }
@@ -573,22 +583,29 @@ fn compile_handler(
     let effective_timeout = h.timeout.unwrap_or_else(|| {
         if h.legacy.is_some() { LegacyHandler::TIMEOUT_SECS } else { event.default_timeout_secs() }
     });
-    let mut origin = Map::new();
-    origin.insert("layer".into(), doc.layer.label().into());
-    origin.insert("source".into(), doc.source.clone().into());
+    // `{"env", "event", "handler", "matcher", "origin": {"layer", "plugin"?, "source"}}`.
+    let mut canon = Canon::default();
+    canon.raw("{");
+    canon.key("env", true);
+    canon.env_object(env);
+    canon.key("event", false);
+    canon.str(event.name());
+    canon.key("handler", false);
+    canon.handler(h);
+    canon.key("matcher", false);
+    canon.opt_str(matcher);
+    canon.key("origin", false);
+    canon.raw("{");
+    canon.key("layer", true);
+    canon.str(doc.layer.label());
     if let Some(p) = doc.layer.plugin() {
-        origin.insert("plugin".into(), p.id.clone().into());
+        canon.key("plugin", false);
+        canon.str(&p.id);
     }
-    let fingerprint = sha256_hex(
-        canonical_json(json!({
-            "event": event.name(),
-            "matcher": matcher,
-            "handler": canonical_handler(h),
-            "origin": origin,
-            "env": env_object(env),
-        }))
-        .as_bytes(),
-    );
+    canon.key("source", false);
+    canon.str(&doc.source);
+    canon.raw("}}");
+    let fingerprint = sha256_hex(&canon.0);
     Handler {
         id: None,
         fingerprint,
@@ -622,63 +639,170 @@ fn substitute(arg: &str, env: &[(String, String)]) -> String {
     out
 }
 
-/// The identity of a handler for de-duplication.
-fn identity_key(h: &Handler) -> String {
-    json!([
-        h.event.name(),
-        h.matcher,
-        h.command,
-        h.argv,
-        h.timeout,
-        h.legacy,
-        h.env,
-        h.layer.plugin().map(|p| &p.id),
-    ])
-    .to_string()
+/// The identity of a handler for de-duplication: a JSON array of what makes two handlers
+/// the same (JSON, so distinct identities never share a key).
+fn identity_key(h: &Handler) -> Vec<u8> {
+    let mut key = Canon::default();
+    key.raw("[");
+    key.str(h.event.name());
+    key.raw(",");
+    key.opt_str(h.matcher.as_deref());
+    key.raw(",");
+    key.opt_str(h.command.as_deref());
+    key.raw(",");
+    match &h.argv {
+        Some(argv) => key.strs(argv),
+        None => key.raw("null"),
+    }
+    key.raw(",");
+    match h.timeout {
+        Some(t) => key.num(t),
+        None => key.raw("null"),
+    }
+    key.raw(",");
+    key.opt_str(h.legacy.as_deref());
+    key.raw(",[");
+    for (i, (k, v)) in h.env.iter().enumerate() {
+        if i > 0 {
+            key.raw(",");
+        }
+        key.raw("[");
+        key.str(k);
+        key.raw(",");
+        key.str(v);
+        key.raw("]");
+    }
+    key.raw("],");
+    key.opt_str(h.layer.plugin().map(|p| p.id.as_str()));
+    key.raw("]");
+    key.0
 }
 
-/// A handler as the reference serializes it for the snapshot id: by alias, `None` and
-/// `async` omitted.
-fn canonical_handler(h: &HandlerConfig) -> Value {
-    let mut m = Map::new();
-    m.insert("type".into(), "command".into());
-    if let Some(c) = &h.command {
-        m.insert("command".into(), c.clone().into());
-    }
-    if let Some(a) = &h.argv {
-        m.insert("argv".into(), a.clone().into());
-    }
-    if let Some(t) = h.timeout {
-        m.insert("timeout".into(), t.into());
-    }
-    if let Some(s) = &h.status_message {
-        m.insert("statusMessage".into(), s.clone().into());
-    }
-    Value::Object(m)
-}
-
+/// The canonical group the reference hashes into the snapshot id:
+/// `{"env"?, "hooks": [handler, ...], "matcher"?, "origin"?}`.
 fn canonical_group(
     matcher: Option<&str>,
     handlers: &[HandlerConfig],
     layer: &Layer,
     env: &[(String, String)],
-) -> Value {
-    let mut m = Map::new();
-    m.insert("hooks".into(), handlers.iter().map(canonical_handler).collect());
-    if let Some(mt) = matcher {
-        m.insert("matcher".into(), mt.into());
+) -> Vec<u8> {
+    let mut group = Canon::default();
+    group.raw("{");
+    let plugin = layer.plugin();
+    let with_env = plugin.is_some() && !env.is_empty();
+    if with_env {
+        group.key("env", true);
+        group.env_object(env);
     }
-    if let Some(p) = layer.plugin() {
-        m.insert("origin".into(), p.id.clone().into());
-        if !env.is_empty() {
-            m.insert("env".into(), env_object(env));
+    group.key("hooks", !with_env);
+    group.raw("[");
+    for (i, h) in handlers.iter().enumerate() {
+        if i > 0 {
+            group.raw(",");
         }
+        group.handler(h);
     }
-    Value::Object(m)
+    group.raw("]");
+    if let Some(m) = matcher {
+        group.key("matcher", false);
+        group.str(m);
+    }
+    if let Some(p) = plugin {
+        group.key("origin", false);
+        group.str(&p.id);
+    }
+    group.raw("}");
+    group.0
 }
 
-fn env_object(env: &[(String, String)]) -> Value {
-    Value::Object(env.iter().map(|(k, v)| (k.clone(), Value::from(v.clone()))).collect())
+/// Canonical JSON written directly: compact, keys written in code point order by the
+/// caller, strings and numbers as `serde_json` writes them (so the bytes equal
+/// [`canonical_json`] of the same value, without building the value).
+#[derive(Default)]
+struct Canon(Vec<u8>);
+
+impl Canon {
+    fn raw(&mut self, text: &str) {
+        self.0.extend_from_slice(text.as_bytes());
+    }
+
+    fn str(&mut self, text: &str) {
+        // Writing to a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut self.0, text);
+    }
+
+    fn opt_str(&mut self, text: Option<&str>) {
+        match text {
+            Some(text) => self.str(text),
+            None => self.raw("null"),
+        }
+    }
+
+    fn num(&mut self, n: f64) {
+        let _ = serde_json::to_writer(&mut self.0, &n);
+    }
+
+    fn strs(&mut self, items: &[String]) {
+        self.raw("[");
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                self.raw(",");
+            }
+            self.str(item);
+        }
+        self.raw("]");
+    }
+
+    /// `"key":`, preceded by a comma unless it is the object's first.
+    fn key(&mut self, key: &str, first: bool) {
+        if !first {
+            self.raw(",");
+        }
+        self.str(key);
+        self.raw(":");
+    }
+
+    /// The variables as an object, keys sorted, the last value of a repeated name kept.
+    fn env_object(&mut self, env: &[(String, String)]) {
+        let sorted: BTreeMap<&str, &str> =
+            env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        self.raw("{");
+        for (i, (k, v)) in sorted.into_iter().enumerate() {
+            self.key(k, i == 0);
+            self.str(v);
+        }
+        self.raw("}");
+    }
+
+    /// A handler as the reference serializes it for the snapshot id: by alias, `None`
+    /// and `async` omitted: `{"argv"?, "command"?, "statusMessage"?, "timeout"?, "type"}`.
+    fn handler(&mut self, h: &HandlerConfig) {
+        self.raw("{");
+        if let Some(argv) = &h.argv {
+            self.key("argv", true);
+            self.strs(argv);
+            self.raw(",");
+        }
+        if let Some(c) = &h.command {
+            self.str("command");
+            self.raw(":");
+            self.str(c);
+            self.raw(",");
+        }
+        if let Some(s) = &h.status_message {
+            self.str("statusMessage");
+            self.raw(":");
+            self.str(s);
+            self.raw(",");
+        }
+        if let Some(t) = h.timeout {
+            self.str("timeout");
+            self.raw(":");
+            self.num(t);
+            self.raw(",");
+        }
+        self.raw("\"type\":\"command\"}");
+    }
 }
 
 /// Compact JSON with object keys sorted at every level (code point order), as Python's

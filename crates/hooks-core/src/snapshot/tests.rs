@@ -326,3 +326,80 @@ fn effective_timeouts() {
     assert_eq!(timeouts(Event::UserPromptSubmit, None), [30.0, 0.5]);
     assert_eq!(timeouts(Event::SessionEnd, Some("other")), [5.0, 600.0]);
 }
+
+/// The canonical JSON the snapshot writes directly equals `canonical_json` of the same
+/// value built with `serde_json` (as the reference's canonical dump is).
+#[test]
+fn direct_canonical_json_equals_the_value_route() {
+    use serde_json::{Map, json};
+
+    fn handler_value(h: &HandlerConfig) -> Value {
+        let mut m = Map::new();
+        m.insert("type".into(), "command".into());
+        if let Some(c) = &h.command {
+            m.insert("command".into(), c.clone().into());
+        }
+        if let Some(a) = &h.argv {
+            m.insert("argv".into(), a.clone().into());
+        }
+        if let Some(t) = h.timeout {
+            m.insert("timeout".into(), t.into());
+        }
+        if let Some(s) = &h.status_message {
+            m.insert("statusMessage".into(), s.clone().into());
+        }
+        Value::Object(m)
+    }
+    fn env_value(env: &[(String, String)]) -> Value {
+        Value::Object(env.iter().map(|(k, v)| (k.clone(), Value::from(v.clone()))).collect())
+    }
+
+    let texts = ["", "plain", "quote \" back \\ slash", "é 😀 \u{2028}", "\u{1}\n\t\u{7f}"];
+    let timeouts = [None, Some(30.0), Some(1.5), Some(0.1), Some(1e21), Some(f64::NAN)];
+    let envs: [Vec<(String, String)>; 3] = [
+        vec![],
+        vec![("B".into(), "2".into()), ("A".into(), "1".into())],
+        vec![("K".into(), "first".into()), ("K".into(), "last \"q\"".into())],
+    ];
+    let mut checked = 0;
+    for (i, text) in texts.iter().enumerate() {
+        for (j, timeout) in timeouts.iter().enumerate() {
+            let h = HandlerConfig {
+                command: (i % 2 == 0).then(|| (*text).to_owned()),
+                argv: (j % 2 == 0).then(|| vec![(*text).to_owned(), "x".to_owned()]),
+                timeout: *timeout,
+                status_message: ((i + j) % 3 == 0).then(|| format!("status {text}")),
+                ..handler("")
+            };
+            let matcher = (j % 3 != 0).then_some(*text);
+            for env in &envs {
+                for layer in [Layer::User, plugin("p@m")] {
+                    let mut direct = Canon::default();
+                    direct.handler(&h);
+                    assert_eq!(
+                        String::from_utf8(direct.0).unwrap(),
+                        canonical_json(handler_value(&h))
+                    );
+                    let mut group = Map::new();
+                    group.insert("hooks".into(), json!([handler_value(&h), handler_value(&h)]));
+                    if let Some(m) = matcher {
+                        group.insert("matcher".into(), m.into());
+                    }
+                    if let Some(p) = layer.plugin() {
+                        group.insert("origin".into(), p.id.clone().into());
+                        if !env.is_empty() {
+                            group.insert("env".into(), env_value(env));
+                        }
+                    }
+                    let direct = canonical_group(matcher, &[h.clone(), h.clone()], &layer, env);
+                    assert_eq!(
+                        String::from_utf8(direct).unwrap(),
+                        canonical_json(Value::Object(group))
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(checked, texts.len() * timeouts.len() * envs.len() * 2);
+}
