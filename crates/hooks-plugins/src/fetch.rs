@@ -181,7 +181,9 @@ pub fn fetch_bytes(loc: &Location, limit: u64) -> Result<Option<Vec<u8>>> {
 }
 
 /// Downloads into the new file `dest`, at most `limit` bytes, hashing while streaming.
-/// Returns the SHA-256 and size.
+/// Returns the SHA-256 and size. The file is not synced to disk: an install unpacks it and
+/// deletes it (what must survive a crash is the unpacked tree, checked against its manifest
+/// at every load); a caller that keeps the file syncs it itself.
 pub fn download(loc: &Location, dest: &Path, limit: u64) -> Result<(String, u64)> {
     download_with_progress(loc, dest, limit, &mut |_, _| {})
 }
@@ -221,7 +223,7 @@ pub fn download_with_progress(
         out.write_all(&buf[..k]).map_err(PluginError::io("write", dest))?;
         progress(n, limit);
     }
-    out.sync_all().map_err(PluginError::io("write", dest))?;
+    out.flush().map_err(PluginError::io("write", dest))?;
     Ok((hex(&h.finalize()), n))
 }
 
