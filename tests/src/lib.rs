@@ -5,12 +5,30 @@
 //!   misbehave on purpose (an endless body, a body that stalls half way).
 //! - [`XorShift`]: a tiny deterministic generator for property tests.
 //! - [`replay_fuzz_inputs`]: runs a crate's committed fuzz inputs through its fuzz body.
+//! - [`fresh_dir`]: a new, empty, canonical folder under the system temp dir.
 //!
 //! Only the standard library: any crate can take this as a dev-dependency.
 
 pub mod http;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// A new, empty folder `{temp}/{prefix}-{pid}-{n}` with the `subdirs` made inside it,
+/// returned canonical (links resolved), so paths a program prints compare equal to it.
+/// The caller removes it.
+pub fn fresh_dir(prefix: &str, subdirs: &[&str]) -> PathBuf {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    let root = std::env::temp_dir().join(format!("{prefix}-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap_or_else(|e| panic!("{}: {e}", root.display()));
+    for dir in subdirs {
+        let path = root.join(dir);
+        std::fs::create_dir_all(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
+    root.canonicalize().unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+}
 
 /// Replays the committed fuzz inputs of `target` (`{crate_dir}/tests/fuzz_regressions/
 /// {target}/*`: minimised crashers found by `cargo xtask fuzz` and a few interesting

@@ -4,7 +4,6 @@
 use std::ffi::OsString;
 use std::io::{BufRead as _, BufReader, PipeReader, PipeWriter, Write as _};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::thread::JoinHandle;
 
 use hooks_cli::{Env, run_with};
@@ -39,17 +38,10 @@ pub struct World {
 
 impl World {
     pub fn new(name: &str) -> World {
-        static N: AtomicU32 = AtomicU32::new(0);
-        let root = std::env::temp_dir().join(format!(
-            "hooks-scenario-{name}-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&root);
-        for dir in ["user", "home", "project/src"] {
-            std::fs::create_dir_all(root.join(dir)).unwrap();
-        }
-        let root = root.canonicalize().unwrap();
+        let root = hooks_tests::fresh_dir(
+            &format!("hooks-scenario-{name}"),
+            &["user", "home", "project/src"],
+        );
         let project = root.join("project");
         crate::git(&project, &["init", "-q"]);
         World { user_home: root.join("user"), home: root.join("home"), project, root }

@@ -4,7 +4,6 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU32, Ordering};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_hooks");
 
@@ -44,17 +43,10 @@ impl Output {
 
 impl TestEnv {
     pub fn new(name: &str) -> TestEnv {
-        static N: AtomicU32 = AtomicU32::new(0);
-        let root = std::env::temp_dir().join(format!(
-            "hooks-cli-it-{name}-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&root);
-        for d in ["home", "dahome", "project/.git"] {
-            std::fs::create_dir_all(root.join(d)).unwrap();
-        }
-        let root = root.canonicalize().unwrap();
+        let root = hooks_tests::fresh_dir(
+            &format!("hooks-cli-it-{name}"),
+            &["home", "dahome", "project/.git"],
+        );
         TestEnv {
             user_home: root.join("home"),
             home: root.join("dahome"),
