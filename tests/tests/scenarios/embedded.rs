@@ -79,10 +79,20 @@ async fn a_host_with_callbacks_and_file_hooks() {
     // process group is killed right then, without the runtime running again (the wait
     // below blocks the runtime's only thread).
     let started = Instant::now();
-    let turn = session.fire(invocation(&world, Event::PreToolUse, bash("sleep 30")));
-    let abandoned = tokio::time::timeout(Duration::from_millis(500), turn).await;
-    assert!(abandoned.is_err(), "the slow handler cannot have finished");
-    let pid: i32 = std::fs::read_to_string(&pid_file).unwrap().trim().parse().unwrap();
+    let mut turn = Box::pin(session.fire(invocation(&world, Event::PreToolUse, bash("sleep 30"))));
+    // Drive the turn until the slow handler has written its pid, then drop it.
+    let pid: i32 = loop {
+        tokio::select! {
+            _ = &mut turn => panic!("the slow handler cannot have finished"),
+            () = tokio::time::sleep(Duration::from_millis(20)) => {}
+        }
+        let text = std::fs::read_to_string(&pid_file).unwrap_or_default();
+        if let Ok(pid) = text.trim().parse() {
+            break pid;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "the handler never started");
+    };
+    drop(turn);
     let alive = || {
         let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
         !stat.is_empty() && !stat.contains(") Z ")
