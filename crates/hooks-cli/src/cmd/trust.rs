@@ -75,10 +75,6 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
     };
     let source = paths.project_file.display().to_string();
     let parsed = parse_config(&bytes, &source, ConfigKind::Project);
-    let parsed_config = parsed.config.clone();
-    let doc = LayerDocument::new(Layer::Project, source.clone(), parsed);
-    let snapshot = Snapshot::build(vec![doc], &SnapshotOptions::default());
-    let handlers: Vec<&Handler> = snapshot.handlers().iter().collect();
     let shown_file = list::shown_path(&source, &cx.env.cwd);
     let changes = match &state {
         TrustState::Changed { trusted_sha256: Some(old), .. } => {
@@ -86,12 +82,15 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
                 let old = parse_config(&old_bytes, &source, ConfigKind::Project);
                 HookDiff::between(
                     &HookSummary::from_config(&old.config, &shown_file),
-                    &HookSummary::from_config(&parsed_config, &shown_file),
+                    &HookSummary::from_config(&parsed.config, &shown_file),
                 )
             })
         }
         _ => None,
     };
+    let doc = LayerDocument::new(Layer::Project, source.clone(), parsed);
+    let snapshot = Snapshot::build(vec![doc], &SnapshotOptions::default());
+    let handlers: Vec<&Handler> = snapshot.handlers().iter().collect();
 
     if cx.global.json && args.show {
         let (word, at) = match &state {
