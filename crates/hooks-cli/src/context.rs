@@ -168,4 +168,15 @@ impl Ctx<'_> {
     pub fn warn(&mut self, line: impl std::fmt::Display) {
         let _ = writeln!(self.err, "{} {line}", self.err_style.yellow_bold("warning:"));
     }
+
+    /// Reads the answer to a confirmation prompt: one line of stdin, at most 4 KiB, read a
+    /// byte at a time so nothing past the line is consumed.
+    pub fn read_answer(&mut self) -> std::io::Result<String> {
+        let mut line = Vec::new();
+        let mut byte = [0u8; 1];
+        while line.len() < 4096 && self.stdin.read(&mut byte)? == 1 && byte[0] != b'\n' {
+            line.push(byte[0]);
+        }
+        Ok(String::from_utf8_lossy(&line).into_owned())
+    }
 }

@@ -88,7 +88,7 @@ fn confirm(cx: &mut Ctx<'_>, plan: &InstallPlan, refusal: &mut Option<Refusal>) 
     let verb = if plan.previous_version.is_some() { "Update" } else { "Install" };
     let _ = write!(cx.err, "\n{verb} {} {}? [y/N] ", plan.id, plan.version);
     let _ = cx.err.flush();
-    let answer = read_line(&mut cx.stdin).unwrap_or_default();
+    let answer = cx.read_answer().unwrap_or_default();
     if matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
         true
     } else {
@@ -344,16 +344,6 @@ fn pack(cx: &mut Ctx<'_>, args: &PluginPackArgs) -> anyhow::Result<i32> {
         r.unpacked
     )?;
     Ok(0)
-}
-
-/// Reads one line (at most 4 KiB) from `input`.
-fn read_line(input: &mut dyn std::io::Read) -> std::io::Result<String> {
-    let mut line = Vec::new();
-    let mut byte = [0u8; 1];
-    while line.len() < 4096 && input.read(&mut byte)? == 1 && byte[0] != b'\n' {
-        line.push(byte[0]);
-    }
-    Ok(String::from_utf8_lossy(&line).into_owned())
 }
 
 /// The progress bar: redrawn on stderr (a terminal) with `\r` whenever the shown

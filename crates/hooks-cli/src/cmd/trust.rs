@@ -169,7 +169,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
         }
         write!(cx.err, "\nThese hooks will run commands in {shown_root}. Trust them? [y/N] ")?;
         cx.err.flush()?;
-        let answer = read_line(&mut cx.stdin)?;
+        let answer = cx.read_answer()?;
         if !matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
             writeln!(cx.err, "not trusted")?;
             return Ok(1);
@@ -193,14 +193,4 @@ fn summary_json(h: &HookSummary) -> serde_json::Value {
         "status_message": h.status_message,
         "file": h.file,
     })
-}
-
-/// Reads one line (at most 4 KiB) from `input`.
-fn read_line(input: &mut dyn std::io::Read) -> std::io::Result<String> {
-    let mut line = Vec::new();
-    let mut byte = [0u8; 1];
-    while line.len() < 4096 && input.read(&mut byte)? == 1 && byte[0] != b'\n' {
-        line.push(byte[0]);
-    }
-    Ok(String::from_utf8_lossy(&line).into_owned())
 }
