@@ -379,6 +379,16 @@ impl Snapshot {
     }
 }
 
+/// Where a group comes from: its matcher's position, its JSON path and file, and for the
+/// host's callbacks the group's position among that event's callback groups.
+#[derive(Clone, Copy)]
+struct GroupSite<'s> {
+    matcher_pos: Option<Position>,
+    field: &'s str,
+    source: &'s str,
+    callback_group: Option<usize>,
+}
+
 struct Builder<'a> {
     options: &'a SnapshotOptions,
     handlers: Vec<Handler>,
@@ -456,15 +466,13 @@ impl<'a> Builder<'a> {
                     &doc.layer,
                     &env,
                 ));
-                self.add_group(
-                    event,
-                    group.matcher.as_deref(),
-                    group.matcher_position,
-                    &group.field,
-                    &doc.source,
-                    handlers,
-                    None,
-                );
+                let site = GroupSite {
+                    matcher_pos: group.matcher_position,
+                    field: &group.field,
+                    source: &doc.source,
+                    callback_group: None,
+                };
+                self.add_group(event, group.matcher.as_deref(), &site, handlers);
             }
         }
     }
@@ -493,19 +501,23 @@ impl<'a> Builder<'a> {
         let handlers = (0..spec.callbacks)
             .map(|i| callback_handler(event, matcher, spec.timeout, gi, i, &field))
             .collect();
-        self.add_group(event, matcher, None, &field, CALLBACK_SOURCE, handlers, Some(position));
+        let site = GroupSite {
+            matcher_pos: None,
+            field: &field,
+            source: CALLBACK_SOURCE,
+            callback_group: Some(position),
+        };
+        self.add_group(event, matcher, &site, handlers);
     }
 
     fn add_group(
         &mut self,
         event: Event,
         matcher_text: Option<&str>,
-        matcher_pos: Option<Position>,
-        field: &str,
-        source: &str,
+        site: &GroupSite<'_>,
         mut handlers: Vec<Handler>,
-        callback_group: Option<usize>,
     ) {
+        let GroupSite { matcher_pos, field, source, callback_group } = *site;
         let ix = self.events.entry(event).or_default();
         let gi = ix.groups.len() as u32;
         let rejection = match (event.matcher_target(), matcher::matcher_kind(matcher_text)) {
