@@ -16,6 +16,7 @@ use hooks_core::{
     CommonDefaults, Diagnostic, Event, Invocation, MatcherKind, Snapshot, matcher_kind,
 };
 use hooks_exec::{Fired, Session};
+use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -25,9 +26,12 @@ use crate::context::Ctx;
 use crate::layers::{Setup, absolute};
 
 /// What `hooks run` prints (and `hooks serve` answers an event with).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "run_result")]
 pub(crate) struct RunOutput<'a> {
     /// The event.
+    #[schemars(schema_with = "crate::cmd::serve::event_names")]
     pub event: Event,
     /// The snapshot the handlers ran against.
     pub snapshot_id: &'a str,
