@@ -29,7 +29,13 @@ pub struct Position {
 #[cfg_attr(
     feature = "schemars",
     derive(schemars::JsonSchema),
-    schemars(rename = "diagnostic", deny_unknown_fields)
+    schemars(
+        rename = "diagnostic",
+        deny_unknown_fields,
+        description = "One problem found while loading configuration, running a handler or \
+                       reducing results. `code` is a stable snake_case string; `message` is \
+                       the reference's text."
+    )
 )]
 pub struct Diagnostic {
     /// Stable snake_case code, e.g. `invalid_matcher`.

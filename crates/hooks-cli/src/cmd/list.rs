@@ -91,7 +91,7 @@ pub(crate) struct Listing<'a> {
     pub diagnostics: &'a [Diagnostic],
 }
 
-/// One handler of a [`Listing`].
+/// One handler of a listing.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "listed_handler")]
@@ -135,7 +135,7 @@ pub(crate) struct ListedHandler<'a> {
     pub reason: Option<String>,
 }
 
-/// The plugin of a [`ListedHandler`].
+/// The plugin of a listed handler.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "listed_plugin")]
