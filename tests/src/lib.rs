@@ -6,10 +6,14 @@
 //! - [`XorShift`]: a tiny deterministic generator for property tests.
 //! - [`replay_fuzz_inputs`]: runs a crate's committed fuzz inputs through its fuzz body.
 //! - [`fresh_dir`]: a new, empty, canonical folder under the system temp dir.
+//! - [`schema::validate`]: a JSON Schema validator for the subset the generated schemas
+//!   use, to check what the engine prints against what it documents.
 //!
-//! Only the standard library: any crate can take this as a dev-dependency.
+//! Only the standard library and `serde_json`, nothing of ours: any crate can take this as
+//! a dev-dependency.
 
 pub mod http;
+pub mod schema;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};

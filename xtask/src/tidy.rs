@@ -1,7 +1,9 @@
 //! `cargo xtask tidy`: repository rules checked as a test.
 //!
 //! - every Rust source file under `crates/` and `xtask/` starts with a `//!` doc comment;
-//! - `hooks-core` depends only on its allow-list and uses no I/O APIs.
+//! - `hooks-core` depends only on its allow-list and uses no I/O APIs;
+//! - `hooks-exec`'s `lib.rs` names every re-export (no `pub use module::*`), so its public
+//!   API is exactly the list written there.
 
 use std::fs;
 use std::path::Path;
@@ -29,6 +31,7 @@ pub fn run(root: &Path) -> Result<(), String> {
             check_core_io(path, &mut problems);
         }
     });
+    check_explicit_exports(&root.join("crates/hooks-exec/src/lib.rs"), &mut problems);
     if problems.is_empty() { Ok(()) } else { Err(problems.join("\n")) }
 }
 
@@ -96,5 +99,63 @@ fn check_core_io(path: &Path, problems: &mut Vec<String>) {
                 ));
             }
         }
+    }
+}
+
+fn check_explicit_exports(path: &Path, problems: &mut Vec<String>) {
+    let Ok(text) = fs::read_to_string(path) else {
+        problems.push(format!("{}: unreadable", path.display()));
+        return;
+    };
+    for line in glob_reexports(&text) {
+        problems.push(format!(
+            "{}:{line}: glob re-export; list the names hosts use (`pub use module::{{A, b}}`)",
+            path.display()
+        ));
+    }
+}
+
+/// The 1-based lines where a `pub use` statement that re-exports a glob starts: `pub use
+/// a::*;`, `pub use a::{b, c::*};` (`use` and `pub(crate) use` are not re-exports).
+fn glob_reexports(text: &str) -> Vec<usize> {
+    // Comments removed, line breaks kept, so offsets still give line numbers.
+    let code: String = text
+        .lines()
+        .map(|line| line.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut lines = Vec::new();
+    let mut rest = code.as_str();
+    let mut offset = 0;
+    while let Some(at) = rest.find("pub use ") {
+        let start = offset + at;
+        let statement = &code[start..];
+        let end = statement.find(';').unwrap_or(statement.len());
+        if statement[..end].contains('*') {
+            lines.push(code[..start].matches('\n').count() + 1);
+        }
+        offset = start + end.max(1);
+        rest = &code[offset..];
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob_reexports;
+
+    #[test]
+    fn glob_reexports_are_found_with_their_lines() {
+        let text = "//! Doc.\n\
+                    mod a;\n\
+                    pub use a::*;\n\
+                    pub use b::{One, Two};\n\
+                    // pub use commented::*;\n\
+                    pub use c::{\n    Three,\n    d::*,\n};\n\
+                    use e::*;\n\
+                    pub(crate) use g::*;\n\
+                    pub use f::Four; // not * here\n";
+        assert_eq!(glob_reexports(text), [3, 6]);
+        assert_eq!(glob_reexports("pub use a::{A, B};\npub use b::C;\n"), Vec::<usize>::new());
     }
 }

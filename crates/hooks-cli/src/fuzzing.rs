@@ -17,7 +17,9 @@ pub fn serve(data: &[u8]) {
     for line in data.split_inclusive(|b| *b == b'\n') {
         match parse_request(line, &defaults) {
             Ok(request) => check_request(line, &request),
-            Err(response) => check_error(line, &response),
+            Err(response) => {
+                check_error(line, &serde_json::to_value(&response).unwrap_or_default())
+            }
         }
     }
 }
@@ -31,6 +33,7 @@ fn check_request(line: &[u8], request: &Request) {
         Request::Event { id, invocation } => (id, Some(invocation)),
         Request::Reload { id } | Request::List { id } | Request::Shutdown { id } => (id, None),
     };
+    let id = &serde_json::to_value(id).unwrap_or_default();
     assert!(id.is_string() || id.is_number(), "request id {id}");
     assert_eq!(Some(id), request_id(line).as_ref(), "request id differs from the line's");
     if let Some(invocation) = invocation {

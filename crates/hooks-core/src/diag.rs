@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// How serious a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema), schemars(rename = "severity"))]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Something was dropped or refused.
@@ -25,6 +26,17 @@ pub struct Position {
 ///
 /// `code` is a stable snake_case string (see [`codes`]); `message` is the reference's text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "schemars",
+    derive(schemars::JsonSchema),
+    schemars(
+        rename = "diagnostic",
+        deny_unknown_fields,
+        description = "One problem found while loading configuration, running a handler or \
+                       reducing results. `code` is a stable snake_case string; `message` is \
+                       the reference's text."
+    )
+)]
 pub struct Diagnostic {
     /// Stable snake_case code, e.g. `invalid_matcher`.
     pub code: String,

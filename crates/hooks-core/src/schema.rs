@@ -16,6 +16,8 @@
 // The document types are read only by schemars (and by tests through serde).
 #![allow(dead_code)]
 
+mod engine;
+
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde::Deserialize;

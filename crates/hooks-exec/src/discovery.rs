@@ -42,10 +42,10 @@ impl Default for AppNames {
 }
 
 /// The configuration file name, both in the project's app folder and in the home.
-pub const HOOKS_FILE: &str = "hooks.json";
+pub(crate) const HOOKS_FILE: &str = "hooks.json";
 
 /// The state folder name under the home.
-pub const STATE_DIR: &str = ".state";
+pub(crate) const STATE_DIR: &str = ".state";
 
 /// Finds the project root for a session started in `cwd`.
 ///
@@ -325,7 +325,7 @@ pub fn read_layer_file(path: &Path) -> LayerFile {
 
 /// The `config_read_failed` warning for `path`, in the reference's words:
 /// `Failed to read hooks config at {path}: {detail}`.
-pub fn read_failed_diagnostic(path: &Path, detail: &dyn fmt::Display) -> Diagnostic {
+pub(crate) fn read_failed_diagnostic(path: &Path, detail: &dyn fmt::Display) -> Diagnostic {
     Diagnostic::warning(
         codes::CONFIG_READ_FAILED,
         format!("Failed to read hooks config at {}: {detail}", path.display()),
@@ -333,7 +333,7 @@ pub fn read_failed_diagnostic(path: &Path, detail: &dyn fmt::Display) -> Diagnos
     .with_source(path.display().to_string())
 }
 
-pub use hooks_core::sha256_hex;
+pub(crate) use hooks_core::sha256_hex;
 
 #[cfg(test)]
 #[allow(clippy::expect_used)]

@@ -21,8 +21,10 @@ pub use callback::{
     Callback, CallbackContext, CallbackFuture, CallbackGroup, CallbackInput,
     DEFAULT_CALLBACK_TIMEOUT,
 };
-pub use discovery::*;
+pub use discovery::{
+    AppNames, HomeError, LayerFile, Paths, find_project_root, read_layer_file, resolve_home,
+};
 pub use env::{EnvPolicy, StripReason, scrub, strip_reason};
 pub use process::{PREFILL_MAX, ProcessSpec, Program, REAP_GRACE, run_process};
 pub use session::{Fired, HandlerRun, Session, SessionError, SessionOptions, StatusListener};
-pub use trust::*;
+pub use trust::{TrustEntry, TrustError, TrustState, TrustStore};

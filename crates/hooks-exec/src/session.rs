@@ -104,6 +104,11 @@ pub type StatusListener = Arc<dyn Fn(&str) + Send + Sync>;
 
 /// One handler's run, as reported to hosts.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(
+    feature = "schemars",
+    derive(schemars::JsonSchema),
+    schemars(rename = "handler_run", deny_unknown_fields)
+)]
 pub struct HandlerRun {
     /// The handler id.
     pub id: String,

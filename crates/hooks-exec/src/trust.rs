@@ -63,19 +63,19 @@ use serde_json::{Map, Value};
 use crate::discovery::{LayerFile, Paths, normalize_lexically, read_layer_file};
 
 /// File name of the trust store in the state folder.
-pub const TRUST_STORE_FILE: &str = "hooks_trust.json";
+pub(crate) const TRUST_STORE_FILE: &str = "hooks_trust.json";
 
 /// Folder beside the trust store that keeps a copy of each trusted file, by digest.
-pub const TRUST_COPIES_DIR: &str = "hooks_trust.d";
+pub(crate) const TRUST_COPIES_DIR: &str = "hooks_trust.d";
 
 /// Largest trusted-file copy [`TrustStore::trusted_contents`] reads back.
 const MAX_COPY_BYTES: u64 = 16 << 20;
 
 /// File name of the lock beside the trust store.
-pub const TRUST_LOCK_FILE: &str = "hooks_trust.json.lock";
+pub(crate) const TRUST_LOCK_FILE: &str = "hooks_trust.json.lock";
 
 /// The only store version this crate reads and writes.
-pub const TRUST_STORE_VERSION: u64 = 1;
+pub(crate) const TRUST_STORE_VERSION: u64 = 1;
 
 /// How long a writer waits for another writer to release the lock.
 const LOCK_TIMEOUT: Duration = Duration::from_secs(10);
@@ -545,7 +545,7 @@ fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), TrustError>
 }
 
 /// Formats `time` as an RFC 3339 UTC timestamp with whole seconds: `2025-06-01T12:00:00Z`.
-pub fn rfc3339(time: SystemTime) -> String {
+pub(crate) fn rfc3339(time: SystemTime) -> String {
     let secs: i64 = match time.duration_since(UNIX_EPOCH) {
         Ok(after) => i64::try_from(after.as_secs()).unwrap_or(i64::MAX),
         Err(before) => {
@@ -579,7 +579,7 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 /// How the host vouches for the project file beyond the trust store.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[non_exhaustive]
-pub enum ProjectGrant {
+pub(crate) enum ProjectGrant {
     /// Nothing: only a matching store entry trusts the file.
     #[default]
     None,
@@ -597,7 +597,7 @@ pub enum ProjectGrant {
 /// What made the loaded project bytes trusted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum TrustBasis {
+pub(crate) enum TrustBasis {
     /// A store entry with the same digest.
     Store,
     /// [`ProjectGrant::BytesAtStart`].
@@ -609,7 +609,7 @@ pub enum TrustBasis {
 /// Why the project layer was not loaded.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum SkipReason {
+pub(crate) enum SkipReason {
     /// The file exists but could not be read.
     ReadFailed,
     /// The workspace has no trust entry (or the store could not be read).
@@ -638,7 +638,7 @@ pub enum SkipReason {
 /// The outcome of the project layer's load rule.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
-pub enum ProjectLayer {
+pub(crate) enum ProjectLayer {
     /// No project file (or it is the user file): nothing to load, nothing to report.
     Absent,
     /// Parse exactly these bytes; they are the bytes whose digest was trusted.
@@ -666,7 +666,7 @@ pub enum ProjectLayer {
 ///
 /// `store` is `None` when [`TrustStore::open`] failed; report that error with
 /// [`TrustError::to_diagnostic`].
-pub fn load_project_layer(
+pub(crate) fn load_project_layer(
     paths: &Paths,
     store: Option<&TrustStore>,
     grant: &ProjectGrant,
@@ -690,7 +690,7 @@ pub fn load_project_layer(
 ///
 /// Invariant: the bytes in [`ProjectLayer::Load`] are the bytes that were hashed and
 /// checked; the caller parses them and does not read the file again.
-pub fn project_layer_decision(
+pub(crate) fn project_layer_decision(
     root: &Path,
     project_file: &Path,
     file: LayerFile,

@@ -17,7 +17,9 @@ use std::path::Path;
 use anyhow::anyhow;
 use hooks_core::{Diagnostic, Event, Handler, HandlerStatus, InactiveStatus, Program, Snapshot};
 use hooks_exec::{Paths, Session};
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::cli::ListArgs;
 use crate::context::Ctx;
@@ -41,7 +43,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ListArgs) -> anyhow::Result<i32> {
         .filter(|h| args.all || h.is_active())
         .collect();
     if cx.global.json {
-        let value = listing_json(&snapshot, session.paths(), &handlers, &diagnostics);
+        let value = Listing::new(&snapshot, session.paths(), &handlers, &diagnostics);
         writeln!(cx.out, "{}", serde_json::to_string_pretty(&value)?)?;
     } else {
         let hidden = snapshot
@@ -73,45 +75,130 @@ pub(crate) fn parse_event(name: &str) -> anyhow::Result<Event> {
 }
 
 /// The JSON listing (`--json`, and the `list` method of `hooks serve`).
-pub(crate) fn listing_json(
-    snapshot: &Snapshot,
-    paths: &Paths,
-    handlers: &[&Handler],
-    diagnostics: &[Diagnostic],
-) -> Value {
-    json!({
-        "snapshot_id": snapshot.id(),
-        "project_root": paths.project_root.display().to_string(),
-        "home": paths.home.display().to_string(),
-        "handlers": handlers.iter().map(|h| handler_json(h)).collect::<Vec<_>>(),
-        "diagnostics": diagnostics,
-    })
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "listing")]
+pub(crate) struct Listing<'a> {
+    /// The snapshot's id.
+    pub snapshot_id: &'a str,
+    /// The project root.
+    pub project_root: String,
+    /// The hooks home.
+    pub home: String,
+    /// The handlers listed.
+    pub handlers: Vec<ListedHandler<'a>>,
+    /// Everything reported while loading the configuration.
+    pub diagnostics: &'a [Diagnostic],
+}
+
+/// One handler of a listing.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "listed_handler")]
+pub(crate) struct ListedHandler<'a> {
+    /// `Event:group:handler`; `null` for a handler of a layer that does not load.
+    pub id: Option<&'a str>,
+    /// The handler's fingerprint.
+    pub fingerprint: &'a str,
+    /// Its event.
+    #[schemars(schema_with = "crate::cmd::serve::event_names")]
+    pub event: Event,
+    /// Its matcher, as written.
+    pub matcher: Option<&'a str>,
+    /// The shell command, when given.
+    pub command: Option<&'a str>,
+    /// The program and arguments, when given.
+    pub argv: Option<&'a [String]>,
+    /// The timeout written in the file, in seconds.
+    pub timeout: Option<f64>,
+    /// The timeout that applies, in seconds.
+    pub effective_timeout: f64,
+    /// The status line shown while it runs.
+    pub status_message: Option<&'a str>,
+    /// `project`, `user` or `plugin`.
+    #[schemars(extend("enum" = ["project", "user", "plugin"]))]
+    pub layer: &'static str,
+    /// The file it comes from.
+    pub file: &'a str,
+    /// Its line in the file.
+    pub line: Option<u32>,
+    /// Its column in the file.
+    pub column: Option<u32>,
+    /// Its JSON path in the file.
+    pub field: &'a str,
+    /// The plugin it belongs to.
+    pub plugin: Option<ListedPlugin<'a>>,
+    /// Whether it runs, or why not.
+    #[schemars(extend("enum" = ["active", "duplicate", "invalid", "untrusted", "disabled", "tampered", "unverified"]))]
+    pub status: &'static str,
+    /// Why it does not run.
+    pub reason: Option<String>,
+}
+
+/// The plugin of a listed handler.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "listed_plugin")]
+pub(crate) struct ListedPlugin<'a> {
+    /// `name@marketplace`.
+    pub id: &'a str,
+    /// The installed version, when known.
+    pub version: Option<&'a str>,
+    /// The manifest digest, when the plugin was verified.
+    pub digest: Option<&'a str>,
+}
+
+impl<'a> Listing<'a> {
+    /// The listing of `handlers`.
+    pub(crate) fn new(
+        snapshot: &'a Snapshot,
+        paths: &Paths,
+        handlers: &[&'a Handler],
+        diagnostics: &'a [Diagnostic],
+    ) -> Self {
+        Listing {
+            snapshot_id: snapshot.id(),
+            project_root: paths.project_root.display().to_string(),
+            home: paths.home.display().to_string(),
+            handlers: handlers.iter().map(|h| ListedHandler::new(h)).collect(),
+            diagnostics,
+        }
+    }
+}
+
+impl<'a> ListedHandler<'a> {
+    /// The listing row of `h`.
+    pub(crate) fn new(h: &'a Handler) -> Self {
+        let (status, reason) = status(h);
+        ListedHandler {
+            id: h.id.as_deref(),
+            fingerprint: &h.fingerprint,
+            event: h.event,
+            matcher: h.matcher.as_deref(),
+            command: h.command.as_deref(),
+            argv: h.argv.as_deref(),
+            timeout: h.timeout,
+            effective_timeout: h.effective_timeout,
+            status_message: h.status_message.as_deref(),
+            layer: h.layer.label(),
+            file: &h.source,
+            line: h.position.map(|p| p.line),
+            column: h.position.map(|p| p.column),
+            field: &h.field,
+            plugin: h.layer.plugin().map(|p| ListedPlugin {
+                id: &p.id,
+                version: p.version.as_deref(),
+                digest: p.digest.as_deref(),
+            }),
+            status,
+            reason,
+        }
+    }
 }
 
 /// One handler as JSON.
 pub(crate) fn handler_json(h: &Handler) -> Value {
-    let (status, reason) = status(h);
-    json!({
-        "id": h.id,
-        "fingerprint": h.fingerprint,
-        "event": h.event,
-        "matcher": h.matcher,
-        "command": h.command,
-        "argv": h.argv,
-        "timeout": h.timeout,
-        "effective_timeout": h.effective_timeout,
-        "status_message": h.status_message,
-        "layer": h.layer.label(),
-        "file": h.source,
-        "line": h.position.map(|p| p.line),
-        "column": h.position.map(|p| p.column),
-        "field": h.field,
-        "plugin": h.layer.plugin().map(|p| json!({
-            "id": p.id, "version": p.version, "digest": p.digest,
-        })),
-        "status": status,
-        "reason": reason,
-    })
+    serde_json::to_value(ListedHandler::new(h)).unwrap_or(Value::Null)
 }
 
 /// The status word and the reason a handler does not run.

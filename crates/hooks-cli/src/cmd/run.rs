@@ -17,6 +17,7 @@ use hooks_core::{
     matcher_kind,
 };
 use hooks_exec::{Fired, Session};
+use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -26,9 +27,12 @@ use crate::context::Ctx;
 use crate::layers::{Setup, absolute};
 
 /// What `hooks run` prints (and `hooks serve` answers an event with).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "run_result")]
 pub(crate) struct RunOutput<'a> {
     /// The event.
+    #[schemars(schema_with = "crate::cmd::serve::event_names")]
     pub event: Event,
     /// The snapshot the handlers ran against.
     pub snapshot_id: &'a str,

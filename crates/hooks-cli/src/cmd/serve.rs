@@ -12,34 +12,38 @@
 //! `null` and ends the session; so does the end of stdin (without an answer).
 //!
 //! Error codes follow JSON-RPC: -32700 the line is not JSON, -32600 not a request object,
-//! -32601 unknown method, -32602 bad params (unknown event, payload missing a field).
+//! -32601 unknown method, -32602 bad params (unknown event, payload missing a field),
+//! -32603 an event task failed.
 //!
-//! The full protocol, with this module's JSON Schema, is in `docs/serve.md`.
+//! The messages are the types of [`protocol`]; the JSON Schema (`hooks schema serve`) is
+//! generated from them. The full protocol is in `docs/serve.md`.
 
 use std::io::{BufRead as _, BufReader, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use hooks_core::{CommonDefaults, Event, Invocation};
-use hooks_exec::Session;
-use serde_json::{Value, json};
+use hooks_core::{CommonDefaults, Diagnostic, Event, Invocation};
+use hooks_exec::{Fired, Session};
+use serde::Serialize;
+use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 use tokio::time::{Instant, sleep_until};
 
-use crate::cmd::{list, run::RunOutput};
+use crate::cmd::list::Listing;
+use crate::cmd::run::RunOutput;
 use crate::context::Ctx;
 use crate::layers::Setup;
 
-/// The line is not JSON.
-const PARSE_ERROR: i64 = -32700;
-/// The JSON is not a request object.
-const INVALID_REQUEST: i64 = -32600;
-/// Unknown method.
-const METHOD_NOT_FOUND: i64 = -32601;
-/// Bad params.
-const INVALID_PARAMS: i64 = -32602;
+pub(crate) mod protocol;
+
+use protocol::{
+    ErrorResponse, EventParams, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, Id,
+    METHOD_NOT_FOUND, Method, Notification, Outcome, PARSE_ERROR, Reloaded, RequestLine, Response,
+    StatusParams,
+};
+pub(crate) use protocol::{event_names, schema};
 
 /// Serves until `shutdown` or the end of stdin.
 pub(crate) fn run(cx: &mut Ctx<'_>) -> anyhow::Result<i32> {
@@ -87,9 +91,9 @@ pub(crate) fn run(cx: &mut Ctx<'_>) -> anyhow::Result<i32> {
     let out: &mut dyn Write = &mut *cx.out;
     let local = tokio::task::LocalSet::new();
     let result: std::io::Result<()> = local.block_on(&runtime, async {
-        let mut tasks: JoinSet<Value> = JoinSet::new();
+        let mut tasks: JoinSet<EventDone> = JoinSet::new();
         let mut reading = true;
-        let mut shutdown_id: Option<Value> = None;
+        let mut shutdown_id: Option<Id> = None;
         let mut status = StatusLine::default();
         // Lines ready to go: everything that becomes ready together leaves in one write.
         let mut batch: Vec<u8> = Vec::new();
@@ -102,18 +106,17 @@ pub(crate) fn run(cx: &mut Ctx<'_>) -> anyhow::Result<i32> {
                 biased;
                 Some(note) = note_rx.recv() => status.set(note, Instant::now()),
                 Some(done) = tasks.join_next(), if !tasks.is_empty() => {
-                    push_line(&mut batch, &task_response(done));
+                    push_event_response(&mut batch, done);
                 }
                 () = sleep_until(due.unwrap_or_else(Instant::now)), if due.is_some() => {
                     if let Some(text) = status.take_due(Instant::now()) {
-                        push_line(&mut batch, &status_note(&text));
+                        push_line(&mut batch, &Notification::Status(StatusParams { text }));
                     }
                 }
                 line = line_rx.recv(), if reading => {
                     let Some(line) = line else { reading = false; continue };
-                    match handle(&line, &session, &defaults, &mut tasks) {
-                        Handled::Respond(response) => push_line(&mut batch, &response),
-                        Handled::Spawned | Handled::Blank => {}
+                    match handle(&line, &session, &defaults, &mut tasks, &mut batch) {
+                        Handled::Done => {}
                         Handled::Shutdown(id) => {
                             reading = false;
                             shutdown_id = Some(id);
@@ -126,7 +129,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>) -> anyhow::Result<i32> {
                 if let Ok(note) = note_rx.try_recv() {
                     status.set(note, Instant::now());
                 } else if let Some(done) = tasks.try_join_next() {
-                    push_line(&mut batch, &task_response(done));
+                    push_event_response(&mut batch, done);
                 } else {
                     break;
                 }
@@ -138,10 +141,10 @@ pub(crate) fn run(cx: &mut Ctx<'_>) -> anyhow::Result<i32> {
         }
         // The text current at the end is always sent.
         if let Some(text) = status.take_pending() {
-            push_line(&mut batch, &status_note(&text));
+            push_line(&mut batch, &Notification::Status(StatusParams { text }));
         }
         if let Some(id) = shutdown_id {
-            push_line(&mut batch, &json!({"id": id, "result": null}));
+            push_line(&mut batch, &Response::Result { id, result: Outcome::Shutdown(()) });
         }
         flush(out, &mut batch)
     });
@@ -151,18 +154,10 @@ pub(crate) fn run(cx: &mut Ctx<'_>) -> anyhow::Result<i32> {
 
 /// What one request line led to.
 enum Handled {
-    /// An answer to write now.
-    Respond(Value),
-    /// An event task was started; it answers when done.
-    Spawned,
-    /// An empty line: nothing.
-    Blank,
+    /// Answered (into the batch), spawned as an event task, or blank: nothing more to do.
+    Done,
     /// `shutdown` with this id.
-    Shutdown(Value),
-}
-
-fn error(id: Value, code: i64, message: impl Into<String>) -> Value {
-    json!({"id": id, "error": {"code": code, "message": message.into()}})
+    Shutdown(Id),
 }
 
 /// One request line, parsed.
@@ -171,111 +166,143 @@ pub(crate) enum Request {
     /// A blank line: nothing to do.
     Blank,
     /// `event`, with the invocation its params describe.
-    Event { id: Value, invocation: Box<Invocation> },
+    Event { id: Id, invocation: Box<Invocation> },
     /// `reload`.
-    Reload { id: Value },
+    Reload { id: Id },
     /// `list`.
-    List { id: Value },
+    List { id: Id },
     /// `shutdown`.
-    Shutdown { id: Value },
+    Shutdown { id: Id },
 }
 
 /// Parses one request line. `Err` is the error response to write (its `id` is `null` when
 /// none could be read).
-pub(crate) fn parse_request(line: &[u8], defaults: &CommonDefaults) -> Result<Request, Value> {
+pub(crate) fn parse_request(
+    line: &[u8],
+    defaults: &CommonDefaults,
+) -> Result<Request, ErrorResponse> {
     if line.iter().all(u8::is_ascii_whitespace) {
         return Ok(Request::Blank);
     }
-    let request: Value = serde_json::from_slice(line)
-        .map_err(|e| error(Value::Null, PARSE_ERROR, format!("invalid JSON: {e}")))?;
-    let Some(obj) = request.as_object() else {
-        return Err(error(Value::Null, INVALID_REQUEST, "a request must be a JSON object"));
-    };
-    let id = match obj.get("id") {
-        Some(id @ (Value::String(_) | Value::Number(_))) => id.clone(),
-        Some(_) => {
-            return Err(error(Value::Null, INVALID_REQUEST, "\"id\" must be a string or a number"));
-        }
-        None => return Err(error(Value::Null, INVALID_REQUEST, "missing \"id\"")),
-    };
-    let Some(method) = obj.get("method").and_then(Value::as_str) else {
-        return Err(error(id, INVALID_REQUEST, "missing \"method\" (a string)"));
-    };
-    let params = obj.get("params").unwrap_or(&Value::Null);
-    match method {
-        "event" => match invocation(params, defaults) {
+    let request = read_request_line(line)?;
+    let id = request.id;
+    match request.method {
+        Method::Event => match invocation(request.params, defaults) {
             Ok(invocation) => Ok(Request::Event { id, invocation: Box::new(invocation) }),
-            Err(message) => Err(error(id, INVALID_PARAMS, message)),
+            Err(message) => Err(ErrorResponse::new(Some(id), INVALID_PARAMS, message)),
         },
-        "reload" => Ok(Request::Reload { id }),
-        "list" => Ok(Request::List { id }),
-        "shutdown" => Ok(Request::Shutdown { id }),
-        other => Err(error(id, METHOD_NOT_FOUND, format!("unknown method '{other}'"))),
+        Method::Reload => Ok(Request::Reload { id }),
+        Method::List => Ok(Request::List { id }),
+        Method::Shutdown => Ok(Request::Shutdown { id }),
     }
 }
 
-/// Parses one line and acts on it.
+/// Reads a [`RequestLine`], with the error response a line that is not one gets: the
+/// JSON-RPC code of the first thing wrong, and the request's id once it could be read.
+fn read_request_line(line: &[u8]) -> Result<RequestLine, ErrorResponse> {
+    let value: Value = serde_json::from_slice(line)
+        .map_err(|e| ErrorResponse::new(None, PARSE_ERROR, format!("invalid JSON: {e}")))?;
+    let Value::Object(mut obj) = value else {
+        return Err(ErrorResponse::new(None, INVALID_REQUEST, "a request must be a JSON object"));
+    };
+    let id: Id = match obj.remove("id") {
+        None => return Err(ErrorResponse::new(None, INVALID_REQUEST, "missing \"id\"")),
+        Some(id) => serde_json::from_value(id).map_err(|_| {
+            ErrorResponse::new(None, INVALID_REQUEST, "\"id\" must be a string or a number")
+        })?,
+    };
+    let method = match obj.remove("method") {
+        Some(Value::String(name)) => match serde_json::from_value(Value::String(name.clone())) {
+            Ok(method) => method,
+            Err(_) => {
+                let message = format!("unknown method '{name}'");
+                return Err(ErrorResponse::new(Some(id), METHOD_NOT_FOUND, message));
+            }
+        },
+        _ => {
+            let message = "missing \"method\" (a string)";
+            return Err(ErrorResponse::new(Some(id), INVALID_REQUEST, message));
+        }
+    };
+    Ok(RequestLine { id, method, params: obj.remove("params") })
+}
+
+/// The [`EventParams`] of an `event` request, or what is wrong with them.
+fn event_params(params: Option<Value>) -> Result<EventParams, String> {
+    let mut params = match params {
+        Some(Value::Object(params)) => params,
+        _ => Map::new(),
+    };
+    let name = match params.remove("event") {
+        Some(Value::String(name)) => name,
+        _ => return Err("params.event must be an event name (a string)".to_owned()),
+    };
+    let event = Event::from_name(&name).ok_or_else(|| format!("unknown event '{name}'"))?;
+    let payload = params.remove("payload").filter(|p| !p.is_null());
+    Ok(EventParams { event, payload })
+}
+
+/// The invocation of an `event` request's params.
+fn invocation(params: Option<Value>, defaults: &CommonDefaults) -> Result<Invocation, String> {
+    let params = event_params(params)?;
+    let payload = params.payload.unwrap_or_else(|| Value::Object(Map::new()));
+    Invocation::from_host_json(params.event, &payload, defaults)
+        .map(|(invocation, _)| invocation)
+        .map_err(|e| e.to_string())
+}
+
+/// A finished event task: what its response is made of.
+struct EventDone {
+    id: Id,
+    fired: Fired,
+    load_diagnostics: Vec<Diagnostic>,
+}
+
+/// Parses one line and acts on it: answers go into `batch`, events become tasks.
 fn handle(
     line: &[u8],
     session: &Arc<Session>,
     defaults: &Arc<CommonDefaults>,
-    tasks: &mut JoinSet<Value>,
+    tasks: &mut JoinSet<EventDone>,
+    batch: &mut Vec<u8>,
 ) -> Handled {
     let request = match parse_request(line, defaults) {
         Ok(request) => request,
-        Err(response) => return Handled::Respond(response),
+        Err(response) => {
+            push_line(batch, &Response::Error(response));
+            return Handled::Done;
+        }
     };
     match request {
-        Request::Blank => Handled::Blank,
+        Request::Blank => {}
         Request::Event { id, invocation } => {
             let session = Arc::clone(session);
             tasks.spawn_local(async move {
                 let load_diagnostics = session.load_diagnostics();
                 let fired = session.fire(*invocation).await;
-                let result = serde_json::to_value(RunOutput::new(&fired, &load_diagnostics))
-                    .unwrap_or(Value::Null);
-                json!({"id": id, "result": result})
+                EventDone { id, fired, load_diagnostics }
             });
-            Handled::Spawned
         }
         Request::Reload { id } => {
             session.reload();
             let snapshot = session.snapshot();
-            Handled::Respond(json!({"id": id, "result": {
-                "snapshot_id": snapshot.id(),
-                "load_diagnostics": session.load_diagnostics(),
-            }}))
+            let load_diagnostics = session.load_diagnostics();
+            let result = Outcome::Reload(Reloaded {
+                snapshot_id: snapshot.id(),
+                load_diagnostics: &load_diagnostics,
+            });
+            push_line(batch, &Response::Result { id, result });
         }
         Request::List { id } => {
             let snapshot = session.snapshot();
             let handlers: Vec<_> = snapshot.handlers().iter().collect();
-            let listing = list::listing_json(
-                &snapshot,
-                session.paths(),
-                &handlers,
-                &session.load_diagnostics(),
-            );
-            Handled::Respond(json!({"id": id, "result": listing}))
+            let load_diagnostics = session.load_diagnostics();
+            let listing = Listing::new(&snapshot, session.paths(), &handlers, &load_diagnostics);
+            push_line(batch, &Response::Result { id, result: Outcome::List(listing) });
         }
-        Request::Shutdown { id } => Handled::Shutdown(id),
+        Request::Shutdown { id } => return Handled::Shutdown(id),
     }
-}
-
-/// The invocation of an `event` request's params.
-fn invocation(params: &Value, defaults: &CommonDefaults) -> Result<Invocation, String> {
-    let name = params
-        .get("event")
-        .and_then(Value::as_str)
-        .ok_or("params.event must be an event name (a string)")?;
-    let event = Event::from_name(name).ok_or_else(|| format!("unknown event '{name}'"))?;
-    let empty = json!({});
-    let payload = match params.get("payload") {
-        None | Some(Value::Null) => &empty,
-        Some(p) => p,
-    };
-    Invocation::from_host_json(event, payload, defaults)
-        .map(|(invocation, _)| invocation)
-        .map_err(|e| e.to_string())
+    Handled::Done
 }
 
 /// The status line is sent at most once per this interval, each time the text current
@@ -322,21 +349,24 @@ impl StatusLine {
     }
 }
 
-fn status_note(text: &str) -> Value {
-    json!({"method": "status", "params": {"text": text}})
+/// Appends the response of a finished event task to `batch`.
+fn push_event_response(batch: &mut Vec<u8>, done: Result<EventDone, tokio::task::JoinError>) {
+    match done {
+        Ok(EventDone { id, fired, load_diagnostics }) => {
+            let result = Outcome::Event(RunOutput::new(&fired, &load_diagnostics));
+            push_line(batch, &Response::Result { id, result });
+        }
+        Err(e) => {
+            let message = format!("event task failed: {e}");
+            push_line(batch, &Response::Error(ErrorResponse::new(None, INTERNAL_ERROR, message)));
+        }
+    }
 }
 
-/// The response of a finished event task.
-fn task_response(done: Result<Value, tokio::task::JoinError>) -> Value {
-    done.unwrap_or_else(|e| {
-        json!({"id": null, "error": {"code": -32603, "message": format!("event task failed: {e}")}})
-    })
-}
-
-/// Appends `value` as one line to `batch`.
-fn push_line(batch: &mut Vec<u8>, value: &Value) {
-    // A `Value` always serializes.
-    if serde_json::to_writer(&mut *batch, value).is_ok() {
+/// Appends `message` as one line to `batch`.
+fn push_line(batch: &mut Vec<u8>, message: &impl Serialize) {
+    // The messages serialize: every map key is a string.
+    if serde_json::to_writer(&mut *batch, message).is_ok() {
         batch.push(b'\n');
     }
 }
@@ -349,116 +379,6 @@ fn flush(out: &mut dyn Write, batch: &mut Vec<u8>) -> std::io::Result<()> {
     out.write_all(batch)?;
     batch.clear();
     out.flush()
-}
-
-/// The JSON Schema of the protocol (`hooks schema serve`): one line is a request (host to
-/// engine) or a response or notification (engine to host).
-pub(crate) fn schema() -> Value {
-    let events: Vec<&str> = Event::ALL.iter().map(|e| e.name()).collect();
-    json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://hooks-rs.github.io/schemas/serve.json",
-        "title": "hooks serve protocol",
-        "description": "One JSON object per line. The host writes requests on the engine's stdin; the engine writes responses and notifications on its stdout.",
-        "oneOf": [
-            {"$ref": "#/$defs/request"},
-            {"$ref": "#/$defs/response"},
-            {"$ref": "#/$defs/notification"}
-        ],
-        "$defs": {
-            "id": {"description": "Chosen by the host; echoed in the response.", "type": ["string", "number"]},
-            "request": {
-                "type": "object",
-                "required": ["id", "method"],
-                "properties": {
-                    "id": {"$ref": "#/$defs/id"},
-                    "method": {"enum": ["event", "reload", "list", "shutdown"]},
-                    "params": {"type": "object"}
-                },
-                "if": {"properties": {"method": {"const": "event"}}},
-                "then": {"required": ["params"], "properties": {"params": {"$ref": "#/$defs/event_params"}}}
-            },
-            "event_params": {
-                "type": "object",
-                "required": ["event"],
-                "properties": {
-                    "event": {"enum": events},
-                    "payload": {
-                        "description": "The event's input (see `hooks schema input.EVENT`); session_id, transcript_path, cwd, hook_event_name and permission_mode are filled when absent.",
-                        "type": "object"
-                    }
-                }
-            },
-            "response": {
-                "type": "object",
-                "required": ["id"],
-                "properties": {
-                    "id": {"oneOf": [{"$ref": "#/$defs/id"}, {"type": "null"}]},
-                    "result": {"description": "event: a run result; reload: {snapshot_id, load_diagnostics}; list: the `hooks list --json` object; shutdown: null."},
-                    "error": {"$ref": "#/$defs/error"}
-                },
-                "oneOf": [{"required": ["result"]}, {"required": ["error"]}]
-            },
-            "run_result": {
-                "type": "object",
-                "required": ["event", "snapshot_id", "load_diagnostics", "matched", "decision", "effect", "handlers"],
-                "properties": {
-                    "event": {"enum": events},
-                    "snapshot_id": {"type": "string"},
-                    "load_diagnostics": {"type": "array", "items": {"$ref": "#/$defs/diagnostic"}},
-                    "matched": {"type": "array", "items": {"type": "string"}},
-                    "decision": {"type": "object", "required": ["continue", "diagnostics"]},
-                    "effect": {"type": "object", "required": ["kind"]},
-                    "handlers": {"type": "array", "items": {
-                        "type": "object",
-                        "required": ["id", "exit_code", "timed_out", "elapsed_ms", "stdout_truncated", "stderr_truncated"],
-                        "properties": {
-                            "id": {"type": "string"},
-                            "exit_code": {"type": ["integer", "null"]},
-                            "timed_out": {"type": "boolean"},
-                            "elapsed_ms": {"type": "integer", "minimum": 0},
-                            "stdout_truncated": {"type": "boolean"},
-                            "stderr_truncated": {"type": "boolean"}
-                        }
-                    }}
-                }
-            },
-            "diagnostic": {
-                "type": "object",
-                "required": ["code", "severity", "message"],
-                "properties": {
-                    "code": {"type": "string"},
-                    "severity": {"enum": ["error", "warning"]},
-                    "message": {"type": "string"},
-                    "handler_id": {"type": ["string", "null"]},
-                    "field": {"type": ["string", "null"]},
-                    "source": {"type": ["string", "null"]},
-                    "line": {"type": ["integer", "null"]},
-                    "column": {"type": ["integer", "null"]}
-                }
-            },
-            "error": {
-                "type": "object",
-                "required": ["code", "message"],
-                "properties": {
-                    "code": {"description": "-32700 not JSON, -32600 not a request, -32601 unknown method, -32602 bad params, -32603 internal", "type": "integer"},
-                    "message": {"type": "string"}
-                }
-            },
-            "notification": {
-                "type": "object",
-                "required": ["method", "params"],
-                "properties": {
-                    "method": {"const": "status"},
-                    "params": {
-                        "type": "object",
-                        "required": ["text"],
-                        "properties": {"text": {"description": "The status line while handlers run; \"\" when the last one ends.", "type": "string"}}
-                    }
-                }
-            }
-        }
-    })
 }
 
 #[cfg(test)]
@@ -505,7 +425,12 @@ mod tests {
             Ok(Request::Reload { id }) => format!("reload {id}"),
             Ok(Request::List { id }) => format!("list {id}"),
             Ok(Request::Shutdown { id }) => format!("shutdown {id}"),
-            Err(e) => format!("error {} {} {}", e["error"]["code"], e["id"], e["error"]["message"]),
+            Err(e) => format!(
+                "error {} {} {}",
+                e.error.code,
+                serde_json::to_value(&e.id).unwrap_or_default(),
+                Value::String(e.error.message)
+            ),
         };
         assert_eq!(got, want, "{line}");
     }

@@ -124,3 +124,144 @@ fn reload_takes_a_new_snapshot_and_eof_ends_the_session() {
     assert!(next().is_none());
     assert!(child.wait().unwrap().success());
 }
+
+/// A handler that prints `output` (as JSON) and exits 0.
+fn prints(output: Value) -> Value {
+    json!({"type": "command", "argv": ["printf", "%s", output.to_string()]})
+}
+
+#[test]
+fn every_line_of_a_session_validates_against_the_serve_schema() {
+    let env = TestEnv::new("serve-schema");
+    let specific = |event: &str, rest: Value| {
+        let mut out = json!({"hookEventName": event});
+        out.as_object_mut().unwrap().extend(rest.as_object().unwrap().clone());
+        prints(json!({"hookSpecificOutput": out}))
+    };
+    let hooks = json!({"hooks": {
+        "PreToolUse": [
+            {"matcher": "Deny", "hooks": [specific("PreToolUse", json!({"permissionDecision": "deny", "permissionDecisionReason": "no"}))]},
+            {"matcher": "Allow", "hooks": [specific("PreToolUse", json!({"permissionDecision": "allow", "additionalContext": "allowed"}))]},
+            {"matcher": "Ask", "hooks": [specific("PreToolUse", json!({"permissionDecision": "ask"}))]},
+            {"matcher": "Slow", "hooks": [{"type": "command", "command": "sleep 0.3", "statusMessage": "slow one"}]},
+            {"matcher": "Bad", "hooks": [{"type": "command", "command": "echo '{not json'; exit 1"}]},
+            {"matcher": "(unclosed", "hooks": [{"type": "command", "command": "true"}]}
+        ],
+        "Stop": [{"hooks": [prints(json!({"decision": "block", "reason": "keep going"}))]}],
+        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo no prompts >&2; exit 2"}]}],
+        "PostToolUse": [{"hooks": [prints(json!({"decision": "block", "reason": "bad output", "systemMessage": "look"}))]}],
+        "SessionStart": [{"hooks": [specific("SessionStart", json!({"additionalContext": "hello"}))]}],
+        "PermissionRequest": [{"hooks": [specific("PermissionRequest", json!({"decision": {"behavior": "deny", "message": "not here", "interrupt": true}}))]}],
+        "PreCompact": [{"hooks": [prints(json!({"continue": false, "stopReason": "not now"}))]}],
+        "SubagentStart": [{"hooks": [prints(json!({"continue": false, "stopReason": "no agents"}))]}]
+    }});
+    env.user_hooks(&hooks.to_string());
+    let tool = |id: u32, name: &str| {
+        json!({"id": id, "method": "event", "params": {"event": "PreToolUse",
+            "payload": {"tool_name": name, "tool_input": {"command": "ls"}, "tool_use_id": format!("t{id}")}}})
+    };
+    let requests = [
+        tool(1, "Deny"),
+        tool(2, "Allow"),
+        tool(3, "Ask"),
+        tool(4, "Slow"),
+        tool(5, "Bad"),
+        tool(6, "Other"),
+        json!({"id": 7, "method": "event", "params": {"event": "Stop", "payload": {"last_assistant_message": "Done."}}}),
+        json!({"id": 8, "method": "event", "params": {"event": "UserPromptSubmit", "payload": {"prompt": "hi"}}}),
+        json!({"id": 9, "method": "event", "params": {"event": "PostToolUse", "payload": {"tool_name": "Bash", "tool_input": {}, "tool_use_id": "t9", "tool_response": "ok"}}}),
+        json!({"id": 10, "method": "event", "params": {"event": "SessionStart", "payload": {"source": "startup"}}}),
+        json!({"id": 11, "method": "event", "params": {"event": "PermissionRequest", "payload": {"tool_name": "Bash", "tool_input": {}, "permission_suggestions": []}}}),
+        json!({"id": 12, "method": "event", "params": {"event": "PreCompact", "payload": {"trigger": "manual", "custom_instructions": ""}}}),
+        json!({"id": 13, "method": "event", "params": {"event": "SubagentStart", "payload": {"agent_id": "a1", "agent_type": "review"}}}),
+        json!({"id": 14, "method": "event", "params": {"event": "SessionEnd", "payload": {"reason": "other"}}}),
+        json!({"id": 15, "method": "event", "params": {"event": "Notification"}}),
+        json!({"id": "r", "method": "reload"}),
+        json!({"id": "l", "method": "list", "params": null}),
+    ];
+    let schema = hooks_cli::schema("serve").unwrap();
+    for request in &requests {
+        assert_eq!(hooks_tests::schema::validate(&schema, request), Ok(()), "{request}");
+    }
+    let mut child = env
+        .command(&["serve"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for request in &requests {
+        writeln!(stdin, "{request}").unwrap();
+    }
+    // Lines that are not requests.
+    writeln!(stdin, r#"{{"id": 2.5, "method": "teleport"}}"#).unwrap();
+    writeln!(stdin, "not json\n[1]\n{{\"id\": true, \"method\": \"list\"}}\n\n").unwrap();
+    writeln!(stdin, r#"{{"id": "end", "method": "shutdown"}}"#).unwrap();
+    stdin.flush().unwrap();
+    let lines: Vec<String> =
+        BufReader::new(child.stdout.take().unwrap()).lines().map(Result::unwrap).collect();
+    assert!(child.wait().unwrap().success());
+
+    let mut messages = Vec::new();
+    for line in &lines {
+        let message: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(hooks_tests::schema::validate(&schema, &message), Ok(()), "{line}");
+        messages.push(message);
+    }
+    let by_id = |id: Value| {
+        messages.iter().find(|m| m["id"] == id).unwrap_or_else(|| panic!("no answer to {id}"))
+    };
+    for id in 1..=14 {
+        let result = &by_id(json!(id))["result"];
+        assert_eq!(
+            hooks_tests::schema::validate_def(&schema, "run_result", result),
+            Ok(()),
+            "{id}"
+        );
+    }
+    let result = |id: u32| &by_id(json!(id))["result"];
+    assert_eq!(result(1)["effect"]["outcome"], "deny");
+    assert_eq!(result(2)["effect"]["outcome"], "allow");
+    assert_eq!(result(3)["effect"]["outcome"], "ask");
+    assert_eq!(result(6)["effect"]["outcome"], "normal_approval");
+    assert_eq!(result(5)["decision"]["diagnostics"][0]["severity"], "warning");
+    assert_eq!(result(7)["decision"]["continue_loop"], true);
+    assert_eq!(result(8)["effect"]["ok"], false);
+    assert_eq!(result(9)["decision"]["feedback"], json!(["bad output"]));
+    assert_eq!(result(11)["effect"]["review_decision"]["type"], "reject");
+    assert_eq!(result(12)["effect"]["compaction_proceeds"], false);
+    assert_eq!(result(13)["effect"]["outcome"], "deny");
+    assert_eq!(result(14)["effect"], json!({}));
+    assert!(!result(1)["load_diagnostics"].as_array().unwrap().is_empty(), "the bad matcher");
+    assert!(by_id(json!("r"))["result"]["snapshot_id"].is_string());
+    let listing = &by_id(json!("l"))["result"];
+    assert_eq!(hooks_tests::schema::validate_def(&schema, "listing", listing), Ok(()));
+    assert!(listing["handlers"].as_array().unwrap().iter().any(|h| h["status"] == "invalid"));
+    assert_eq!(by_id(json!(2.5))["error"]["code"], -32601);
+    assert_eq!(by_id(json!(15))["error"]["code"], -32602, "Notification needs its fields");
+    let codes: Vec<i64> = messages
+        .iter()
+        .filter(|m| m.get("id").is_some_and(Value::is_null))
+        .map(|m| m["error"]["code"].as_i64().unwrap())
+        .collect();
+    assert_eq!(codes, [-32700, -32600, -32600]);
+    assert_eq!(messages.last(), Some(&json!({"id": "end", "result": null})));
+    let statuses: Vec<&Value> = messages.iter().filter(|m| m["method"] == "status").collect();
+    assert!(statuses.iter().any(|m| m["params"]["text"] == "slow one"), "{statuses:?}");
+
+    // The schema is not vacuous: what the engine never writes is refused.
+    let mut wrong = by_id(json!(1)).clone();
+    wrong["result"]["effect"] = json!({"kind": "deny"});
+    assert!(hooks_tests::schema::validate(&schema, &wrong).is_err());
+    for wrong in [
+        json!({"id": 1}),
+        json!({"id": 1, "result": null, "error": {"code": -32600, "message": "x"}}),
+        json!({"id": 1, "error": {"code": 7, "message": "x"}}),
+        json!({"method": "status", "params": {}}),
+        json!({"id": 1, "method": "event", "params": {"event": "Nope"}}),
+        json!({"id": 1, "method": "event"}),
+    ] {
+        assert!(hooks_tests::schema::validate(&schema, &wrong).is_err(), "{wrong}");
+    }
+}

@@ -1,0 +1,222 @@
+//! The `hooks serve` messages as types: what the host writes ([`RequestLine`] with
+//! [`EventParams`]) and what the engine writes ([`Response`], [`Notification`]). The serve
+//! loop reads and writes lines only through them, and [`schema`] (`hooks schema serve`) is
+//! generated from them, so the schema describes exactly the lines that go over the wire.
+//!
+//! Requests and notifications also deserialize (a Rust host can use them as they are);
+//! responses only serialize, as the engine values they carry (`Decision`, `Effect`) do.
+
+use hooks_core::{Diagnostic, Event};
+use schemars::generate::SchemaSettings;
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use crate::cmd::list::Listing;
+use crate::cmd::run::RunOutput;
+
+/// The line is not JSON.
+pub(crate) const PARSE_ERROR: i64 = -32700;
+/// The JSON is not a request object, or its `id` or `method` is missing or mistyped.
+pub(crate) const INVALID_REQUEST: i64 = -32600;
+/// Unknown method.
+pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
+/// Bad params.
+pub(crate) const INVALID_PARAMS: i64 = -32602;
+/// An event task failed.
+pub(crate) const INTERNAL_ERROR: i64 = -32603;
+
+/// A request id, chosen by the host and echoed in the response.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+#[schemars(rename = "id")]
+pub enum Id {
+    /// A string id.
+    String(String),
+    /// A number id.
+    Number(serde_json::Number),
+}
+
+impl std::fmt::Display for Id {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Id::String(s) => write!(f, "{}", Value::String(s.clone())),
+            Id::Number(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+/// A request method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[schemars(inline)]
+pub enum Method {
+    // Variants without doc comments: the schema is a plain `enum` of the names.
+    #[allow(missing_docs)]
+    Event,
+    #[allow(missing_docs)]
+    Reload,
+    #[allow(missing_docs)]
+    List,
+    #[allow(missing_docs)]
+    Shutdown,
+}
+
+/// One request line (host to engine). `params` is read for `event` only (an
+/// `event_params` object); the other methods ignore it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(
+    rename = "request",
+    extend(
+        "if" = {"properties": {"method": {"const": "event"}}},
+        "then" = {"required": ["params"], "properties": {"params": {"$ref": "#/$defs/event_params"}}}
+    )
+)]
+pub struct RequestLine {
+    /// Chosen by the host; echoed in the response.
+    pub id: Id,
+    /// What to do.
+    pub method: Method,
+    /// The method's parameters: `event` needs them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<Map<String, Value>>")]
+    pub params: Option<Value>,
+}
+
+/// The params of an `event` request.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "event_params")]
+pub struct EventParams {
+    /// The event to fire.
+    #[schemars(schema_with = "event_names")]
+    pub event: Event,
+    /// The event's input (see `hooks schema input.EVENT`); session_id, transcript_path,
+    /// cwd, hook_event_name and permission_mode are filled when absent. Missing or `null`
+    /// is `{}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<Map<String, Value>>")]
+    pub payload: Option<Value>,
+}
+
+/// The schema of an event name: the plain list of the twelve names.
+pub(crate) fn event_names(_: &mut SchemaGenerator) -> Schema {
+    let names: Vec<&str> = Event::ALL.iter().map(|e| e.name()).collect();
+    let mut map = Map::new();
+    map.insert("type".to_owned(), json!("string"));
+    map.insert("enum".to_owned(), json!(names));
+    Schema::from(map)
+}
+
+/// A response (engine to host): the request's id with its result, or an error.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(untagged, deny_unknown_fields)]
+#[schemars(rename = "response")]
+pub(crate) enum Response<'a> {
+    /// The request's answer.
+    Result {
+        /// The request's id.
+        id: Id,
+        /// What the method returns.
+        result: Outcome<'a>,
+    },
+    /// The request failed; the session goes on.
+    Error(ErrorResponse),
+}
+
+/// An error response.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "error_response")]
+pub struct ErrorResponse {
+    /// The request's id; `null` when none could be read (or an event task failed).
+    pub id: Option<Id>,
+    /// What went wrong.
+    pub error: ErrorBody,
+}
+
+impl ErrorResponse {
+    /// An error with `code` and `message` for the request `id`.
+    pub(crate) fn new(id: Option<Id>, code: i64, message: impl Into<String>) -> Self {
+        ErrorResponse { id, error: ErrorBody { code, message: message.into() } }
+    }
+}
+
+/// The error of an error response.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "error")]
+pub struct ErrorBody {
+    /// -32700 not JSON, -32600 not a request, -32601 unknown method, -32602 bad params,
+    /// -32603 internal.
+    #[schemars(extend("enum" = [-32700, -32600, -32601, -32602, -32603]))]
+    pub code: i64,
+    /// What went wrong, for people.
+    pub message: String,
+}
+
+/// The result of a request, by method.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+#[schemars(rename = "result")]
+pub(crate) enum Outcome<'a> {
+    /// `event`: the same object `hooks run` prints.
+    Event(RunOutput<'a>),
+    /// `reload`: the new snapshot.
+    Reload(Reloaded<'a>),
+    /// `list`: the `hooks list --json --all` object.
+    List(Listing<'a>),
+    /// `shutdown`: `null`.
+    Shutdown(()),
+}
+
+/// The result of `reload`.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "reload_result")]
+pub(crate) struct Reloaded<'a> {
+    /// The new snapshot's id.
+    pub snapshot_id: &'a str,
+    /// Everything reported while loading the configuration again.
+    pub load_diagnostics: &'a [Diagnostic],
+}
+
+/// A notification (engine to host); it has no id.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "method", content = "params", rename_all = "lowercase", deny_unknown_fields)]
+#[schemars(rename = "notification")]
+pub enum Notification {
+    /// The status line a host may show.
+    Status(StatusParams),
+}
+
+/// The params of a `status` notification.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "status_params")]
+pub struct StatusParams {
+    /// The `statusMessage` of the most recently started running handler, or `Running
+    /// {Event} hook…`; `""` when the last one ends.
+    pub text: String,
+}
+
+/// The JSON Schema of the protocol (`hooks schema serve`): one line is a request (host to
+/// engine), a response or a notification (engine to host).
+pub(crate) fn schema() -> Value {
+    let mut generator = SchemaSettings::draft2020_12().for_serialize().into_generator();
+    let lines = [
+        generator.subschema_for::<RequestLine>(),
+        generator.subschema_for::<Response<'static>>(),
+        generator.subschema_for::<Notification>(),
+    ];
+    // Named by the request's `if`/`then`.
+    generator.subschema_for::<EventParams>();
+    let defs = generator.take_definitions(true);
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://hooks-rs.github.io/schemas/serve.json",
+        "title": "hooks serve protocol",
+        "description": "One JSON object per line. The host writes requests on the engine's stdin; the engine writes responses and notifications on its stdout.",
+        "oneOf": lines,
+        "$defs": defs,
+    })
+}
