@@ -2,10 +2,8 @@
 //! matchers: `cargo bench -p hooks-core`.
 
 use divan::{Bencher, black_box};
-use hooks_core::{
-    Event, EventGroups, GroupConfig, HandlerConfig, HookConfig, Layer, LayerDocument, ParsedConfig,
-    Snapshot, SnapshotOptions,
-};
+use hooks_core::config::{EventGroups, GroupConfig, HandlerConfig, HookConfig};
+use hooks_core::{Event, Layer, LayerDocument, ParsedConfig, Snapshot, SnapshotOptions};
 
 fn main() {
     divan::main();

@@ -8,9 +8,10 @@
 
 /// The set of optional output fields a host applies.
 ///
-/// Pass the same value to [`parse_output`](crate::parse_output) and
-/// [`reduce`](crate::reduce): parsing reports what will not be applied, reduction applies
-/// the rest.
+/// A [`Dispatch`](crate::Dispatch) passes it to output parsing and to the reduction
+/// ([`output::parse_output`](crate::output::parse_output),
+/// [`reduce::reduce`](crate::reduce::reduce)): parsing reports what will not be applied,
+/// reduction applies the rest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct Capabilities {

@@ -10,7 +10,7 @@
 //! - `config`: parsing is deterministic; diagnostic positions lie inside the document;
 //!   [`Snapshot::build`] gives the same id and handler ids whatever the document order;
 //!   [`Snapshot::matching`] equals a naive scan (compile each handler's matcher, test the
-//!   target) over the active handlers; [`parse_json`] agrees with `serde_json` on every
+//!   target) over the active handlers; `parse_json` agrees with `serde_json` on every
 //!   document both accept; a successful [`migrate_to_current`] text loads without
 //!   diagnostics or duplicates into the programs the legacy document runs.
 //! - `output`: for every event and capability set, [`Reduction`] fed out of order gives

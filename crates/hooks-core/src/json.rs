@@ -76,6 +76,7 @@ pub struct JsonError {
 
 impl JsonNumber {
     /// The number as written in the source.
+    #[cfg(test)]
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -87,29 +88,19 @@ impl JsonNumber {
     }
 
     /// The value as `i64` when written as an integer (no fraction, no exponent) in range.
+    #[cfg(test)]
     pub fn as_i64(&self) -> Option<i64> {
         self.0.parse::<i64>().ok()
     }
 
     /// True when written without fraction or exponent.
+    #[cfg(test)]
     pub fn is_integer(&self) -> bool {
         !self.0.contains(['.', 'e', 'E'])
     }
 }
 
 impl JsonValue {
-    /// A short name of the value's type, for messages (`object`, `string`, ...).
-    pub fn type_name(&self) -> &'static str {
-        match self {
-            JsonValue::Null => "null",
-            JsonValue::Bool(_) => "boolean",
-            JsonValue::Number(_) => "number",
-            JsonValue::String(_) => "string",
-            JsonValue::Array(_) => "array",
-            JsonValue::Object(_) => "object",
-        }
-    }
-
     /// The string, if this is one.
     pub fn as_str(&self) -> Option<&str> {
         match self {

@@ -49,7 +49,7 @@
 //!   entries and its length.
 //! - `ignored_payload_keys` (ours only): the payload keys ours warns about as not the
 //!   event's must be exactly those the reference left out of stdin.
-//! - `legacy_stdin`: [`LegacyHandler::stdin_text`](hooks_core::LegacyHandler::stdin_text)
+//! - `legacy_stdin`: [`LegacyHandler::stdin_text`](hooks_core::config::LegacyHandler::stdin_text)
 //!   of each matched legacy handler, exactly.
 
 #![allow(clippy::expect_used, clippy::panic)]
@@ -60,11 +60,11 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use hooks_core::render::{Notice, NoticeSeverity, render_notices};
 use hooks_core::{
     Capabilities, CommonDefaults, ConfigKind, Decision, Diagnostic, Dispatch, Event, Handler,
-    HandlerResult, HandlerStatus, Invocation, Job, JobOutput, Layer, LayerDocument, Notice,
-    NoticeSeverity, RawOutput, Severity, Snapshot, SnapshotOptions, Termination, TurnState,
-    parse_config, render_notices,
+    HandlerResult, HandlerStatus, Invocation, Job, JobOutput, Layer, LayerDocument, RawOutput,
+    Severity, Snapshot, SnapshotOptions, Termination, TurnState, parse_config,
 };
 use serde_json::{Map, Value, json};
 

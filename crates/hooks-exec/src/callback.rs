@@ -12,7 +12,8 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hooks_core::{CallbackSpec, Event, JobOutput, Matcher};
+use hooks_core::matcher::{Matcher, MatcherError};
+use hooks_core::{CallbackSpec, Event, JobOutput};
 use serde_json::Value;
 use tokio::sync::watch;
 
@@ -83,7 +84,7 @@ impl std::fmt::Debug for CallbackGroup {
 impl CallbackGroup {
     /// A group for `event`; an invalid matcher is an error (the text after
     /// `Invalid hook matcher`).
-    pub fn new(event: Event, matcher: Option<&str>) -> Result<Self, hooks_core::MatcherError> {
+    pub fn new(event: Event, matcher: Option<&str>) -> Result<Self, MatcherError> {
         Matcher::compile(matcher)?;
         Ok(Self {
             event,

@@ -333,7 +333,7 @@ pub(crate) fn read_failed_diagnostic(path: &Path, detail: &dyn fmt::Display) -> 
     .with_source(path.display().to_string())
 }
 
-pub(crate) use hooks_core::sha256_hex;
+pub(crate) use hooks_core::snapshot::sha256_hex;
 
 #[cfg(test)]
 #[allow(clippy::expect_used)]

@@ -56,7 +56,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use hooks_core::{Diagnostic, codes, sha256_hex, sort_keys};
+use hooks_core::snapshot::{sha256_hex, sort_keys};
+use hooks_core::{Diagnostic, codes};
 use rustix::fs::{FlockOperation, flock};
 use serde_json::{Map, Value};
 

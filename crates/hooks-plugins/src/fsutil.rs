@@ -309,7 +309,7 @@ pub(crate) fn hash_file(path: &Path) -> io::Result<(String, u64)> {
 
 /// SHA-256 (hex) of bytes.
 pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
-    hooks_core::sha256_hex(bytes)
+    hooks_core::snapshot::sha256_hex(bytes)
 }
 
 /// Hashes files on every available core (std threads pulling from a shared counter);

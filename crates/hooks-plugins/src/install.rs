@@ -13,7 +13,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use hooks_core::{HookDiff, HookSummary, Layer, LayerDocument, PluginInfo, Severity};
+use hooks_core::diff::{HookDiff, HookSummary};
+use hooks_core::{Layer, LayerDocument, PluginInfo, Severity};
 use semver::{Version, VersionReq};
 
 use crate::catalog::{PluginSource, confined, git_checkout};

@@ -245,7 +245,7 @@ pub(crate) fn runs(h: &Handler) -> String {
 
 /// Seconds as `10s`, `0.5s`, `600s`.
 fn seconds(t: f64) -> String {
-    format!("{}s", hooks_core::format_seconds(t))
+    format!("{}s", hooks_core::output::format_seconds(t))
 }
 
 /// A path shown relative to `cwd` when inside it.
@@ -318,9 +318,8 @@ pub(crate) fn table(handlers: &[&Handler], cwd: &Path, style: Style) -> String {
         let plugin_file = h.layer.plugin().and_then(|p| {
             Path::new(&h.source).strip_prefix(&p.root).ok().map(|r| r.display().to_string())
         });
-        if plugin_file.is_none() {
-            detail.push(format!("{}{line}", fit_left(&shown_path(&h.source, cwd), 76)));
-        }
+        // The file is cut from the left to leave room for the reason and status text.
+        let path_at = plugin_file.is_none().then_some(detail.len());
         if let Some(p) = h.layer.plugin() {
             let mut text = format!("plugin {}", p.id);
             if let Some(v) = &p.version {
@@ -339,6 +338,11 @@ pub(crate) fn table(handlers: &[&Handler], cwd: &Path, style: Style) -> String {
         }
         if let Some(m) = &h.status_message {
             detail.push(format!("{m:?}"));
+        }
+        if let Some(at) = path_at {
+            let others: usize = detail.iter().map(|d| d.chars().count() + 2).sum();
+            let path_w = WIDTH.saturating_sub(2 + others + line.len()).max(24);
+            detail.insert(at, format!("{}{line}", fit_left(&shown_path(&h.source, cwd), path_w)));
         }
         let detail = fit(&format!("  {}", detail.join("  ")), WIDTH);
         out.push_str(&style.dim(&detail));

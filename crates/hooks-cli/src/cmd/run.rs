@@ -12,10 +12,8 @@ use std::io::Read as _;
 use std::path::Path;
 
 use anyhow::{Context as _, anyhow};
-use hooks_core::{
-    CommonDefaults, Diagnostic, Event, EventInput, Invocation, MatcherKind, Snapshot, codes,
-    matcher_kind,
-};
+use hooks_core::matcher::{MatcherKind, matcher_kind};
+use hooks_core::{CommonDefaults, Diagnostic, Event, EventInput, Invocation, Snapshot, codes};
 use hooks_exec::{Fired, Session};
 use schemars::JsonSchema;
 use serde::Serialize;

@@ -14,9 +14,9 @@
 use std::time::SystemTime;
 
 use anyhow::{Context as _, bail};
+use hooks_core::diff::{HookDiff, HookSummary};
 use hooks_core::{
-    ConfigKind, Handler, HookDiff, HookSummary, Layer, LayerDocument, Snapshot, SnapshotOptions,
-    parse_config,
+    ConfigKind, Handler, Layer, LayerDocument, Snapshot, SnapshotOptions, parse_config,
 };
 use hooks_exec::{LayerFile, Paths, TrustState, TrustStore, read_layer_file};
 use serde_json::json;

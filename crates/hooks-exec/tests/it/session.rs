@@ -121,7 +121,7 @@ fn headless_trust_and_store_trust_load_the_project_layer() {
     TrustStore::grant(
         &state,
         &w.project(),
-        &hooks_core::sha256_hex(&bytes),
+        &hooks_core::snapshot::sha256_hex(&bytes),
         std::time::SystemTime::now(),
     )
     .unwrap();
