@@ -7,6 +7,7 @@ mod config;
 mod diag;
 mod diff;
 mod event;
+#[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub mod fuzzing;
 mod json;

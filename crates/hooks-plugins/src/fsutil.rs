@@ -240,20 +240,28 @@ pub(crate) fn recover_for_read(home: &Home) {
     }
 }
 
-/// Fault injection for crash tests: when the environment variable `HOOKS_PLUGINS_CRASH_AT`
-/// equals `step`, the process aborts on the spot (no destructor runs, as in a power cut or
-/// `kill -9`). Steps: `download` (half of the archive written), `extract` (first file
-/// extracted), `before-rename` (staged and verified), `after-rename` (in the store, state
-/// not written), `state` (lockfile written, state files not yet), `commit` (every state file
-/// written, journal not yet removed). Not for production use.
+/// Fault injection for crash tests (feature `crash-points`): when the environment variable
+/// `HOOKS_PLUGINS_CRASH_AT` equals `step`, the process aborts on the spot (no destructor
+/// runs, as in a power cut or `kill -9`). Steps: `download` (half of the archive written),
+/// `extract` (first file extracted), `before-rename` (staged and verified), `after-rename`
+/// (in the store, state not written), `state` (lockfile written, state files not yet),
+/// `commit` (every state file written, journal not yet removed). Without the feature it
+/// does nothing and the variable is never read.
+#[cfg(feature = "crash-points")]
 pub(crate) fn crash_point(step: &str) {
     if std::env::var_os(CRASH_ENV).is_some_and(|v| v == step) {
         std::process::abort();
     }
 }
 
+/// Without the `crash-points` feature: nothing.
+#[cfg(not(feature = "crash-points"))]
+#[inline(always)]
+pub(crate) fn crash_point(_step: &str) {}
+
 /// The fault-injection variable of [`crash_point`].
-pub(crate) const CRASH_ENV: &str = "HOOKS_PLUGINS_CRASH_AT";
+#[cfg(feature = "crash-points")]
+const CRASH_ENV: &str = "HOOKS_PLUGINS_CRASH_AT";
 
 /// A folder removed on drop unless kept: staging areas of installs.
 #[derive(Debug)]

@@ -1,6 +1,7 @@
 //! Fuzz target bodies of this crate, shared by the `fuzz/` targets and the regression
 //! tests (`tests/fuzz_regressions.rs`), and the seed inputs `cargo xtask fuzz` writes for
-//! them. Not part of the stable API.
+//! them. Not part of the stable API; compiled only with the `fuzzing` feature (and in this
+//! crate's unit tests).
 
 use std::fs;
 use std::io::{Read as _, Write as _};

@@ -20,6 +20,7 @@ mod error;
 mod fetch;
 mod folder;
 mod fsutil;
+#[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub mod fuzzing;
 mod home;
