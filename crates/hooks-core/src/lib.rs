@@ -20,6 +20,7 @@ mod render;
 #[cfg(feature = "schemars")]
 mod schema;
 mod snapshot;
+pub mod text;
 
 pub use capabilities::{
     Capabilities, UPDATED_INPUT_NEEDS_ALLOW, UPDATED_INPUT_UNSUPPORTED, unsupported_field_message,

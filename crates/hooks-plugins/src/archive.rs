@@ -79,7 +79,7 @@ pub fn pack(dir: &Path, out_dir: Option<&Path>) -> Result<PackReport> {
         manifest.files.iter().map(|(rel, e)| (rel.clone(), dir.join(rel), e.executable)).collect();
     entries.push((MANIFEST_FILE.to_owned(), dir.join(MANIFEST_FILE), false));
     entries.sort_by(|a, b| a.0.cmp(&b.0));
-    let tmp = crate::fsutil::unique_sibling(&archive, "tmp");
+    let tmp = hooks_exec::fs::sibling_name(&archive, "tmp");
     let write = || -> io::Result<()> {
         let f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
         let gz = GzEncoder::new(f, Compression::best());

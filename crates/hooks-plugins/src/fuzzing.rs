@@ -12,12 +12,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use flate2::Compression;
 use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
+use hooks_core::text::{format_rfc3339, parse_rfc3339};
 
 use crate::archive::{PackReport, extract_strict, pack};
 use crate::error::{PluginError, Result};
 use crate::index::{
-    INDEX_SCHEMA, IndexCheck, IndexPlugin, IndexVersion, SignedIndex, format_rfc3339,
-    parse_rfc3339, verify_index,
+    INDEX_SCHEMA, IndexCheck, IndexPlugin, IndexVersion, SignedIndex, verify_index,
 };
 use crate::manifest::{FileManifest, MANIFEST_FILE, manifest_digest};
 

@@ -579,15 +579,13 @@ fn install_locked(
             fs::create_dir_all(parent).map_err(PluginError::io("create", parent))?;
         }
         if store_path.exists() {
-            let t = crate::fsutil::unique_sibling(&store_path, "replaced");
+            let t = hooks_exec::fs::sibling_name(&store_path, "replaced");
             fs::rename(&store_path, &t).map_err(PluginError::io("rename", &store_path))?;
             trash = Some(t);
         }
         fs::rename(&staged.tree, &store_path).map_err(PluginError::io("rename", &store_path))?;
-        if let Some(parent) = store_path.parent()
-            && let Ok(d) = fs::File::open(parent)
-        {
-            let _ = d.sync_all();
+        if let Some(parent) = store_path.parent() {
+            let _ = hooks_exec::fs::sync_dir(parent);
         }
         published = true;
     }

@@ -42,10 +42,7 @@ pub use fetch::{Location, download, download_with_progress, fetch_bytes};
 pub use folder::{HookFile, METADATA_FILES, PluginFolder, PluginMetadata, read_plugin_folder};
 pub use fsutil::StateLock;
 pub use home::{Home, PluginId, is_safe_name, sanitize_plugin_id};
-pub use index::{
-    INDEX_SCHEMA, IndexCheck, IndexPlugin, IndexVersion, SignedIndex, format_rfc3339,
-    parse_rfc3339, verify_index,
-};
+pub use index::{INDEX_SCHEMA, IndexCheck, IndexPlugin, IndexVersion, SignedIndex, verify_index};
 pub use install::{
     ADOPTED_SOURCE, AdoptReport, ENGINE_VERSION, InstallOptions, InstallPlan, InstallReport,
     InstalledPlugin, Progress, Provenance, RemoveReport, VerifyReport, VerifyStatus, adopt,

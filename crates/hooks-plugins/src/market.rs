@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use hooks_core::text::format_rfc3339;
 use serde::{Deserialize, Serialize};
 
 use crate::catalog::{CATALOG_FILE, FetchedCatalog, fetch_catalog, looks_like_git};
@@ -13,8 +14,7 @@ use crate::fetch::{Location, fetch_bytes};
 use crate::fsutil::{StateLock, Txn, read_optional};
 use crate::home::{Home, is_safe_name};
 use crate::index::{
-    INDEX_SCHEMA, IndexCheck, IndexPlugin, IndexVersion, SignedIndex, format_rfc3339, now_secs,
-    verify_index,
+    INDEX_SCHEMA, IndexCheck, IndexPlugin, IndexVersion, SignedIndex, now_secs, verify_index,
 };
 use crate::state::InstalledPlugins;
 
