@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{PluginError, Result};
+use crate::home::is_safe_name;
 
 /// The index schema this crate reads and writes.
 pub const INDEX_SCHEMA: u64 = 1;
@@ -86,7 +87,7 @@ impl SignedIndex {
             PluginError::invalid("index.json", format!("bad expires {:?}", idx.expires))
         })?;
         for (name, p) in &idx.plugins {
-            if !crate::home::is_safe_name(name) {
+            if !is_safe_name(name) {
                 return Err(PluginError::invalid(
                     "index.json",
                     format!("bad plugin name {name:?}"),
