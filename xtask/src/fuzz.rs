@@ -2,7 +2,9 @@
 //! fixtures, then runs it with `cargo +nightly fuzz run`.
 //!
 //! The targets are the `[[bin]]`s of `fuzz/Cargo.toml`; their bodies live in the crates
-//! (`hooks_core::fuzzing`). Seeds are written to `fuzz/corpus/<target>/seed-*` (ignored by
+//! (`hooks_core::fuzzing`, `hooks_cli::fuzzing`, `hooks_plugins::fuzzing`), which exist only
+//! with each crate's `fuzzing` feature: `fuzz/Cargo.toml` turns it on for the targets, and
+//! this crate's manifest for the seed makers it calls. Seeds are written to `fuzz/corpus/<target>/seed-*` (ignored by
 //! git) on every run, next to whatever the fuzzer has added there.
 
 use std::fs;

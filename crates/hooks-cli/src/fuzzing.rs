@@ -1,5 +1,6 @@
 //! Fuzz target bodies of this crate, shared by the `fuzz/` targets and the regression
-//! tests (`tests/fuzz_regressions.rs`). Not part of the stable API.
+//! tests (`tests/fuzz_regressions.rs`). Not part of the stable API; compiled only with the
+//! `fuzzing` feature (and in this crate's unit tests).
 
 use hooks_core::{CommonDefaults, Invocation};
 use serde_json::Value;

@@ -15,6 +15,7 @@ mod cli;
 mod cmd;
 mod context;
 mod docs;
+#[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub mod fuzzing;
 mod layers;

@@ -3,7 +3,8 @@
 //! Each function takes the fuzzer's raw bytes, drives one area of the crate with them and
 //! panics when an invariant breaks (a panic inside the crate is a finding too). The same
 //! function runs under libFuzzer (`cargo xtask fuzz TARGET`) and, on stable, over the
-//! committed crashers in `tests/fuzz_regressions/<target>/`. Not part of the stable API.
+//! committed crashers in `tests/fuzz_regressions/<target>/`. Not part of the stable API;
+//! compiled only with the `fuzzing` feature (and in this crate's unit tests).
 //!
 //! Invariants checked, beyond "does not panic":
 //!

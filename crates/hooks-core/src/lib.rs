@@ -8,6 +8,7 @@ pub mod diag;
 pub mod diff;
 mod dispatch;
 pub mod event;
+#[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub mod fuzzing;
 mod json;
@@ -20,6 +21,7 @@ pub mod render;
 #[cfg(feature = "schemars")]
 mod schema;
 pub mod snapshot;
+pub mod text;
 
 pub use capabilities::Capabilities;
 pub use config::{ConfigKind, ParsedConfig, parse_config};

@@ -541,7 +541,7 @@ impl<'a> Builder<'a> {
                         codes::INVALID_MATCHER,
                         format!(
                             "Rejected hook group {event}:{gi}: Invalid hook matcher {}: {e}",
-                            py_repr(text)
+                            crate::text::py_repr(text)
                         ),
                     )
                 })
@@ -962,38 +962,7 @@ pub fn sort_keys(value: Value) -> Value {
 
 /// Lowercase hex SHA-256.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let mut out = String::with_capacity(64);
-    for b in digest {
-        out.push(char::from_digit(u32::from(b >> 4), 16).unwrap_or('0'));
-        out.push(char::from_digit(u32::from(b & 15), 16).unwrap_or('0'));
-    }
-    out
-}
-
-/// Python's `repr()` of a string, as the reference prints matchers in messages.
-pub(crate) fn py_repr(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
+    crate::text::hex(&Sha256::digest(bytes))
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ mod callback;
 mod debug;
 mod discovery;
 mod env;
+pub mod fs;
 mod process;
 #[cfg(test)]
 mod scratch;

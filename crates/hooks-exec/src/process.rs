@@ -56,6 +56,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll, ready};
 use std::time::Duration;
 
+use hooks_core::text::py_repr;
 use hooks_core::{RawOutput, Termination};
 use rustix::pipe::{PipeFlags, pipe_with};
 use rustix::process::{Pid, Signal, kill_process_group};
@@ -272,32 +273,10 @@ fn launch_error_text(err: &io::Error, spec: &ProcessSpec) -> String {
             let text = err.to_string();
             let suffix = format!(" (os error {code})");
             let text = text.strip_suffix(&suffix).unwrap_or(&text);
-            format!("[Errno {code}] {text}: {}", python_repr(&file))
+            format!("[Errno {code}] {text}: {}", py_repr(&file))
         }
-        None => format!("{err}: {}", python_repr(&file)),
+        None => format!("{err}: {}", py_repr(&file)),
     }
-}
-
-/// Quotes a string the way Python's `repr` does for plain text.
-fn python_repr(text: &str) -> String {
-    let quote = if text.contains('\'') && !text.contains('"') { '"' } else { '\'' };
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push(quote);
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
 }
 
 fn wait_error(err: &io::Error) -> String {
@@ -507,19 +486,6 @@ mod tests {
             "[Errno 2] No such file or directory: '/no/such/dir'",
         );
         check(Program::Shell("x".into()), "/", 7, "[Errno 7] Argument list too long: '/bin/sh'");
-    }
-
-    #[test]
-    fn python_repr_quotes_like_python() {
-        fn check(input: &str, expect: &str) {
-            assert_eq!(python_repr(input), expect, "{input:?}");
-        }
-        check("", "''");
-        check("a b", "'a b'");
-        check("it's", "\"it's\"");
-        check("a'b\"c", "'a\\'b\"c'");
-        check("back\\slash", "'back\\\\slash'");
-        check("line\nbreak", "'line\\nbreak'");
     }
 
     #[test]

@@ -49,19 +49,19 @@
 //! again for the same session: the file may have changed since.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read as _, Write as _};
-use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _, PermissionsExt as _};
+use std::fs::{self, File};
+use std::io::{self, Read as _};
+use std::os::unix::fs::{DirBuilderExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 use hooks_core::snapshot::{sha256_hex, sort_keys};
+use hooks_core::text::{format_rfc3339, unix_seconds};
 use hooks_core::{Diagnostic, codes};
-use rustix::fs::{FlockOperation, flock};
 use serde_json::{Map, Value};
 
 use crate::discovery::{LayerFile, Paths, normalize_lexically, read_layer_file};
+use crate::fs::FileLock;
 
 /// File name of the trust store in the state folder.
 pub(crate) const TRUST_STORE_FILE: &str = "hooks_trust.json";
@@ -344,7 +344,7 @@ fn grant_entry(
     now: SystemTime,
 ) -> Result<(), TrustError> {
     let key = project_key(root)?;
-    let trusted_at = rfc3339(now);
+    let trusted_at = format_rfc3339(unix_seconds(now));
     let copy = contents.map(|bytes| (digest, bytes));
     update(state_dir, copy, |projects| {
         let mut entry = match projects.remove(&key) {
@@ -462,13 +462,13 @@ fn update(
     if let Some((digest, contents)) = copy {
         let dir = state_dir.join(TRUST_COPIES_DIR);
         ensure_private_dir(&dir)?;
-        write_atomic(&dir, &dir.join(format!("{digest}.json")), contents)?;
+        write_atomic(&dir.join(format!("{digest}.json")), contents)?;
     }
     let projects_now = projects.clone();
     let mut bytes = serde_json::to_vec_pretty(&sort_keys(Value::Object(doc)))
         .map_err(|err| TrustError::Write { path: path.clone(), source: io::Error::other(err) })?;
     bytes.push(b'\n');
-    write_atomic(state_dir, &path, &bytes)?;
+    write_atomic(&path, &bytes)?;
     prune_copies(state_dir, &projects_now);
     Ok(true)
 }
@@ -485,96 +485,21 @@ fn ensure_private_dir(dir: &Path) -> Result<(), TrustError> {
 }
 
 /// Takes an exclusive `flock` on `path` (created with mode 0600), waiting up to
-/// [`LOCK_TIMEOUT`]. The lock is released when the returned file is dropped.
-fn lock(path: &Path) -> Result<File, TrustError> {
-    let write_err = |source| TrustError::Write { path: path.to_path_buf(), source };
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .mode(FILE_MODE)
-        .open(path)
-        .map_err(write_err)?;
-    let start = Instant::now();
-    loop {
-        match flock(&file, FlockOperation::NonBlockingLockExclusive) {
-            Ok(()) => return Ok(file),
-            Err(rustix::io::Errno::INTR) => {}
-            Err(rustix::io::Errno::WOULDBLOCK) => {
-                if start.elapsed() >= LOCK_TIMEOUT {
-                    return Err(TrustError::LockTimeout {
-                        path: path.to_path_buf(),
-                        secs: LOCK_TIMEOUT.as_secs(),
-                    });
-                }
-                std::thread::sleep(Duration::from_millis(2));
-            }
-            Err(errno) => return Err(write_err(errno.into())),
+/// [`LOCK_TIMEOUT`]. The lock is released when the returned lock is dropped.
+fn lock(path: &Path) -> Result<FileLock, TrustError> {
+    match FileLock::acquire_within(path, FILE_MODE, LOCK_TIMEOUT) {
+        Ok(Some(lock)) => Ok(lock),
+        Ok(None) => {
+            Err(TrustError::LockTimeout { path: path.to_path_buf(), secs: LOCK_TIMEOUT.as_secs() })
         }
+        Err(source) => Err(TrustError::Write { path: path.to_path_buf(), source }),
     }
 }
 
-/// Writes `bytes` to `path` atomically: a new temporary file in `dir` (mode 0600), written
-/// and synced, renamed over `path`, then `dir` synced. The temporary file is removed on
-/// failure.
-fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), TrustError> {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let tmp = dir.join(format!(".{TRUST_STORE_FILE}.{}.{n}.tmp", std::process::id()));
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(FILE_MODE)
-        .open(&tmp)
-        .map_err(|source| TrustError::Write { path: tmp.clone(), source })?;
-    let written = (|| {
-        file.write_all(bytes)?;
-        // The umask can only narrow the mode; set it exactly all the same.
-        file.set_permissions(fs::Permissions::from_mode(FILE_MODE))?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&tmp, path)
-    })();
-    if let Err(source) = written {
-        let _ = fs::remove_file(&tmp);
-        return Err(TrustError::Write { path: path.to_path_buf(), source });
-    }
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(|source| TrustError::Write { path: dir.to_path_buf(), source })
-}
-
-/// Formats `time` as an RFC 3339 UTC timestamp with whole seconds: `2025-06-01T12:00:00Z`.
-pub(crate) fn rfc3339(time: SystemTime) -> String {
-    let secs: i64 = match time.duration_since(UNIX_EPOCH) {
-        Ok(after) => i64::try_from(after.as_secs()).unwrap_or(i64::MAX),
-        Err(before) => {
-            let before = before.duration();
-            let whole = i64::try_from(before.as_secs()).unwrap_or(i64::MAX);
-            -whole - i64::from(before.subsec_nanos() > 0)
-        }
-    };
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    let (year, month, day) = civil_from_days(days);
-    let (h, m, s) = (rem / 3600, rem / 60 % 60, rem % 60);
-    format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}Z")
-}
-
-/// The proleptic Gregorian date of `days` since 1970-01-01 (Howard Hinnant's
-/// `civil_from_days`).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097); // [0, 146096]
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365; // [0, 399]
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100); // [0, 365]
-    let mp = (5 * doy + 2) / 153; // [0, 11], March-based month
-    let day = doy - (153 * mp + 2) / 5 + 1; // [1, 31]
-    let month = if mp < 10 { mp + 3 } else { mp - 9 }; // [1, 12]
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    // Both values are in range by construction.
-    (year, u32::try_from(month).unwrap_or(1), u32::try_from(day).unwrap_or(1))
+/// Writes `bytes` to `path` atomically with mode 0600 ([`crate::fs::write_atomic`]).
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TrustError> {
+    crate::fs::write_atomic(path, bytes, Some(FILE_MODE))
+        .map_err(|source| TrustError::Write { path: path.to_path_buf(), source })
 }
 
 /// How the host vouches for the project file beyond the trust store.
@@ -769,6 +694,8 @@ pub(crate) fn project_layer_decision(
 #[cfg(test)]
 #[allow(clippy::expect_used, clippy::unwrap_used)]
 mod tests {
+    use std::time::UNIX_EPOCH;
+
     use super::*;
     use crate::discovery::{AppNames, sha256_hex};
     use crate::scratch::Scratch;
@@ -794,29 +721,6 @@ mod tests {
             .collect();
         names.sort();
         names
-    }
-
-    fn check_time(time: SystemTime, expect: &str) {
-        assert_eq!(rfc3339(time), expect);
-    }
-
-    fn secs(s: u64) -> SystemTime {
-        UNIX_EPOCH + Duration::from_secs(s)
-    }
-
-    #[test]
-    fn rfc3339_cases() {
-        check_time(UNIX_EPOCH, "1970-01-01T00:00:00Z");
-        check_time(t0(), "2023-11-14T22:13:20Z");
-        check_time(t0() + Duration::from_millis(999), "2023-11-14T22:13:20Z");
-        check_time(secs(951_782_400), "2000-02-29T00:00:00Z");
-        check_time(secs(951_868_800), "2000-03-01T00:00:00Z");
-        check_time(secs(1_709_251_199), "2024-02-29T23:59:59Z");
-        check_time(secs(4_102_444_800), "2100-01-01T00:00:00Z");
-        check_time(secs(253_402_300_799), "9999-12-31T23:59:59Z");
-        check_time(UNIX_EPOCH - Duration::from_secs(1), "1969-12-31T23:59:59Z");
-        check_time(UNIX_EPOCH - Duration::from_millis(500), "1969-12-31T23:59:59Z");
-        check_time(UNIX_EPOCH - Duration::from_secs(86_400 * 365), "1969-01-01T00:00:00Z");
     }
 
     #[test]

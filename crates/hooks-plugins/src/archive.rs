@@ -17,9 +17,12 @@ use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
 
 use crate::error::{PluginError, Result};
-use crate::folder::read_plugin_folder;
-use crate::fsutil::{atomic_write, hash_file};
-use crate::manifest::{FileManifest, MANIFEST_FILE, compute_manifest};
+use crate::folder::{check_hooks, read_plugin_folder};
+use crate::fsutil::{atomic_write, crash_point, hash_file};
+use crate::home::is_safe_name;
+use crate::manifest::{
+    FileManifest, MANIFEST_FILE, check_tree, compute_manifest, is_clean_relative,
+};
 
 /// What [`pack`] wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,10 +59,10 @@ pub fn pack(dir: &Path, out_dir: Option<&Path>) -> Result<PackReport> {
         .clone()
         .ok_or_else(|| PluginError::invalid("plugin.json", "pack needs a \"version\""))?;
     semver::Version::parse(&version).map_err(|_| PluginError::InvalidVersion(version.clone()))?;
-    if !crate::home::is_safe_name(&meta.name) {
+    if !is_safe_name(&meta.name) {
         return Err(PluginError::InvalidName(meta.name));
     }
-    crate::install::check_hooks(&folder, &meta.name)?;
+    check_hooks(&folder, &meta.name)?;
     let manifest = compute_manifest(dir, &meta.name, &version)?;
     let manifest_bytes = manifest.to_bytes();
     atomic_write(&dir.join(MANIFEST_FILE), &manifest_bytes)?;
@@ -79,7 +82,7 @@ pub fn pack(dir: &Path, out_dir: Option<&Path>) -> Result<PackReport> {
         manifest.files.iter().map(|(rel, e)| (rel.clone(), dir.join(rel), e.executable)).collect();
     entries.push((MANIFEST_FILE.to_owned(), dir.join(MANIFEST_FILE), false));
     entries.sort_by(|a, b| a.0.cmp(&b.0));
-    let tmp = crate::fsutil::unique_sibling(&archive, "tmp");
+    let tmp = hooks_exec::fs::sibling_name(&archive, "tmp");
     let write = || -> io::Result<()> {
         let f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
         let gz = GzEncoder::new(f, Compression::best());
@@ -208,7 +211,7 @@ pub fn extract_strict(
     let mp = dest.join(MANIFEST_FILE);
     fs::set_permissions(&mp, fs::Permissions::from_mode(0o644))
         .map_err(PluginError::io("chmod", &mp))?;
-    let problems = crate::manifest::check_tree(dest, &manifest, None)?;
+    let problems = check_tree(dest, &manifest, None)?;
     if !problems.is_empty() {
         return Err(PluginError::ManifestMismatch { problems });
     }
@@ -249,7 +252,7 @@ fn extract_entries<R: Read>(reader: R, dest: &Path) -> Result<Vec<(String, u64)>
             return Err(unsafe_entry(&raw, "empty path"));
         }
         let rel = parts.join("/");
-        if !crate::manifest::is_clean_relative(&rel) {
+        if !is_clean_relative(&rel) {
             return Err(unsafe_entry(&raw, "bad path"));
         }
         if mode & 0o7000 != 0 {
@@ -291,7 +294,7 @@ fn extract_entries<R: Read>(reader: R, dest: &Path) -> Result<Vec<(String, u64)>
         let n = io::copy(&mut entry, &mut out).map_err(PluginError::io("write", &target))?;
         out.flush().map_err(PluginError::io("write", &target))?;
         written.push((rel, n));
-        crate::fsutil::crash_point("extract");
+        crash_point("extract");
     }
     Ok(written)
 }

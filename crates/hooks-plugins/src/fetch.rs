@@ -7,10 +7,10 @@ use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use hooks_core::text::hex;
 use sha2::{Digest, Sha256};
 
 use crate::error::{PluginError, Result};
-use crate::home::hex;
 
 /// Where a marketplace file lives.
 #[derive(Debug, Clone, PartialEq, Eq)]

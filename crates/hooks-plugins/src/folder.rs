@@ -17,6 +17,8 @@ use hooks_core::{
 use serde_json::{Map, Value};
 
 use crate::codes;
+use crate::error::{PluginError, Result};
+use crate::manifest::is_clean_relative;
 
 /// Metadata file locations, in lookup order.
 pub const METADATA_FILES: [&str; 3] =
@@ -115,10 +117,41 @@ impl PluginFolder {
                 }
             }
         }
-        out.retain(|p| crate::manifest::is_clean_relative(p));
+        out.retain(|p| is_clean_relative(p));
         out.sort();
         out.dedup();
         out
+    }
+}
+
+/// Refuses a plugin folder whose hooks do not load cleanly, or whose metadata names
+/// another plugin.
+pub(crate) fn check_hooks(folder: &PluginFolder, name: &str) -> Result<Vec<LayerDocument>> {
+    let mut problems: Vec<String> = folder.diagnostics.iter().map(|d| d.message.clone()).collect();
+    if let Some(m) = &folder.metadata
+        && m.name != name
+    {
+        problems.push(format!("{} names plugin {:?}, expected {name:?}", m.file, m.name));
+    }
+    let info = PluginInfo {
+        id: name.to_owned(),
+        version: None,
+        root: folder.root.display().to_string(),
+        data_dir: String::new(),
+        digest: None,
+    };
+    let docs = folder.documents(&info);
+    for d in &docs {
+        for diag in &d.parsed.diagnostics {
+            if diag.severity == Severity::Error {
+                problems.push(format!("{}: {}", d.source, diag.message));
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(docs)
+    } else {
+        Err(PluginError::InvalidHooks { plugin: name.to_owned(), problems })
     }
 }
 
@@ -184,147 +217,205 @@ pub fn read_plugin_folder(root: &Path) -> PluginFolder {
             return folder;
         }
     };
-    let mut declared: Vec<String> = Vec::new();
-    let mut inline: Option<(String, PathBuf, Value)> = None;
-    let metadata_file = METADATA_FILES.iter().find(|f| root.join(f).is_file());
-    match metadata_file {
-        None => {
-            if is_valid_name(&label) {
-                folder.name = Some(label.clone());
-            } else {
-                folder.diagnostics.push(failed(
-                    &label,
-                    format!("invalid plugin name {label:?}"),
-                    root,
-                ));
-                return folder;
-            }
+    let declared = match read_metadata(root, &label, &mut folder.diagnostics) {
+        Ok(Some((metadata, declared))) => {
+            folder.name = Some(metadata.name.clone());
+            folder.metadata = Some(metadata);
+            declared
         }
-        Some(rel) => {
-            let path = root.join(rel);
-            let raw = match fs::read(&path) {
-                Ok(b) => b,
-                Err(e) => {
-                    folder.diagnostics.push(failed(
-                        &label,
-                        format!("could not read plugin manifest {}: {e}", path.display()),
-                        &path,
-                    ));
-                    return folder;
-                }
-            };
-            let obj = match serde_json::from_slice::<Value>(&raw) {
-                Ok(Value::Object(o)) => o,
-                Ok(_) => {
-                    folder.diagnostics.push(failed(
-                        &label,
-                        format!("plugin manifest {} must be a JSON object", path.display()),
-                        &path,
-                    ));
-                    return folder;
-                }
-                Err(e) => {
-                    folder.diagnostics.push(failed(
-                        &label,
-                        format!("invalid JSON syntax in {}: {e}", path.display()),
-                        &path,
-                    ));
-                    return folder;
-                }
-            };
-            let name = match obj.get("name") {
-                Some(Value::String(n)) if is_valid_name(n) => n.clone(),
-                other => {
-                    let shown = other.map(|v| v.to_string()).unwrap_or_else(|| "none".to_owned());
-                    folder.diagnostics.push(failed(
-                        &label,
-                        format!("invalid plugin name: {shown}"),
-                        &path,
-                    ));
-                    return folder;
-                }
-            };
-            let text = |k: &str| obj.get(k).and_then(Value::as_str).map(str::to_owned);
-            folder.metadata = Some(PluginMetadata {
-                name: name.clone(),
-                version: text("version"),
-                description: text("description"),
-                file: (*rel).to_owned(),
-            });
-            folder.name = Some(name.clone());
-            match obj.get("hooks") {
-                None | Some(Value::Null) => {}
-                Some(Value::String(s)) => declared.push(s.clone()),
-                Some(Value::Array(items)) => {
-                    for item in items {
-                        match item {
-                            Value::String(s) => declared.push(s.clone()),
-                            other => folder.diagnostics.push(failed(
-                                &name,
-                                format!(
-                                    "ignoring hooks: expected path string, got {}",
-                                    json_type(other)
-                                ),
-                                &path,
-                            )),
-                        }
-                    }
-                }
-                Some(Value::Object(o)) => {
-                    inline = Some(((*rel).to_owned(), path.clone(), wrap_inline(o)))
-                }
-                Some(other) => folder.diagnostics.push(failed(
-                    &name,
-                    format!(
-                        "ignoring hooks: expected path string or list of strings, got {}",
-                        json_type(other)
-                    ),
-                    &path,
-                )),
-            }
+        Ok(None) => {
+            folder.name = Some(label.clone());
+            Declared::default()
+        }
+        Err(problem) => {
+            folder.diagnostics.push(*problem);
+            return folder;
+        }
+    };
+    let name = folder.name.clone().unwrap_or(label);
+    let candidates = hook_candidates(root, &root_real, &declared.paths, &name, &mut folder);
+    read_hook_documents(root, &root_real, candidates, &name, &mut folder);
+    if let Some(inline) = declared.inline
+        && inline.doc.as_object().is_some_and(|o| !o.is_empty())
+    {
+        folder.hook_files.push(HookFile {
+            rel: inline.rel,
+            source: inline.path.display().to_string(),
+            bytes: serde_json::to_vec(&inline.doc).unwrap_or_default(),
+            inline: true,
+        });
+    }
+    folder
+}
+
+/// What the metadata's `hooks` field asks for beyond `hooks/hooks.json`.
+#[derive(Debug, Default)]
+struct Declared {
+    /// Declared hook paths, as written.
+    paths: Vec<String>,
+    /// An inline hook document.
+    inline: Option<InlineHooks>,
+}
+
+/// The inline `hooks` object of a metadata file, as a hook document.
+#[derive(Debug)]
+struct InlineHooks {
+    /// The metadata file, relative to the plugin folder.
+    rel: String,
+    /// The metadata file.
+    path: PathBuf,
+    /// The document (see [`wrap_inline`]).
+    doc: Value,
+}
+
+/// Reads the first metadata file of [`METADATA_FILES`] present: `Ok(None)` when there is
+/// none and the folder name is a valid plugin name, `Err` with the problem that makes the
+/// plugin unloadable. Problems with single `hooks` entries are pushed to `diagnostics`.
+fn read_metadata(
+    root: &Path,
+    label: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<Option<(PluginMetadata, Declared)>, Box<Diagnostic>> {
+    let Some(rel) = METADATA_FILES.iter().find(|f| root.join(f).is_file()) else {
+        if is_valid_name(label) {
+            return Ok(None);
+        }
+        return Err(Box::new(failed(label, format!("invalid plugin name {label:?}"), root)));
+    };
+    let path = root.join(rel);
+    let obj = read_metadata_object(&path, label)?;
+    let name = match obj.get("name") {
+        Some(Value::String(n)) if is_valid_name(n) => n.clone(),
+        other => {
+            let shown = other.map(|v| v.to_string()).unwrap_or_else(|| "none".to_owned());
+            return Err(Box::new(failed(label, format!("invalid plugin name: {shown}"), &path)));
+        }
+    };
+    let text = |k: &str| obj.get(k).and_then(Value::as_str).map(str::to_owned);
+    let metadata = PluginMetadata {
+        name: name.clone(),
+        version: text("version"),
+        description: text("description"),
+        file: (*rel).to_owned(),
+    };
+    let declared = declared_hooks(obj.get("hooks"), rel, &path, &name, diagnostics);
+    Ok(Some((metadata, declared)))
+}
+
+/// The metadata file's JSON object.
+fn read_metadata_object(path: &Path, label: &str) -> Result<Map<String, Value>, Box<Diagnostic>> {
+    let raw = fs::read(path).map_err(|e| {
+        let message = format!("could not read plugin manifest {}: {e}", path.display());
+        Box::new(failed(label, message, path))
+    })?;
+    match serde_json::from_slice::<Value>(&raw) {
+        Ok(Value::Object(o)) => Ok(o),
+        Ok(_) => Err(Box::new(failed(
+            label,
+            format!("plugin manifest {} must be a JSON object", path.display()),
+            path,
+        ))),
+        Err(e) => {
+            let message = format!("invalid JSON syntax in {}: {e}", path.display());
+            Err(Box::new(failed(label, message, path)))
         }
     }
-    let name = folder.name.clone().unwrap_or(label);
-    let mut seen: Vec<PathBuf> = Vec::new();
+}
+
+/// The metadata's `hooks` field: a path, a list of paths, or an inline object. Entries of
+/// another type are skipped with a diagnostic.
+fn declared_hooks(
+    hooks: Option<&Value>,
+    rel: &str,
+    path: &Path,
+    name: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Declared {
+    let mut declared = Declared::default();
+    match hooks {
+        None | Some(Value::Null) => {}
+        Some(Value::String(s)) => declared.paths.push(s.clone()),
+        Some(Value::Array(items)) => {
+            for item in items {
+                match item {
+                    Value::String(s) => declared.paths.push(s.clone()),
+                    other => diagnostics.push(failed(
+                        name,
+                        format!("ignoring hooks: expected path string, got {}", json_type(other)),
+                        path,
+                    )),
+                }
+            }
+        }
+        Some(Value::Object(o)) => {
+            declared.inline = Some(InlineHooks {
+                rel: rel.to_owned(),
+                path: path.to_owned(),
+                doc: wrap_inline(o),
+            })
+        }
+        Some(other) => diagnostics.push(failed(
+            name,
+            format!(
+                "ignoring hooks: expected path string or list of strings, got {}",
+                json_type(other)
+            ),
+            path,
+        )),
+    }
+    declared
+}
+
+/// The hook document candidates in load order: `hooks/` first, then each declared path
+/// that passes [`resolve_declared`] (the others are dropped with a diagnostic).
+fn hook_candidates(
+    root: &Path,
+    root_real: &Path,
+    declared: &[String],
+    name: &str,
+    folder: &mut PluginFolder,
+) -> Vec<PathBuf> {
     let mut candidates: Vec<PathBuf> = vec![root.join("hooks")];
-    for d in &declared {
-        match resolve_declared(d, root, &root_real) {
+    for d in declared {
+        match resolve_declared(d, root, root_real) {
             Ok(p) => candidates.push(p),
             Err(reason) => folder.diagnostics.push(failed(
-                &name,
+                name,
                 format!("ignoring hooks {d:?}: {reason}"),
                 root,
             )),
         }
     }
+    candidates
+}
+
+/// Reads each candidate (a folder means its `hooks.json`) that exists and stays inside
+/// the plugin folder once links are resolved, once per real path, into `folder`. A missing
+/// `hooks/` is no problem; a missing declared path is.
+fn read_hook_documents(
+    root: &Path,
+    root_real: &Path,
+    candidates: Vec<PathBuf>,
+    name: &str,
+    folder: &mut PluginFolder,
+) {
+    let mut seen: Vec<PathBuf> = Vec::new();
     for (i, cand) in candidates.into_iter().enumerate() {
         let target = if cand.is_dir() { cand.join("hooks.json") } else { cand };
         if !target.exists() {
             if i > 0 {
                 folder.diagnostics.push(failed(
-                    &name,
+                    name,
                     format!("hooks path {} does not exist", target.display()),
                     &target,
                 ));
             }
             continue;
         }
-        let real = match fs::canonicalize(&target) {
-            Ok(r) if r.starts_with(&root_real) => r,
-            Ok(_) => {
-                folder.diagnostics.push(failed(
-                    &name,
-                    format!("hooks path {} escapes the plugin folder", target.display()),
-                    &target,
-                ));
-                continue;
-            }
-            Err(e) => {
-                folder.diagnostics.push(failed(
-                    &name,
-                    format!("could not resolve {}: {e}", target.display()),
-                    &target,
-                ));
+        let real = match confine(&target, root_real) {
+            Ok(r) => r,
+            Err(message) => {
+                folder.diagnostics.push(failed(name, message, &target));
                 continue;
             }
         };
@@ -332,38 +423,31 @@ pub fn read_plugin_folder(root: &Path) -> PluginFolder {
             continue;
         }
         seen.push(real.clone());
-        let rel = real
-            .strip_prefix(&root_real)
-            .map(|r| r.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let inside = real.strip_prefix(root_real).unwrap_or(&real);
         match fs::read(&real) {
             Ok(bytes) => folder.hook_files.push(HookFile {
-                rel,
-                source: root
-                    .join(real.strip_prefix(&root_real).unwrap_or(&real))
-                    .display()
-                    .to_string(),
+                rel: inside.to_string_lossy().into_owned(),
+                source: root.join(inside).display().to_string(),
                 bytes,
                 inline: false,
             }),
             Err(e) => folder.diagnostics.push(failed(
-                &name,
+                name,
                 format!("could not read {}: {e}", real.display()),
                 &real,
             )),
         }
     }
-    if let Some((rel, path, doc)) = inline
-        && doc.as_object().is_some_and(|o| !o.is_empty())
-    {
-        folder.hook_files.push(HookFile {
-            rel,
-            source: path.display().to_string(),
-            bytes: serde_json::to_vec(&doc).unwrap_or_default(),
-            inline: true,
-        });
+}
+
+/// The real path of `target` when it lies inside `root_real` (links followed); else the
+/// problem.
+fn confine(target: &Path, root_real: &Path) -> Result<PathBuf, String> {
+    match fs::canonicalize(target) {
+        Ok(r) if r.starts_with(root_real) => Ok(r),
+        Ok(_) => Err(format!("hooks path {} escapes the plugin folder", target.display())),
+        Err(e) => Err(format!("could not resolve {}: {e}", target.display())),
     }
-    folder
 }
 
 /// The inline `hooks` object as a hook document: `{"hooks": {...}}` kept, a bare event

@@ -1,45 +1,29 @@
-//! File helpers: atomic writes, the exclusive state lock, parallel hashing, temp names.
+//! File helpers of the plugin state: atomic writes and the exclusive state lock (over
+//! `hooks_exec::fs`), the undo journal, staging folders, parallel hashing.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read, Write};
+use std::fs::{self, File};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
+use hooks_core::text::{hex, unhex};
+use hooks_exec::fs::{DEFAULT_FILE_MODE, FileLock, sibling_name, sync_dir};
 use sha2::{Digest, Sha256};
 
 use crate::error::{PluginError, Result};
-use crate::home::{Home, hex};
+use crate::home::Home;
 
-/// Writes `bytes` to `path` atomically: a temporary file beside it, fsync, rename, fsync of
-/// the folder. Readers see the old or the new content, never a mix.
+/// Writes `bytes` to `path` atomically ([`hooks_exec::fs::write_atomic`], default file
+/// mode), creating its folder first. Readers see the old or the new content, never a mix.
 pub(crate) fn atomic_write(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(dir).map_err(PluginError::io("create", dir))?;
-    let tmp = unique_sibling(path, "tmp");
-    let write = || -> io::Result<()> {
-        let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)?;
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    };
-    write().map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        PluginError::Io { action: "write", path: path.to_owned(), source: e }
+    hooks_exec::fs::write_atomic(path, bytes, None).map_err(|e| PluginError::Io {
+        action: "write",
+        path: path.to_owned(),
+        source: e,
     })
-}
-
-/// A fresh, unused name beside `path`: `.{file name}.{tag}-{pid}-{n}`.
-pub(crate) fn unique_sibling(path: &Path, tag: &str) -> PathBuf {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    path.with_file_name(format!(".{name}.{tag}-{}-{n}-{nanos}", std::process::id()))
 }
 
 /// Reads a file, `None` when it does not exist.
@@ -56,7 +40,7 @@ pub(crate) fn read_optional(path: &Path) -> Result<Option<Vec<u8>>> {
 /// waits. Released on drop.
 #[derive(Debug)]
 pub struct StateLock {
-    _file: File,
+    _lock: FileLock,
 }
 
 impl StateLock {
@@ -65,18 +49,14 @@ impl StateLock {
         let path = home.lock_file();
         let dir = home.state_dir();
         fs::create_dir_all(&dir).map_err(PluginError::io("create", &dir))?;
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(PluginError::io("open", &path))?;
-        rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive)
-            .map_err(|e| PluginError::Io { action: "lock", path, source: e.into() })?;
+        let lock = FileLock::acquire(&path, DEFAULT_FILE_MODE).map_err(|e| PluginError::Io {
+            action: "lock",
+            path,
+            source: e,
+        })?;
         recover(home)?;
         clean_staging(home);
-        Ok(Self { _file: file })
+        Ok(Self { _lock: lock })
     }
 }
 
@@ -183,18 +163,9 @@ fn restore(path: &Path, old: Option<&[u8]>) -> Result<()> {
 /// Removes a file and syncs its folder, so the removal survives a crash.
 fn remove_durably(path: &Path) {
     let _ = fs::remove_file(path);
-    if let Some(dir) = path.parent()
-        && let Ok(d) = File::open(dir)
-    {
-        let _ = d.sync_all();
+    if let Some(dir) = path.parent() {
+        let _ = sync_dir(dir);
     }
-}
-
-fn unhex(s: &str) -> Option<Vec<u8>> {
-    if !s.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok()).collect()
 }
 
 /// Rolls back a mutation that died half way: when the home has an undo journal, puts
@@ -226,34 +197,35 @@ pub(crate) fn recover_for_read(home: &Home) {
     if !home.journal_file().exists() {
         return;
     }
-    let Ok(file) = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(home.lock_file())
-    else {
-        return;
-    };
-    if rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive).is_ok() {
+    if let Ok(Some(_lock)) =
+        FileLock::acquire_within(&home.lock_file(), DEFAULT_FILE_MODE, Duration::ZERO)
+    {
         let _ = recover(home);
     }
 }
 
-/// Fault injection for crash tests: when the environment variable `HOOKS_PLUGINS_CRASH_AT`
-/// equals `step`, the process aborts on the spot (no destructor runs, as in a power cut or
-/// `kill -9`). Steps: `download` (half of the archive written), `extract` (first file
-/// extracted), `before-rename` (staged and verified), `after-rename` (in the store, state
-/// not written), `state` (lockfile written, state files not yet), `commit` (every state file
-/// written, journal not yet removed). Not for production use.
+/// Fault injection for crash tests (feature `crash-points`): when the environment variable
+/// `HOOKS_PLUGINS_CRASH_AT` equals `step`, the process aborts on the spot (no destructor
+/// runs, as in a power cut or `kill -9`). Steps: `download` (half of the archive written),
+/// `extract` (first file extracted), `before-rename` (staged and verified), `after-rename`
+/// (in the store, state not written), `state` (lockfile written, state files not yet),
+/// `commit` (every state file written, journal not yet removed). Without the feature it
+/// does nothing and the variable is never read.
+#[cfg(feature = "crash-points")]
 pub(crate) fn crash_point(step: &str) {
     if std::env::var_os(CRASH_ENV).is_some_and(|v| v == step) {
         std::process::abort();
     }
 }
 
+/// Without the `crash-points` feature: nothing.
+#[cfg(not(feature = "crash-points"))]
+#[inline(always)]
+pub(crate) fn crash_point(_step: &str) {}
+
 /// The fault-injection variable of [`crash_point`].
-pub(crate) const CRASH_ENV: &str = "HOOKS_PLUGINS_CRASH_AT";
+#[cfg(feature = "crash-points")]
+const CRASH_ENV: &str = "HOOKS_PLUGINS_CRASH_AT";
 
 /// A folder removed on drop unless kept: staging areas of installs.
 #[derive(Debug)]
@@ -268,7 +240,7 @@ impl TempDir {
         if let Some(parent) = near.parent() {
             fs::create_dir_all(parent).map_err(PluginError::io("create", parent))?;
         }
-        let path = unique_sibling(near, tag);
+        let path = sibling_name(near, tag);
         fs::create_dir(&path).map_err(PluginError::io("create", &path))?;
         Ok(Self { path, keep: false })
     }
@@ -418,19 +390,6 @@ mod tests {
         recover_for_read(&home);
         assert_eq!(fs::read(&a).unwrap(), b"new", "the lock holder is still writing");
         t.commit();
-    }
-
-    fn check_hex(bytes: &[u8]) {
-        assert_eq!(unhex(&hex(bytes)).unwrap(), bytes);
-    }
-
-    #[test]
-    fn hex_round_trips() {
-        check_hex(b"");
-        check_hex(b"{\"a\":1}\n");
-        check_hex(&[0, 255, 16, 1]);
-        assert_eq!(unhex("abc"), None);
-        assert_eq!(unhex("zz"), None);
     }
 
     #[test]

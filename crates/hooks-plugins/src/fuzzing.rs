@@ -1,6 +1,7 @@
 //! Fuzz target bodies of this crate, shared by the `fuzz/` targets and the regression
 //! tests (`tests/fuzz_regressions.rs`), and the seed inputs `cargo xtask fuzz` writes for
-//! them. Not part of the stable API.
+//! them. Not part of the stable API; compiled only with the `fuzzing` feature (and in this
+//! crate's unit tests).
 
 use std::fs;
 use std::io::{Read as _, Write as _};
@@ -11,12 +12,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use flate2::Compression;
 use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
+use hooks_core::text::{format_rfc3339, parse_rfc3339};
 
 use crate::archive::{PackReport, extract_strict, pack};
 use crate::error::{PluginError, Result};
 use crate::index::{
-    INDEX_SCHEMA, IndexCheck, IndexPlugin, IndexVersion, SignedIndex, format_rfc3339,
-    parse_rfc3339, verify_index,
+    INDEX_SCHEMA, IndexCheck, IndexPlugin, IndexVersion, SignedIndex, verify_index,
 };
 use crate::manifest::{FileManifest, MANIFEST_FILE, manifest_digest};
 

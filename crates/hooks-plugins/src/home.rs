@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+use hooks_core::text::hex;
 use sha2::{Digest, Sha256};
 
 use crate::error::{PluginError, Result};
@@ -116,16 +117,6 @@ pub fn sanitize_plugin_id(id: &str) -> String {
     let slug = if slug.is_empty() { "plugin".to_owned() } else { slug };
     let digest = hex(&Sha256::digest(id.as_bytes()));
     format!("{slug}-{}", &digest[..32])
-}
-
-/// Lower-case hex of bytes.
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
 }
 
 /// True for names safe as one path component: letters, digits, `.`, `_`, `-`, not

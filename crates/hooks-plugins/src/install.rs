@@ -13,24 +13,26 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use hooks_core::LayerDocument;
 use hooks_core::diff::{HookDiff, HookSummary};
-use hooks_core::{Layer, LayerDocument, PluginInfo, Severity};
 use semver::{Version, VersionReq};
 
-use crate::catalog::{PluginSource, confined, git_checkout};
+use crate::archive::extract_strict;
+use crate::catalog::{FetchedCatalog, PluginSource, confined, git_checkout};
 use crate::error::{PluginError, Result};
-use crate::fetch::download_with_progress;
-use crate::folder::{PluginFolder, read_plugin_folder};
+use crate::fetch::{Location, download_with_progress};
+use crate::folder::{PluginFolder, check_hooks, read_plugin_folder};
 use crate::fsutil::{
     StateLock, TempDir, Txn, crash_point, read_optional, recover_for_read, sha256_hex,
 };
 use crate::home::{Home, PluginId, is_safe_name};
-use crate::index::{IndexPlugin, IndexVersion, now_secs};
+use crate::index::{IndexPlugin, IndexVersion, SignedIndex, now_secs};
 use crate::manifest::{
     FileEntry, FileManifest, MANIFEST_FILE, check_tree, compute_manifest, list_files,
 };
 use crate::market::{MarketplaceRecord, Offer, Registry, accepted_index_file, fetch_offer};
 use crate::state::{InstallRecord, InstalledPlugins, LockEntry, Lockfile, PluginStates};
+use crate::verified::{ADOPTED_SOURCE, pinned_manifest};
 
 /// The engine version `requires_hooks` is checked against by default.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -181,37 +183,6 @@ struct Staged {
     warnings: Vec<String>,
 }
 
-/// Refuses a plugin folder whose hooks do not load cleanly, or whose metadata names
-/// another plugin.
-pub(crate) fn check_hooks(folder: &PluginFolder, name: &str) -> Result<Vec<LayerDocument>> {
-    let mut problems: Vec<String> = folder.diagnostics.iter().map(|d| d.message.clone()).collect();
-    if let Some(m) = &folder.metadata
-        && m.name != name
-    {
-        problems.push(format!("{} names plugin {:?}, expected {name:?}", m.file, m.name));
-    }
-    let info = PluginInfo {
-        id: name.to_owned(),
-        version: None,
-        root: folder.root.display().to_string(),
-        data_dir: String::new(),
-        digest: None,
-    };
-    let docs = folder.documents(&info);
-    for d in &docs {
-        for diag in &d.parsed.diagnostics {
-            if diag.severity == Severity::Error {
-                problems.push(format!("{}: {}", d.source, diag.message));
-            }
-        }
-    }
-    if problems.is_empty() {
-        Ok(docs)
-    } else {
-        Err(PluginError::InvalidHooks { plugin: name.to_owned(), problems })
-    }
-}
-
 fn planned_hooks(folder: &PluginFolder, docs: &[LayerDocument]) -> Vec<HookSummary> {
     let root = folder.root.display().to_string();
     let mut out = Vec::new();
@@ -268,15 +239,56 @@ fn resolve_version<'a>(
     })
 }
 
+/// Stages a plugin of a signed marketplace: resolves the version, downloads the archive
+/// (capped at and checked against the signed size and digest), extracts it strictly and
+/// checks its manifest names the index entry.
 fn stage_signed(
     home: &Home,
     id: &PluginId,
-    index: &crate::index::SignedIndex,
+    index: &SignedIndex,
     bytes: &[u8],
-    location: &crate::fetch::Location,
+    location: &Location,
     opts: &InstallOptions,
     lock: &Lockfile,
 ) -> Result<Staged> {
+    let (version, entry, warnings) = resolve_signed(id, index, opts, lock)?;
+    let tmp = TempDir::beside(&home.store_dir().join(".staging"), "stage")?;
+    let archive = tmp.path().join("archive.tar.gz");
+    let archive_loc = location.join(&entry.url)?;
+    download_verified(&archive_loc, &archive, entry, opts)?;
+    let tree = tmp.path().join("tree");
+    fs::create_dir(&tree).map_err(PluginError::io("create", &tree))?;
+    let (manifest, manifest_bytes) = extract_strict(&archive, &tree, entry.unpacked)?;
+    if manifest.name != id.name || manifest.version != version {
+        return Err(PluginError::ManifestMismatch {
+            problems: vec![format!(
+                "manifest is for {} {}, the index entry is {} {version}",
+                manifest.name, manifest.version, id.name
+            )],
+        });
+    }
+    let _ = fs::remove_file(&archive);
+    Ok(Staged {
+        tmp,
+        tree,
+        manifest,
+        manifest_bytes,
+        archive_sha256: Some(entry.sha256.clone()),
+        source: archive_loc.to_string(),
+        accepted_index: Some(bytes.to_vec()),
+        warnings,
+    })
+}
+
+/// The version of `id` to install from a signed index, its entry, and the warnings to
+/// show: the lockfile's version with `--locked`, else the newest the options allow;
+/// refused when the lockfile pins another archive for that version.
+fn resolve_signed<'a>(
+    id: &PluginId,
+    index: &'a SignedIndex,
+    opts: &InstallOptions,
+    lock: &Lockfile,
+) -> Result<(String, &'a IndexVersion, Vec<String>)> {
     let sid = id.to_string();
     let plugin = index.plugins.get(&id.name).ok_or_else(|| PluginError::UnknownPlugin {
         plugin: id.name.clone(),
@@ -316,9 +328,17 @@ fn stage_signed(
             offered: entry.sha256.clone(),
         });
     }
-    let tmp = TempDir::beside(&home.store_dir().join(".staging"), "stage")?;
-    let archive = tmp.path().join("archive.tar.gz");
-    let archive_loc = location.join(&entry.url)?;
+    Ok((version, entry, warnings))
+}
+
+/// Downloads the archive of `entry` to `dest` (hashed while streaming, capped at the
+/// signed size, progress reported) and checks its size and SHA-256 against the entry.
+fn download_verified(
+    from: &Location,
+    dest: &Path,
+    entry: &IndexVersion,
+    opts: &InstallOptions,
+) -> Result<()> {
     let mut on_chunk = |done: u64, total: u64| {
         if done.saturating_mul(2) >= total {
             crash_point("download");
@@ -327,7 +347,7 @@ fn stage_signed(
             p.report(done, total);
         }
     };
-    let (sha, size) = download_with_progress(&archive_loc, &archive, entry.size, &mut on_chunk)?;
+    let (sha, size) = download_with_progress(from, dest, entry.size, &mut on_chunk)?;
     if size != entry.size {
         return Err(PluginError::Mismatch {
             what: "archive size".to_owned(),
@@ -342,29 +362,7 @@ fn stage_signed(
             found: sha,
         });
     }
-    let tree = tmp.path().join("tree");
-    fs::create_dir(&tree).map_err(PluginError::io("create", &tree))?;
-    let (manifest, manifest_bytes) =
-        crate::archive::extract_strict(&archive, &tree, entry.unpacked)?;
-    if manifest.name != id.name || manifest.version != version {
-        return Err(PluginError::ManifestMismatch {
-            problems: vec![format!(
-                "manifest is for {} {}, the index entry is {} {version}",
-                manifest.name, manifest.version, id.name
-            )],
-        });
-    }
-    let _ = fs::remove_file(&archive);
-    Ok(Staged {
-        tmp,
-        tree,
-        manifest,
-        manifest_bytes,
-        archive_sha256: Some(entry.sha256.clone()),
-        source: archive_loc.to_string(),
-        accepted_index: Some(bytes.to_vec()),
-        warnings,
-    })
+    Ok(())
 }
 
 /// Copies the regular files of `from` into `to` (modes 0644/0755 only).
@@ -389,11 +387,14 @@ fn copy_tree(from: &Path, to: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Stages a plugin of an unsigned catalogue: copies its folder (a catalogue path or a git
+/// checkout), computes the manifest that the lockfile will pin, and checks it against the
+/// lockfile and the requested version.
 fn stage_catalog(
     home: &Home,
     id: &PluginId,
     rec: &MarketplaceRecord,
-    fetched: &crate::catalog::FetchedCatalog,
+    fetched: &FetchedCatalog,
     opts: &InstallOptions,
     lock: &Lockfile,
 ) -> Result<Staged> {
@@ -402,26 +403,7 @@ fn stage_catalog(
         plugin: id.name.clone(),
         marketplace: id.marketplace.clone(),
     })?;
-    let (dir, source) = match &entry.source {
-        PluginSource::Path(rel) => {
-            let root = fetched.root.as_ref().ok_or_else(|| {
-                PluginError::UnsupportedSource(format!(
-                    "relative plugin source {rel:?} in a catalogue fetched by URL"
-                ))
-            })?;
-            let at = fetched.commit.as_ref().map(|c| format!("@{c}")).unwrap_or_default();
-            (confined(root, rel)?, format!("{}{at}#{rel}", rec.source))
-        }
-        PluginSource::Git { url, git_ref, sha, subdir } => {
-            let (clone, head) = git_checkout(home, url, git_ref.as_deref(), sha.as_deref())?;
-            let dir = match subdir {
-                Some(s) => confined(&clone, s)?,
-                None => clone,
-            };
-            let sub = subdir.as_ref().map(|s| format!("//{s}")).unwrap_or_default();
-            (dir, format!("git+{url}{sub}@{head}"))
-        }
-    };
+    let (dir, source) = catalog_source(home, rec, fetched, &entry.source)?;
     let tmp = TempDir::beside(&home.store_dir().join(".staging"), "stage")?;
     let tree = tmp.path().join("tree");
     fs::create_dir(&tree).map_err(PluginError::io("create", &tree))?;
@@ -440,36 +422,7 @@ fn stage_catalog(
     let manifest_bytes = manifest.to_bytes();
     fs::write(tree.join(MANIFEST_FILE), &manifest_bytes)
         .map_err(PluginError::io("write", tree.join(MANIFEST_FILE)))?;
-    let digest = sha256_hex(&manifest_bytes);
-    if let Some(le) = lock.plugins.get(&sid) {
-        if opts.locked && le.version != version {
-            return Err(PluginError::LockfileMismatch {
-                plugin: sid,
-                version: le.version.clone(),
-                pinned: le.manifest_sha256.clone(),
-                offered: format!("version {version}"),
-            });
-        }
-        if le.version == version && le.manifest_sha256 != digest {
-            return Err(PluginError::LockfileMismatch {
-                plugin: sid,
-                version,
-                pinned: le.manifest_sha256.clone(),
-                offered: digest,
-            });
-        }
-    } else if opts.locked {
-        return Err(PluginError::NotLocked(sid));
-    }
-    if let Some(req) = &opts.version {
-        let ok = match (Version::parse(&version), VersionReq::parse(req)) {
-            (Ok(v), Ok(r)) => r.matches(&v),
-            _ => &version == req,
-        };
-        if !ok {
-            return Err(PluginError::NoMatchingVersion { plugin: sid, requirement: req.clone() });
-        }
-    }
+    check_catalog_pin(&sid, &version, &sha256_hex(&manifest_bytes), opts, lock)?;
     Ok(Staged {
         tmp,
         tree,
@@ -482,6 +435,81 @@ fn stage_catalog(
     })
 }
 
+/// The folder a catalogue entry's source names (confined to the catalogue or the
+/// checkout) and the source text the lockfile records.
+fn catalog_source(
+    home: &Home,
+    rec: &MarketplaceRecord,
+    fetched: &FetchedCatalog,
+    source: &PluginSource,
+) -> Result<(PathBuf, String)> {
+    match source {
+        PluginSource::Path(rel) => {
+            let root = fetched.root.as_ref().ok_or_else(|| {
+                PluginError::UnsupportedSource(format!(
+                    "relative plugin source {rel:?} in a catalogue fetched by URL"
+                ))
+            })?;
+            let at = fetched.commit.as_ref().map(|c| format!("@{c}")).unwrap_or_default();
+            Ok((confined(root, rel)?, format!("{}{at}#{rel}", rec.source)))
+        }
+        PluginSource::Git { url, git_ref, sha, subdir } => {
+            let (clone, head) = git_checkout(home, url, git_ref.as_deref(), sha.as_deref())?;
+            let dir = match subdir {
+                Some(s) => confined(&clone, s)?,
+                None => clone,
+            };
+            let sub = subdir.as_ref().map(|s| format!("//{s}")).unwrap_or_default();
+            Ok((dir, format!("git+{url}{sub}@{head}")))
+        }
+    }
+}
+
+/// Checks a catalogue plugin's `version` and manifest `digest` against the lockfile
+/// (`--locked` wants its version; the same version must keep its digest) and against the
+/// requested version.
+fn check_catalog_pin(
+    sid: &str,
+    version: &str,
+    digest: &str,
+    opts: &InstallOptions,
+    lock: &Lockfile,
+) -> Result<()> {
+    if let Some(le) = lock.plugins.get(sid) {
+        if opts.locked && le.version != version {
+            return Err(PluginError::LockfileMismatch {
+                plugin: sid.to_owned(),
+                version: le.version.clone(),
+                pinned: le.manifest_sha256.clone(),
+                offered: format!("version {version}"),
+            });
+        }
+        if le.version == version && le.manifest_sha256 != digest {
+            return Err(PluginError::LockfileMismatch {
+                plugin: sid.to_owned(),
+                version: version.to_owned(),
+                pinned: le.manifest_sha256.clone(),
+                offered: digest.to_owned(),
+            });
+        }
+    } else if opts.locked {
+        return Err(PluginError::NotLocked(sid.to_owned()));
+    }
+    if let Some(req) = &opts.version {
+        let ok = match (Version::parse(version), VersionReq::parse(req)) {
+            (Ok(v), Ok(r)) => r.matches(&v),
+            _ => version == req.as_str(),
+        };
+        if !ok {
+            return Err(PluginError::NoMatchingVersion {
+                plugin: sid.to_owned(),
+                requirement: req.clone(),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// The hooks of an installed plugin (for the update difference).
 fn installed_hooks(path: &Path, name: &str) -> Vec<HookSummary> {
     let folder = read_plugin_folder(path);
@@ -491,6 +519,9 @@ fn installed_hooks(path: &Path, name: &str) -> Vec<HookSummary> {
     }
 }
 
+/// Installs or updates one plugin; the caller holds the state lock. In order: stage
+/// (fetch and verify into a staging folder), plan, ask, publish into the store, write the
+/// state as one transaction.
 fn install_locked(
     home: &Home,
     id: &PluginId,
@@ -505,157 +536,242 @@ fn install_locked(
     let mut states = PluginStates::load(home)?;
     let prev = installed.get(&sid);
 
-    let offer = fetch_offer(home, &rec, now_secs())?;
-    let staged = match &offer {
-        Offer::Signed { index, bytes, location } => {
-            stage_signed(home, id, index, bytes, location, opts, &lock)?
+    let staged = stage(home, id, &rec, opts, &lock)?;
+    let plan = plan_install(id, &staged, prev.as_ref())?;
+    let store_path = store_path(home, &sid, &staged, &plan);
+    if is_installed_at(&store_path, prev.as_ref(), &lock, &staged, &plan)? {
+        return Ok(report(plan, store_path, &staged, true));
+    }
+    if !opts.yes && !confirm(&plan) {
+        return Err(PluginError::Declined);
+    }
+    crash_point("before-rename");
+    let publication = publish(&staged, &store_path, &plan.manifest_sha256)?;
+    crash_point("after-rename");
+    let first_install = prev.is_none();
+    let change = StateChange { opts, staged: &staged, plan: &plan, store_path: &store_path };
+    match write_state(home, id, &change, lock, &mut installed, &mut states, first_install) {
+        Ok(txn) => {
+            crash_point("commit");
+            txn.commit();
+            publication.keep();
         }
-        Offer::Catalog(c) => stage_catalog(home, id, &rec, c, opts, &lock)?,
-    };
+        Err(e) => {
+            publication.undo(&staged.tree, &store_path);
+            return Err(e);
+        }
+    }
+    let report = report(plan, store_path, &staged, false);
+    drop(staged.tmp);
+    Ok(report)
+}
+
+/// Fetches the marketplace's offer and stages the plugin from it, verified.
+fn stage(
+    home: &Home,
+    id: &PluginId,
+    rec: &MarketplaceRecord,
+    opts: &InstallOptions,
+    lock: &Lockfile,
+) -> Result<Staged> {
+    match &fetch_offer(home, rec, now_secs())? {
+        Offer::Signed { index, bytes, location } => {
+            stage_signed(home, id, index, bytes, location, opts, lock)
+        }
+        Offer::Catalog(c) => stage_catalog(home, id, rec, c, opts, lock),
+    }
+}
+
+/// The plan of installing the staged plugin over `prev`: its hooks (refused when they do
+/// not load cleanly) and, for an update, the difference.
+fn plan_install(
+    id: &PluginId,
+    staged: &Staged,
+    prev: Option<&InstallRecord>,
+) -> Result<InstallPlan> {
     let folder = read_plugin_folder(&staged.tree);
     let docs = check_hooks(&folder, &id.name)?;
     let hooks = planned_hooks(&folder, &docs);
-    let manifest_sha256 = sha256_hex(&staged.manifest_bytes);
-    let version = staged.manifest.version.clone();
-    let (added_hooks, removed_hooks) = match &prev {
+    let (added_hooks, removed_hooks) = match prev {
         Some(p) => {
             let diff = HookDiff::between(&installed_hooks(&p.install_path, &id.name), &hooks);
             (diff.added, diff.removed)
         }
         None => (Vec::new(), Vec::new()),
     };
-    let plan = InstallPlan {
-        id: sid.clone(),
-        version: version.clone(),
-        previous_version: prev
-            .as_ref()
-            .map(|p| p.version.clone().unwrap_or_else(|| "unknown".to_owned())),
+    Ok(InstallPlan {
+        id: id.to_string(),
+        version: staged.manifest.version.clone(),
+        previous_version: prev.map(|p| p.version.clone().unwrap_or_else(|| "unknown".to_owned())),
         source: staged.source.clone(),
         archive_sha256: staged.archive_sha256.clone(),
-        manifest_sha256: manifest_sha256.clone(),
+        manifest_sha256: sha256_hex(&staged.manifest_bytes),
         trust_on_first_use: staged.archive_sha256.is_none(),
         files: staged.manifest.files.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
         hooks,
         added_hooks,
         removed_hooks,
         warnings: staged.warnings.clone(),
-    };
-    let digest_for_path = staged.archive_sha256.clone().unwrap_or_else(|| manifest_sha256.clone());
-    let store_path =
-        home.store_dir().join(&sid).join(format!("{version}-{}", &digest_for_path[..16]));
-    let current_lock = lock.plugins.get(&sid);
-    let unchanged = prev.as_ref().is_some_and(|p| {
-        p.install_path == store_path && p.version.as_deref() == Some(version.as_str())
-    }) && current_lock.is_some_and(|l| l.manifest_sha256 == manifest_sha256)
-        && read_optional(&store_path.join(MANIFEST_FILE))?
-            .is_some_and(|b| sha256_hex(&b) == manifest_sha256)
-        && check_tree(&store_path, &staged.manifest, None)?.is_empty();
-    if unchanged {
-        return Ok(InstallReport {
-            id: sid,
-            version,
-            previous_version: plan.previous_version.clone(),
-            install_path: store_path,
-            archive_sha256: staged.archive_sha256.clone(),
-            manifest_sha256,
-            unchanged: true,
-            plan,
-        });
-    }
-    if !opts.yes && !confirm(&plan) {
-        return Err(PluginError::Declined);
-    }
-    crash_point("before-rename");
+    })
+}
 
-    // Publish into the store. An existing folder at that path is ours and immutable: keep
-    // it when intact, otherwise replace it.
-    let mut published = false;
-    let intact = store_path.is_dir()
-        && read_optional(&store_path.join(MANIFEST_FILE))?
-            .is_some_and(|b| sha256_hex(&b) == manifest_sha256)
-        && check_tree(&store_path, &staged.manifest, None)?.is_empty();
-    let mut trash: Option<PathBuf> = None;
-    if !intact {
-        if let Some(parent) = store_path.parent() {
-            fs::create_dir_all(parent).map_err(PluginError::io("create", parent))?;
+/// The immutable store folder of the staged plugin: `store/{id}/{version}-{digest}` (the
+/// archive digest, or the manifest digest for catalogue installs, first 16 hex digits).
+fn store_path(home: &Home, sid: &str, staged: &Staged, plan: &InstallPlan) -> PathBuf {
+    let digest = staged.archive_sha256.as_deref().unwrap_or(&plan.manifest_sha256);
+    home.store_dir().join(sid).join(format!("{}-{}", plan.version, &digest[..16]))
+}
+
+/// True when this exact version and content is installed already, at `store_path`, pinned
+/// by the lockfile and intact: nothing to do.
+fn is_installed_at(
+    store_path: &Path,
+    prev: Option<&InstallRecord>,
+    lock: &Lockfile,
+    staged: &Staged,
+    plan: &InstallPlan,
+) -> Result<bool> {
+    let current_lock = lock.plugins.get(&plan.id);
+    Ok(prev.is_some_and(|p| {
+        p.install_path == store_path && p.version.as_deref() == Some(plan.version.as_str())
+    }) && current_lock.is_some_and(|l| l.manifest_sha256 == plan.manifest_sha256)
+        && is_intact(store_path, staged, &plan.manifest_sha256)?)
+}
+
+/// True when `store_path` holds the manifest with digest `manifest_sha256` and exactly
+/// the files it lists.
+fn is_intact(store_path: &Path, staged: &Staged, manifest_sha256: &str) -> Result<bool> {
+    Ok(read_optional(&store_path.join(MANIFEST_FILE))?
+        .is_some_and(|b| sha256_hex(&b) == manifest_sha256)
+        && check_tree(store_path, &staged.manifest, None)?.is_empty())
+}
+
+/// What [`publish`] changed in the store, to keep or to undo.
+#[must_use]
+struct Publication {
+    /// The staged tree was renamed into the store path.
+    published: bool,
+    /// A damaged folder that was at the store path, moved aside.
+    trash: Option<PathBuf>,
+}
+
+impl Publication {
+    /// The state is written: the folder moved aside goes.
+    fn keep(self) {
+        if let Some(t) = self.trash {
+            let _ = fs::remove_dir_all(t);
         }
-        if store_path.exists() {
-            let t = crate::fsutil::unique_sibling(&store_path, "replaced");
-            fs::rename(&store_path, &t).map_err(PluginError::io("rename", &store_path))?;
-            trash = Some(t);
-        }
-        fs::rename(&staged.tree, &store_path).map_err(PluginError::io("rename", &store_path))?;
-        if let Some(parent) = store_path.parent()
-            && let Ok(d) = fs::File::open(parent)
-        {
-            let _ = d.sync_all();
-        }
-        published = true;
     }
-    crash_point("after-rename");
-    let mut write_state = || -> Result<Txn> {
-        let mut txn = Txn::journaled(home);
-        if !opts.locked {
-            let mut lock = lock.clone();
-            lock.plugins.insert(
-                sid.clone(),
-                LockEntry {
-                    version: version.clone(),
-                    source: staged.source.clone(),
-                    sha256: staged.archive_sha256.clone(),
-                    manifest_sha256: manifest_sha256.clone(),
-                },
-            );
-            txn.write(&home.lockfile(), &lock.to_bytes())?;
-            crash_point("state");
+
+    /// The state could not be written: the tree goes back to staging and the folder moved
+    /// aside back into place.
+    fn undo(self, staged_tree: &Path, store_path: &Path) {
+        if self.published {
+            let _ = fs::rename(store_path, staged_tree);
         }
-        if let Some(b) = &staged.accepted_index {
-            txn.write(&accepted_index_file(home, &id.marketplace), b)?;
+        if let Some(t) = self.trash {
+            let _ = fs::rename(t, store_path);
         }
-        installed.set(
-            &sid,
-            &InstallRecord { install_path: store_path.clone(), version: Some(version.clone()) },
+    }
+}
+
+/// Publishes the staged tree at `store_path` by one rename. An existing folder at that
+/// path is ours and immutable: kept when intact, otherwise moved aside and replaced.
+fn publish(staged: &Staged, store_path: &Path, manifest_sha256: &str) -> Result<Publication> {
+    let intact = store_path.is_dir() && is_intact(store_path, staged, manifest_sha256)?;
+    let mut publication = Publication { published: false, trash: None };
+    if intact {
+        return Ok(publication);
+    }
+    if let Some(parent) = store_path.parent() {
+        fs::create_dir_all(parent).map_err(PluginError::io("create", parent))?;
+    }
+    if store_path.exists() {
+        let t = hooks_exec::fs::sibling_name(store_path, "replaced");
+        fs::rename(store_path, &t).map_err(PluginError::io("rename", store_path))?;
+        publication.trash = Some(t);
+    }
+    fs::rename(&staged.tree, store_path).map_err(PluginError::io("rename", store_path))?;
+    if let Some(parent) = store_path.parent() {
+        let _ = hooks_exec::fs::sync_dir(parent);
+    }
+    publication.published = true;
+    Ok(publication)
+}
+
+/// What [`write_state`] records.
+struct StateChange<'a> {
+    opts: &'a InstallOptions,
+    staged: &'a Staged,
+    plan: &'a InstallPlan,
+    store_path: &'a Path,
+}
+
+/// Writes the lockfile (unless `--locked`), the accepted index, the installed plugins and,
+/// for a first install, the enabled state, in one journaled transaction (not committed).
+fn write_state(
+    home: &Home,
+    id: &PluginId,
+    change: &StateChange<'_>,
+    mut lock: Lockfile,
+    installed: &mut InstalledPlugins,
+    states: &mut PluginStates,
+    first_install: bool,
+) -> Result<Txn> {
+    let (sid, plan, staged) = (&change.plan.id, change.plan, change.staged);
+    let mut txn = Txn::journaled(home);
+    if !change.opts.locked {
+        lock.plugins.insert(
+            sid.clone(),
+            LockEntry {
+                version: plan.version.clone(),
+                source: staged.source.clone(),
+                sha256: staged.archive_sha256.clone(),
+                manifest_sha256: plan.manifest_sha256.clone(),
+            },
         );
-        txn.write(&home.installed_plugins_file(), &installed.to_bytes())?;
-        if prev.is_none() {
-            states.set_enabled(&sid, true);
-            txn.write(&home.plugin_state_file(), &states.to_bytes())?;
-        }
-        if states.is_enabled(&sid) {
-            let d = home.data_dir(&sid);
-            fs::create_dir_all(&d).map_err(PluginError::io("create", &d))?;
-        }
-        Ok(txn)
-    };
-    match write_state() {
-        Ok(txn) => {
-            crash_point("commit");
-            txn.commit();
-            if let Some(t) = trash {
-                let _ = fs::remove_dir_all(t);
-            }
-        }
-        Err(e) => {
-            if published {
-                let _ = fs::rename(&store_path, &staged.tree);
-            }
-            if let Some(t) = trash {
-                let _ = fs::rename(t, &store_path);
-            }
-            return Err(e);
-        }
+        txn.write(&home.lockfile(), &lock.to_bytes())?;
+        crash_point("state");
     }
-    drop(staged.tmp);
-    Ok(InstallReport {
-        id: sid,
-        version,
+    if let Some(b) = &staged.accepted_index {
+        txn.write(&accepted_index_file(home, &id.marketplace), b)?;
+    }
+    installed.set(
+        sid,
+        &InstallRecord {
+            install_path: change.store_path.to_owned(),
+            version: Some(plan.version.clone()),
+        },
+    );
+    txn.write(&home.installed_plugins_file(), &installed.to_bytes())?;
+    if first_install {
+        states.set_enabled(sid, true);
+        txn.write(&home.plugin_state_file(), &states.to_bytes())?;
+    }
+    if states.is_enabled(sid) {
+        let d = home.data_dir(sid);
+        fs::create_dir_all(&d).map_err(PluginError::io("create", &d))?;
+    }
+    Ok(txn)
+}
+
+/// The report of an install at `store_path` following `plan`.
+fn report(
+    plan: InstallPlan,
+    store_path: PathBuf,
+    staged: &Staged,
+    unchanged: bool,
+) -> InstallReport {
+    InstallReport {
+        id: plan.id.clone(),
+        version: plan.version.clone(),
         previous_version: plan.previous_version.clone(),
         install_path: store_path,
         archive_sha256: staged.archive_sha256.clone(),
-        manifest_sha256,
-        unchanged: false,
+        manifest_sha256: plan.manifest_sha256.clone(),
+        unchanged,
         plan,
-    })
+    }
 }
 
 /// Installs `name@marketplace` (or moves it to the resolved version, showing the
@@ -832,50 +948,6 @@ fn set_enabled(home: &Home, id: &str, on: bool) -> Result<()> {
     Ok(())
 }
 
-/// The manifest file of an installed plugin: its own, or the one pinned by adoption.
-pub(crate) fn manifest_path(
-    home: &Home,
-    id: &str,
-    install_path: &Path,
-    lock: &LockEntry,
-) -> PathBuf {
-    if lock.source == ADOPTED_SOURCE {
-        home.adopted_manifest(id)
-    } else {
-        install_path.join(MANIFEST_FILE)
-    }
-}
-
-/// The `source` of lockfile entries made by [`adopt`].
-pub const ADOPTED_SOURCE: &str = "adopted";
-
-/// Loads and checks the manifest of a verified plugin against its lockfile entry and
-/// installed version.
-pub(crate) fn pinned_manifest(
-    home: &Home,
-    id: &str,
-    rec: &InstallRecord,
-    lock: &LockEntry,
-) -> Result<FileManifest, String> {
-    let path = manifest_path(home, id, &rec.install_path, lock);
-    let bytes = fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let digest = sha256_hex(&bytes);
-    if digest != lock.manifest_sha256 {
-        return Err(format!(
-            "{MANIFEST_FILE} sha256 {digest}, lockfile pins {}",
-            lock.manifest_sha256
-        ));
-    }
-    if rec.version.as_deref().is_some_and(|v| v != lock.version) {
-        return Err(format!(
-            "installed version {} differs from the lockfile's {}",
-            rec.version.as_deref().unwrap_or(""),
-            lock.version
-        ));
-    }
-    FileManifest::from_bytes(&bytes).map_err(|e| e.to_string())
-}
-
 /// The verification result of one plugin.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -978,33 +1050,6 @@ pub fn adopt(home: &Home, id: &str) -> Result<AdoptReport> {
     txn.write(&home.lockfile(), &lock.to_bytes())?;
     txn.commit();
     Ok(AdoptReport { id: id.to_owned(), manifest, manifest_sha256: digest })
-}
-
-/// The plugin info of an installed plugin, for snapshot layers.
-pub(crate) fn plugin_info(
-    home: &Home,
-    id: &str,
-    rec: &InstallRecord,
-    digest: Option<String>,
-) -> PluginInfo {
-    PluginInfo {
-        id: id.to_owned(),
-        version: rec.version.clone(),
-        root: rec.install_path.display().to_string(),
-        data_dir: home.data_dir(id).display().to_string(),
-        digest,
-    }
-}
-
-/// Marks documents inactive.
-pub(crate) fn set_layer(
-    docs: &mut [LayerDocument],
-    inactive: Option<(hooks_core::InactiveStatus, String)>,
-) {
-    for d in docs {
-        d.inactive = inactive.clone();
-        debug_assert!(matches!(d.layer, Layer::Plugin(_)));
-    }
 }
 
 #[cfg(test)]

@@ -14,11 +14,13 @@ use std::path::Path;
 use hooks_core::{Diagnostic, InactiveStatus, LayerDocument, PluginInfo, Severity};
 
 use crate::codes;
+use crate::error::Result;
 use crate::folder::read_plugin_folder;
+use crate::fsutil::recover_for_read;
 use crate::home::Home;
-use crate::install::{pinned_manifest, plugin_info, set_layer};
 use crate::manifest::check_tree;
 use crate::state::{InstalledPlugins, Lockfile, PluginStates};
+use crate::verified::{pinned_manifest, plugin_info, set_layer};
 
 /// Options of [`plugin_layers`].
 #[derive(Debug, Clone, Default)]
@@ -30,10 +32,10 @@ pub struct LayerOptions {
 /// The documents of every installed plugin, sorted by plugin id, with load diagnostics.
 /// Never fails: unreadable state files come back as `plugin_hooks_failed` diagnostics.
 pub fn plugin_layers(home: &Home, options: &LayerOptions) -> (Vec<LayerDocument>, Vec<Diagnostic>) {
-    crate::fsutil::recover_for_read(home);
+    recover_for_read(home);
     let mut docs = Vec::new();
     let mut diags = Vec::new();
-    let state = (|| -> crate::Result<_> {
+    let state = (|| -> Result<_> {
         Ok((InstalledPlugins::load(home)?, PluginStates::load(home)?, Lockfile::load(home)?))
     })();
     let (installed, states, lock) = match state {

@@ -20,6 +20,7 @@ mod error;
 mod fetch;
 mod folder;
 mod fsutil;
+#[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub mod fuzzing;
 mod home;
@@ -31,6 +32,7 @@ mod market;
 mod schema;
 mod sign;
 mod state;
+mod verified;
 
 pub use archive::{PackReport, extract_strict, pack, read_archive_manifest, unpacked_size};
 pub use catalog::{
@@ -41,14 +43,11 @@ pub use fetch::{Location, download, download_with_progress, fetch_bytes};
 pub use folder::{HookFile, METADATA_FILES, PluginFolder, PluginMetadata, read_plugin_folder};
 pub use fsutil::StateLock;
 pub use home::{Home, PluginId, is_safe_name, sanitize_plugin_id};
-pub use index::{
-    INDEX_SCHEMA, IndexCheck, IndexPlugin, IndexVersion, SignedIndex, format_rfc3339,
-    parse_rfc3339, verify_index,
-};
+pub use index::{INDEX_SCHEMA, IndexCheck, IndexPlugin, IndexVersion, SignedIndex, verify_index};
 pub use install::{
-    ADOPTED_SOURCE, AdoptReport, ENGINE_VERSION, InstallOptions, InstallPlan, InstallReport,
-    InstalledPlugin, Progress, Provenance, RemoveReport, VerifyReport, VerifyStatus, adopt,
-    disable, enable, install, list, remove, update, verify,
+    AdoptReport, ENGINE_VERSION, InstallOptions, InstallPlan, InstallReport, InstalledPlugin,
+    Progress, Provenance, RemoveReport, VerifyReport, VerifyStatus, adopt, disable, enable,
+    install, list, remove, update, verify,
 };
 pub use layer::{LayerOptions, dev_plugin_layer, plugin_layers};
 pub use manifest::{
@@ -62,6 +61,7 @@ pub use market::{
 pub use schema::{SCHEMA_NAMES, index_schema, manifest_schema, schema};
 pub use sign::{GeneratedKeypair, generate_keypair};
 pub use state::{InstallRecord, InstalledPlugins, LockEntry, Lockfile, PluginStates};
+pub use verified::ADOPTED_SOURCE;
 
 /// Diagnostic codes this crate emits (beside those of `hooks_core::codes`).
 pub mod codes {

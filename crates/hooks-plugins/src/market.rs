@@ -5,17 +5,19 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use hooks_core::text::format_rfc3339;
 use serde::{Deserialize, Serialize};
 
+use crate::archive::{read_archive_manifest, unpacked_size};
 use crate::catalog::{CATALOG_FILE, FetchedCatalog, fetch_catalog, looks_like_git};
 use crate::error::{PluginError, Result};
 use crate::fetch::{Location, fetch_bytes};
-use crate::fsutil::{StateLock, Txn, read_optional};
+use crate::fsutil::{StateLock, Txn, hash_file, read_optional, recover_for_read};
 use crate::home::{Home, is_safe_name};
 use crate::index::{
-    INDEX_SCHEMA, IndexCheck, IndexPlugin, IndexVersion, SignedIndex, format_rfc3339, now_secs,
-    verify_index,
+    INDEX_SCHEMA, IndexCheck, IndexPlugin, IndexVersion, SignedIndex, now_secs, verify_index,
 };
+use crate::sign::{load_secret_key, sign_bytes};
 use crate::state::InstalledPlugins;
 
 /// Cap on an index download.
@@ -281,7 +283,7 @@ pub fn marketplace_add(home: &Home, add: &AddMarketplace) -> Result<MarketplaceR
 
 /// The registered marketplaces, sorted by name.
 pub fn marketplace_list(home: &Home) -> Result<Vec<MarketplaceRecord>> {
-    crate::fsutil::recover_for_read(home);
+    recover_for_read(home);
     Ok(Registry::load(home)?.records())
 }
 
@@ -386,7 +388,7 @@ pub struct BuildReport {
 pub fn marketplace_build(dir: &Path, opts: &BuildOptions) -> Result<BuildReport> {
     let sk_text = fs::read_to_string(&opts.secret_key_file)
         .map_err(PluginError::io("read", &opts.secret_key_file))?;
-    let sk = crate::sign::load_secret_key(&sk_text, opts.password.as_deref())?;
+    let sk = load_secret_key(&sk_text, opts.password.as_deref())?;
     let index_path = dir.join("index.json");
     let old = read_optional(&index_path)?.map(|b| SignedIndex::parse(&b)).transpose()?;
     let name = match (&old, &opts.name) {
@@ -411,8 +413,8 @@ pub fn marketplace_build(dir: &Path, opts: &BuildOptions) -> Result<BuildReport>
     archives.sort();
     let mut added = Vec::new();
     for a in archives {
-        let m = crate::archive::read_archive_manifest(&a)?;
-        let (sha256, size) = crate::fsutil::hash_file(&a).map_err(PluginError::io("read", &a))?;
+        let m = read_archive_manifest(&a)?;
+        let (sha256, size) = hash_file(&a).map_err(PluginError::io("read", &a))?;
         let file_name = a.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let p = plugins.entry(m.name.clone()).or_insert_with(|| IndexPlugin {
             description: None,
@@ -429,7 +431,7 @@ pub fn marketplace_build(dir: &Path, opts: &BuildOptions) -> Result<BuildReport>
             }
             continue;
         }
-        let unpacked = crate::archive::unpacked_size(&a)?;
+        let unpacked = unpacked_size(&a)?;
         p.versions.insert(
             m.version.clone(),
             IndexVersion {
@@ -460,11 +462,8 @@ pub fn marketplace_build(dir: &Path, opts: &BuildOptions) -> Result<BuildReport>
         unknown: BTreeMap::new(),
     };
     let bytes = index.to_bytes();
-    let (sig, public_key) = crate::sign::sign_bytes(
-        &sk,
-        &bytes,
-        &format!("hooks marketplace {name} version {version}"),
-    )?;
+    let (sig, public_key) =
+        sign_bytes(&sk, &bytes, &format!("hooks marketplace {name} version {version}"))?;
     let sig_path = dir.join("index.json.minisig");
     let mut txn = Txn::default();
     txn.write(&index_path, &bytes)?;

@@ -11,26 +11,12 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::{BIN, TestEnv};
-use crate::plugins::{Author, BASH, installed};
+use crate::plugins::{Author, BASH, installed, state};
 use hooks_tests::http::Route;
 
 /// Every step boundary the library can abort at, in the order an install passes them.
 const STEPS: [&str; 6] =
     ["download", "extract", "before-rename", "after-rename", "state", "commit"];
-
-/// The state files (path under the home -> content).
-pub fn state(env: &TestEnv) -> BTreeMap<String, Option<String>> {
-    [
-        "plugins.lock",
-        ".state/installed_plugins.json",
-        ".state/plugin_state.json",
-        "plugins/marketplaces.json",
-        "plugins/marketplaces/team/index.json",
-    ]
-    .iter()
-    .map(|p| ((*p).to_owned(), fs::read_to_string(env.home.join(p)).ok()))
-    .collect()
-}
 
 /// `hooks ARGS` with the fault-injection variable set to `step` (and no core dumps).
 fn hooks_crashing(env: &TestEnv, args: &[&str], step: &str) -> Command {

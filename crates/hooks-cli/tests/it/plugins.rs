@@ -3,6 +3,7 @@
 //! disables, enables, detects tampering and removes. Also unsigned marketplaces, refusals
 //! and the plugin schemas.
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
@@ -13,6 +14,20 @@ use crate::common::TestEnv;
 use hooks_tests::http::Server;
 
 pub const BASH: &str = r#"{"tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t1"}"#;
+
+/// The state files (path under the home -> content).
+pub fn state(env: &TestEnv) -> BTreeMap<String, Option<String>> {
+    [
+        "plugins.lock",
+        ".state/installed_plugins.json",
+        ".state/plugin_state.json",
+        "plugins/marketplaces.json",
+        "plugins/marketplaces/team/index.json",
+    ]
+    .iter()
+    .map(|p| ((*p).to_owned(), fs::read_to_string(env.home.join(p)).ok()))
+    .collect()
+}
 
 /// A plugin author's folder: key pair, plugin source, marketplace folder served over HTTP.
 pub struct Author {
@@ -278,7 +293,7 @@ fn errors_are_one_line_and_change_nothing() {
     let author = Author::new(&env);
     author.publish(&env, "1.0.0", "hi", false);
     author.add_to(&env);
-    let before = crate::crash::state(&env);
+    let before = state(&env);
     for (args, expect) in [
         (
             &["plugin", "install", "nope@team", "--yes"][..],
@@ -322,7 +337,7 @@ fn errors_are_one_line_and_change_nothing() {
         out.stderr
     );
     assert_eq!(out.stderr.lines().count(), 1);
-    assert_eq!(crate::crash::state(&env), before);
+    assert_eq!(state(&env), before);
 }
 
 #[test]

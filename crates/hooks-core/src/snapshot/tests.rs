@@ -295,20 +295,6 @@ fn many_groups_match_like_a_linear_scan() {
 }
 
 #[test]
-fn python_repr() {
-    let cases = [
-        ("abc", "'abc'"),
-        ("a'b", "\"a'b\""),
-        ("a\\d", "'a\\\\d'"),
-        ("a'\"", "'a\\'\"'"),
-        ("\n", "'\\n'"),
-    ];
-    for (input, expect) in cases {
-        assert_eq!(py_repr(input), expect);
-    }
-}
-
-#[test]
 fn effective_timeouts() {
     let mut t = handler("t");
     t.timeout = Some(0.5);

@@ -128,8 +128,7 @@ impl Market {
 }
 
 pub fn sha256(b: &[u8]) -> String {
-    use sha2::Digest;
-    sha2::Sha256::digest(b).iter().map(|x| format!("{x:02x}")).collect()
+    hooks_core::snapshot::sha256_hex(b)
 }
 
 /// A temporary home.
