@@ -17,6 +17,7 @@ mod context;
 mod docs;
 #[doc(hidden)]
 pub mod fuzzing;
+mod hints;
 mod layers;
 mod report;
 mod style;

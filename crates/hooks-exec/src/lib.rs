@@ -11,10 +11,13 @@ mod callback;
 mod debug;
 mod discovery;
 mod env;
+mod home;
 mod process;
+mod review;
 #[cfg(test)]
 mod scratch;
 mod session;
+mod sources;
 mod trust;
 
 pub use callback::{
@@ -23,6 +26,9 @@ pub use callback::{
 };
 pub use discovery::*;
 pub use env::{EnvPolicy, StripReason, scrub, strip_reason};
+pub use home::{Home, sanitize_plugin_id};
 pub use process::{PREFILL_MAX, ProcessSpec, Program, REAP_GRACE, run_process};
+pub use review::{TrustReview, TrustSubject};
 pub use session::{Fired, HandlerRun, Session, SessionError, SessionOptions, StatusListener};
+pub use sources::{LoadRequest, Source, Sources, check_sources};
 pub use trust::*;

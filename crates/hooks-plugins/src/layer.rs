@@ -27,7 +27,8 @@ pub struct LayerOptions {
     pub require_verified: bool,
 }
 
-/// The documents of every installed plugin, sorted by plugin id, with load diagnostics.
+/// The documents of every installed plugin, sorted by plugin id, with the diagnostics about
+/// the plugins (state, folders, verification; a document's parse diagnostics stay in it).
 /// Never fails: unreadable state files come back as `plugin_hooks_failed` diagnostics.
 pub fn plugin_layers(home: &Home, options: &LayerOptions) -> (Vec<LayerDocument>, Vec<Diagnostic>) {
     crate::fsutil::recover_for_read(home);
@@ -64,9 +65,6 @@ pub fn plugin_layers(home: &Home, options: &LayerOptions) -> (Vec<LayerDocument>
             docs.extend(plugin_docs);
             continue;
         }
-        for d in &plugin_docs {
-            diags.extend(d.parsed.diagnostics.iter().cloned());
-        }
         match lock_entry {
             None => {
                 if options.require_verified {
@@ -74,8 +72,13 @@ pub fn plugin_layers(home: &Home, options: &LayerOptions) -> (Vec<LayerDocument>
                         "plugin {id} is not verified (installed by another tool) and verification is required"
                     );
                     diags.push(
-                        Diagnostic::new(codes::PLUGIN_UNVERIFIED, Severity::Error, why.clone())
-                            .with_source(info.root.clone()),
+                        Diagnostic::new(
+                            codes::PLUGIN_UNVERIFIED_REQUIRED,
+                            Severity::Error,
+                            why.clone(),
+                        )
+                        .with_source(info.root.clone())
+                        .with_subject(id.clone()),
                     );
                     set_layer(&mut plugin_docs, Some((InactiveStatus::Unverified, why)));
                 } else {
@@ -83,9 +86,12 @@ pub fn plugin_layers(home: &Home, options: &LayerOptions) -> (Vec<LayerDocument>
                         Diagnostic::new(
                             codes::PLUGIN_UNVERIFIED,
                             Severity::Warning,
-                            format!("plugin {id} is not verified: it was installed by another tool (hooks plugin verify --adopt {id} pins it)"),
+                            format!(
+                                "plugin {id} is not verified: it was installed by another tool"
+                            ),
                         )
-                        .with_source(info.root.clone()),
+                        .with_source(info.root.clone())
+                        .with_subject(id.clone()),
                     );
                 }
             }
@@ -103,7 +109,8 @@ pub fn plugin_layers(home: &Home, options: &LayerOptions) -> (Vec<LayerDocument>
                         format!("plugin {id} does not match its manifest: {}", problems.join("; "));
                     diags.push(
                         Diagnostic::new(codes::PLUGIN_TAMPERED, Severity::Error, why.clone())
-                            .with_source(info.root.clone()),
+                            .with_source(info.root.clone())
+                            .with_subject(id.clone()),
                     );
                     set_layer(&mut plugin_docs, Some((InactiveStatus::Tampered, why)));
                 }
@@ -145,9 +152,6 @@ pub fn dev_plugin_layer(
         digest: None,
     };
     let docs = folder.documents(&info);
-    for d in &docs {
-        diags.extend(d.parsed.diagnostics.iter().cloned());
-    }
     if let Err(e) = std::fs::create_dir_all(home.data_dir(&id)) {
         diags.push(Diagnostic::new(
             codes::PLUGIN_HOOKS_FAILED,

@@ -82,9 +82,9 @@ pub(crate) fn listing_json(
     json!({
         "snapshot_id": snapshot.id(),
         "project_root": paths.project_root.display().to_string(),
-        "home": paths.home.display().to_string(),
+        "home": paths.home.root().display().to_string(),
         "handlers": handlers.iter().map(|h| handler_json(h)).collect::<Vec<_>>(),
-        "diagnostics": diagnostics,
+        "diagnostics": crate::hints::diagnostics_json(diagnostics),
     })
 }
 
@@ -257,7 +257,7 @@ pub(crate) fn table(handlers: &[&Handler], cwd: &Path, style: Style) -> String {
     out
 }
 
-/// A load diagnostic as one line: `warning[code] file:line:col: message`.
+/// A load diagnostic as one line: `warning[code] file:line:col: message; hint`.
 pub(crate) fn diagnostic_line(d: &Diagnostic, style: Style) -> String {
     let label = if d.is_error() {
         style.red_bold(&format!("error[{}]", d.code))
@@ -269,7 +269,7 @@ pub(crate) fn diagnostic_line(d: &Diagnostic, style: Style) -> String {
         (Some(s), _, _) => format!(" {s}:"),
         _ => String::new(),
     };
-    format!("{label}{location} {}", d.message)
+    format!("{label}{location} {}", crate::hints::text(d))
 }
 
 #[cfg(test)]

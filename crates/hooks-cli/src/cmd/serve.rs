@@ -243,7 +243,7 @@ fn handle(
             let snapshot = session.snapshot();
             Handled::Respond(json!({"id": id, "result": {
                 "snapshot_id": snapshot.id(),
-                "load_diagnostics": session.load_diagnostics(),
+                "load_diagnostics": crate::hints::diagnostics_json(&session.load_diagnostics()),
             }}))
         }
         Request::List { id } => {
@@ -434,7 +434,9 @@ pub(crate) fn schema() -> Value {
                     "field": {"type": ["string", "null"]},
                     "source": {"type": ["string", "null"]},
                     "line": {"type": ["integer", "null"]},
-                    "column": {"type": ["integer", "null"]}
+                    "column": {"type": ["integer", "null"]},
+                    "subject": {"description": "what it is about when not a place in a file: a project root, a plugin id", "type": "string"},
+                    "hint": {"description": "the hooks command that addresses it, when there is one", "type": "string"}
                 }
             },
             "error": {

@@ -4,6 +4,7 @@
 
 mod common;
 mod crash;
+mod diagnostics;
 mod fuzz;
 mod help;
 mod list;
