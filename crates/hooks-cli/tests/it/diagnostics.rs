@@ -148,3 +148,50 @@ fn a_trusted_project_reports_its_errors_once_everywhere() {
     assert_eq!(validated["diagnostics"].as_array().unwrap().len(), 3, "{validated:#}");
     assert!(validated["files"].as_array().unwrap().iter().all(|f| f["loads"] == true));
 }
+
+/// Registers the plugin folder `plug` the way another tool would (state files only).
+fn register_foreign(env: &TestEnv, id: &str) {
+    use hooks_plugins::{Home, InstallRecord, InstalledPlugins, PluginStates};
+    let home = Home::new(&env.home);
+    let mut installed = InstalledPlugins::load(&home).unwrap();
+    let record =
+        InstallRecord { install_path: env.root.join("plug"), version: Some("1.0.0".into()) };
+    installed.set(id, &record);
+    std::fs::create_dir_all(home.state_dir()).unwrap();
+    std::fs::write(home.installed_plugins_file(), installed.to_bytes()).unwrap();
+    let mut states = PluginStates::load(&home).unwrap();
+    states.set_enabled(id, true);
+    std::fs::write(home.plugin_state_file(), states.to_bytes()).unwrap();
+}
+
+#[test]
+fn plugin_hints_come_from_the_cli() {
+    let env = TestEnv::new("diag-plugin-hint");
+    env.write("plug/.claude-plugin/plugin.json", r#"{"name": "lint", "version": "1.0.0"}"#);
+    env.write(
+        "plug/hooks/hooks.json",
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#,
+    );
+    register_foreign(&env, "lint@other");
+
+    let listed = env.run(&["--json", "list"]).json();
+    let d = &listed["diagnostics"][0];
+    assert_eq!(d["code"], "plugin_unverified", "{listed:#}");
+    assert_eq!(d["subject"], "lint@other");
+    assert_eq!(d["message"], "plugin lint@other is not verified: it was installed by another tool");
+    assert_eq!(d["hint"], "`hooks plugin verify --adopt lint@other` pins it");
+    let human = env.run(&["list"]).stdout;
+    assert!(
+        human.contains(
+            "installed by another tool; `hooks plugin verify --adopt lint@other` pins it\n"
+        ),
+        "{human}"
+    );
+
+    let required = env.run(&["--require-verified", "--json", "list"]).json();
+    let d = &required["diagnostics"][0];
+    assert_eq!(d["code"], "plugin_unverified_required", "{required:#}");
+    assert_eq!(d["severity"], "error");
+    assert_eq!(d["hint"], "`hooks plugin verify --adopt lint@other` pins it, so that it loads");
+    assert_eq!(required["handlers"].as_array().unwrap().len(), 0);
+}
