@@ -293,9 +293,11 @@ pub struct RunArgs {
     /// cwd when the payload has none [default: the current directory]
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
-    /// Consecutive Stop continuations so far in this turn (the cap is 8)
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub stop_continuations: u32,
+    /// Consecutive continuations so far of the loop that is stopping: the main loop for
+    /// Stop, the subagent (its agent_id) for SubagentStop; the cap is 8. It decides
+    /// stop_hook_active; without it the payload's stop_hook_active stands (else false)
+    #[arg(long, value_name = "N")]
+    pub stop_continuations: Option<u32>,
     /// Show what would run and why, without running anything
     #[arg(long)]
     pub dry_run: bool,

@@ -192,4 +192,7 @@ pub mod codes {
     pub const STDERR_TRUNCATED: &str = "stderr_truncated";
     /// A second rewrite of the same field (ours).
     pub const DUPLICATE_REWRITE: &str = "duplicate_rewrite";
+    /// The payload's `stop_hook_active` disagrees with the continuation count the host
+    /// gave; the count wins (ours).
+    pub const STOP_HOOK_ACTIVE_CONFLICT: &str = "stop_hook_active_conflict";
 }

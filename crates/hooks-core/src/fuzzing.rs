@@ -60,7 +60,10 @@ pub fn config(data: &[u8]) {
         LayerDocument::new(Layer::User, "/fuzz/user/hooks.json", user),
         LayerDocument::new(Layer::Plugin(plugin_info()), "/fuzz/plugin/hooks/hooks.json", plugin),
     ];
-    let options = SnapshotOptions { project_dir: Some("/fuzz/project".to_owned()) };
+    let options = SnapshotOptions {
+        project_dir: Some("/fuzz/project".to_owned()),
+        ..SnapshotOptions::default()
+    };
     let snapshot = Snapshot::build(docs.clone(), &options);
     let reversed = Snapshot::build(docs.into_iter().rev().collect(), &options);
     assert_eq!(snapshot.id(), reversed.id(), "snapshot id depends on document order");

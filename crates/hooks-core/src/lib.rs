@@ -6,6 +6,7 @@ mod capabilities;
 mod config;
 mod diag;
 mod diff;
+mod dispatch;
 mod event;
 #[doc(hidden)]
 pub mod fuzzing;
@@ -29,6 +30,7 @@ pub use config::{
 };
 pub use diag::{Diagnostic, Position, Severity, codes};
 pub use diff::{HookDiff, HookSummary};
+pub use dispatch::{Dispatch, Job, JobKind, JobOutput, Outcome, TurnState};
 pub use event::{Event, UnknownEvent};
 pub use json::{JsonError, JsonMember, JsonNumber, JsonValue, Spanned, parse_json};
 pub use legacy::{MigrateError, migrate_to_current};
@@ -56,6 +58,6 @@ pub use render::{
 #[cfg(feature = "schemars")]
 pub use schema::{schema, schema_names};
 pub use snapshot::{
-    Handler, HandlerStatus, InactiveStatus, Layer, LayerDocument, PluginInfo, Program, Snapshot,
-    SnapshotOptions, canonical_json, sha256_hex, sort_keys,
+    CallbackSpec, Handler, HandlerStatus, InactiveStatus, Layer, LayerDocument, PluginInfo,
+    Program, Snapshot, SnapshotOptions, canonical_json, sha256_hex, sort_keys,
 };

@@ -460,18 +460,28 @@ pub fn payload_own_keys(event: Event) -> &'static [&'static str] {
 }
 
 /// One event invocation's input: common fields plus the event's own keys.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Invocation {
     /// Fields every event carries.
     pub common: CommonFields,
     /// The event's own keys (this also fixes the event).
     pub input: EventInput,
+    /// The `stop_hook_active` the host's payload stated, when it stated one (the dispatch
+    /// lets it stand unless the host also gives a continuation count).
+    stated_stop_hook_active: Option<bool>,
+}
+
+impl PartialEq for Invocation {
+    /// Equal when the handlers would receive the same payload.
+    fn eq(&self, other: &Self) -> bool {
+        self.common == other.common && self.input == other.input
+    }
 }
 
 impl Invocation {
     /// An invocation of `input`'s event with these common fields.
     pub fn new(common: CommonFields, input: EventInput) -> Self {
-        Self { common, input }
+        Self { common, input, stated_stop_hook_active: None }
     }
 
     /// The event.
@@ -516,8 +526,14 @@ impl Invocation {
         }
     }
 
-    /// Sets `stop_hook_active` (the session sets it when its count of consecutive
-    /// continuations is above 0). Returns false, changing nothing, for events other than
+    /// The `stop_hook_active` the host's payload stated ([`Invocation::from_host_json`] and
+    /// [`Invocation::from_json`] record it), `None` when it left the key out.
+    pub fn stated_stop_hook_active(&self) -> Option<bool> {
+        self.stated_stop_hook_active
+    }
+
+    /// Sets `stop_hook_active` (the dispatch sets it from the continuation count of the
+    /// loop that is stopping). Returns false, changing nothing, for events other than
     /// Stop and SubagentStop.
     pub fn set_stop_hook_active(&mut self, active: bool) -> bool {
         match &mut self.input {
@@ -557,15 +573,16 @@ impl Invocation {
             ..read_optional_common(&r)?
         };
         let input = read_input(&r, false)?;
-        Ok(Invocation { common, input })
+        let stated_stop_hook_active = stated_stop_hook_active(&r)?;
+        Ok(Invocation { common, input, stated_stop_hook_active })
     }
 
     /// Reads a host's event description, filling the common fields it lacks from
     /// `defaults`.
     ///
     /// `hook_event_name` may be left out (it is always `event`; a different name is an
-    /// error). Stop and SubagentStop's `stop_hook_active` defaults to false: the session
-    /// owns it (see [`Invocation::set_stop_hook_active`]). Every other event key is
+    /// error). Stop and SubagentStop's `stop_hook_active` may be left out: the dispatch
+    /// derives it from the continuation count (see [`Invocation::stated_stop_hook_active`]). Every other event key is
     /// required as in [`Invocation::from_json`]. Unknown keys are dropped, each with an
     /// `unknown_field` warning, in the payload's key order.
     pub fn from_host_json(
@@ -602,7 +619,16 @@ impl Invocation {
                 .with_field(k.clone())
             })
             .collect();
-        Ok((Invocation { common, input }, warnings))
+        let stated_stop_hook_active = stated_stop_hook_active(&r)?;
+        Ok((Invocation { common, input, stated_stop_hook_active }, warnings))
+    }
+}
+
+/// The payload's `stop_hook_active`, for the events that have one.
+fn stated_stop_hook_active(r: &Reader<'_>) -> Result<Option<bool>, PayloadError> {
+    match r.event {
+        Event::Stop | Event::SubagentStop => r.opt_bool("stop_hook_active"),
+        _ => Ok(None),
     }
 }
 

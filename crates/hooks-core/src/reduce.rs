@@ -124,6 +124,17 @@ impl Decision {
             diagnostics: Vec::new(),
         }
     }
+
+    /// True when the decision denies, blocks or stops the action: `continue: false`, a
+    /// permission deny, a Stop (or SubagentStop) continuation, PostToolUse feedback. This
+    /// is `hooks run`'s exit status 2.
+    pub fn is_blocking(&self) -> bool {
+        !self.continue_processing
+            || self.permission.behavior == PermissionBehavior::Deny
+            || self.continue_loop
+            || (matches!(self.event, Event::PostToolUse | Event::PostToolUseFailure)
+                && !self.feedback.is_empty())
+    }
 }
 
 impl Serialize for Decision {
@@ -309,6 +320,11 @@ impl Reduction {
         if let Some(specific) = specific {
             self.specific(&id, specific);
         }
+    }
+
+    /// Adds a diagnostic of the invocation itself (no handler), before any result.
+    pub(crate) fn note(&mut self, diagnostic: Diagnostic) {
+        self.decision.diagnostics.push(diagnostic);
     }
 
     fn emit(&mut self, id: &str, diags: impl Iterator<Item = Diagnostic>) {

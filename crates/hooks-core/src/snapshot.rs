@@ -24,7 +24,7 @@
 //! index and never run, but appear in the audit with the reason.
 
 use std::collections::hash_map::Entry;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use regex::{RegexSet, RegexSetBuilder};
 use serde::Serialize;
@@ -46,6 +46,8 @@ pub enum Layer {
     User,
     /// A hook document of an enabled plugin.
     Plugin(PluginInfo),
+    /// In-process callbacks the host registered ([`CallbackSpec`]), after every file layer.
+    Callback,
 }
 
 impl Layer {
@@ -55,6 +57,7 @@ impl Layer {
             Layer::Project => "project",
             Layer::User => "user",
             Layer::Plugin(_) => "plugin",
+            Layer::Callback => "callback",
         }
     }
 
@@ -63,6 +66,7 @@ impl Layer {
             Layer::Project => 0,
             Layer::User => 1,
             Layer::Plugin(_) => 2,
+            Layer::Callback => 3,
         }
     }
 
@@ -129,6 +133,29 @@ impl LayerDocument {
 pub struct SnapshotOptions {
     /// The project root, exported to plugin handlers as `CLAUDE_PROJECT_DIR`.
     pub project_dir: Option<String>,
+    /// The host's in-process callback groups, in registration order.
+    pub callbacks: Vec<CallbackSpec>,
+}
+
+/// One group of in-process callbacks as the host registered it (SPEC 10): the snapshot
+/// numbers its callbacks, matches them like file groups and places them after every file
+/// layer. The host keeps the callables; a dispatch asks for them by
+/// [`Program::Callback`].
+///
+/// Callback ids are `{Event}:callback:{group}:{callback}`, `group` counting the host's
+/// groups registered for that event: they depend on the registration only, never on
+/// which callbacks match an invocation. Callbacks are never de-duplicated and are not part
+/// of the snapshot id (the id hashes the configuration files, as the reference does).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallbackSpec {
+    /// The event.
+    pub event: Event,
+    /// The matcher (SPEC 12); ignored on events without a matcher target.
+    pub matcher: Option<String>,
+    /// How many callbacks the group holds.
+    pub callbacks: usize,
+    /// The timeout of each callback, in seconds.
+    pub timeout: f64,
 }
 
 /// What a handler runs.
@@ -139,6 +166,14 @@ pub enum Program {
     Command(String),
     /// A program and its arguments, run directly. Plugin variables are already substituted.
     Argv(Vec<String>),
+    /// An in-process callback of the host: callback `index` of the host's `group`-th
+    /// [`CallbackSpec`] (counted over all events, in registration order).
+    Callback {
+        /// The position of the group in [`SnapshotOptions::callbacks`].
+        group: usize,
+        /// The position of the callback in its group.
+        index: usize,
+    },
 }
 
 /// One compiled handler of the snapshot.
@@ -272,6 +307,7 @@ impl Snapshot {
         for doc in &docs {
             b.add_document(doc);
         }
+        b.add_callbacks();
         b.finish()
     }
 
@@ -310,6 +346,11 @@ impl Snapshot {
     /// The active handlers matching an invocation of `event` whose matcher target is
     /// `target` (`None` when the payload lacks it), in configuration order.
     pub fn matching(&self, event: Event, target: Option<&str>) -> Vec<&Handler> {
+        self.matching_positions(event, target).into_iter().map(|at| &self.handlers[at]).collect()
+    }
+
+    /// [`Snapshot::matching`] as positions in [`Snapshot::handlers`].
+    pub fn matching_positions(&self, event: Event, target: Option<&str>) -> Vec<usize> {
         let Some(ix) = self.events.get(&event) else { return Vec::new() };
         let mut extra: Vec<u32> = Vec::new();
         if let Some(t) = target.filter(|_| event.matcher_target().is_some()) {
@@ -334,9 +375,19 @@ impl Snapshot {
         groups
             .iter()
             .flat_map(|&g| ix.groups[g as usize].active.iter())
-            .map(|&h| &self.handlers[h as usize])
+            .map(|&h| h as usize)
             .collect()
     }
+}
+
+/// Where a group comes from: its matcher's position, its JSON path and file, and for the
+/// host's callbacks the group's position among that event's callback groups.
+#[derive(Clone, Copy)]
+struct GroupSite<'s> {
+    matcher_pos: Option<Position>,
+    field: &'s str,
+    source: &'s str,
+    callback_group: Option<usize>,
 }
 
 struct Builder<'a> {
@@ -353,6 +404,8 @@ struct Builder<'a> {
     /// Position of each pattern in `regexes`, per event.
     regex_slots: HashMap<(Event, String), usize>,
     inactive: Vec<Handler>,
+    /// The events the configuration files name (the snapshot id covers only these).
+    file_events: HashSet<Event>,
     /// Compile errors of the regex matchers seen so far, by pattern.
     regex_errors: HashMap<String, Option<String>>,
 }
@@ -368,6 +421,7 @@ impl<'a> Builder<'a> {
             seen: HashMap::new(),
             regexes: HashMap::new(),
             inactive: Vec::new(),
+            file_events: HashSet::new(),
             regex_errors: HashMap::new(),
             regex_slots: HashMap::new(),
         }
@@ -392,6 +446,7 @@ impl<'a> Builder<'a> {
         for eg in &doc.parsed.config.events {
             let event = eg.event;
             self.events.entry(event).or_default();
+            self.file_events.insert(event);
             for group in &eg.groups {
                 let mut handlers: Vec<Handler> = group
                     .handlers
@@ -412,27 +467,58 @@ impl<'a> Builder<'a> {
                     &doc.layer,
                     &env,
                 ));
-                self.add_group(
-                    event,
-                    group.matcher.as_deref(),
-                    group.matcher_position,
-                    &group.field,
-                    &doc.source,
-                    handlers,
-                );
+                let site = GroupSite {
+                    matcher_pos: group.matcher_position,
+                    field: &group.field,
+                    source: &doc.source,
+                    callback_group: None,
+                };
+                self.add_group(event, group.matcher.as_deref(), &site, handlers);
             }
         }
+    }
+
+    /// Adds the host's callback groups after every file layer (their matchers on events
+    /// without a matcher target are ignored, as the SDK does).
+    fn add_callbacks(&mut self) {
+        let options = self.options;
+        for event in Event::ALL {
+            let specs = options.callbacks.iter().enumerate().filter(|(_, s)| s.event == event);
+            for (position, (gi, spec)) in specs.enumerate() {
+                self.add_callback_group(event, position, gi, spec);
+            }
+        }
+    }
+
+    fn add_callback_group(
+        &mut self,
+        event: Event,
+        position: usize,
+        gi: usize,
+        spec: &CallbackSpec,
+    ) {
+        let matcher = spec.matcher.as_deref().filter(|_| event.matcher_target().is_some());
+        let field = format!("callbacks.{event}[{position}]");
+        let handlers = (0..spec.callbacks)
+            .map(|i| callback_handler(event, matcher, spec.timeout, gi, i, &field))
+            .collect();
+        let site = GroupSite {
+            matcher_pos: None,
+            field: &field,
+            source: CALLBACK_SOURCE,
+            callback_group: Some(position),
+        };
+        self.add_group(event, matcher, &site, handlers);
     }
 
     fn add_group(
         &mut self,
         event: Event,
         matcher_text: Option<&str>,
-        matcher_pos: Option<Position>,
-        field: &str,
-        source: &str,
+        site: &GroupSite<'_>,
         mut handlers: Vec<Handler>,
     ) {
+        let GroupSite { matcher_pos, field, source, callback_group } = *site;
         let ix = self.events.entry(event).or_default();
         let gi = ix.groups.len() as u32;
         let rejection = match (event.matcher_target(), matcher::matcher_kind(matcher_text)) {
@@ -464,7 +550,10 @@ impl<'a> Builder<'a> {
         };
         let mut active = Vec::new();
         for (hi, h) in handlers.iter_mut().enumerate() {
-            let id = format!("{event}:{gi}:{hi}");
+            let id = match callback_group {
+                Some(cg) => format!("{event}:callback:{cg}:{hi}"),
+                None => format!("{event}:{gi}:{hi}"),
+            };
             h.id = Some(id.clone());
             if let Some((code, msg)) = &rejection {
                 h.status = if *code == codes::INVALID_MATCHER {
@@ -472,6 +561,10 @@ impl<'a> Builder<'a> {
                 } else {
                     HandlerStatus::UnsupportedMatcher { reason: msg.clone() }
                 };
+                continue;
+            }
+            if callback_group.is_some() {
+                active.push(self.handlers.len() as u32 + hi as u32);
                 continue;
             }
             match self.seen.entry(identity_key(h)) {
@@ -546,7 +639,7 @@ impl<'a> Builder<'a> {
         }
         // `{"hooks": {EVENT: [group, ...], ...}}`, event names in code point order.
         let mut names: Vec<Event> =
-            Event::ALL.into_iter().filter(|e| self.events.contains_key(e)).collect();
+            Event::ALL.into_iter().filter(|e| self.file_events.contains(e)).collect();
         names.sort_by_key(|e| e.name());
         let mut doc = Canon::default();
         doc.raw("{\"hooks\":{");
@@ -624,6 +717,48 @@ fn compile_handler(
         source: doc.source.clone(),
         field: h.field.clone(),
         position: h.position,
+        status: HandlerStatus::Active,
+    }
+}
+
+/// The `source` of callback handlers.
+const CALLBACK_SOURCE: &str = "<callback>";
+
+/// The handler of callback `index` of the host's group `group`.
+fn callback_handler(
+    event: Event,
+    matcher: Option<&str>,
+    timeout: f64,
+    group: usize,
+    index: usize,
+    field: &str,
+) -> Handler {
+    let mut canon = Canon::default();
+    canon.raw("{");
+    canon.key("callback", true);
+    canon.raw(&format!("[{group},{index}]"));
+    canon.key("event", false);
+    canon.str(event.name());
+    canon.key("matcher", false);
+    canon.opt_str(matcher);
+    canon.raw("}");
+    Handler {
+        id: None,
+        fingerprint: sha256_hex(&canon.0),
+        event,
+        matcher: matcher.map(str::to_owned),
+        program: Program::Callback { group, index },
+        command: None,
+        argv: None,
+        timeout: Some(timeout),
+        effective_timeout: timeout,
+        status_message: None,
+        legacy: None,
+        env: Vec::new(),
+        layer: Layer::Callback,
+        source: CALLBACK_SOURCE.to_owned(),
+        field: format!("{field}.hooks[{index}]"),
+        position: None,
         status: HandlerStatus::Active,
     }
 }

@@ -54,15 +54,17 @@
 
 #![allow(clippy::expect_used, clippy::panic)]
 
+mod std_host;
+
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use hooks_core::{
-    Capabilities, CommonDefaults, ConfigKind, Decision, Diagnostic, Event, Handler, HandlerResult,
-    HandlerStatus, Invocation, Layer, LayerDocument, Notice, NoticeSeverity, RawOutput,
-    ReduceContext, Severity, Snapshot, SnapshotOptions, Termination, parse_config, parse_output,
-    reduce, render_effect, render_notices,
+    Capabilities, CommonDefaults, ConfigKind, Decision, Diagnostic, Dispatch, Event, Handler,
+    HandlerResult, HandlerStatus, Invocation, Job, JobOutput, Layer, LayerDocument, Notice,
+    NoticeSeverity, RawOutput, Severity, Snapshot, SnapshotOptions, Termination, TurnState,
+    parse_config, render_notices,
 };
 use serde_json::{Map, Value, json};
 
@@ -80,6 +82,24 @@ fn cases_dir() -> PathBuf {
 
 #[test]
 fn golden_fixtures_replay() {
+    let (passed, ran) = replay(false);
+    eprintln!("golden: {passed} of {ran} cases pass");
+}
+
+/// The same cases with real handler processes: the fixture's programs become scripts that
+/// replay the recorded output, run by a host that links only hooks-core (`std::process`,
+/// results accepted in finish order). Cases with nothing matched run nothing and are
+/// left to the replay above.
+#[test]
+fn golden_fixtures_with_real_processes() {
+    let (passed, ran) = replay(true);
+    eprintln!("golden with processes: {passed} of {ran} cases pass");
+    assert!(ran >= 120, "only {ran} cases ran processes");
+}
+
+/// Checks every case (those whose file name contains `GOLDEN_FILTER`); fails once at the
+/// end with every failing case. Returns (passed, ran).
+fn replay(processes: bool) -> (usize, usize) {
     let filter = std::env::var("GOLDEN_FILTER").ok();
     let mut paths: Vec<PathBuf> = std::fs::read_dir(cases_dir())
         .expect("read the cases folder")
@@ -95,10 +115,25 @@ fn golden_fixtures_replay() {
         if filter.as_ref().is_some_and(|f| !file.contains(f.as_str())) {
             continue;
         }
-        ran += 1;
         let text = std::fs::read_to_string(path).expect("read a fixture");
         let case: Value = serde_json::from_str(&text).expect("a fixture is JSON");
-        let failures = match std::panic::catch_unwind(|| check_case(&case)) {
+        let scratch = processes.then(|| hooks_tests::fresh_dir("hooks-golden", &["bin"]));
+        let path_var = match &scratch {
+            Some(_) if case["expected"]["matched"].as_array().is_none_or(Vec::is_empty) => {
+                continue;
+            }
+            Some(dir) => {
+                std_host::write_programs(&case, &dir.join("bin"));
+                Some(format!("{}:/usr/bin:/bin", dir.join("bin").display()))
+            }
+            None => None,
+        };
+        ran += 1;
+        let runner = match &path_var {
+            Some(path) => Runner::Processes { path },
+            None => Runner::Recorded,
+        };
+        let failures = match std::panic::catch_unwind(|| check_case(&case, runner)) {
             Ok(f) => f,
             Err(e) => vec![Failure {
                 pointer: String::new(),
@@ -113,6 +148,9 @@ fn golden_fixtures_replay() {
                 )),
             }],
         };
+        if let Some(dir) = scratch {
+            let _ = std::fs::remove_dir_all(dir);
+        }
         if failures.is_empty() {
             passed += 1;
             continue;
@@ -130,8 +168,8 @@ fn golden_fixtures_replay() {
         }
     }
     assert!(ran > 0, "GOLDEN_FILTER matched no fixture");
-    eprintln!("golden: {passed} of {ran} cases pass");
     assert!(failed == 0, "{failed} of {ran} golden cases fail:{report}");
+    (passed, ran)
 }
 
 fn show(v: &Value) -> String {
@@ -147,8 +185,18 @@ fn show(v: &Value) -> String {
 // ---------------------------------------------------------------------------------------
 // Running a case through hooks-core
 
+/// How the handlers' outputs come about.
+#[derive(Clone, Copy)]
+enum Runner<'a> {
+    /// Each handler is fed the recorded output of its program; nothing runs.
+    Recorded,
+    /// The programs run for real (scripts replaying the recorded outputs, found on `path`),
+    /// through the std-only host of `tests/std_host`.
+    Processes { path: &'a str },
+}
+
 /// Our answer, in the fixture's `expected` layout (load diagnostics in our own shape).
-fn run_case(case: &Value) -> Value {
+fn run_case(case: &Value, runner: Runner<'_>) -> Value {
     let event_name = case["event"].as_str().expect("event");
     let event = Event::from_name(event_name).expect("a known event");
 
@@ -212,16 +260,19 @@ fn run_case(case: &Value) -> Value {
     let load_notices: Vec<Value> =
         render_notices(&load_decision, None).iter().map(notice_json).collect();
 
-    // 2. Invocation and stdin.
+    // 2. Invocation and stdin: the shipped dispatch decides `stop_hook_active`.
     let payload = &case["payload"];
-    let count = match case["continuation_count"].as_u64() {
-        Some(n) => u32::try_from(n).expect("a small count"),
-        None => u32::from(payload["stop_hook_active"] == Value::Bool(true)),
-    };
     let mut host = payload.clone();
-    if let Some(obj) = host.as_object_mut() {
-        // Driver-only hint: the session owns stop_hook_active (derived from the count).
-        obj.remove("stop_hook_active");
+    let mut turn = TurnState::default();
+    if let Some(n) = case["continuation_count"].as_u64() {
+        // The host gives its count; the payload's value is the driver's hint of it.
+        turn.set_stop_continuations(u32::try_from(n).expect("a small count"));
+        if let Some(agent) = payload["agent_id"].as_str() {
+            turn.set_subagent_stop_continuations(agent, u32::try_from(n).expect("a small count"));
+        }
+        if let Some(obj) = host.as_object_mut() {
+            obj.remove("stop_hook_active");
+        }
     }
     let defaults = CommonDefaults {
         session_id: "golden-session".into(),
@@ -229,10 +280,11 @@ fn run_case(case: &Value) -> Value {
         cwd: "/tmp".into(),
         permission_mode: Some("default".into()),
     };
-    let (mut invocation, payload_warnings) =
+    let (invocation, payload_warnings) =
         Invocation::from_host_json(event, &host, &defaults).expect("the payload is valid");
-    invocation.set_stop_hook_active(count > 0);
-    let ctx = ReduceContext { stop_continuations: count, stop_hook_active: count > 0 };
+    let caps = Capabilities::deep_agents();
+    let mut dispatch = Dispatch::new(&snapshot, invocation, &turn, caps);
+    let invocation = dispatch.invocation().clone();
     let wire = invocation.to_wire();
     let stdin: Value = serde_json::from_slice(&wire).expect("the wire payload is JSON");
     // Keys the host gave that the event does not have: ours warns, the reference drops them.
@@ -253,34 +305,43 @@ fn run_case(case: &Value) -> Value {
         _ => Value::Null,
     };
 
-    // 3. Matching, outputs, reduction.
-    let matched = snapshot.matching(event, invocation.matcher_target());
-    let outputs = outputs_by_program(case);
-    let caps = Capabilities::deep_agents();
-    let mut results: Vec<(String, HandlerResult)> = Vec::new();
-    let mut handler_results = Vec::new();
+    // 3. The dispatch's jobs, fed the recorded outputs (or run for real); reduction, effect.
+    let jobs = dispatch.jobs().to_vec();
+    let matched: Vec<&Handler> = jobs.iter().map(|j| &snapshot.handlers()[j.handler]).collect();
     let mut legacy_stdin = Map::new();
-    for h in &matched {
-        let id = h.id.clone().expect("matched handlers have ids");
-        if let Some(legacy) = h.legacy_handler() {
-            let text = legacy.stdin_text(&invocation.common.session_id);
-            legacy_stdin.insert(id.clone(), text.into());
-        }
-        let result = if h.legacy.is_some() {
-            // Side-effect only: its output and exit status are ignored (SPEC 3).
-            None
+    for job in &jobs {
+        if job.legacy {
+            let text = String::from_utf8(job.stdin.to_vec()).expect("legacy stdin is UTF-8");
+            legacy_stdin.insert(job.handler_id.clone(), text.into());
         } else {
-            let raw = raw_output(outputs.get(&program_name(h)), h.effective_timeout);
-            Some(parse_output(event, &raw, &caps))
-        };
-        handler_results.push(handler_result_json(&id, h, result.as_ref()));
-        if let Some(r) = result {
-            results.push((id, r));
+            assert_eq!(&job.stdin[..], &wire[..], "a job's stdin is the wire payload");
         }
     }
-    let decision = reduce(event, &ctx, results, &caps);
+    let outputs: Vec<(usize, JobOutput)> = match runner {
+        Runner::Recorded => {
+            let recorded = outputs_by_program(case);
+            jobs.iter()
+                .zip(&matched)
+                .map(|(job, h)| {
+                    let raw = raw_output(recorded.get(&program_name(h)), job.timeout);
+                    (job.index, JobOutput::Process(raw))
+                })
+                .collect()
+        }
+        Runner::Processes { path } => std_host::run_jobs(&dispatch, path, Path::new("/tmp")),
+    };
+    let mut handler_results = vec![Value::Null; jobs.len()];
+    for (index, output) in outputs {
+        let result = dispatch.parse(index, &output);
+        handler_results[index] =
+            handler_result_json(&jobs[index].handler_id, matched[index], result.as_ref());
+        assert!(dispatch.accept_result(index, result), "each job is answered once");
+    }
+    let outcome = dispatch.finish(&mut turn);
+    assert_eq!(outcome.blocking, outcome.decision.is_blocking());
+    let decision = outcome.decision;
+    let effect = outcome.effect.to_json();
     let tool_name = payload["tool_name"].as_str();
-    let effect = render_effect(&decision, tool_name, &ctx).to_json();
     let notices: Vec<Value> =
         render_notices(&decision, tool_name).iter().map(notice_json).collect();
 
@@ -300,7 +361,7 @@ fn run_case(case: &Value) -> Value {
         "effect": effect,
         "load_notices": load_notices,
         "notices": notices,
-        "status_updates": status_updates(event, &matched),
+        "status_updates": status_updates(&jobs),
         "terminal_output": decision.terminal_sequences.concat(),
         "legacy_stdin": legacy_stdin,
     })
@@ -531,19 +592,10 @@ fn decision_json(d: &Decision) -> Value {
     Value::Object(m)
 }
 
-/// The status texts a host is shown when the handlers start in configuration order and
+/// The status texts a host is shown when the jobs start in configuration order and
 /// finish in that order: each start and end shows the most recently started active one.
-fn status_updates(event: Event, matched: &[&Handler]) -> Value {
-    let texts: Vec<String> = matched
-        .iter()
-        .map(|h| {
-            h.status_message
-                .as_deref()
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map_or_else(|| format!("Running {event} hook…"), str::to_owned)
-        })
-        .collect();
+fn status_updates(jobs: &[Job]) -> Value {
+    let texts: Vec<String> = jobs.iter().map(|j| j.status.clone()).collect();
     let mut out: Vec<String> = texts.clone();
     if let Some(last) = texts.last() {
         out.extend(std::iter::repeat_n(last.clone(), texts.len() - 1));
@@ -555,9 +607,9 @@ fn status_updates(event: Event, matched: &[&Handler]) -> Value {
 // ---------------------------------------------------------------------------------------
 // Comparing
 
-fn check_case(case: &Value) -> Vec<Failure> {
-    let mut got = run_case(case);
-    if let Ok(dir) = std::env::var("GOLDEN_DUMP") {
+fn check_case(case: &Value, runner: Runner<'_>) -> Vec<Failure> {
+    let mut got = run_case(case, runner);
+    if let (Ok(dir), Runner::Recorded) = (std::env::var("GOLDEN_DUMP"), runner) {
         // Our answer per case, to inspect (or to write a deviation's `ours` from).
         let name = format!(
             "{:03}-{}.json",

@@ -12,9 +12,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hooks_core::{
-    Capabilities, Event, HandlerResult, Matcher, codes, format_seconds, parse_output_value,
-};
+use hooks_core::{CallbackSpec, Event, JobOutput, Matcher};
 use serde_json::Value;
 use tokio::sync::watch;
 
@@ -56,14 +54,15 @@ impl CallbackContext {
     }
 }
 
-/// Callbacks registered for one event with one matcher.
+/// Callbacks registered for one event with one matcher. The session's snapshot holds them
+/// as handlers `{Event}:callback:{group}:{callback}` (`group` counting the groups
+/// registered for that event), matched like file groups after every file layer.
 #[derive(Clone)]
 pub struct CallbackGroup {
     /// The event.
     pub event: Event,
     /// The matcher (SPEC 12); `None` matches everything.
     pub matcher: Option<String>,
-    compiled: Option<Arc<Matcher>>,
     /// The callbacks, run concurrently and reduced in this order.
     pub callbacks: Vec<Callback>,
     /// Timeout per callback.
@@ -85,11 +84,10 @@ impl CallbackGroup {
     /// A group for `event`; an invalid matcher is an error (the text after
     /// `Invalid hook matcher`).
     pub fn new(event: Event, matcher: Option<&str>) -> Result<Self, hooks_core::MatcherError> {
-        let compiled = Matcher::compile(matcher)?;
+        Matcher::compile(matcher)?;
         Ok(Self {
             event,
             matcher: matcher.map(str::to_owned),
-            compiled: Some(Arc::new(compiled)),
             callbacks: Vec::new(),
             timeout: DEFAULT_CALLBACK_TIMEOUT,
         })
@@ -113,38 +111,32 @@ impl CallbackGroup {
         self
     }
 
-    /// True when the group applies to an invocation with this matcher target.
-    pub fn matches(&self, target: Option<&str>) -> bool {
-        if self.event.matcher_target().is_none() {
-            return true;
+    /// What the snapshot knows of the group.
+    pub(crate) fn spec(&self) -> CallbackSpec {
+        CallbackSpec {
+            event: self.event,
+            matcher: self.matcher.clone(),
+            callbacks: self.callbacks.len(),
+            timeout: self.timeout.as_secs_f64(),
         }
-        self.compiled.as_ref().is_none_or(|m| m.is_match(target))
     }
 }
 
-/// Runs one callback with its timeout and parses its output.
+/// Runs one callback with its timeout; on timeout its context is cancelled.
 pub(crate) async fn run_callback(
-    event: Event,
     callback: &Callback,
     input: Value,
     tool_use_id: Option<String>,
     timeout: Duration,
-    caps: &Capabilities,
-) -> HandlerResult {
+) -> JobOutput {
     let (cancel, cancelled) = watch::channel(false);
     let fut =
         callback(CallbackInput { input, tool_use_id, context: CallbackContext { cancelled } });
     match tokio::time::timeout(timeout, fut).await {
-        Ok(value) => parse_output_value(event, &value, caps),
+        Ok(value) => JobOutput::Object(value),
         Err(_) => {
             let _ = cancel.send(true);
-            HandlerResult::failure(
-                codes::TIMEOUT,
-                format!(
-                    "Hook exceeded its {} second timeout",
-                    format_seconds(timeout.as_secs_f64())
-                ),
-            )
+            JobOutput::TimedOut
         }
     }
 }

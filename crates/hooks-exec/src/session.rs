@@ -2,15 +2,18 @@
 //!
 //! [`Session::start`] finds the project root and the home, loads the sources with the one
 //! loader ([`Sources::load`]: workspace trust, the project and user files read once, the
-//! plugin documents the host passes in), and builds the [`Snapshot`]. Editing a file afterwards changes nothing until
-//! [`Session::reload`]. [`Session::fire`] runs the handlers matching one invocation, all
-//! at once, each with its own timeout and process group, and reduces their results in
-//! configuration order into a [`Decision`].
+//! plugin documents the host passes in), and builds the [`Snapshot`] (the host's callback
+//! groups join it after the file layers). Editing a file afterwards changes nothing until
+//! [`Session::reload`].
 //!
-//! The session also keeps the host's count of consecutive Stop continuations: it fills
-//! `stop_hook_active` in Stop and SubagentStop payloads (true when the count is above 0),
-//! applies the cap of 8, and updates the count from each Stop decision (a continuation
-//! adds one, anything else resets it to 0).
+//! [`Session::fire`] is only I/O: the event's contract is a [`hooks_core::Dispatch`],
+//! which decides `stop_hook_active`, the jobs (exact stdin bytes, timeouts, environment
+//! additions), the reduction and the effect. The session runs the jobs all at once, each
+//! process in its own process group with its timeout, each callback with its timeout, and
+//! feeds the results back as they arrive.
+//!
+//! The session keeps the [`TurnState`] between events: the consecutive continuation
+//! counts of the main loop (Stop) and of each subagent (SubagentStop, by `agent_id`).
 //!
 //! Hook failures (a handler that exits non-zero, times out, cannot launch or prints bad
 //! JSON) are outcomes carried in the decision's diagnostics; [`Session::fire`] itself never
@@ -20,15 +23,14 @@ use std::ffi::OsString;
 use std::future::{Future, poll_fn};
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use hooks_core::{
-    Capabilities, Decision, Diagnostic, Effect, Event, Handler, HandlerResult, Invocation,
-    LayerDocument, Program, ReduceContext, Reduction, Snapshot, Termination, parse_output,
-    render_effect,
+    Capabilities, Decision, Diagnostic, Dispatch, Effect, Event, Handler, Invocation, Job, JobKind,
+    JobOutput, LayerDocument, Program, Snapshot, Termination, TurnState,
 };
 use serde::Serialize;
 
@@ -40,9 +42,8 @@ use crate::process::{self, ProcessSpec};
 use crate::sources::{LoadRequest, Sources};
 use crate::trust::ProjectGrant;
 
-/// One running job: its index, its result (`None` for side-effect-only legacy handlers)
-/// and its report.
-type JobFuture = dyn Future<Output = (usize, Option<HandlerResult>, HandlerRun)> + Send;
+/// One running job: its index, its raw result and its report.
+type JobFuture = dyn Future<Output = (usize, JobOutput, HandlerRun)> + Send;
 
 /// Everything a host decides when it starts a session.
 #[derive(Clone)]
@@ -141,14 +142,10 @@ pub struct Fired {
 }
 
 impl Fired {
-    /// True when the decision denies, blocks or stops the action (the CLI's exit 2).
+    /// True when the decision denies, blocks or stops the action (the CLI's exit 2):
+    /// [`Decision::is_blocking`].
     pub fn is_blocking(&self) -> bool {
-        let d = &self.decision;
-        !d.continue_processing
-            || d.permission.behavior == hooks_core::PermissionBehavior::Deny
-            || d.continue_loop
-            || (matches!(d.event, Event::PostToolUse | Event::PostToolUseFailure)
-                && !d.feedback.is_empty())
+        self.decision.is_blocking()
     }
 }
 
@@ -167,7 +164,8 @@ pub struct Session {
     start_sha256: Option<String>,
     /// Scrubbed host environment plus `CLAUDE_PROJECT_DIR`.
     base_env: Arc<[(OsString, OsString)]>,
-    stop_continuations: AtomicU32,
+    /// The continuation counts of the main loop and of each subagent.
+    turn: Mutex<TurnState>,
     status: Arc<StatusSlot>,
     debug: Option<Arc<DebugLog>>,
 }
@@ -214,7 +212,7 @@ impl Session {
             loaded: RwLock::new(loaded),
             start_sha256,
             base_env: base_env.into(),
-            stop_continuations: AtomicU32::new(0),
+            turn: Mutex::new(TurnState::default()),
             status: Arc::new(StatusSlot::default()),
             debug,
         })
@@ -255,14 +253,26 @@ impl Session {
         &self.paths
     }
 
-    /// The host's count of consecutive Stop continuations so far.
+    /// The main loop's count of consecutive Stop continuations so far.
     pub fn stop_continuations(&self) -> u32 {
-        self.stop_continuations.load(Ordering::Relaxed)
+        lock(&self.turn).stop_continuations()
     }
 
-    /// Sets the count of consecutive Stop continuations (a host that keeps its own).
+    /// Gives the main loop's count of consecutive Stop continuations (a host that keeps
+    /// its own): it decides Stop's `stop_hook_active` from now on.
     pub fn set_stop_continuations(&self, count: u32) {
-        self.stop_continuations.store(count, Ordering::Relaxed);
+        lock(&self.turn).set_stop_continuations(count);
+    }
+
+    /// The subagent `agent_id`'s count of consecutive continuations so far.
+    pub fn subagent_stop_continuations(&self, agent_id: &str) -> u32 {
+        lock(&self.turn).subagent_stop_continuations(agent_id)
+    }
+
+    /// Gives the subagent `agent_id`'s count of consecutive continuations: it decides
+    /// that subagent's SubagentStop `stop_hook_active` from now on.
+    pub fn set_subagent_stop_continuations(&self, agent_id: &str, count: u32) {
+        lock(&self.turn).set_subagent_stop_continuations(agent_id, count);
     }
 
     /// Registers the listener of the shared status text.
@@ -282,69 +292,38 @@ impl Session {
             .collect()
     }
 
-    /// Fires one event: runs every matching handler concurrently and reduces the results in
-    /// configuration order. Dropping the future kills every handler's process group at
-    /// once: the handlers run inside it, not as tasks, so no further runtime tick is needed.
-    pub async fn fire(&self, mut invocation: Invocation) -> Fired {
+    /// Fires one event: runs every job of its [`Dispatch`] concurrently and feeds each
+    /// result back as it arrives; the dispatch reduces them in configuration order.
+    /// Dropping the future kills every handler's process group at once: the handlers run
+    /// inside it, not as tasks, so no further runtime tick is needed.
+    pub async fn fire(&self, invocation: Invocation) -> Fired {
         let snapshot = self.snapshot();
-        let event = invocation.event();
-        let count = self.stop_continuations();
-        invocation.set_stop_hook_active(count > 0);
-        let ctx = ReduceContext { stop_continuations: count, stop_hook_active: count > 0 };
-        let target = invocation.matcher_target().map(str::to_owned);
-        let handlers = snapshot.matching(event, target.as_deref());
-        let callbacks: Vec<_> = self
-            .options
-            .callbacks
-            .iter()
-            .filter(|g| g.event == event && g.matches(target.as_deref()))
-            .flat_map(|g| g.callbacks.iter().map(move |c| (g, c)))
-            .collect();
-
-        let payload: Arc<[u8]> = invocation.to_wire().into();
-        let cwd = PathBuf::from(&invocation.common.cwd);
-        let mut matched = Vec::with_capacity(handlers.len() + callbacks.len());
-        let mut runs: Vec<Option<HandlerRun>> = Vec::with_capacity(matched.capacity());
-        let mut reduction = Reduction::new(event, ctx, self.options.capabilities);
-
-        // Index in configuration order, for the reduction and the report.
-        let mut jobs: Vec<Job> = Vec::with_capacity(handlers.len() + callbacks.len());
-        for h in &handlers {
-            let id = h.id.clone().unwrap_or_default();
-            matched.push(id.clone());
-            jobs.push(Job::Process(self.process_job(h, id, &payload, &cwd, &invocation)));
-        }
-        for (gi, (group, callback)) in callbacks.into_iter().enumerate() {
-            let id = format!("{event}:callback:{gi}");
-            matched.push(id.clone());
-            jobs.push(Job::Callback {
-                id,
-                callback: callback.clone(),
-                input: invocation.to_wire_value(),
-                tool_use_id: invocation.tool_use_id().map(str::to_owned),
-                timeout: group.timeout,
+        let mut dispatch = {
+            let turn = lock(&self.turn);
+            Dispatch::new(&snapshot, invocation, &turn, self.options.capabilities)
+        };
+        let event = dispatch.event();
+        let cwd: Arc<Path> = Path::new(&dispatch.invocation().common.cwd).into();
+        let callback_input =
+            dispatch.jobs().iter().any(|j| matches!(j.kind, JobKind::Callback { .. })).then(|| {
+                (dispatch.wire_value(), dispatch.invocation().tool_use_id().map(str::to_owned))
             });
-        }
-        runs.resize_with(jobs.len(), || None);
 
         // Every job runs inside this future (no task is spawned): dropping it drops the
         // jobs, and each kills its process group there and then, runtime or not.
-        let mut running: Vec<Option<Pin<Box<JobFuture>>>> = jobs
-            .into_iter()
-            .enumerate()
-            .map(|(index, job)| {
-                Some(Box::pin(self.run_job(index, job, event)) as Pin<Box<JobFuture>>)
-            })
+        let mut running: Vec<Option<Pin<Box<JobFuture>>>> = dispatch
+            .jobs()
+            .iter()
+            .map(|job| Some(self.run_job(job, &cwd, callback_input.as_ref())))
             .collect();
+        let mut runs: Vec<Option<HandlerRun>> = vec![None; running.len()];
         poll_fn(|cx| {
             let mut pending = false;
             for slot in &mut running {
                 let Some(job) = slot else { continue };
                 match job.as_mut().poll(cx) {
-                    Poll::Ready((index, result, run)) => {
-                        if let Some(result) = result {
-                            reduction.push(index, run.id.clone(), result);
-                        }
+                    Poll::Ready((index, output, run)) => {
+                        dispatch.accept(index, output);
                         runs[index] = Some(run);
                         *slot = None;
                     }
@@ -355,159 +334,114 @@ impl Session {
         })
         .await;
 
-        let decision = reduction.finish();
-        if event == Event::Stop {
-            let next = if decision.continue_loop { count.saturating_add(1) } else { 0 };
-            self.stop_continuations.store(next, Ordering::Relaxed);
-        }
-        let tool_name =
-            if event.matcher_target() == Some("tool_name") { target.as_deref() } else { None };
-        let effect = render_effect(&decision, tool_name, &ctx);
+        let outcome = dispatch.finish(&mut lock(&self.turn));
         Fired {
             event,
             snapshot_id: snapshot.id().to_owned(),
-            matched,
-            decision,
-            effect,
+            matched: outcome.matched,
+            decision: outcome.decision,
+            effect: outcome.effect,
             handlers: runs.into_iter().flatten().collect(),
         }
     }
 
-    fn process_job(
-        &self,
-        h: &Handler,
-        id: String,
-        payload: &Arc<[u8]>,
-        cwd: &Path,
-        invocation: &Invocation,
-    ) -> ProcessJob {
-        let program = match &h.program {
-            Program::Command(c) => process::Program::Shell(c.clone()),
-            Program::Argv(a) => process::Program::Argv(a.clone()),
-        };
-        let env = if h.env.is_empty() {
-            Arc::clone(&self.base_env)
-        } else {
-            let mut env = self.base_env.to_vec();
-            for (k, v) in &h.env {
-                env.retain(|(name, _)| name != k.as_str());
-                env.push((k.into(), v.into()));
-            }
-            env.into()
-        };
-        let stdin = match h.legacy_handler() {
-            Some(legacy) => {
-                Arc::from(legacy.stdin_text(&invocation.common.session_id).into_bytes())
-            }
-            None => Arc::clone(payload),
-        };
-        ProcessJob {
-            id,
-            program,
-            env,
-            cwd: cwd.to_path_buf(),
-            timeout: h.effective_timeout,
-            status: h
-                .status_message
-                .as_deref()
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned),
-            legacy: h.legacy.is_some(),
-            stdin,
-        }
-    }
-
-    /// Runs one job; `None` as result for side-effect-only legacy handlers.
+    /// The future of one job: a process, or one of the host's callbacks.
     fn run_job(
         &self,
-        index: usize,
-        job: Job,
-        event: Event,
-    ) -> impl std::future::Future<Output = (usize, Option<HandlerResult>, HandlerRun)> + Send + 'static
-    {
-        let caps = self.options.capabilities;
+        job: &Job,
+        cwd: &Arc<Path>,
+        callback_input: Option<&(serde_json::Value, Option<String>)>,
+    ) -> Pin<Box<JobFuture>> {
+        let index = job.index;
+        let id = job.handler_id.clone();
         let status = Arc::clone(&self.status);
         let debug = self.debug.clone();
-        async move {
-            let started = Instant::now();
-            match job {
-                Job::Process(p) => {
-                    let text = p.status.clone().unwrap_or_else(|| format!("Running {event} hook…"));
+        let text = job.status.clone();
+        let timeout = secs(job.timeout);
+        match &job.kind {
+            JobKind::Process(program) => {
+                let program = match program {
+                    Program::Command(c) => process::Program::Shell(c.clone()),
+                    Program::Argv(a) => process::Program::Argv(a.clone()),
+                    Program::Callback { .. } => process::Program::Argv(Vec::new()),
+                };
+                let env = if job.env.is_empty() {
+                    Arc::clone(&self.base_env)
+                } else {
+                    let mut env = self.base_env.to_vec();
+                    for (k, v) in &job.env {
+                        env.retain(|(name, _)| name != k.as_str());
+                        env.push((k.into(), v.into()));
+                    }
+                    env.into()
+                };
+                let stdin = Arc::clone(&job.stdin);
+                let cwd = cwd.to_path_buf();
+                Box::pin(async move {
+                    let started = Instant::now();
                     let _active = status.start(text);
                     if let Some(log) = &debug {
-                        log.launch(&p.id, &p.program);
+                        log.launch(&id, &program);
                     }
-                    let spec = ProcessSpec {
-                        program: p.program,
-                        cwd: p.cwd,
-                        env: p.env,
-                        timeout: secs(p.timeout),
-                    };
-                    let raw = process::run_process(&spec, &p.stdin).await;
+                    let spec = ProcessSpec { program, cwd, env, timeout };
+                    let raw = process::run_process(&spec, &stdin).await;
                     let elapsed = started.elapsed();
                     if let Some(log) = &debug {
-                        log.exit(&p.id, &raw.termination, elapsed);
+                        log.exit(&id, &raw.termination, elapsed);
                     }
                     let run = HandlerRun {
-                        id: p.id,
+                        id,
                         exit_code: match raw.termination {
                             Termination::Exited(c) => Some(c),
                             _ => None,
                         },
                         timed_out: matches!(raw.termination, Termination::TimedOut { .. }),
-                        elapsed_ms: elapsed.as_millis().try_into().unwrap_or(u64::MAX),
+                        elapsed_ms: millis(elapsed),
                         stdout_truncated: raw.stdout_truncated,
                         stderr_truncated: raw.stderr_truncated,
                     };
-                    let result = (!p.legacy).then(|| parse_output(event, &raw, &caps));
-                    (index, result, run)
-                }
-                Job::Callback { id, callback, input, tool_use_id, timeout } => {
-                    let _active = status.start(format!("Running {event} hook…"));
-                    let result =
-                        run_callback(event, &callback, input, tool_use_id, timeout, &caps).await;
+                    (index, JobOutput::Process(raw), run)
+                })
+            }
+            JobKind::Callback { group, index: at } => {
+                let callback =
+                    self.options.callbacks.get(*group).and_then(|g| g.callbacks.get(*at)).cloned();
+                let (input, tool_use_id) = callback_input.cloned().unwrap_or_default();
+                Box::pin(async move {
+                    let started = Instant::now();
+                    let _active = status.start(text);
+                    let output = match callback {
+                        Some(callback) => {
+                            run_callback(&callback, input, tool_use_id, timeout).await
+                        }
+                        None => JobOutput::TimedOut,
+                    };
                     let elapsed = started.elapsed();
                     if let Some(log) = &debug {
                         log.callback(&id, elapsed);
                     }
-                    let timed_out =
-                        result.diagnostics.iter().any(|d| d.code == hooks_core::codes::TIMEOUT);
                     let run = HandlerRun {
                         id,
                         exit_code: None,
-                        timed_out,
-                        elapsed_ms: elapsed.as_millis().try_into().unwrap_or(u64::MAX),
+                        timed_out: matches!(output, JobOutput::TimedOut),
+                        elapsed_ms: millis(elapsed),
                         stdout_truncated: false,
                         stderr_truncated: false,
                     };
-                    (index, Some(result), run)
-                }
+                    (index, output, run)
+                })
             }
         }
     }
 }
 
-enum Job {
-    Process(ProcessJob),
-    Callback {
-        id: String,
-        callback: crate::callback::Callback,
-        input: serde_json::Value,
-        tool_use_id: Option<String>,
-        timeout: Duration,
-    },
+fn millis(d: Duration) -> u64 {
+    d.as_millis().try_into().unwrap_or(u64::MAX)
 }
 
-struct ProcessJob {
-    id: String,
-    program: process::Program,
-    env: Arc<[(OsString, OsString)]>,
-    cwd: PathBuf,
-    timeout: f64,
-    status: Option<String>,
-    legacy: bool,
-    stdin: Arc<[u8]>,
+/// Locks the turn state, also after a panic elsewhere (its counts stay consistent).
+fn lock(turn: &Mutex<TurnState>) -> std::sync::MutexGuard<'_, TurnState> {
+    turn.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Seconds as a duration; values too large for a `Duration` wait (practically) forever.
@@ -539,7 +473,8 @@ fn load(
         plugin_documents: options.plugin_documents.clone(),
         plugin_diagnostics: options.plugin_diagnostics.clone(),
     };
-    let (snapshot, diagnostics) = Sources::load(paths, request).into_snapshot();
+    let callbacks = options.callbacks.iter().map(CallbackGroup::spec).collect();
+    let (snapshot, diagnostics) = Sources::load(paths, request).into_snapshot(callbacks);
     Loaded { snapshot: Arc::new(snapshot), diagnostics }
 }
 

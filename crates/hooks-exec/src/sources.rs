@@ -31,8 +31,8 @@
 use std::path::PathBuf;
 
 use hooks_core::{
-    ConfigKind, Diagnostic, InactiveStatus, Layer, LayerDocument, Snapshot, SnapshotOptions,
-    parse_config,
+    CallbackSpec, ConfigKind, Diagnostic, InactiveStatus, Layer, LayerDocument, Snapshot,
+    SnapshotOptions, parse_config,
 };
 
 use crate::discovery::{LayerFile, Paths, read_layer_file};
@@ -172,11 +172,13 @@ impl Sources {
     }
 
     /// The snapshot a session takes of these sources (documents that do not load are
-    /// listed, inactive), and every load diagnostic, each once: the loader's, the plugin
-    /// host's, then the snapshot's.
-    pub fn into_snapshot(self) -> (Snapshot, Vec<Diagnostic>) {
-        let options =
-            SnapshotOptions { project_dir: Some(self.paths.project_root.display().to_string()) };
+    /// listed, inactive), with the host's callback groups after the file layers, and every
+    /// load diagnostic, each once: the loader's, the plugin host's, then the snapshot's.
+    pub fn into_snapshot(self, callbacks: Vec<CallbackSpec>) -> (Snapshot, Vec<Diagnostic>) {
+        let options = SnapshotOptions {
+            project_dir: Some(self.paths.project_root.display().to_string()),
+            callbacks,
+        };
         let documents = self.sources.into_iter().map(|s| s.document).collect();
         let snapshot = Snapshot::build(documents, &options);
         let mut diagnostics = self.diagnostics;

@@ -51,7 +51,7 @@ async fn a_host_with_callbacks_and_file_hooks() {
     let fired = session.fire(invocation(&world, Event::PreToolUse, bash("git push --force"))).await;
     assert_eq!(
         fired.matched,
-        ["PreToolUse:0:0", "PreToolUse:0:1", "PreToolUse:callback:0"],
+        ["PreToolUse:0:0", "PreToolUse:0:1", "PreToolUse:callback:0:0"],
         "file handlers first, then callbacks, in configuration order"
     );
     assert_eq!(fired.decision.permission.behavior, PermissionBehavior::Deny);

@@ -150,6 +150,9 @@ pub(crate) fn runs(h: &Handler) -> String {
             })
             .collect::<Vec<_>>()
             .join(" "),
+        Program::Callback { group, index } => {
+            format!("in-process callback {index} of the host's group {group}")
+        }
     }
 }
 

@@ -13,7 +13,8 @@ use std::path::Path;
 
 use anyhow::{Context as _, anyhow};
 use hooks_core::{
-    CommonDefaults, Diagnostic, Event, Invocation, MatcherKind, Snapshot, matcher_kind,
+    CommonDefaults, Diagnostic, Event, EventInput, Invocation, MatcherKind, Snapshot, codes,
+    matcher_kind,
 };
 use hooks_exec::{Fired, Session};
 use serde::Serialize;
@@ -79,7 +80,14 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
     }
     let setup = Setup::new(cx.global, cx.env)?;
     let session = Session::start(setup.session_options(cx.global, cx.env))?;
-    session.set_stop_continuations(args.stop_continuations);
+    if let Some(count) = args.stop_continuations {
+        match &invocation.input {
+            EventInput::SubagentStop(i) => {
+                session.set_subagent_stop_continuations(&i.agent_id, count)
+            }
+            _ => session.set_stop_continuations(count),
+        }
+    }
     let load_diagnostics = session.load_diagnostics();
     for d in &load_diagnostics {
         cx.verbose(1, list::diagnostic_line(d, cx.err_style));
@@ -90,6 +98,11 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
         return Ok(0);
     }
     let fired = fire(cx, &session, invocation)?;
+    for d in &fired.decision.diagnostics {
+        if d.code == codes::STOP_HOOK_ACTIVE_CONFLICT {
+            cx.warn(d.message.clone());
+        }
+    }
     let output = RunOutput::new(&fired, &load_diagnostics);
     writeln!(cx.out, "{}", serde_json::to_string_pretty(&output)?)?;
     Ok(if fired.is_blocking() { 2 } else { 0 })

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
+mod core_host;
 mod crash;
 mod diagnostics;
 mod fuzz;

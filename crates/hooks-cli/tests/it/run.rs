@@ -220,3 +220,76 @@ fn plugin_dir_loads_a_plugin_for_one_run() {
     let listed = env.run(&["--plugin-dir", &spec, "--json", "list"]);
     assert_eq!(listed.json()["handlers"][0]["plugin"]["id"], "lint@team");
 }
+
+/// A user SubagentStop hook that echoes the stdin's `stop_hook_active` into its reason.
+fn subagent_env(name: &str) -> TestEnv {
+    let env = TestEnv::new(name);
+    let script = r#"if grep -q '"stop_hook_active":true' ; then r=active; else r=inactive; fi; printf '{"decision":"block","reason":"%s"}' $r"#;
+    env.user_hooks(
+        &json!({"hooks": {"SubagentStop": [{"hooks": [{"type": "command", "command": script}]}]}})
+            .to_string(),
+    );
+    env
+}
+
+const SUBAGENT: &str = r#"{"agent_id": "a1", "agent_type": "Explore", "agent_transcript_path": "/tmp/a.jsonl", "last_assistant_message": "done""#;
+
+#[test]
+fn subagent_stop_keeps_the_hosts_stop_hook_active() {
+    let env = subagent_env("run-subagent-stated");
+    let payload = format!(r#"{SUBAGENT}, "stop_hook_active": true}}"#);
+    let out = env.run(&["run", "SubagentStop", "--payload", &payload]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v = out.json();
+    // The handler saw true, so the recursion guard dropped its block.
+    let codes: Vec<_> = v["decision"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].clone())
+        .collect();
+    assert_eq!(codes, [json!("continuation_guard")]);
+    assert_eq!(v["decision"]["context"], json!([]));
+    // Without the key the count (none given: 0) decides: false, the block is context.
+    let out = env.run(&["run", "SubagentStop", "--payload", &format!("{SUBAGENT}}}")]);
+    assert_eq!(out.json()["decision"]["context"], json!(["inactive"]));
+}
+
+#[test]
+fn stop_continuations_and_a_disagreeing_payload_warn_naming_both() {
+    let env = subagent_env("run-subagent-conflict");
+    let payload = format!(r#"{SUBAGENT}, "stop_hook_active": true}}"#);
+    let out = env.run(&["run", "SubagentStop", "--payload", &payload, "--stop-continuations", "0"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "warning: The payload says stop_hook_active is true, but the host's count of \
+             consecutive stop-hook continuations is 0; handlers get stop_hook_active false"
+        ),
+        "{}",
+        out.stderr
+    );
+    let v = out.json();
+    assert_eq!(v["decision"]["context"], json!(["inactive"]));
+    assert!(
+        v["decision"]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["code"] == "stop_hook_active_conflict")
+    );
+    // The count of the subagent that is stopping decides for SubagentStop.
+    let out = env.run(&[
+        "run",
+        "SubagentStop",
+        "--payload",
+        &format!("{SUBAGENT}}}"),
+        "--stop-continuations",
+        "1",
+    ]);
+    assert!(
+        out.json()["decision"]["diagnostics"][0]["code"] == "continuation_guard",
+        "{}",
+        out.stdout
+    );
+}

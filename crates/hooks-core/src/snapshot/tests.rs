@@ -200,7 +200,7 @@ fn plugin_handlers_get_variables_and_argv_substitution() {
     ]);
     let s = Snapshot::build(
         vec![doc(plugin("p@m"), "p", vec![(Event::SessionStart, vec![group(None, vec![h])])])],
-        &SnapshotOptions { project_dir: Some("/proj".to_owned()) },
+        &SnapshotOptions { project_dir: Some("/proj".to_owned()), ..SnapshotOptions::default() },
     );
     let m = s.matching(Event::SessionStart, Some("startup"));
     assert_eq!(

@@ -284,13 +284,16 @@ fn callbacks_join_the_reduction_after_file_handlers() {
     let started = Instant::now();
     let fired = rt().block_on(s.fire(bash(&w, "rm -rf /")));
     assert!(started.elapsed() < Duration::from_secs(5));
-    assert_eq!(fired.matched, ["PreToolUse:0:0", "PreToolUse:callback:0", "PreToolUse:callback:1"]);
+    assert_eq!(
+        fired.matched,
+        ["PreToolUse:0:0", "PreToolUse:callback:0:0", "PreToolUse:callback:0:1"]
+    );
     assert_eq!(fired.decision.permission.behavior, PermissionBehavior::Deny);
     assert_eq!(fired.decision.context, ["file", "callback"]);
     let timeouts: Vec<_> =
         fired.decision.diagnostics.iter().filter(|d| d.code == "timeout").collect();
     assert_eq!(timeouts.len(), 1);
-    assert_eq!(timeouts[0].handler_id.as_deref(), Some("PreToolUse:callback:1"));
+    assert_eq!(timeouts[0].handler_id.as_deref(), Some("PreToolUse:callback:0:1"));
     let other = rt().block_on(s.fire(w.invocation(
         Event::PreToolUse,
         json!({"tool_name": "Edit", "tool_input": {}, "tool_use_id": "t"}),
@@ -345,4 +348,127 @@ fn debug_log_records_diagnostics_launches_and_exits() {
     assert!(text.contains("unsupported_matcher"), "{text}");
     assert!(text.contains("launch Stop:1:0: sh -c \"exit 3\""), "{text}");
     assert!(text.contains("exit Stop:1:0: Exited(3) after"), "{text}");
+}
+
+/// A SubagentStop handler that records its stdin and blocks.
+fn recording_subagent_block(w: &World) -> String {
+    let seen = w.tmp.file("subagent-stdin");
+    let script =
+        format!("cat > {seen}; echo '{{\"decision\":\"block\",\"reason\":\"check the diff\"}}'");
+    w.write_user(&json!({"hooks": {
+        "SubagentStop": [{"hooks": [cmd(&script)]}],
+        "Stop": [{"hooks": [cmd("echo '{\"decision\":\"block\",\"reason\":\"tests failing\"}'")]}],
+    }}));
+    seen
+}
+
+fn subagent_stop(w: &World, agent: &str, extra: serde_json::Value) -> Invocation {
+    let mut payload = json!({"agent_id": agent, "agent_type": "Explore",
+        "agent_transcript_path": "/tmp/a.jsonl", "last_assistant_message": "found it"});
+    if let (Some(p), Some(e)) = (payload.as_object_mut(), extra.as_object()) {
+        p.extend(e.clone());
+    }
+    w.invocation(Event::SubagentStop, payload)
+}
+
+#[test]
+fn a_main_loop_continuation_never_reaches_a_subagent_stop() {
+    let w = World::new();
+    let seen = recording_subagent_block(&w);
+    let s = w.start();
+    let stop =
+        rt().block_on(s.fire(w.invocation(Event::Stop, json!({"last_assistant_message": "done"}))));
+    assert!(stop.decision.continue_loop);
+    assert_eq!(s.stop_continuations(), 1);
+    let sub = rt().block_on(s.fire(subagent_stop(&w, "agent-1", json!({}))));
+    let stdin = std::fs::read_to_string(&seen).unwrap();
+    assert!(stdin.contains("\"stop_hook_active\":false"), "{stdin}");
+    let codes: Vec<_> = sub.decision.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, ["unsupported_block"]);
+    assert_eq!(sub.decision.context, ["check the diff"]);
+    // The main loop's count is untouched by the subagent.
+    assert_eq!(s.stop_continuations(), 1);
+    assert_eq!(s.subagent_stop_continuations("agent-1"), 0);
+}
+
+#[test]
+fn a_stated_stop_hook_active_stands_without_a_count() {
+    let w = World::new();
+    let seen = recording_subagent_block(&w);
+    let s = w.start();
+    let sub =
+        rt().block_on(s.fire(subagent_stop(&w, "agent-1", json!({"stop_hook_active": true}))));
+    let stdin = std::fs::read_to_string(&seen).unwrap();
+    assert!(stdin.contains("\"stop_hook_active\":true"), "{stdin}");
+    let codes: Vec<_> = sub.decision.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, ["continuation_guard"]);
+    assert!(sub.decision.context.is_empty());
+}
+
+#[test]
+fn a_given_count_wins_over_the_payload_with_a_warning() {
+    let w = World::new();
+    let seen = recording_subagent_block(&w);
+    let s = w.start();
+    s.set_subagent_stop_continuations("agent-2", 1);
+    // agent-1 has no count of its own: agent-2's does not reach it.
+    rt().block_on(s.fire(subagent_stop(&w, "agent-1", json!({}))));
+    assert!(std::fs::read_to_string(&seen).unwrap().contains("\"stop_hook_active\":false"));
+    let sub =
+        rt().block_on(s.fire(subagent_stop(&w, "agent-2", json!({"stop_hook_active": false}))));
+    assert!(std::fs::read_to_string(&seen).unwrap().contains("\"stop_hook_active\":true"));
+    let conflict: Vec<_> =
+        sub.decision.diagnostics.iter().filter(|d| d.code == "stop_hook_active_conflict").collect();
+    assert_eq!(conflict.len(), 1, "{:?}", sub.decision.diagnostics);
+    assert!(conflict[0].message.contains("stop_hook_active is false"), "{}", conflict[0].message);
+    assert!(conflict[0].message.contains("continuations is 1"), "{}", conflict[0].message);
+    assert!(sub.decision.diagnostics.iter().any(|d| d.code == "continuation_guard"));
+    // A SubagentStop that does not continue ends that subagent's run of continuations.
+    assert_eq!(s.subagent_stop_continuations("agent-2"), 0);
+}
+
+#[test]
+fn callback_ids_depend_on_registration_only() {
+    let w = World::new();
+    let mut o = w.options();
+    let answer = |reason: &'static str| {
+        move |_input: hooks_exec::CallbackInput| async move {
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": reason}})
+        }
+    };
+    o.callbacks
+        .push(CallbackGroup::new(Event::PreToolUse, Some("Bash")).unwrap().hook(answer("bash")));
+    o.callbacks.push(CallbackGroup::new(Event::Stop, None).unwrap().hook(|_| async { json!({}) }));
+    o.callbacks.push(
+        CallbackGroup::new(Event::PreToolUse, Some("Edit"))
+            .unwrap()
+            .hook(answer("edit"))
+            .hook(answer("edit 2")),
+    );
+    let s = Session::start(o).unwrap();
+    let edit = rt().block_on(s.fire(w.invocation(
+        Event::PreToolUse,
+        json!({"tool_name": "Edit", "tool_input": {}, "tool_use_id": "t"}),
+    )));
+    assert_eq!(edit.matched, ["PreToolUse:callback:1:0", "PreToolUse:callback:1:1"]);
+    assert_eq!(edit.decision.context, ["edit", "edit 2"]);
+    let bash = rt().block_on(s.fire(bash(&w, "ls")));
+    assert_eq!(bash.matched, ["PreToolUse:callback:0:0"]);
+    // The callbacks are handlers of the snapshot, listed with their layer.
+    let ids: Vec<_> = s
+        .snapshot()
+        .handlers()
+        .iter()
+        .filter(|h| h.layer == hooks_core::Layer::Callback)
+        .filter_map(|h| h.id.clone())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "PreToolUse:callback:0:0",
+            "PreToolUse:callback:1:0",
+            "PreToolUse:callback:1:1",
+            "Stop:callback:0:0"
+        ]
+    );
 }

@@ -58,7 +58,7 @@ fn untrusted_project_is_a_source_that_does_not_load() {
     // Validation checks both files; a session reports the loaded file's problem only.
     let checked = sources.check();
     assert_eq!(codes(checked.diagnostics()), ["invalid_config", "invalid_config"]);
-    let (snapshot, diagnostics) = sources.into_snapshot();
+    let (snapshot, diagnostics) = sources.into_snapshot(Vec::new());
     assert_eq!(codes(&diagnostics), ["project_untrusted", "invalid_config"]);
     assert_eq!(diagnostics[1].source.as_deref(), paths.home.user_file().to_str());
     assert!(snapshot.handlers().iter().all(|h| !h.is_active()));
@@ -110,7 +110,7 @@ fn plugin_documents_and_diagnostics_pass_through_once() {
     let sources = Sources::load(&paths, request);
     assert_eq!(sources.sources.len(), 2);
     assert_eq!(codes(sources.check().diagnostics()), ["invalid_config", "invalid_config"]);
-    let (_, diagnostics) = sources.into_snapshot();
+    let (_, diagnostics) = sources.into_snapshot(Vec::new());
     assert_eq!(codes(&diagnostics), ["plugin_unverified", "invalid_config"]);
     assert_eq!(diagnostics[1].source.as_deref(), Some("/plug/hooks/hooks.json"));
 }

@@ -1,0 +1,146 @@
+//! `hooks run` decides exactly what a host that links only hooks-core decides.
+//!
+//! Every golden case with matched handlers becomes a real project: its configuration files
+//! on disk, its programs as scripts on `PATH` that replay the recorded outputs. The case is
+//! fired once through the `hooks` binary and once through `tests/std_host` of hooks-core
+//! (the core `Dispatch`, processes run with `std::process`); decision, effect, matched ids
+//! and the blocking verdict (exit 2) must be identical.
+
+use std::path::Path;
+use std::process::Command;
+
+use hooks_core::{
+    Capabilities, CommonDefaults, ConfigKind, Dispatch, Event, Invocation, Layer, LayerDocument,
+    Snapshot, SnapshotOptions, TurnState, parse_config,
+};
+use serde_json::{Value, json};
+
+use crate::common::{BIN, repo};
+
+#[path = "../../../hooks-core/tests/std_host/mod.rs"]
+mod std_host;
+
+#[test]
+fn hooks_run_and_a_core_only_host_decide_the_same() {
+    let cases = repo().join("crates/hooks-core/tests/golden/cases");
+    let mut paths: Vec<_> = std::fs::read_dir(&cases)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    let mut compared = 0;
+    let mut failures = Vec::new();
+    for path in &paths {
+        let case: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        if case["expected"]["matched"].as_array().is_none_or(Vec::is_empty) {
+            continue;
+        }
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let root = hooks_tests::fresh_dir("hooks-cli-core-host", &["bin", "home", "project/.git"]);
+        if let Err(why) = compare(&case, &root) {
+            failures.push(format!("{name}: {why}"));
+        }
+        compared += 1;
+        let _ = std::fs::remove_dir_all(&root);
+    }
+    eprintln!("hooks run and the core-only host compared on {compared} golden cases");
+    assert!(compared >= 30, "only {compared} cases compared");
+    assert!(
+        failures.is_empty(),
+        "{} of {compared} cases differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+fn compare(case: &Value, root: &Path) -> Result<(), String> {
+    let event_name = case["event"].as_str().unwrap();
+    let event = Event::from_name(event_name).unwrap();
+    let project = root.join("project");
+    let home = root.join("home");
+    let mut docs = Vec::new();
+    for file in case["files"].as_array().unwrap() {
+        let Some(text) = file["text"].as_str() else { return Ok(()) };
+        let (path, layer, kind) = match file["layer"].as_str() {
+            Some("project") => {
+                (project.join(".deepagents/hooks.json"), Layer::Project, ConfigKind::Project)
+            }
+            _ => (home.join("hooks.json"), Layer::User, ConfigKind::User),
+        };
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+        let source = path.display().to_string();
+        docs.push(LayerDocument::new(layer, &source, parse_config(text.as_bytes(), &source, kind)));
+    }
+    std_host::write_programs(case, &root.join("bin"));
+    let path_var = format!("{}:/usr/bin:/bin", root.join("bin").display());
+
+    let mut payload = case["payload"].clone();
+    let count = case["continuation_count"].as_u64().map(|n| u32::try_from(n).unwrap());
+    if count.is_some() {
+        payload.as_object_mut().unwrap().remove("stop_hook_active");
+    }
+
+    // The binary.
+    let mut cmd = Command::new(BIN);
+    cmd.arg("--home")
+        .arg(&home)
+        .arg("--project")
+        .arg(&project)
+        .arg("--trust-project-hooks")
+        .args(["run", event_name, "--payload", &payload.to_string()])
+        .env_clear()
+        .env("PATH", &path_var)
+        .env("HOME", root)
+        .current_dir(&project);
+    if let Some(n) = count {
+        cmd.args(["--stop-continuations", &n.to_string()]);
+    }
+    let out = cmd.output().unwrap();
+    let ran: Value = serde_json::from_slice(&out.stdout).map_err(|e| {
+        format!("hooks run printed no JSON ({e}): {}", String::from_utf8_lossy(&out.stderr))
+    })?;
+
+    // The core-only host.
+    let snapshot = Snapshot::build(
+        docs,
+        &SnapshotOptions { project_dir: Some(project.display().to_string()), ..Default::default() },
+    );
+    let defaults = CommonDefaults {
+        session_id: String::new(),
+        transcript_path: String::new(),
+        cwd: String::new(),
+        permission_mode: Some("default".to_owned()),
+    };
+    let (invocation, _) = Invocation::from_host_json(event, &payload, &defaults).unwrap();
+    let mut turn = TurnState::default();
+    if let (Some(n), Some(agent)) = (count, payload["agent_id"].as_str()) {
+        turn.set_subagent_stop_continuations(agent, n);
+    }
+    if let Some(n) = count {
+        turn.set_stop_continuations(n);
+    }
+    let cwd = invocation.common.cwd.clone();
+    let mut dispatch = Dispatch::new(&snapshot, invocation, &turn, Capabilities::deep_agents());
+    std_host::run(&mut dispatch, &path_var, Path::new(&cwd));
+    let outcome = dispatch.finish(&mut turn);
+
+    let ours = json!({
+        "matched": outcome.matched,
+        "decision": outcome.decision,
+        "effect": outcome.effect,
+        "blocking": outcome.blocking,
+    });
+    let theirs = json!({
+        "matched": ran["matched"],
+        "decision": ran["decision"],
+        "effect": ran["effect"],
+        "blocking": out.status.code() == Some(2),
+    });
+    if ours == theirs {
+        Ok(())
+    } else {
+        Err(format!("\n  core host: {ours}\n  hooks run: {theirs}"))
+    }
+}

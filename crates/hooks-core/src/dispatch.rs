@@ -1,0 +1,421 @@
+//! One event from invocation to decision, without I/O (sans-I/O, like a protocol state
+//! machine).
+//!
+//! A [`Dispatch`] is built from the snapshot, the invocation, the session's [`TurnState`]
+//! and the host's [`Capabilities`]. It decides everything that does not need a process:
+//!
+//! 1. `stop_hook_active` of Stop and SubagentStop payloads, from the continuation count of
+//!    the loop that is stopping (the main loop for Stop, the subagent `agent_id` for
+//!    SubagentStop; never one for the other), or the host's own value when it stated one
+//!    and gave no count;
+//! 2. the matching handlers, in configuration order, each as a [`Job`]: what to run
+//!    ([`JobKind`]), the exact stdin bytes (the wire payload, or a legacy handler's own
+//!    text), the timeout, the environment additions and the status text;
+//! 3. the reduction of each job's raw result ([`JobOutput`]), accepted in any order and
+//!    applied in configuration order;
+//! 4. the [`Outcome`]: the decision, the reference host's effect, whether it blocks, and
+//!    the continuation counts for the next event.
+//!
+//! The host does the I/O: it runs each job (a process, a callback) however it likes and
+//! feeds the result back with [`Dispatch::accept`]. `hooks_exec::Session::fire` is one
+//! such host; a host that links only this crate can run the jobs with `std::process`.
+//!
+//! ```
+//! use hooks_core::{
+//!     Capabilities, CommonDefaults, ConfigKind, Dispatch, Event, Invocation, JobOutput, Layer,
+//!     LayerDocument, RawOutput, Snapshot, SnapshotOptions, Termination, TurnState, parse_config,
+//! };
+//!
+//! let config = br#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+//!     {"type": "command", "command": "./deny-rm.sh"}]}]}}"#;
+//! let parsed = parse_config(config, "hooks.json", ConfigKind::User);
+//! let snapshot = Snapshot::build(
+//!     vec![LayerDocument::new(Layer::User, "hooks.json", parsed)],
+//!     &SnapshotOptions::default(),
+//! );
+//! let payload = serde_json::json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"},
+//!     "tool_use_id": "t1"});
+//! let defaults = CommonDefaults { session_id: "s1".into(), transcript_path: String::new(),
+//!     cwd: "/work".into(), permission_mode: None };
+//! let (invocation, _) = Invocation::from_host_json(Event::PreToolUse, &payload, &defaults)?;
+//! let mut turn = TurnState::default();
+//! let mut dispatch = Dispatch::new(&snapshot, invocation, &turn, Capabilities::deep_agents());
+//! assert_eq!(dispatch.jobs().len(), 1);
+//! // Run `dispatch.jobs()[0]` (its program, stdin, timeout); here it exited 2.
+//! dispatch.accept(0, JobOutput::Process(RawOutput {
+//!     termination: Termination::Exited(2),
+//!     stdout: Vec::new(),
+//!     stderr: b"no rm -rf".to_vec(),
+//!     stdout_truncated: false,
+//!     stderr_truncated: false,
+//! }));
+//! let outcome = dispatch.finish(&mut turn);
+//! assert!(outcome.blocking);
+//! assert_eq!(outcome.effect.to_json()["tool_result"], "Bash blocked by hook: no rm -rf");
+//! # Ok::<(), hooks_core::PayloadError>(())
+//! ```
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::capabilities::Capabilities;
+use crate::diag::{Diagnostic, codes};
+use crate::event::Event;
+use crate::output::{HandlerResult, RawOutput, format_seconds, parse_output, parse_output_value};
+use crate::payload::{EventInput, Invocation};
+use crate::reduce::{Decision, ReduceContext, Reduction};
+use crate::render::{Effect, render_effect};
+use crate::snapshot::{Handler, Program, Snapshot};
+
+/// The continuation counts a session keeps between events: consecutive Stop
+/// continuations of the main loop, and of each subagent (by `agent_id`).
+///
+/// A count the host gives ([`TurnState::set_stop_continuations`],
+/// [`TurnState::set_subagent_stop_continuations`]) decides `stop_hook_active` even when
+/// the payload states another value (with a `stop_hook_active_conflict` warning); a count
+/// the session only tracked itself yields to a value the payload states.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TurnState {
+    main: LoopCount,
+    subagents: BTreeMap<String, LoopCount>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct LoopCount {
+    count: u32,
+    /// True when the host gave the count (rather than the session counting).
+    given: bool,
+}
+
+impl TurnState {
+    /// Consecutive Stop continuations of the main loop.
+    pub fn stop_continuations(&self) -> u32 {
+        self.main.count
+    }
+
+    /// Gives the main loop's count of consecutive Stop continuations (a host that keeps
+    /// its own).
+    pub fn set_stop_continuations(&mut self, count: u32) {
+        self.main = LoopCount { count, given: true };
+    }
+
+    /// Consecutive continuations of the subagent `agent_id`.
+    pub fn subagent_stop_continuations(&self, agent_id: &str) -> u32 {
+        self.subagents.get(agent_id).map_or(0, |c| c.count)
+    }
+
+    /// Gives the count of consecutive continuations of the subagent `agent_id`.
+    pub fn set_subagent_stop_continuations(&mut self, agent_id: &str, count: u32) {
+        self.subagents.insert(agent_id.to_owned(), LoopCount { count, given: true });
+    }
+
+    /// The count of the loop an invocation stops, `None` for events that stop nothing.
+    fn loop_count(&self, input: &EventInput) -> Option<LoopCount> {
+        match input {
+            EventInput::Stop(_) => Some(self.main),
+            EventInput::SubagentStop(i) => {
+                Some(self.subagents.get(&i.agent_id).copied().unwrap_or_default())
+            }
+            _ => None,
+        }
+    }
+
+    /// Records a finished Stop or SubagentStop: a continuation adds one, anything else
+    /// ends the run of continuations.
+    fn record(&mut self, stopping: &Stopping, continued: bool) {
+        let next = |c: LoopCount| LoopCount {
+            count: if continued { c.count.saturating_add(1) } else { 0 },
+            given: c.given,
+        };
+        match stopping {
+            Stopping::Main => self.main = next(self.main),
+            Stopping::Subagent(id) => {
+                let current = self.subagents.get(id).copied().unwrap_or_default();
+                let updated = next(current);
+                if updated == LoopCount::default() {
+                    self.subagents.remove(id);
+                } else {
+                    self.subagents.insert(id.clone(), updated);
+                }
+            }
+        }
+    }
+}
+
+/// Which loop an invocation stops.
+#[derive(Debug, Clone)]
+enum Stopping {
+    Main,
+    Subagent(String),
+}
+
+/// What a job runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JobKind {
+    /// A process: `/bin/sh -c` of a command, or an argv, with the job's stdin.
+    Process(Program),
+    /// The host's in-process callback `index` of its callback group `group` (positions in
+    /// [`SnapshotOptions::callbacks`](crate::SnapshotOptions::callbacks)); it gets
+    /// [`Dispatch::wire_value`] and the invocation's tool use id, and answers with an
+    /// output object ([`JobOutput::Object`]).
+    Callback {
+        /// The position of the group in the host's registration.
+        group: usize,
+        /// The position of the callback in its group.
+        index: usize,
+    },
+}
+
+/// One handler to run for the invocation.
+#[derive(Debug, Clone)]
+pub struct Job {
+    /// Its position in configuration order (the index to [`Dispatch::accept`]).
+    pub index: usize,
+    /// The handler id.
+    pub handler_id: String,
+    /// What to run.
+    pub kind: JobKind,
+    /// The exact stdin bytes: the wire payload (shared by every job), or a legacy
+    /// handler's own text.
+    pub stdin: Arc<[u8]>,
+    /// Its timeout, in seconds.
+    pub timeout: f64,
+    /// Variables to set on top of the host environment (plugin variables).
+    pub env: Vec<(String, String)>,
+    /// The status line text while it runs: the trimmed `statusMessage`, else
+    /// `Running {Event} hook…`.
+    pub status: String,
+    /// True for a side-effect-only legacy handler: its result is ignored.
+    pub legacy: bool,
+    /// The position of its handler in [`Snapshot::handlers`].
+    pub handler: usize,
+}
+
+/// The raw result of one job, as the host observed it.
+#[derive(Debug, Clone)]
+pub enum JobOutput {
+    /// A process ended (or timed out, or could not start): exit status and captured bytes.
+    Process(RawOutput),
+    /// A callback returned this output object.
+    Object(serde_json::Value),
+    /// A callback did not answer within the job's timeout.
+    TimedOut,
+}
+
+/// The end of a dispatch.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The matched handler ids, in configuration order.
+    pub matched: Vec<String>,
+    /// The reduced decision.
+    pub decision: Decision,
+    /// What the reference host does with the decision.
+    pub effect: Effect,
+    /// True when the decision denies, blocks or stops ([`Decision::is_blocking`]).
+    pub blocking: bool,
+}
+
+/// One event in flight: the jobs to run and the reduction of their results.
+#[derive(Debug)]
+pub struct Dispatch {
+    event: Event,
+    invocation: Invocation,
+    ctx: ReduceContext,
+    caps: Capabilities,
+    jobs: Vec<Job>,
+    accepted: Vec<bool>,
+    reduction: Reduction,
+    stopping: Option<Stopping>,
+    /// The effect's tool name, for tool events.
+    tool_name: Option<String>,
+}
+
+impl Dispatch {
+    /// Starts the dispatch of `invocation` against `snapshot`.
+    pub fn new(
+        snapshot: &Snapshot,
+        mut invocation: Invocation,
+        turn: &TurnState,
+        caps: Capabilities,
+    ) -> Dispatch {
+        let event = invocation.event();
+        let mut warnings = Vec::new();
+        let (ctx, stopping) = match turn.loop_count(&invocation.input) {
+            None => (ReduceContext::default(), None),
+            Some(count) => {
+                let derived = count.count > 0;
+                let active = match invocation.stated_stop_hook_active() {
+                    Some(stated) if count.given && stated != derived => {
+                        warnings.push(conflict(stated, count.count, derived));
+                        derived
+                    }
+                    Some(stated) if !count.given => stated,
+                    _ => derived,
+                };
+                invocation.set_stop_hook_active(active);
+                let stopping = match &invocation.input {
+                    EventInput::SubagentStop(i) => Stopping::Subagent(i.agent_id.clone()),
+                    _ => Stopping::Main,
+                };
+                (
+                    ReduceContext { stop_continuations: count.count, stop_hook_active: active },
+                    Some(stopping),
+                )
+            }
+        };
+        let target = invocation.matcher_target();
+        let tool_name = target.filter(|_| event.matcher_target() == Some("tool_name"));
+        let tool_name = tool_name.map(str::to_owned);
+        let payload: Arc<[u8]> = invocation.to_wire().into();
+        let handlers = snapshot.handlers();
+        let jobs: Vec<Job> = snapshot
+            .matching_positions(event, target)
+            .into_iter()
+            .enumerate()
+            .map(|(index, at)| job(index, &handlers[at], at, &payload, &invocation, event))
+            .collect();
+        let mut reduction = Reduction::new(event, ctx, caps);
+        for w in warnings {
+            reduction.note(w);
+        }
+        Dispatch {
+            event,
+            accepted: vec![false; jobs.len()],
+            invocation,
+            ctx,
+            caps,
+            jobs,
+            reduction,
+            stopping,
+            tool_name,
+        }
+    }
+
+    /// The event.
+    pub fn event(&self) -> Event {
+        self.event
+    }
+
+    /// The invocation as the handlers receive it (`stop_hook_active` decided).
+    pub fn invocation(&self) -> &Invocation {
+        &self.invocation
+    }
+
+    /// The wire payload as a JSON value (what callbacks receive).
+    pub fn wire_value(&self) -> serde_json::Value {
+        self.invocation.to_wire_value()
+    }
+
+    /// What the reduction knows of the turn (continuation count, `stop_hook_active`).
+    pub fn context(&self) -> &ReduceContext {
+        &self.ctx
+    }
+
+    /// The jobs to run, in configuration order; all may run at once.
+    pub fn jobs(&self) -> &[Job] {
+        &self.jobs
+    }
+
+    /// Parses a job's raw result into the handler result the reduction takes; `None` for
+    /// legacy handlers (their result is ignored) and for indexes without a job.
+    pub fn parse(&self, index: usize, output: &JobOutput) -> Option<HandlerResult> {
+        let job = self.jobs.get(index)?;
+        if job.legacy {
+            return None;
+        }
+        Some(match output {
+            JobOutput::Process(raw) => parse_output(self.event, raw, &self.caps),
+            JobOutput::Object(value) => parse_output_value(self.event, value, &self.caps),
+            JobOutput::TimedOut => HandlerResult::failure(
+                codes::TIMEOUT,
+                format!("Hook exceeded its {} second timeout", format_seconds(job.timeout)),
+            ),
+        })
+    }
+
+    /// Takes the raw result of the job at `index` (in any order). Returns false, ignoring
+    /// it, for an unknown index or a job already answered.
+    pub fn accept(&mut self, index: usize, output: JobOutput) -> bool {
+        let result = self.parse(index, &output);
+        self.accept_result(index, result)
+    }
+
+    /// Takes a result the host parsed itself with [`Dispatch::parse`] (`None` for a
+    /// legacy handler). Returns false for an unknown index or a job already answered.
+    pub fn accept_result(&mut self, index: usize, result: Option<HandlerResult>) -> bool {
+        let Some(done) = self.accepted.get_mut(index) else { return false };
+        if *done {
+            return false;
+        }
+        *done = true;
+        if let Some(result) = result {
+            let id = self.jobs[index].handler_id.clone();
+            self.reduction.push(index, id, result);
+        }
+        true
+    }
+
+    /// The decision from the results accepted so far (a job never answered counts as no
+    /// result), and the turn state for the next event.
+    pub fn finish(self, turn: &mut TurnState) -> Outcome {
+        let decision = self.reduction.finish();
+        if let Some(stopping) = &self.stopping {
+            turn.record(stopping, decision.continue_loop);
+        }
+        let effect = render_effect(&decision, self.tool_name.as_deref(), &self.ctx);
+        Outcome {
+            matched: self.jobs.into_iter().map(|j| j.handler_id).collect(),
+            blocking: decision.is_blocking(),
+            decision,
+            effect,
+        }
+    }
+}
+
+/// The job of one matched handler.
+fn job(
+    index: usize,
+    h: &Handler,
+    handler: usize,
+    payload: &Arc<[u8]>,
+    invocation: &Invocation,
+    event: Event,
+) -> Job {
+    let kind = match &h.program {
+        Program::Callback { group, index } => JobKind::Callback { group: *group, index: *index },
+        program => JobKind::Process(program.clone()),
+    };
+    let stdin = match h.legacy_handler() {
+        Some(legacy) => Arc::from(legacy.stdin_text(&invocation.common.session_id).into_bytes()),
+        None => Arc::clone(payload),
+    };
+    let status = h
+        .status_message
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map_or_else(|| format!("Running {event} hook…"), str::to_owned);
+    Job {
+        index,
+        handler_id: h.id.clone().unwrap_or_default(),
+        kind,
+        stdin,
+        timeout: h.effective_timeout,
+        env: h.env.clone(),
+        status,
+        legacy: h.legacy.is_some(),
+        handler,
+    }
+}
+
+fn conflict(stated: bool, count: u32, derived: bool) -> Diagnostic {
+    Diagnostic::warning(
+        codes::STOP_HOOK_ACTIVE_CONFLICT,
+        format!(
+            "The payload says stop_hook_active is {stated}, but the host's count of \
+             consecutive stop-hook continuations is {count}; handlers get stop_hook_active \
+             {derived}"
+        ),
+    )
+    .with_field("stop_hook_active")
+}
