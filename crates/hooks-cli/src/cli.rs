@@ -317,7 +317,7 @@ pub struct ListArgs {
 /// `hooks validate`.
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
-    /// Files to check [default: every discovered layer]
+    /// Files to check [default: every discovered layer, whether it loads or not]
     pub files: Vec<PathBuf>,
     /// How to read the FILEs: project and user files accept the legacy format, plugin
     /// hook documents do not

@@ -1,6 +1,11 @@
 //! What a command works on: the home, the project, the layer files and the plugins,
 //! resolved once from the global options and the environment.
 //!
+//! Every command that reads the layers goes through the one loader,
+//! [`hooks_exec::Sources::load`]: `run`, `serve` and `list` through a session
+//! ([`Setup::session_options`]), `validate` and `trust` directly ([`Setup::sources`]), with
+//! the same trust grant and the same plugin documents, so they agree on what loads.
+//!
 //! Plugins come from `hooks-plugins`: the installed, enabled ones
 //! ([`hooks_plugins::plugin_layers`], re-verified at every load: a tampered plugin's hooks
 //! are inactive with a `plugin_tampered` error, a disabled one's are listed as disabled)
@@ -11,27 +16,15 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
-use hooks_core::{ConfigKind, Diagnostic, Layer, LayerDocument, PluginInfo, Severity};
+use hooks_core::{Diagnostic, LayerDocument};
 use hooks_exec::{
-    AppNames, LayerFile, Paths, SessionOptions, find_project_root, read_layer_file, resolve_home,
+    AppNames, LoadRequest, Paths, ProjectGrant, SessionOptions, Sources, find_project_root,
+    resolve_home,
 };
-use hooks_plugins::{Home, LayerOptions, dev_plugin_layer, plugin_layers, read_plugin_folder};
+use hooks_plugins::{LayerOptions, dev_plugin_layer, plugin_layers};
 
 use crate::cli::GlobalArgs;
 use crate::context::Env;
-
-/// One hook file a command reads: where it is, which layer it belongs to, its bytes.
-#[derive(Debug, Clone)]
-pub(crate) struct SourceFile {
-    /// The file.
-    pub path: PathBuf,
-    /// How it is parsed.
-    pub kind: ConfigKind,
-    /// Its layer.
-    pub layer: Layer,
-    /// The bytes read.
-    pub bytes: Vec<u8>,
-}
 
 /// One `--plugin-dir` folder.
 #[derive(Debug, Clone)]
@@ -49,10 +42,8 @@ pub(crate) struct Setup {
     pub names: AppNames,
     /// The working directory.
     pub cwd: PathBuf,
-    /// Where the layers live.
+    /// Where the layers live; `paths.home` is the home layout every command uses.
     pub paths: Paths,
-    /// The plugin home (the same folder as `paths.home`).
-    pub home: Home,
     /// The `--plugin-dir` folders.
     pub dev_plugins: Vec<DevPlugin>,
     /// `--require-verified`.
@@ -86,32 +77,19 @@ impl Setup {
         for spec in &global.plugin_dirs {
             dev_plugins.push(dev_plugin(spec, &cwd)?);
         }
-        Ok(Setup {
-            names,
-            cwd,
-            home: Home::new(paths.home.clone()),
-            paths,
-            dev_plugins,
-            require_verified: global.require_verified,
-        })
+        Ok(Setup { names, cwd, paths, dev_plugins, require_verified: global.require_verified })
     }
 
     /// The plugin documents of a session (installed plugins, then `--plugin-dir` ones)
-    /// and the problems loading them. Parse diagnostics stay with their documents (the
-    /// snapshot reports them once); documents of inactive plugins report none.
+    /// and the plugin host's diagnostics about them. Parse diagnostics stay with their
+    /// documents (the snapshot reports those of the documents that load).
     pub fn plugin_layers(&self) -> (Vec<LayerDocument>, Vec<Diagnostic>) {
         let options = LayerOptions { require_verified: self.require_verified };
-        let (mut docs, mut diags) = plugin_layers(&self.home, &options);
+        let (mut docs, mut diags) = plugin_layers(&self.paths.home, &options);
         for p in &self.dev_plugins {
-            let (d, g) = dev_plugin_layer(&self.home, &p.dir, p.id.as_deref());
+            let (d, g) = dev_plugin_layer(&self.paths.home, &p.dir, p.id.as_deref());
             docs.extend(d);
             diags.extend(g);
-        }
-        diags.retain(|d| !docs.iter().any(|doc| doc.parsed.diagnostics.contains(d)));
-        for doc in &mut docs {
-            if doc.inactive.is_some() {
-                doc.parsed.diagnostics.clear();
-            }
         }
         (docs, diags)
     }
@@ -120,7 +98,7 @@ impl Setup {
     pub fn session_options(&self, global: &GlobalArgs, env: &Env) -> SessionOptions {
         let mut options = SessionOptions::new(self.cwd.clone());
         options.project = Some(self.paths.project_root.clone());
-        options.home = Some(self.paths.home.clone());
+        options.home = Some(self.paths.home.root().to_path_buf());
         options.names = self.names.clone();
         options.trust_project_hooks = global.trust_project_hooks;
         let (docs, diags) = self.plugin_layers();
@@ -130,62 +108,19 @@ impl Setup {
         options
     }
 
-    /// Every discovered hook file, present or not loaded alike (validation does not run
-    /// anything, so the project file is read whether or not it is trusted): the project
-    /// file, the user file, the hook documents of enabled installed plugins and of
-    /// `--plugin-dir` folders. Files that cannot be read are reported in the returned
-    /// diagnostics.
-    pub fn discovered_files(&self) -> (Vec<SourceFile>, Vec<Diagnostic>) {
-        let mut files = Vec::new();
-        let mut diagnostics = Vec::new();
-        let mut add = |path: &Path, kind, layer| match read_layer_file(path) {
-            LayerFile::Read { bytes, .. } => {
-                files.push(SourceFile { path: path.to_path_buf(), kind, layer, bytes })
-            }
-            LayerFile::Missing => {}
-            LayerFile::Failed(d) => diagnostics.push(Diagnostic { severity: Severity::Error, ..d }),
+    /// The sources a session would load now, through the same loader, grant and plugin
+    /// documents as [`Setup::session_options`]; files that do not load (an untrusted
+    /// project file, a disabled or tampered plugin) are among them, marked inactive.
+    pub fn sources(&self, global: &GlobalArgs) -> Sources {
+        let (plugin_documents, plugin_diagnostics) = self.plugin_layers();
+        let grant = if global.trust_project_hooks {
+            ProjectGrant::BytesAtStart
+        } else {
+            ProjectGrant::None
         };
-        if !self.paths.project_is_user_file() {
-            add(&self.paths.project_file, ConfigKind::Project, Layer::Project);
-        }
-        add(&self.paths.user_file, ConfigKind::User, Layer::User);
-        let mut plugins: Vec<(PathBuf, String)> = match hooks_plugins::list(&self.home) {
-            Ok(list) => {
-                list.into_iter().filter(|p| p.enabled).map(|p| (p.install_path, p.id)).collect()
-            }
-            Err(e) => {
-                diagnostics.push(Diagnostic::warning(
-                    hooks_plugins::codes::PLUGIN_HOOKS_FAILED,
-                    format!("could not read plugin state: {e}"),
-                ));
-                Vec::new()
-            }
-        };
-        for p in &self.dev_plugins {
-            let folder = read_plugin_folder(&p.dir);
-            let name = folder.name.clone().unwrap_or_else(|| "plugin".to_owned());
-            plugins.push((p.dir.clone(), p.id.clone().unwrap_or_else(|| format!("{name}@local"))));
-        }
-        for (dir, id) in plugins {
-            let folder = read_plugin_folder(&dir);
-            diagnostics.extend(folder.diagnostics.iter().cloned());
-            let info = PluginInfo {
-                id,
-                version: folder.metadata.as_ref().and_then(|m| m.version.clone()),
-                root: dir.display().to_string(),
-                data_dir: String::new(),
-                digest: None,
-            };
-            for f in folder.hook_files {
-                files.push(SourceFile {
-                    path: PathBuf::from(&f.source),
-                    kind: ConfigKind::Plugin,
-                    layer: Layer::Plugin(info.clone()),
-                    bytes: f.bytes,
-                });
-            }
-        }
-        (files, diagnostics)
+        let request =
+            LoadRequest { grant, project_file: None, plugin_documents, plugin_diagnostics };
+        Sources::load(&self.paths, request)
     }
 }
 

@@ -18,6 +18,7 @@ mod docs;
 #[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub mod fuzzing;
+mod hints;
 mod layers;
 mod report;
 mod style;

@@ -22,7 +22,7 @@ pub(crate) fn render(d: &Diagnostic, text: Option<&[u8]>, style: Style) -> Strin
         Severity::Error => style.red_bold(&format!("error[{}]", d.code)),
         Severity::Warning => style.yellow_bold(&format!("warning[{}]", d.code)),
     };
-    let mut out = format!("{label}: {}\n", style.bold(&d.message));
+    let mut out = format!("{label}: {}\n", style.bold(&crate::hints::text(d)));
     let Some(source) = &d.source else {
         if let Some(id) = &d.handler_id {
             let _ = writeln!(out, "  {} handler {id}", style.blue_bold("-->"));

@@ -54,6 +54,11 @@ pub struct Diagnostic {
     pub line: Option<u32>,
     /// 1-based column of the offending value, when the source is JSON text.
     pub column: Option<u32>,
+    /// What the diagnostic is about when that is not a place in a file: the project root
+    /// of a trust diagnostic, the plugin id of a plugin diagnostic. Hosts use it to say
+    /// what to do (e.g. which command trusts the workspace); absent from JSON when unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
 }
 
 impl Diagnostic {
@@ -68,6 +73,7 @@ impl Diagnostic {
             source: None,
             line: None,
             column: None,
+            subject: None,
         }
     }
 
@@ -92,6 +98,13 @@ impl Diagnostic {
     #[must_use]
     pub fn with_field(mut self, field: impl Into<String>) -> Self {
         self.field = Some(field.into());
+        self
+    }
+
+    /// Sets [`Diagnostic::subject`].
+    #[must_use]
+    pub fn with_subject(mut self, subject: impl Into<String>) -> Self {
+        self.subject = Some(subject.into());
         self
     }
 
@@ -126,6 +139,9 @@ pub mod codes {
     pub const PROJECT_UNTRUSTED: &str = "project_untrusted";
     /// The project layer was skipped: the file changed since it was trusted (ours).
     pub const PROJECT_TRUST_CHANGED: &str = "project_trust_changed";
+    /// The project's trust entry records no digest (written by the reference, which
+    /// trusts by path): the file is not loaded until trusted for its contents.
+    pub const PROJECT_TRUST_PATH_ONLY: &str = "project_trust_path_only";
     /// The project layer was skipped: the bytes read differ from the bytes approved (ours).
     pub const PROJECT_CHANGED_DURING_LOAD: &str = "project_changed_during_load";
     /// The workspace trust store could not be read; it is left untouched (ours).

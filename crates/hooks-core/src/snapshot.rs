@@ -301,7 +301,7 @@ impl Snapshot {
             })
         });
         let mut b = Builder::new(options);
-        for doc in &docs {
+        for doc in docs.iter().filter(|doc| doc.inactive.is_none()) {
             b.diagnostics.extend(doc.parsed.diagnostics.iter().cloned());
         }
         for doc in &docs {
@@ -327,7 +327,8 @@ impl Snapshot {
         &self.handlers
     }
 
-    /// Load diagnostics: every document's parse diagnostics, then matcher rejections.
+    /// Load diagnostics: the parse diagnostics of every document that loads (an inactive
+    /// one reports none), then matcher rejections.
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.diagnostics
     }

@@ -7,8 +7,7 @@
 //! | project root | nearest ancestor of the session cwd (cwd included) holding `.git` (see [`find_project_root`]) |
 //! | project file | `{project_root}/.deepagents/hooks.json` |
 //! | home | `--home DIR`, else `$DEEPAGENTS_HOME`, else `~/.deepagents` (see [`resolve_home`]) |
-//! | user file | `{home}/hooks.json` |
-//! | state folder | `{home}/.state` (the trust store lives there, see [`crate::TrustStore`]) |
+//! | user file, state folder, ... | under the home, see [`Home`] |
 //!
 //! Files are read once, as bytes, by [`read_layer_file`]; the caller hashes and parses
 //! exactly those bytes (`hooks-core` does the parsing, and reports invalid UTF-8 and JSON
@@ -22,6 +21,8 @@ use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use hooks_core::{Diagnostic, codes};
+
+use crate::home::Home;
 
 /// The names that tie the engine to one host application.
 ///
@@ -241,12 +242,9 @@ pub struct Paths {
     pub project_root: PathBuf,
     /// `{project_root}/{app_dir}/hooks.json`.
     pub project_file: PathBuf,
-    /// `{home}/hooks.json`.
-    pub user_file: PathBuf,
-    /// The home folder (see [`resolve_home`]).
-    pub home: PathBuf,
-    /// `{home}/.state`: the trust store and plugin state.
-    pub state_dir: PathBuf,
+    /// The home folder (see [`resolve_home`]) and every path under it: the user file,
+    /// the trust store, the plugins.
+    pub home: Home,
 }
 
 impl Paths {
@@ -254,10 +252,8 @@ impl Paths {
     pub fn new(project_root: PathBuf, home: PathBuf, names: &AppNames) -> Self {
         Self {
             project_file: project_root.join(&names.app_dir).join(HOOKS_FILE),
-            user_file: home.join(HOOKS_FILE),
-            state_dir: home.join(STATE_DIR),
             project_root,
-            home,
+            home: Home::new(home),
         }
     }
 
@@ -271,8 +267,9 @@ impl Paths {
     /// in the user's home directory). That file is then loaded once, as the user file, and
     /// the project layer is empty.
     pub fn project_is_user_file(&self) -> bool {
-        self.project_file == self.user_file
-            || resolve_lenient(&self.project_file) == resolve_lenient(&self.user_file)
+        let user_file = self.home.user_file();
+        self.project_file == user_file
+            || resolve_lenient(&self.project_file) == resolve_lenient(&user_file)
     }
 }
 
@@ -620,10 +617,10 @@ mod tests {
         let names = AppNames { app_dir: ".mytool".to_owned(), home_env: "X".to_owned() };
         let paths = Paths::new("/p".into(), "/h".into(), &names);
         assert_eq!(paths.project_file, PathBuf::from("/p/.mytool/hooks.json"));
-        assert_eq!(paths.user_file, PathBuf::from("/h/hooks.json"));
-        assert_eq!(paths.state_dir, PathBuf::from("/h/.state"));
+        assert_eq!(paths.home.user_file(), PathBuf::from("/h/hooks.json"));
+        assert_eq!(paths.home.state_dir(), PathBuf::from("/h/.state"));
         assert_eq!(paths.project_root, PathBuf::from("/p"));
-        assert_eq!(paths.home, PathBuf::from("/h"));
+        assert_eq!(paths.home.root(), Path::new("/h"));
     }
 
     #[test]

@@ -12,10 +12,13 @@ mod debug;
 mod discovery;
 mod env;
 pub mod fs;
+mod home;
 mod process;
+mod review;
 #[cfg(test)]
 mod scratch;
 mod session;
+mod sources;
 mod trust;
 
 pub use callback::{
@@ -26,6 +29,9 @@ pub use discovery::{
     AppNames, HomeError, LayerFile, Paths, find_project_root, read_layer_file, resolve_home,
 };
 pub use env::{EnvPolicy, StripReason, scrub, strip_reason};
+pub use home::{Home, sanitize_plugin_id};
 pub use process::{PREFILL_MAX, ProcessSpec, Program, REAP_GRACE, run_process};
+pub use review::{TrustReview, TrustSubject};
 pub use session::{Fired, HandlerRun, Session, SessionError, SessionOptions, StatusListener};
-pub use trust::{TrustEntry, TrustError, TrustState, TrustStore};
+pub use sources::{LoadRequest, Source, Sources, check_sources};
+pub use trust::{ProjectGrant, TrustEntry, TrustError, TrustState, TrustStore};

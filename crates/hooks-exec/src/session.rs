@@ -1,9 +1,10 @@
 //! Sessions: the snapshot taken at session start, and events fired through it.
 //!
-//! [`Session::start`] finds the project root and the home, applies workspace trust, reads
-//! the project and user files once, adds the plugin documents the host passes in, and
-//! builds the [`Snapshot`] (the host's callback groups join it after the file layers).
-//! Editing a file afterwards changes nothing until [`Session::reload`].
+//! [`Session::start`] finds the project root and the home, loads the sources with the one
+//! loader ([`Sources::load`]: workspace trust, the project and user files read once, the
+//! plugin documents the host passes in), and builds the [`Snapshot`] (the host's callback
+//! groups join it after the file layers). Editing a file afterwards changes nothing until
+//! [`Session::reload`].
 //!
 //! [`Session::fire`] is only I/O: the event's contract is a [`hooks_core::Dispatch`],
 //! which decides `stop_hook_active`, the jobs (exact stdin bytes, timeouts, environment
@@ -28,9 +29,8 @@ use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use hooks_core::{
-    Capabilities, ConfigKind, Decision, Diagnostic, Dispatch, Effect, Event, Handler,
-    InactiveStatus, Invocation, Job, JobKind, JobOutput, Layer, LayerDocument, Program, Snapshot,
-    SnapshotOptions, Termination, TurnState, parse_config,
+    Capabilities, Decision, Diagnostic, Dispatch, Effect, Event, Handler, Invocation, Job, JobKind,
+    JobOutput, LayerDocument, Program, Snapshot, Termination, TurnState,
 };
 use serde::Serialize;
 
@@ -39,7 +39,8 @@ use crate::debug::DebugLog;
 use crate::discovery::{AppNames, HomeError, LayerFile, Paths, read_layer_file, resolve_home};
 use crate::env::{EnvPolicy, scrub};
 use crate::process::{self, ProcessSpec};
-use crate::trust::{ProjectGrant, ProjectLayer, SkipReason, TrustStore};
+use crate::sources::{LoadRequest, Sources};
+use crate::trust::ProjectGrant;
 
 /// One running job: its index, its raw result and its report.
 type JobFuture = dyn Future<Output = (usize, JobOutput, HandlerRun)> + Send;
@@ -58,8 +59,11 @@ pub struct SessionOptions {
     /// Headless trust: load the project file present at start without a store entry.
     pub trust_project_hooks: bool,
     /// Plugin hook documents (from whoever knows the plugins), with their layer info.
+    /// Their parse diagnostics stay in the documents (the snapshot reports them).
     pub plugin_documents: Vec<LayerDocument>,
-    /// Diagnostics found while loading the plugins, reported with the load diagnostics.
+    /// The plugin host's own diagnostics about its plugins (state, folders,
+    /// verification), reported once with the load diagnostics; never parse diagnostics
+    /// of `plugin_documents`.
     pub plugin_diagnostics: Vec<Diagnostic>,
     /// The host environment handlers inherit (after scrubbing); `None`: this process's.
     pub env: Option<Vec<(OsString, OsString)>>,
@@ -454,83 +458,28 @@ fn absolute(path: &Path, cwd: &Path) -> PathBuf {
     if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) }
 }
 
-/// Reads the layers and builds the snapshot. `start_file` is the project file read at
-/// session start (when headless trust applies), so its bytes are read exactly once.
+/// Loads the sources (the one loader, [`Sources::load`]) and builds the snapshot.
+/// `start_file` is the project file read at session start (when headless trust applies),
+/// so its bytes are read exactly once.
 fn load(
     options: &SessionOptions,
     paths: &Paths,
     start_sha256: Option<&str>,
     start_file: Option<LayerFile>,
 ) -> Loaded {
-    let mut diagnostics = Vec::new();
-    let mut docs = Vec::new();
-    let store = match TrustStore::open(&paths.state_dir) {
-        Ok(store) => Some(store),
-        Err(e) => {
-            diagnostics.push(e.to_diagnostic());
-            None
-        }
+    let (grant, project_file) = match (start_file, start_sha256) {
+        (Some(file), Some(_)) => (ProjectGrant::BytesAtStart, Some(file)),
+        (_, Some(sha)) => (ProjectGrant::Approved { sha256: sha.to_owned() }, None),
+        (_, None) => (ProjectGrant::None, None),
     };
-    let project = match (start_file, start_sha256) {
-        (Some(file), Some(_)) => crate::trust::project_layer_decision(
-            &paths.project_root,
-            &paths.project_file,
-            file,
-            store.as_ref(),
-            &ProjectGrant::BytesAtStart,
-        ),
-        (_, Some(sha)) => crate::trust::load_project_layer(
-            paths,
-            store.as_ref(),
-            &ProjectGrant::Approved { sha256: sha.to_owned() },
-        ),
-        (_, None) => crate::trust::load_project_layer(paths, store.as_ref(), &ProjectGrant::None),
+    let request = LoadRequest {
+        grant,
+        project_file,
+        plugin_documents: options.plugin_documents.clone(),
+        plugin_diagnostics: options.plugin_diagnostics.clone(),
     };
-    let project_source = paths.project_file.display().to_string();
-    match project {
-        ProjectLayer::Absent => {}
-        ProjectLayer::Load { bytes, .. } => {
-            let parsed = parse_config(&bytes, &project_source, ConfigKind::Project);
-            docs.push(LayerDocument::new(Layer::Project, project_source, parsed));
-        }
-        ProjectLayer::Skipped { reason, diagnostic } => {
-            diagnostics.push(diagnostic);
-            // Shown by audits, never run: parse the file as it is now for `hooks list`.
-            if !matches!(reason, SkipReason::ReadFailed)
-                && let LayerFile::Read { bytes, .. } = read_layer_file(&paths.project_file)
-            {
-                let mut parsed = parse_config(&bytes, &project_source, ConfigKind::Project);
-                parsed.diagnostics.clear();
-                let why = match reason {
-                    SkipReason::TrustChanged { .. } => "changed since the workspace was trusted",
-                    SkipReason::ChangedDuringLoad { .. } => "changed while the session loaded it",
-                    _ => "the workspace is not trusted",
-                };
-                let mut doc = LayerDocument::new(Layer::Project, project_source, parsed);
-                doc.inactive = Some((InactiveStatus::Untrusted, why.to_owned()));
-                docs.push(doc);
-            }
-        }
-    }
-    match read_layer_file(&paths.user_file) {
-        LayerFile::Missing => {}
-        LayerFile::Failed(d) => diagnostics.push(d),
-        LayerFile::Read { bytes, .. } => {
-            let source = paths.user_file.display().to_string();
-            let parsed = parse_config(&bytes, &source, ConfigKind::User);
-            docs.push(LayerDocument::new(Layer::User, source, parsed));
-        }
-    }
-    diagnostics.extend(options.plugin_diagnostics.iter().cloned());
-    docs.extend(options.plugin_documents.iter().cloned());
-    let snapshot = Snapshot::build(
-        docs,
-        &SnapshotOptions {
-            project_dir: Some(paths.project_root.display().to_string()),
-            callbacks: options.callbacks.iter().map(CallbackGroup::spec).collect(),
-        },
-    );
-    diagnostics.extend(snapshot.diagnostics().iter().cloned());
+    let callbacks = options.callbacks.iter().map(CallbackGroup::spec).collect();
+    let (snapshot, diagnostics) = Sources::load(paths, request).into_snapshot(callbacks);
     Loaded { snapshot: Arc::new(snapshot), diagnostics }
 }
 

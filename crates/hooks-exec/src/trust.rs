@@ -505,7 +505,7 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TrustError> {
 /// How the host vouches for the project file beyond the trust store.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[non_exhaustive]
-pub(crate) enum ProjectGrant {
+pub enum ProjectGrant {
     /// Nothing: only a matching store entry trusts the file.
     #[default]
     None,
@@ -576,12 +576,16 @@ pub(crate) enum ProjectLayer {
         /// What trusted them.
         basis: TrustBasis,
     },
-    /// Not loaded, with a warning telling why (and how to trust the file).
+    /// Not loaded, with a warning telling why (its code says what would trust the file;
+    /// its subject is the project root).
     Skipped {
         /// Why.
         reason: SkipReason,
         /// The warning to show.
-        diagnostic: Diagnostic,
+        diagnostic: Box<Diagnostic>,
+        /// The bytes read and checked (`None` when the read failed): audits and validation
+        /// show this file's hooks from these bytes, never from a second read.
+        bytes: Option<Vec<u8>>,
     },
 }
 
@@ -609,7 +613,8 @@ pub(crate) fn load_project_layer(
 /// The bytes are trusted when `grant` is [`ProjectGrant::BytesAtStart`], when the store
 /// has an entry for `root` with their digest, or when `grant` approved their digest.
 /// Otherwise the layer is skipped with a warning: `project_untrusted` (no entry, or no
-/// readable store), `project_trust_changed` (an entry for other bytes), or
+/// readable store), `project_trust_changed` (an entry for other bytes),
+/// `project_trust_path_only` (an entry recording no digest), or
 /// `project_changed_during_load` (the user approved other bytes in this session: the file
 /// changed between the approval and this read). A read failure is skipped with its
 /// `config_read_failed` warning.
@@ -626,7 +631,11 @@ pub(crate) fn project_layer_decision(
     let (bytes, sha256) = match file {
         LayerFile::Missing => return ProjectLayer::Absent,
         LayerFile::Failed(diagnostic) => {
-            return ProjectLayer::Skipped { reason: SkipReason::ReadFailed, diagnostic };
+            return ProjectLayer::Skipped {
+                reason: SkipReason::ReadFailed,
+                diagnostic: Box::new(diagnostic),
+                bytes: None,
+            };
         }
         LayerFile::Read { bytes, sha256 } => (bytes, sha256),
     };
@@ -647,48 +656,50 @@ pub(crate) fn project_layer_decision(
     if let Some(basis) = basis {
         return ProjectLayer::Load { bytes, sha256, basis };
     }
-    let (file, root_text) = (project_file.display(), root.display());
-    let skipped = |code: &str, reason: SkipReason, why: String| ProjectLayer::Skipped {
-        reason,
-        diagnostic: Diagnostic::warning(
-            code,
-            format!("Project hooks at {file} were not loaded: {why}"),
-        )
-        .with_source(file.to_string()),
-    };
-    if let ProjectGrant::Approved { sha256: approved } = grant {
+    let root_text = root.display().to_string();
+    let (code, reason, why) = if let ProjectGrant::Approved { sha256: approved } = grant {
         let why = format!(
             "the file changed after it was approved (approved sha256 {approved}, read \
              {sha256}); start a new session to review it again"
         );
         let reason = SkipReason::ChangedDuringLoad { sha256, approved_sha256: approved.clone() };
-        return skipped(codes::PROJECT_CHANGED_DURING_LOAD, reason, why);
-    }
-    match state {
-        Some(TrustState::Changed { trusted_sha256, trusted_at }) => {
-            let why = match &trusted_sha256 {
-                Some(_) => format!(
-                    "the file changed since the workspace {root_text} was trusted at \
-                     {trusted_at}; review it, then run `hooks trust {root_text}` to trust it again"
-                ),
-                None => format!(
-                    "the trust entry of {root_text} (from {trusted_at}) does not record which \
-                     contents were trusted; review the file, then run `hooks trust {root_text}`"
-                ),
-            };
-            let reason = SkipReason::TrustChanged { sha256, trusted_sha256, trusted_at };
-            skipped(codes::PROJECT_TRUST_CHANGED, reason, why)
+        (codes::PROJECT_CHANGED_DURING_LOAD, reason, why)
+    } else {
+        match state {
+            Some(TrustState::Changed { trusted_sha256, trusted_at }) => {
+                let (code, why) = match &trusted_sha256 {
+                    Some(_) => (
+                        codes::PROJECT_TRUST_CHANGED,
+                        format!(
+                            "the file changed since the workspace {root_text} was trusted at \
+                             {trusted_at}"
+                        ),
+                    ),
+                    None => (
+                        codes::PROJECT_TRUST_PATH_ONLY,
+                        format!(
+                            "the trust entry of {root_text} (from {trusted_at}) does not record \
+                             which contents were trusted"
+                        ),
+                    ),
+                };
+                (code, SkipReason::TrustChanged { sha256, trusted_sha256, trusted_at }, why)
+            }
+            _ => {
+                let unreadable =
+                    if store.is_none() { " (the trust store could not be read)" } else { "" };
+                let why = format!("the workspace {root_text} is not trusted{unreadable}");
+                (codes::PROJECT_UNTRUSTED, SkipReason::Untrusted { sha256 }, why)
+            }
         }
-        _ => {
-            let unreadable =
-                if store.is_none() { " (the trust store could not be read)" } else { "" };
-            let why = format!(
-                "the workspace {root_text} is not trusted{unreadable}; review the file, then \
-                 run `hooks trust {root_text}` to trust it"
-            );
-            skipped(codes::PROJECT_UNTRUSTED, SkipReason::Untrusted { sha256 }, why)
-        }
-    }
+    };
+    let file = project_file.display().to_string();
+    let diagnostic = Box::new(
+        Diagnostic::warning(code, format!("Project hooks at {file} were not loaded: {why}"))
+            .with_source(file)
+            .with_subject(root_text),
+    );
+    ProjectLayer::Skipped { reason, diagnostic, bytes: Some(bytes) }
 }
 
 #[cfg(test)]
@@ -1163,7 +1174,7 @@ mod tests {
         let paths =
             Paths::discover(&tmp.path().join("p"), tmp.path().join("home"), &AppNames::default());
         if let Some(trusted) = trusted {
-            TrustStore::grant(&paths.state_dir, &paths.project_root, &sha(trusted), t0())
+            TrustStore::grant(&paths.home.state_dir(), &paths.project_root, &sha(trusted), t0())
                 .expect("grant");
         }
         Setup { tmp, paths }
@@ -1179,7 +1190,7 @@ mod tests {
         grant: ProjectGrant,
     ) -> String {
         let s = setup(content, trusted);
-        let store = TrustStore::open(&s.paths.state_dir).expect("open");
+        let store = TrustStore::open(&s.paths.home.state_dir()).expect("open");
         let layer = load_project_layer(&s.paths, store_ok.then_some(&store), &grant);
         let text = match layer {
             ProjectLayer::Absent => "absent".to_owned(),
@@ -1187,8 +1198,13 @@ mod tests {
                 assert_eq!(sha256, sha256_hex(&bytes));
                 format!("load {basis:?} {}", String::from_utf8(bytes).expect("utf-8"))
             }
-            ProjectLayer::Skipped { reason, diagnostic } => {
+            ProjectLayer::Skipped { reason, diagnostic, bytes } => {
                 assert_eq!(diagnostic.severity, hooks_core::Severity::Warning);
+                assert_eq!(bytes.as_deref().map(<[u8]>::len), content.map(str::len));
+                if !matches!(reason, SkipReason::ReadFailed) {
+                    let root = s.paths.project_root.display().to_string();
+                    assert_eq!(diagnostic.subject, Some(root));
+                }
                 assert_eq!(diagnostic.source, Some(s.paths.project_file.display().to_string()));
                 let reason = match reason {
                     SkipReason::ReadFailed => "read_failed",
@@ -1229,8 +1245,7 @@ mod tests {
             true,
             ProjectGrant::None,
             "skip untrusted project_untrusted: Project hooks at {p}/.deepagents/hooks.json were \
-             not loaded: the workspace {p} is not trusted; review the file, then run `hooks \
-             trust {p}` to trust it",
+             not loaded: the workspace {p} is not trusted",
         );
     }
 
@@ -1242,8 +1257,7 @@ mod tests {
             false,
             ProjectGrant::None,
             "skip untrusted project_untrusted: Project hooks at {p}/.deepagents/hooks.json were \
-             not loaded: the workspace {p} is not trusted (the trust store could not be read); \
-             review the file, then run `hooks trust {p}` to trust it",
+             not loaded: the workspace {p} is not trusted (the trust store could not be read)",
         );
     }
 
@@ -1261,7 +1275,7 @@ mod tests {
             ProjectGrant::None,
             "skip changed project_trust_changed: Project hooks at {p}/.deepagents/hooks.json \
              were not loaded: the file changed since the workspace {p} was trusted at \
-             2023-11-14T22:13:20Z; review it, then run `hooks trust {p}` to trust it again",
+             2023-11-14T22:13:20Z",
         );
     }
 
@@ -1271,10 +1285,10 @@ mod tests {
         let doc = serde_json::json!({"version": 1, "projects": {
             s.paths.project_root.to_str().unwrap(): {"trusted_at": "2025-01-02T03:04:05+00:00"}
         }});
-        fs::create_dir_all(&s.paths.state_dir).expect("state");
-        fs::write(s.paths.state_dir.join(TRUST_STORE_FILE), doc.to_string()).expect("write");
-        let store = TrustStore::open(&s.paths.state_dir).expect("open");
-        let ProjectLayer::Skipped { reason, diagnostic } =
+        fs::create_dir_all(s.paths.home.state_dir()).expect("state");
+        fs::write(s.paths.home.state_dir().join(TRUST_STORE_FILE), doc.to_string()).expect("write");
+        let store = TrustStore::open(&s.paths.home.state_dir()).expect("open");
+        let ProjectLayer::Skipped { reason, diagnostic, .. } =
             load_project_layer(&s.paths, Some(&store), &ProjectGrant::None)
         else {
             panic!("expected a skip");
@@ -1287,7 +1301,7 @@ mod tests {
                 trusted_at: "2025-01-02T03:04:05+00:00".to_owned()
             }
         );
-        assert_eq!(diagnostic.code, "project_trust_changed");
+        assert_eq!(diagnostic.code, "project_trust_path_only");
         assert!(
             diagnostic.message.contains("does not record which contents were trusted"),
             "{}",
@@ -1340,7 +1354,9 @@ mod tests {
             None,
             &ProjectGrant::BytesAtStart,
         );
-        let ProjectLayer::Skipped { reason: SkipReason::ReadFailed, diagnostic } = layer else {
+        let ProjectLayer::Skipped { reason: SkipReason::ReadFailed, diagnostic, bytes: None } =
+            layer
+        else {
             panic!("expected a read failure, got {layer:?}");
         };
         assert_eq!(diagnostic.message, "Failed to read hooks config at /x: boom");
@@ -1355,7 +1371,7 @@ mod tests {
             tmp.path().join("u/.deepagents"),
             &AppNames::default(),
         );
-        let store = TrustStore::open(&paths.state_dir).expect("open");
+        let store = TrustStore::open(&paths.home.state_dir()).expect("open");
         assert_eq!(
             load_project_layer(&paths, Some(&store), &ProjectGrant::BytesAtStart),
             ProjectLayer::Absent

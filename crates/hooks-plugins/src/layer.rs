@@ -29,7 +29,8 @@ pub struct LayerOptions {
     pub require_verified: bool,
 }
 
-/// The documents of every installed plugin, sorted by plugin id, with load diagnostics.
+/// The documents of every installed plugin, sorted by plugin id, with the diagnostics about
+/// the plugins (state, folders, verification; a document's parse diagnostics stay in it).
 /// Never fails: unreadable state files come back as `plugin_hooks_failed` diagnostics.
 pub fn plugin_layers(home: &Home, options: &LayerOptions) -> (Vec<LayerDocument>, Vec<Diagnostic>) {
     recover_for_read(home);
@@ -66,9 +67,6 @@ pub fn plugin_layers(home: &Home, options: &LayerOptions) -> (Vec<LayerDocument>
             docs.extend(plugin_docs);
             continue;
         }
-        for d in &plugin_docs {
-            diags.extend(d.parsed.diagnostics.iter().cloned());
-        }
         match lock_entry {
             None => {
                 if options.require_verified {
@@ -76,8 +74,13 @@ pub fn plugin_layers(home: &Home, options: &LayerOptions) -> (Vec<LayerDocument>
                         "plugin {id} is not verified (installed by another tool) and verification is required"
                     );
                     diags.push(
-                        Diagnostic::new(codes::PLUGIN_UNVERIFIED, Severity::Error, why.clone())
-                            .with_source(info.root.clone()),
+                        Diagnostic::new(
+                            codes::PLUGIN_UNVERIFIED_REQUIRED,
+                            Severity::Error,
+                            why.clone(),
+                        )
+                        .with_source(info.root.clone())
+                        .with_subject(id.clone()),
                     );
                     set_layer(&mut plugin_docs, Some((InactiveStatus::Unverified, why)));
                 } else {
@@ -85,9 +88,12 @@ pub fn plugin_layers(home: &Home, options: &LayerOptions) -> (Vec<LayerDocument>
                         Diagnostic::new(
                             codes::PLUGIN_UNVERIFIED,
                             Severity::Warning,
-                            format!("plugin {id} is not verified: it was installed by another tool (hooks plugin verify --adopt {id} pins it)"),
+                            format!(
+                                "plugin {id} is not verified: it was installed by another tool"
+                            ),
                         )
-                        .with_source(info.root.clone()),
+                        .with_source(info.root.clone())
+                        .with_subject(id.clone()),
                     );
                 }
             }
@@ -105,7 +111,8 @@ pub fn plugin_layers(home: &Home, options: &LayerOptions) -> (Vec<LayerDocument>
                         format!("plugin {id} does not match its manifest: {}", problems.join("; "));
                     diags.push(
                         Diagnostic::new(codes::PLUGIN_TAMPERED, Severity::Error, why.clone())
-                            .with_source(info.root.clone()),
+                            .with_source(info.root.clone())
+                            .with_subject(id.clone()),
                     );
                     set_layer(&mut plugin_docs, Some((InactiveStatus::Tampered, why)));
                 }
@@ -147,9 +154,6 @@ pub fn dev_plugin_layer(
         digest: None,
     };
     let docs = folder.documents(&info);
-    for d in &docs {
-        diags.extend(d.parsed.diagnostics.iter().cloned());
-    }
     if let Err(e) = std::fs::create_dir_all(home.data_dir(&id)) {
         diags.push(Diagnostic::new(
             codes::PLUGIN_HOOKS_FAILED,

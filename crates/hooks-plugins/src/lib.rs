@@ -71,4 +71,6 @@ pub mod codes {
     pub const PLUGIN_TAMPERED: &str = "plugin_tampered";
     /// A plugin installed by another tool, with nothing of ours to verify it against.
     pub const PLUGIN_UNVERIFIED: &str = "plugin_unverified";
+    /// A plugin installed by another tool, not loaded because verification is required.
+    pub const PLUGIN_UNVERIFIED_REQUIRED: &str = "plugin_unverified_required";
 }

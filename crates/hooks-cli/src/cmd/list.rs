@@ -87,7 +87,8 @@ pub(crate) struct Listing<'a> {
     pub home: String,
     /// The handlers listed.
     pub handlers: Vec<ListedHandler<'a>>,
-    /// Everything reported while loading the configuration.
+    /// Everything reported while loading the configuration (each with its command hint).
+    #[serde(serialize_with = "crate::hints::serialize")]
     pub diagnostics: &'a [Diagnostic],
 }
 
@@ -159,7 +160,7 @@ impl<'a> Listing<'a> {
         Listing {
             snapshot_id: snapshot.id(),
             project_root: paths.project_root.display().to_string(),
-            home: paths.home.display().to_string(),
+            home: paths.home.root().display().to_string(),
             handlers: handlers.iter().map(|h| ListedHandler::new(h)).collect(),
             diagnostics,
         }
@@ -351,7 +352,7 @@ pub(crate) fn table(handlers: &[&Handler], cwd: &Path, style: Style) -> String {
     out
 }
 
-/// A load diagnostic as one line: `warning[code] file:line:col: message`.
+/// A load diagnostic as one line: `warning[code] file:line:col: message; hint`.
 pub(crate) fn diagnostic_line(d: &Diagnostic, style: Style) -> String {
     let label = if d.is_error() {
         style.red_bold(&format!("error[{}]", d.code))
@@ -363,7 +364,7 @@ pub(crate) fn diagnostic_line(d: &Diagnostic, style: Style) -> String {
         (Some(s), _, _) => format!(" {s}:"),
         _ => String::new(),
     };
-    format!("{label}{location} {}", d.message)
+    format!("{label}{location} {}", crate::hints::text(d))
 }
 
 #[cfg(test)]

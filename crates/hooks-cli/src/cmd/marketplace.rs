@@ -32,7 +32,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, cmd: &MarketplaceCommand) -> anyhow::Result<
         MarketplaceCommand::Keygen(args) => return keygen(cx, &absolute(&args.dir, &cx.env.cwd)),
         _ => {}
     }
-    let home = Setup::new(cx.global, cx.env)?.home;
+    let home = Setup::new(cx.global, cx.env)?.paths.home;
     match cmd {
         MarketplaceCommand::Add(args) => add(cx, &home, args),
         MarketplaceCommand::List => list(cx, &home),

@@ -36,7 +36,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, cmd: &PluginCommand) -> anyhow::Result<i32> 
     if let PluginCommand::Pack(args) = cmd {
         return pack(cx, args);
     }
-    let home = Setup::new(cx.global, cx.env)?.home;
+    let home = Setup::new(cx.global, cx.env)?.paths.home;
     match cmd {
         PluginCommand::Install(args) => install(cx, &home, args),
         PluginCommand::Update(args) => update(cx, &home, args),

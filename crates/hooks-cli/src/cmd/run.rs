@@ -35,6 +35,7 @@ pub(crate) struct RunOutput<'a> {
     /// The snapshot the handlers ran against.
     pub snapshot_id: &'a str,
     /// Everything reported while loading the configuration.
+    #[serde(serialize_with = "crate::hints::serialize")]
     pub load_diagnostics: &'a [Diagnostic],
     /// Matched handler ids, in configuration order.
     pub matched: &'a [String],
@@ -212,7 +213,7 @@ fn dry_run(
     json!({
         "event": event,
         "snapshot_id": snapshot.id(),
-        "load_diagnostics": load_diagnostics,
+        "load_diagnostics": crate::hints::diagnostics_json(load_diagnostics),
         "payload": invocation.to_wire_value(),
         "matcher_target": target_key.map(|k| json!({"field": k, "value": target})),
         "matched": matched,

@@ -10,15 +10,17 @@
 //! trusted contents (a changed timeout, matcher or command is one of each). Grants keep a
 //! copy of the trusted bytes in the state folder for this; a grant made without one (by
 //! the reference, or by an older version) shows every current hook to be reviewed whole.
+//!
+//! The review itself is library API: `hooks_exec::TrustSubject::of` builds a
+//! `hooks_exec::TrustReview` from the one loader's sources; this command only renders it,
+//! asks, and calls `TrustReview::grant`.
 
 use std::time::SystemTime;
 
 use anyhow::{Context as _, bail};
-use hooks_core::diff::{HookDiff, HookSummary};
-use hooks_core::{
-    ConfigKind, Handler, Layer, LayerDocument, Snapshot, SnapshotOptions, parse_config,
-};
-use hooks_exec::{LayerFile, Paths, TrustState, TrustStore, read_layer_file};
+use hooks_core::Handler;
+use hooks_core::diff::HookSummary;
+use hooks_exec::{LoadRequest, Paths, Sources, TrustState, TrustStore, TrustSubject};
 use serde_json::json;
 
 use crate::cli::TrustArgs;
@@ -36,64 +38,47 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
         }
         None => setup.paths.project_root.clone(),
     };
-    let paths = Paths::new(root.clone(), setup.paths.home.clone(), &setup.names);
+    let paths = Paths::new(root.clone(), setup.paths.home.root().to_path_buf(), &setup.names);
     let shown_root = root.display();
     if args.revoke {
-        if TrustStore::revoke(&paths.state_dir, &root)? {
+        if TrustStore::revoke(&paths.home.state_dir(), &root)? {
             writeln!(cx.out, "revoked trust for {shown_root}")?;
         } else {
             writeln!(cx.out, "{shown_root} was not trusted")?;
         }
         return Ok(0);
     }
-    if paths.project_is_user_file() {
-        writeln!(
-            cx.out,
-            "{} is the user hooks file: it always loads, no trust needed",
-            paths.project_file.display()
-        )?;
-        return Ok(0);
-    }
-    let (bytes, sha256) = match read_layer_file(&paths.project_file) {
-        LayerFile::Read { bytes, sha256 } => (bytes, sha256),
-        LayerFile::Missing if args.show => {
+    // The review reads the project file through the one loader, as a session would, and
+    // against the trust store only: the bytes reviewed are the bytes a grant trusts.
+    let sources = Sources::load(&paths, LoadRequest::default());
+    let shown_file = list::shown_path(&paths.project_file.display().to_string(), &cx.env.cwd);
+    let review = match TrustSubject::of(&sources, &shown_file) {
+        TrustSubject::Review(review) => review,
+        TrustSubject::UserFile => {
+            writeln!(
+                cx.out,
+                "{} is the user hooks file: it always loads, no trust needed",
+                paths.project_file.display()
+            )?;
+            return Ok(0);
+        }
+        TrustSubject::ReadFailed(d) => bail!("{}", d.message),
+        _ if args.show => {
             writeln!(cx.out, "no project hooks file at {}", paths.project_file.display())?;
             return Ok(0);
         }
-        LayerFile::Missing => {
-            bail!("no project hooks file at {}: nothing to trust", paths.project_file.display())
-        }
-        LayerFile::Failed(d) => bail!("{}", d.message),
+        _ => bail!("no project hooks file at {}: nothing to trust", paths.project_file.display()),
     };
-    let store = TrustStore::open(&paths.state_dir);
-    let state = match &store {
-        Ok(store) => store.check(&root, &sha256),
-        Err(e) => {
-            cx.warn(format!("{e:#}"));
-            TrustState::Untrusted
-        }
-    };
-    let source = paths.project_file.display().to_string();
-    let parsed = parse_config(&bytes, &source, ConfigKind::Project);
-    let shown_file = list::shown_path(&source, &cx.env.cwd);
-    let changes = match &state {
-        TrustState::Changed { trusted_sha256: Some(old), .. } => {
-            TrustStore::trusted_contents(&paths.state_dir, old).map(|old_bytes| {
-                let old = parse_config(&old_bytes, &source, ConfigKind::Project);
-                HookDiff::between(
-                    &HookSummary::from_config(&old.config, &shown_file),
-                    &HookSummary::from_config(&parsed.config, &shown_file),
-                )
-            })
-        }
-        _ => None,
-    };
-    let doc = LayerDocument::new(Layer::Project, source.clone(), parsed);
-    let snapshot = Snapshot::build(vec![doc], &SnapshotOptions::default());
+    for d in &review.diagnostics {
+        cx.warn(&d.message);
+    }
+    let (state, changes, sha256) = (&review.state, &review.changes, &review.sha256);
+    let source = review.file.display().to_string();
+    let snapshot = &review.snapshot;
     let handlers: Vec<&Handler> = snapshot.handlers().iter().collect();
 
     if cx.global.json && args.show {
-        let (word, at) = match &state {
+        let (word, at) = match state {
             TrustState::Trusted { trusted_at } => ("trusted", Some(trusted_at)),
             TrustState::Changed { trusted_at, .. } => ("changed", Some(trusted_at)),
             _ => ("untrusted", None),
@@ -110,7 +95,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
                 "unchanged": d.unchanged,
             })),
             "handlers": handlers.iter().map(|h| list::handler_json(h)).collect::<Vec<_>>(),
-            "diagnostics": snapshot.diagnostics(),
+            "diagnostics": crate::hints::diagnostics_json(snapshot.diagnostics()),
         });
         writeln!(cx.out, "{}", serde_json::to_string_pretty(&value)?)?;
         return Ok(0);
@@ -119,7 +104,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
     let style = cx.out_style;
     writeln!(cx.out, "{} {source}", style.bold("Project hooks:"))?;
     writeln!(cx.out, "{} {sha256}", style.bold("sha256:"))?;
-    let state_text = match &state {
+    let state_text = match state {
         TrustState::Trusted { trusted_at } => {
             style.green(&format!("trusted at {trusted_at} for exactly these contents"))
         }
@@ -136,7 +121,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
         _ => style.yellow("not trusted"),
     };
     writeln!(cx.out, "{} {state_text}\n", style.bold("state:"))?;
-    if let Some(diff) = &changes {
+    if let Some(diff) = changes {
         writeln!(cx.out, "{}", style.bold("Changes since the trusted contents:"))?;
         if diff.is_empty() {
             writeln!(cx.out, "  none to the hooks (the file changed elsewhere)")?;
@@ -156,7 +141,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
     if args.show {
         return Ok(0);
     }
-    if matches!(state, TrustState::Trusted { .. }) {
+    if review.is_trusted() {
         writeln!(cx.out, "\n{shown_root} is already trusted")?;
         return Ok(0);
     }
@@ -176,8 +161,8 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
         }
     }
     // The bytes shown are the bytes trusted (and kept for the next review's diff).
-    let granted = TrustStore::grant_contents(&paths.state_dir, &root, &bytes, SystemTime::now())?;
-    debug_assert_eq!(granted, sha256);
+    let granted = review.grant(SystemTime::now())?;
+    debug_assert_eq!(&granted, sha256);
     writeln!(cx.out, "\ntrusted {shown_root} (sha256 {sha256})")?;
     Ok(0)
 }

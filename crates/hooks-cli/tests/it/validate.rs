@@ -98,7 +98,26 @@ fn discovered_layers_and_unreadable_files() {
     let out = env.run(&["validate"]);
     assert_eq!(out.code, 1, "{}", out.stdout);
     assert!(out.stdout.contains("error[invalid_matcher]"), "{}", out.stdout);
-    assert!(out.stdout.ends_with("checked 2 files: 1 error, 0 warnings\n"), "{}", out.stdout);
+    // The untrusted project file is checked, and marked as not loading.
+    assert!(out.stdout.starts_with("warning[project_untrusted]"), "{}", out.stdout);
+    assert!(
+        out.stdout.ends_with(
+            "not loaded: [TMP]/project/.deepagents/hooks.json (the workspace is not trusted)\n\
+             checked 2 files: 1 error, 1 warning\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    let json = env.run(&["--json", "validate"]).json();
+    assert_eq!(json["files"][0]["loads"], false);
+    assert_eq!(json["files"][0]["reason"], "the workspace is not trusted");
+    assert_eq!(json["files"][1]["loads"], true);
+    let trusted = env.run(&["--trust-project-hooks", "validate"]);
+    assert!(
+        trusted.stdout.ends_with("checked 2 files: 1 error, 0 warnings\n"),
+        "{}",
+        trusted.stdout
+    );
     let missing = env.run(&["validate", "nope.json"]);
     assert_eq!(missing.code, 1);
     assert!(

@@ -7,6 +7,7 @@ mod concurrency;
 mod env;
 mod outcomes;
 mod session;
+mod sources;
 mod stdin;
 mod support;
 mod timeout;

@@ -65,10 +65,14 @@ fn unverified_plugins() {
     assert_eq!(diags.len(), 1);
     assert_eq!(diags[0].code, codes::PLUGIN_UNVERIFIED);
     assert_eq!(diags[0].severity, hooks_core::Severity::Warning);
+    assert_eq!(diags[0].subject.as_deref(), Some("foreign@elsewhere"));
+    assert!(!diags[0].message.contains("hooks "), "no command in {}", diags[0].message);
     assert!(home.data_dir("foreign@elsewhere").is_dir());
 
     let (docs, diags) = plugin_layers(&home, &LayerOptions { require_verified: true });
     assert!(matches!(docs[0].inactive, Some((InactiveStatus::Unverified, _))));
+    assert_eq!(diags.len(), 1);
+    assert_eq!(diags[0].code, codes::PLUGIN_UNVERIFIED_REQUIRED);
     assert!(diags[0].is_error());
     assert_eq!(list(&home).unwrap()[0].provenance, Provenance::Unverified);
     assert!(matches!(verify(&home, None).unwrap().plugins[0].1, VerifyStatus::Unverified));
@@ -114,4 +118,20 @@ fn dev_plugin_dir() {
     assert!(std::path::Path::new(&info.data_dir).is_dir());
     let (docs, _) = dev_plugin_layer(&home, &dir, Some("dev@mine"));
     assert_eq!(docs[0].layer.plugin().unwrap().id, "dev@mine");
+}
+
+#[test]
+fn parse_diagnostics_stay_in_their_documents() {
+    let (d, home) = home();
+    let dir = make_plugin(d.path(), "bad", "0.1.0", "x");
+    fs::write(
+        dir.join("hooks/hooks.json"),
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true", "timeout": "5"}]}]}}"#,
+    )
+    .unwrap();
+    // The plugin host reports what it owns (nothing here); the bad entry is the document's.
+    let (docs, diags) = dev_plugin_layer(&home, &dir, None);
+    assert!(diags.is_empty(), "{diags:?}");
+    let codes: Vec<&str> = docs[0].parsed.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, ["invalid_config"]);
 }

@@ -176,7 +176,8 @@ pub(crate) enum Outcome<'a> {
 pub(crate) struct Reloaded<'a> {
     /// The new snapshot's id.
     pub snapshot_id: &'a str,
-    /// Everything reported while loading the configuration again.
+    /// Everything reported while loading the configuration again (each with its hint).
+    #[serde(serialize_with = "crate::hints::serialize")]
     pub load_diagnostics: &'a [Diagnostic],
 }
 

@@ -1,0 +1,112 @@
+//! What to run about a diagnostic: the libraries' diagnostics carry a code (and a
+//! subject: the project root, the plugin id) but never name a command; [`hint`] maps the
+//! code to the `hooks` command that addresses it. Every place that prints diagnostics uses
+//! it: human output appends the hint to the message ([`text`]), JSON output adds it as a
+//! separate `hint` key and keeps `message` the library's text ([`diagnostic_json`]).
+
+use hooks_core::{Diagnostic, codes};
+use hooks_plugins::codes as plugin_codes;
+use serde::Serializer;
+use serde::ser::SerializeSeq as _;
+use serde_json::Value;
+
+/// The command hint for `d`, if its code has one.
+pub(crate) fn hint(d: &Diagnostic) -> Option<String> {
+    let subject = d.subject.as_deref()?;
+    let text = match d.code.as_str() {
+        codes::PROJECT_UNTRUSTED => {
+            format!("review the file, then run `hooks trust {subject}` to trust it")
+        }
+        codes::PROJECT_TRUST_CHANGED => {
+            format!("review it, then run `hooks trust {subject}` to trust it again")
+        }
+        codes::PROJECT_TRUST_PATH_ONLY => {
+            format!("review the file, then run `hooks trust {subject}`")
+        }
+        plugin_codes::PLUGIN_UNVERIFIED => {
+            format!("`hooks plugin verify --adopt {subject}` pins it")
+        }
+        plugin_codes::PLUGIN_UNVERIFIED_REQUIRED => {
+            format!("`hooks plugin verify --adopt {subject}` pins it, so that it loads")
+        }
+        _ => return None,
+    };
+    Some(text)
+}
+
+/// The message of `d` followed by its hint, for human output.
+pub(crate) fn text(d: &Diagnostic) -> String {
+    match hint(d) {
+        Some(hint) => format!("{}; {hint}", d.message),
+        None => d.message.clone(),
+    }
+}
+
+/// `d` as JSON: its fields, plus `hint` when its code has one.
+pub(crate) fn diagnostic_json(d: &Diagnostic) -> Value {
+    let mut value = serde_json::to_value(d).unwrap_or(Value::Null);
+    if let (Value::Object(fields), Some(hint)) = (&mut value, hint(d)) {
+        fields.insert("hint".to_owned(), Value::String(hint));
+    }
+    value
+}
+
+/// Diagnostics as a JSON array, each with its hint.
+pub(crate) fn diagnostics_json(diagnostics: &[Diagnostic]) -> Value {
+    Value::Array(diagnostics.iter().map(diagnostic_json).collect())
+}
+
+/// `serialize_with` for a field holding diagnostics: each with its hint.
+pub(crate) fn serialize<S: Serializer>(
+    diagnostics: &&[Diagnostic],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let mut seq = serializer.serialize_seq(Some(diagnostics.len()))?;
+    for d in diagnostics.iter() {
+        seq.serialize_element(&diagnostic_json(d))?;
+    }
+    seq.end()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(code: &str, subject: Option<&str>, expect: Option<&str>) {
+        let mut d = Diagnostic::warning(code, "m");
+        d.subject = subject.map(str::to_owned);
+        assert_eq!(hint(&d).as_deref(), expect, "{code}");
+        let json = diagnostic_json(&d);
+        assert_eq!(json["message"], "m");
+        assert_eq!(json.get("hint").and_then(Value::as_str), expect);
+        let shown = text(&d);
+        assert_eq!(shown, expect.map_or_else(|| "m".to_owned(), |h| format!("m; {h}")));
+    }
+
+    #[test]
+    fn hints_by_code() {
+        check(
+            "project_untrusted",
+            Some("/p"),
+            Some("review the file, then run `hooks trust /p` to trust it"),
+        );
+        check(
+            "project_trust_changed",
+            Some("/p"),
+            Some("review it, then run `hooks trust /p` to trust it again"),
+        );
+        check(
+            "project_trust_path_only",
+            Some("/p"),
+            Some("review the file, then run `hooks trust /p`"),
+        );
+        check("plugin_unverified", Some("a@b"), Some("`hooks plugin verify --adopt a@b` pins it"));
+        check(
+            "plugin_unverified_required",
+            Some("a@b"),
+            Some("`hooks plugin verify --adopt a@b` pins it, so that it loads"),
+        );
+        check("project_untrusted", None, None);
+        check("invalid_config", Some("x"), None);
+    }
+}
