@@ -6,6 +6,7 @@
 
 use hooks_core::{Diagnostic, codes};
 use hooks_plugins::codes as plugin_codes;
+use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Serializer;
 use serde::ser::SerializeSeq as _;
 use serde_json::Value;
@@ -66,6 +67,25 @@ pub(crate) fn serialize<S: Serializer>(
         seq.serialize_element(&diagnostic_json(d))?;
     }
     seq.end()
+}
+
+/// `schema_with` for a field written by [`serialize`]: a list of the library's diagnostic
+/// objects, each with an optional `hint`.
+pub(crate) fn schema(generator: &mut SchemaGenerator) -> Schema {
+    let mut item = Diagnostic::json_schema(generator);
+    if let Some(properties) = item.get_mut("properties").and_then(Value::as_object_mut) {
+        properties.insert(
+            "hint".to_owned(),
+            serde_json::json!({
+                "type": "string",
+                "description": "The `hooks` command that addresses it, when there is one."
+            }),
+        );
+    }
+    let mut list = serde_json::Map::new();
+    list.insert("type".to_owned(), Value::from("array"));
+    list.insert("items".to_owned(), item.to_value());
+    Schema::from(list)
 }
 
 #[cfg(test)]

@@ -89,6 +89,7 @@ pub(crate) struct Listing<'a> {
     pub handlers: Vec<ListedHandler<'a>>,
     /// Everything reported while loading the configuration (each with its command hint).
     #[serde(serialize_with = "crate::hints::serialize")]
+    #[schemars(schema_with = "crate::hints::schema")]
     pub diagnostics: &'a [Diagnostic],
 }
 

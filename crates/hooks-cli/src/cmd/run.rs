@@ -36,6 +36,7 @@ pub(crate) struct RunOutput<'a> {
     pub snapshot_id: &'a str,
     /// Everything reported while loading the configuration.
     #[serde(serialize_with = "crate::hints::serialize")]
+    #[schemars(schema_with = "crate::hints::schema")]
     pub load_diagnostics: &'a [Diagnostic],
     /// Matched handler ids, in configuration order.
     pub matched: &'a [String],

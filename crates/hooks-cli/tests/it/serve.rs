@@ -156,6 +156,10 @@ fn every_line_of_a_session_validates_against_the_serve_schema() {
         "SubagentStart": [{"hooks": [prints(json!({"continue": false, "stopReason": "no agents"}))]}]
     }});
     env.user_hooks(&hooks.to_string());
+    // An untrusted project file: its load diagnostic carries a command hint.
+    env.project_hooks(
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#,
+    );
     let tool = |id: u32, name: &str| {
         json!({"id": id, "method": "event", "params": {"event": "PreToolUse",
             "payload": {"tool_name": name, "tool_input": {"command": "ls"}, "tool_use_id": format!("t{id}")}}})
@@ -221,6 +225,9 @@ fn every_line_of_a_session_validates_against_the_serve_schema() {
         );
     }
     let result = |id: u32| &by_id(json!(id))["result"];
+    let reloaded = &by_id(json!("r"))["result"]["load_diagnostics"][0];
+    assert_eq!(reloaded["code"], "project_untrusted", "{reloaded}");
+    assert!(reloaded["hint"].as_str().unwrap().contains("hooks trust"), "{reloaded}");
     assert_eq!(result(1)["effect"]["outcome"], "deny");
     assert_eq!(result(2)["effect"]["outcome"], "allow");
     assert_eq!(result(3)["effect"]["outcome"], "ask");

@@ -178,6 +178,7 @@ pub(crate) struct Reloaded<'a> {
     pub snapshot_id: &'a str,
     /// Everything reported while loading the configuration again (each with its hint).
     #[serde(serialize_with = "crate::hints::serialize")]
+    #[schemars(schema_with = "crate::hints::schema")]
     pub load_diagnostics: &'a [Diagnostic],
 }
 
