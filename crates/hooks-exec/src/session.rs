@@ -308,7 +308,7 @@ impl Session {
             Dispatch::new(&snapshot, invocation, &turn, self.options.capabilities)
         };
         let event = dispatch.event();
-        let cwd: Arc<Path> = Path::new(&dispatch.invocation().common.cwd).into();
+        let cwd = PathBuf::from(&dispatch.invocation().common.cwd);
         let callback_input =
             dispatch.jobs().iter().any(|j| matches!(j.kind, JobKind::Callback { .. })).then(|| {
                 (dispatch.wire_value(), dispatch.invocation().tool_use_id().map(str::to_owned))
@@ -354,7 +354,7 @@ impl Session {
     fn run_job(
         &self,
         job: &Job,
-        cwd: &Arc<Path>,
+        cwd: &Path,
         callback_input: Option<&(serde_json::Value, Option<String>)>,
     ) -> Pin<Box<JobFuture>> {
         let index = job.index;
