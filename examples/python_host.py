@@ -5,8 +5,10 @@ Usage:
     HOOKS_BIN=target/release/hooks python3 examples/python_host.py \
         --project examples/demo --trust-project-hooks
 
-Arguments are passed to `hooks` before `serve`. The host fires a PreToolUse for a
-`rm -rf` command and a Stop, acts on each decision, and shuts the session down.
+Arguments are passed to `hooks` before `serve`. The host starts the session (printing
+the load diagnostics on stderr: an untrusted project's hooks do not run, and the host
+says so), fires a PreToolUse for a `rm -rf` command and a Stop, acts on each decision,
+and shuts the session down.
 """
 
 import json
@@ -64,6 +66,23 @@ class HooksSession:
             raise RuntimeError(answer["error"]["message"])
         return answer["result"]
 
+    def start(self, allow_env=None, capabilities=None):
+        """Sets the session options (before the first event) and shows the load diagnostics."""
+        params = {}
+        if allow_env is not None:
+            params["allow_env"] = allow_env
+        if capabilities is not None:
+            params["capabilities"] = capabilities
+        result = self.request("session", params)
+        show_diagnostics(result["load_diagnostics"])
+        return result
+
+    def reload(self):
+        """Takes a new snapshot of the configuration and shows its load diagnostics."""
+        result = self.request("reload")
+        show_diagnostics(result["load_diagnostics"])
+        return result
+
     def fire(self, event, payload):
         return self.request("event", {"event": event, "payload": payload})
 
@@ -73,8 +92,20 @@ class HooksSession:
         return self.proc.wait(timeout=30)
 
 
+def show_diagnostics(diagnostics):
+    """Prints load diagnostics on stderr, as `hooks` prints them (hint appended)."""
+    for d in diagnostics:
+        text = d["message"]
+        if d.get("source") and d.get("line"):  # a problem inside a file
+            text = f"{d['source']}:{d['line']}:{d.get('column') or 1}: {text}"
+        if d.get("hint"):
+            text += f" ({d['hint']})"
+        print(f"hooks: {d['severity']}: {text}", file=sys.stderr)
+
+
 def main():
     session = HooksSession(sys.argv[1:])
+    session.start()
 
     # The model wants to run a shell command: ask the hooks first.
     command = "rm -rf build/"

@@ -83,7 +83,7 @@ pub enum Command {
     #[command(after_help = EXIT_CODES)]
     Run(RunArgs),
     /// Serve one session over stdin/stdout, one JSON object per line (see docs/serve.md)
-    Serve,
+    Serve(ServeArgs),
     /// Audit the effective hook set: every handler, where it comes from, and whether it runs
     List(ListArgs),
     /// Check hook files (or every discovered layer) and report each problem with its location
@@ -281,7 +281,10 @@ pub struct MarketplaceKeygenArgs {
 pub struct RunArgs {
     /// The event to fire (PreToolUse, Stop, UserPromptSubmit, ...)
     pub event: String,
-    /// The host's event payload: a file, "-" for stdin, or JSON text [default: {}]
+    /// The host's event payload: a file, "-" for stdin, or JSON text. A payload missing a
+    /// field the event needs is an error naming it, the fields needed and an example
+    /// [default: the event's example payload (its required fields only), for a try-out,
+    /// announced on stderr]
     #[arg(long, value_name = "FILE|-|JSON")]
     pub payload: Option<String>,
     /// session_id when the payload has none [default: a fresh UUID v4]
@@ -301,6 +304,62 @@ pub struct RunArgs {
     /// Show what would run and why, without running anything
     #[arg(long)]
     pub dry_run: bool,
+    /// What the host lets through and applies.
+    #[command(flatten)]
+    pub host: HostArgs,
+}
+
+/// `hooks serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// What the host lets through and applies (a `session` request may change it before
+    /// the first event).
+    #[command(flatten)]
+    pub host: HostArgs,
+}
+
+/// The session options of a host that drives `hooks run` or `hooks serve`: what a Rust
+/// host sets in `hooks_exec::SessionOptions`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct HostArgs {
+    /// Let this environment variable reach handlers even when it looks like a credential
+    /// (exact, case-sensitive name; repeatable)
+    #[arg(long = "allow-env", value_name = "NAME")]
+    pub allow_env: Vec<String>,
+    /// Apply an optional output field of handlers (repeatable); without it the host is
+    /// Deep Agents Code, which applies none and reports each as unsupported_field
+    #[arg(long = "capability", value_enum, value_name = "CAPABILITY")]
+    pub capabilities: Vec<Capability>,
+}
+
+/// An optional output field a host applies (`hooks_core::Capabilities`).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+// The names are the `--capability` values: what each rewrite applies to.
+#[allow(clippy::enum_variant_names)]
+pub enum Capability {
+    /// Both tool-input rewrites: PreToolUse and PermissionRequest `updatedInput` (the
+    /// Claude Agent SDK profile).
+    UpdatedInput,
+    /// PreToolUse `hookSpecificOutput.updatedInput`, applied with `permissionDecision:
+    /// "allow"` and returned as the decision's `updated_input`.
+    PreToolUseUpdatedInput,
+    /// PermissionRequest `hookSpecificOutput.decision.updatedInput`, applied with
+    /// `behavior: "allow"` and returned as the decision's `updated_input`.
+    PermissionRequestUpdatedInput,
 }
 
 /// `hooks list`.
@@ -402,6 +461,10 @@ mod tests {
         check(&["--json", "list"], true);
         check(&["--plugin-dir", "a", "--plugin-dir", "b=x@y", "list"], true);
         check(&["run", "PreToolUse", "--payload", "-", "--dry-run"], true);
+        check(&["run", "Stop", "--allow-env", "GH_TOKEN", "--allow-env", "NPM_TOKEN"], true);
+        check(&["run", "PreToolUse", "--capability", "updated-input"], true);
+        check(&["run", "PreToolUse", "--capability", "sudo"], false);
+        check(&["serve", "--capability", "pre-tool-use-updated-input", "--allow-env", "X"], true);
         check(&["run"], false);
         check(&["trust", "--show", "--revoke"], false);
         check(&["trust", "dir", "--yes"], true);

@@ -94,7 +94,7 @@ where
         Ctx { stdin, out: stdout, err: stderr, env, global: &cli.global, out_style, err_style };
     let result = match &cli.command {
         Command::Run(args) => cmd::run::run(&mut cx, args),
-        Command::Serve => cmd::serve::run(&mut cx),
+        Command::Serve(args) => cmd::serve::run(&mut cx, args),
         Command::List(args) => cmd::list::run(&mut cx, args),
         Command::Validate(args) => cmd::validate::run(&mut cx, args),
         Command::Trust(args) => cmd::trust::run(&mut cx, args),

@@ -32,7 +32,10 @@ fn check_request(line: &[u8], request: &Request) {
             return;
         }
         Request::Event { id, invocation } => (id, Some(invocation)),
-        Request::Reload { id } | Request::List { id } | Request::Shutdown { id } => (id, None),
+        Request::Reload { id }
+        | Request::List { id }
+        | Request::Shutdown { id }
+        | Request::Session { id, .. } => (id, None),
     };
     let id = &serde_json::to_value(id).unwrap_or_default();
     assert!(id.is_string() || id.is_number(), "request id {id}");

@@ -16,14 +16,14 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
-use hooks_core::{Diagnostic, LayerDocument};
+use hooks_core::{Capabilities, Diagnostic, LayerDocument};
 use hooks_exec::{
     AppNames, LoadRequest, Paths, ProjectGrant, SessionOptions, Sources, find_project_root,
     resolve_home,
 };
 use hooks_plugins::{LayerOptions, dev_plugin_layer, plugin_layers};
 
-use crate::cli::GlobalArgs;
+use crate::cli::{Capability, GlobalArgs};
 use crate::context::Env;
 
 /// One `--plugin-dir` folder.
@@ -108,6 +108,21 @@ impl Setup {
         options
     }
 
+    /// [`Setup::session_options`] with a host's own settings: the variables it lets
+    /// through the credential scrubbing and the optional output fields it applies.
+    pub fn host_session_options(
+        &self,
+        global: &GlobalArgs,
+        env: &Env,
+        allow_env: &[String],
+        capabilities: &[Capability],
+    ) -> SessionOptions {
+        let mut options = self.session_options(global, env);
+        options.env_allow = allow_env.to_vec();
+        options.capabilities = host_capabilities(capabilities);
+        options
+    }
+
     /// The sources a session would load now, through the same loader, grant and plugin
     /// documents as [`Setup::session_options`]; files that do not load (an untrusted
     /// project file, a disabled or tampered plugin) are among them, marked inactive.
@@ -122,6 +137,20 @@ impl Setup {
             LoadRequest { grant, project_file: None, plugin_documents, plugin_diagnostics };
         Sources::load(&self.paths, request)
     }
+}
+
+/// The engine's capabilities for a host's `--capability` list: Deep Agents Code's
+/// (nothing optional applied) plus each one named.
+pub(crate) fn host_capabilities(list: &[Capability]) -> Capabilities {
+    list.iter().fold(Capabilities::deep_agents(), |caps, c| match c {
+        Capability::UpdatedInput => {
+            caps.with_pre_tool_use_updated_input(true).with_permission_request_updated_input(true)
+        }
+        Capability::PreToolUseUpdatedInput => caps.with_pre_tool_use_updated_input(true),
+        Capability::PermissionRequestUpdatedInput => {
+            caps.with_permission_request_updated_input(true)
+        }
+    })
 }
 
 /// Parses one `--plugin-dir DIR[=ID]`.
@@ -159,6 +188,23 @@ mod tests {
 
     fn check_spec(spec: &str, dir: &str, id: Option<&str>) {
         assert_eq!(split_plugin_spec(spec), (dir, id), "{spec}");
+    }
+
+    #[test]
+    fn capabilities() {
+        assert_eq!(host_capabilities(&[]), Capabilities::deep_agents());
+        assert_eq!(host_capabilities(&[Capability::UpdatedInput]), Capabilities::agent_sdk());
+        assert_eq!(
+            host_capabilities(&[Capability::PermissionRequestUpdatedInput]),
+            Capabilities::deep_agents().with_permission_request_updated_input(true)
+        );
+        assert_eq!(
+            host_capabilities(&[
+                Capability::PreToolUseUpdatedInput,
+                Capability::PermissionRequestUpdatedInput
+            ]),
+            Capabilities::agent_sdk()
+        );
     }
 
     #[test]

@@ -337,8 +337,7 @@ impl<'s> Loader<'s> {
         for m in self.members(events, "hooks", None) {
             let field = join("hooks", &m.key);
             let Some(event) = Event::from_name(&m.key) else {
-                let names: Vec<&str> = Event::ALL.iter().map(|e| e.name()).collect();
-                let detail = match suggest(&m.key, &names) {
+                let detail = match Event::suggest(&m.key) {
                     Some(s) => format!("unknown hook event (did you mean '{s}'?)"),
                     None => "unknown hook event".to_owned(),
                 };
@@ -563,7 +562,7 @@ impl<'s> Loader<'s> {
 
 /// The candidate closest to `word` (case-insensitive edit distance at most 2), for
 /// "did you mean" hints.
-fn suggest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
+pub(crate) fn suggest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
     let word = word.to_lowercase();
     candidates
         .iter()

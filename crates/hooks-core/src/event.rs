@@ -80,6 +80,14 @@ impl Event {
         Event::ALL.into_iter().find(|e| e.name() == name)
     }
 
+    /// The event a mistyped name most likely means (case-insensitive edit distance at most
+    /// 2: `pretooluse`, `PreToolUs`), for "did you mean" hints; `None` when no name is close.
+    /// Configuration files get the same hint for their event keys.
+    pub fn suggest(name: &str) -> Option<Event> {
+        let names = Event::ALL.map(Event::name);
+        crate::config::suggest(name, &names).and_then(Event::from_name)
+    }
+
     /// Default handler timeout in seconds: 30 for UserPromptSubmit, 600 otherwise.
     pub const fn default_timeout_secs(self) -> f64 {
         match self {
@@ -136,6 +144,16 @@ mod tests {
         }
         assert_eq!(Event::from_name("pretooluse"), None);
         assert_eq!(Event::from_name("PreToolUse "), None);
+    }
+
+    #[test]
+    fn mistyped_names_get_a_suggestion() {
+        assert_eq!(Event::suggest("pretooluse"), Some(Event::PreToolUse));
+        assert_eq!(Event::suggest("PreToolUs"), Some(Event::PreToolUse));
+        assert_eq!(Event::suggest("stop"), Some(Event::Stop));
+        assert_eq!(Event::suggest("SubagentStrat"), Some(Event::SubagentStart));
+        assert_eq!(Event::suggest("Nope"), None);
+        assert_eq!(Event::suggest(""), None);
     }
 
     #[test]

@@ -459,6 +459,64 @@ pub fn payload_own_keys(event: Event) -> &'static [&'static str] {
     }
 }
 
+/// The keys a host must give for `event` ([`Invocation::from_host_json`]): the event's
+/// required keys of the table in the module docs, without the common fields (filled from
+/// the defaults) and without `stop_hook_active` (derived from the continuation count).
+pub fn host_required_keys(event: Event) -> &'static [&'static str] {
+    match event {
+        Event::SessionStart => &["source"],
+        Event::UserPromptSubmit => &["prompt"],
+        Event::SessionEnd => &["reason"],
+        Event::PermissionRequest => &["tool_name", "tool_input"],
+        Event::Notification => &["message", "notification_type"],
+        Event::PreToolUse => &["tool_name", "tool_input", "tool_use_id"],
+        Event::PostToolUse => &["tool_name", "tool_input", "tool_use_id"],
+        Event::PostToolUseFailure => &["tool_name", "tool_input", "tool_use_id", "error"],
+        Event::PreCompact => &["trigger"],
+        Event::Stop => &["last_assistant_message"],
+        Event::SubagentStart => &["agent_id", "agent_type"],
+        Event::SubagentStop => {
+            &["agent_id", "agent_type", "agent_transcript_path", "last_assistant_message"]
+        }
+    }
+}
+
+/// A minimal host payload for `event`: exactly its [`host_required_keys`], with plausible
+/// values (a `Bash` call of `echo hello`, a `startup` session, ...). For try-outs and for
+/// the examples in error messages; it reads with [`Invocation::from_host_json`].
+pub fn example_payload(event: Event) -> Value {
+    let tool = || serde_json::json!({"command": "echo hello"});
+    match event {
+        Event::SessionStart => serde_json::json!({"source": "startup"}),
+        Event::UserPromptSubmit => serde_json::json!({"prompt": "Hello"}),
+        Event::SessionEnd => serde_json::json!({"reason": "other"}),
+        Event::PermissionRequest => serde_json::json!({"tool_name": "Bash", "tool_input": tool()}),
+        Event::Notification => {
+            serde_json::json!({"message": "Claude is waiting for your input", "notification_type": "idle_prompt"})
+        }
+        Event::PreToolUse | Event::PostToolUse => {
+            serde_json::json!({"tool_name": "Bash", "tool_input": tool(), "tool_use_id": "toolu_example"})
+        }
+        Event::PostToolUseFailure => serde_json::json!({
+            "tool_name": "Bash",
+            "tool_input": tool(),
+            "tool_use_id": "toolu_example",
+            "error": "Command failed with exit code 1",
+        }),
+        Event::PreCompact => serde_json::json!({"trigger": "manual"}),
+        Event::Stop => serde_json::json!({"last_assistant_message": "Done."}),
+        Event::SubagentStart => {
+            serde_json::json!({"agent_id": "agent_example", "agent_type": "general-purpose"})
+        }
+        Event::SubagentStop => serde_json::json!({
+            "agent_id": "agent_example",
+            "agent_type": "general-purpose",
+            "agent_transcript_path": "",
+            "last_assistant_message": "Done.",
+        }),
+    }
+}
+
 /// One event invocation's input: common fields plus the event's own keys.
 #[derive(Debug, Clone)]
 pub struct Invocation {
@@ -972,6 +1030,32 @@ fn opt_entry<M: SerializeMap, T: Serialize>(
 pub(crate) mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn example_payloads_have_exactly_the_required_keys() {
+        let defaults = CommonDefaults::new("s", "", "/c");
+        for event in Event::ALL {
+            let example = example_payload(event);
+            let (_, warnings) = Invocation::from_host_json(event, &example, &defaults)
+                .unwrap_or_else(|e| panic!("{event}: {e}"));
+            assert_eq!(warnings, Vec::new(), "{event}");
+            let keys: Vec<&str> = example.as_object().unwrap().keys().map(String::as_str).collect();
+            let mut required = host_required_keys(event).to_vec();
+            required.sort_unstable();
+            let mut sorted = keys.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, required, "{event}");
+            for key in keys {
+                let mut without = example.clone();
+                without.as_object_mut().unwrap().remove(key);
+                assert_eq!(
+                    Invocation::from_host_json(event, &without, &defaults).err(),
+                    Some(PayloadError::MissingField { event, field: key.to_owned() }),
+                    "{event} without {key}"
+                );
+            }
+        }
+    }
 
     /// Stdin objects the reference wrote (oracle `stdin`, compacted in its key order), one
     /// per event; `/tmp` is the oracle's `--cwd`.

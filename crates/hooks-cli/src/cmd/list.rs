@@ -68,10 +68,15 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ListArgs) -> anyhow::Result<i32> {
 
 /// Parses an event name, with the list of names in the error.
 pub(crate) fn parse_event(name: &str) -> anyhow::Result<Event> {
-    Event::from_name(name).ok_or_else(|| {
-        let names: Vec<&str> = Event::ALL.iter().map(|e| e.name()).collect();
-        anyhow!("unknown event '{name}'; expected one of {}", names.join(", "))
-    })
+    Event::from_name(name).ok_or_else(|| anyhow!(unknown_event(name)))
+}
+
+/// The message for an event name that is not one of the twelve: the closest name, if one
+/// is close ([`Event::suggest`], as configuration files get), and the names.
+pub(crate) fn unknown_event(name: &str) -> String {
+    let names: Vec<&str> = Event::ALL.iter().map(|e| e.name()).collect();
+    let hint = Event::suggest(name).map(|e| format!(" (did you mean '{e}'?)")).unwrap_or_default();
+    format!("unknown event '{name}'{hint}; expected one of {}", names.join(", "))
 }
 
 /// The JSON listing (`--json`, and the `list` method of `hooks serve`).
@@ -403,6 +408,16 @@ mod tests {
     fn event_names() {
         assert_eq!(parse_event("Stop").unwrap(), Event::Stop);
         let err = parse_event("stop").unwrap_err().to_string();
-        assert!(err.starts_with("unknown event 'stop'; expected one of SessionStart, "), "{err}");
+        assert!(
+            err.starts_with(
+                "unknown event 'stop' (did you mean 'Stop'?); expected one of SessionStart, "
+            ),
+            "{err}"
+        );
+        let err = parse_event("Teleport").unwrap_err().to_string();
+        assert!(
+            err.starts_with("unknown event 'Teleport'; expected one of SessionStart, "),
+            "{err}"
+        );
     }
 }

@@ -1,19 +1,28 @@
 //! `hooks run EVENT`: fires one event through the snapshot and prints the result as JSON.
 //!
 //! The payload is the host's JSON (`--payload FILE`, `-` for stdin, or the JSON text
-//! itself; `{}` when absent) plus the common fields it lacks: `session_id` (a fresh UUID
-//! v4), `transcript_path` (`""`), `cwd` (the working directory), `hook_event_name`,
-//! `permission_mode` (`default`). The printed object is
-//! `{"event", "snapshot_id", "load_diagnostics", "matched", "decision", "effect",
-//! "handlers"}`. Exit 0 when the action may proceed, 2 when the decision denies, blocks or
-//! stops, 1 on an engine error.
+//! itself) plus the common fields it lacks: `session_id` (a fresh UUID v4),
+//! `transcript_path` (`""`), `cwd` (the working directory), `hook_event_name`,
+//! `permission_mode` (`default`). Without `--payload` the event's example payload
+//! ([`hooks_core::payload::example_payload`]: its required fields only) is fired, for a
+//! try-out, and stderr says so. A payload that lacks a required field is an error naming
+//! the field, the fields the event needs and the example.
+//!
+//! The printed object is `{"event", "snapshot_id", "load_diagnostics", "matched",
+//! "decision", "effect", "handlers"}`; `effect` is the reference's effect object plus
+//! `notices`, the lines the reference shows the user. Exit 0 when the action may proceed,
+//! 2 when the decision denies, blocks or stops, 1 on an engine error.
 
 use std::io::Read as _;
 use std::path::Path;
 
 use anyhow::{Context as _, anyhow};
 use hooks_core::matcher::{MatcherKind, matcher_kind};
-use hooks_core::{CommonDefaults, Diagnostic, Event, EventInput, Invocation, Snapshot, codes};
+use hooks_core::payload::{example_payload, host_required_keys};
+use hooks_core::render::{Notice, render_notices};
+use hooks_core::{
+    CommonDefaults, Diagnostic, Event, EventInput, Invocation, PayloadError, Snapshot, codes,
+};
 use hooks_exec::{Fired, Session};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -42,31 +51,137 @@ pub(crate) struct RunOutput<'a> {
     pub matched: &'a [String],
     /// The reduced decision.
     pub decision: &'a hooks_core::Decision,
-    /// The effect the reference host derives from it.
-    pub effect: &'a hooks_core::Effect,
+    /// The effect the reference host derives from it, with the lines it shows the user.
+    pub effect: HostEffect<'a>,
     /// Each matched handler's run.
     pub handlers: &'a [hooks_exec::HandlerRun],
 }
 
 impl<'a> RunOutput<'a> {
-    /// The output for a fired event.
-    pub fn new(fired: &'a Fired, load_diagnostics: &'a [Diagnostic]) -> Self {
+    /// The output for a fired event; `tool_name` is the invocation's (tool events), for
+    /// the PermissionRequest attribution.
+    pub fn new(
+        fired: &'a Fired,
+        load_diagnostics: &'a [Diagnostic],
+        tool_name: Option<&str>,
+    ) -> Self {
         RunOutput {
             event: fired.event,
             snapshot_id: &fired.snapshot_id,
             load_diagnostics,
             matched: &fired.matched,
             decision: &fired.decision,
-            effect: &fired.effect,
+            effect: HostEffect {
+                effect: &fired.effect,
+                notices: render_notices(&fired.decision, tool_name),
+            },
             handlers: &fired.handlers,
         }
+    }
+}
+
+/// The `effect` hosts get: the reference's effect object (its keys keep their meaning)
+/// plus `notices`, the user-facing lines of the reference presenter
+/// ([`hooks_core::render::render_notices`]: `Hook warning: ...`, the system messages, the
+/// PermissionRequest attribution `PermissionRequest hook denied {tool}: {reason}`).
+#[derive(Debug)]
+pub(crate) struct HostEffect<'a> {
+    /// The effect.
+    pub effect: &'a hooks_core::Effect,
+    /// The lines shown to the user, in the presenter's order.
+    pub notices: Vec<Notice>,
+}
+
+impl Serialize for HostEffect<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut object = match self.effect.to_json() {
+            Value::Object(object) => object,
+            _ => serde_json::Map::new(),
+        };
+        let notices = serde_json::to_value(&self.notices).map_err(serde::ser::Error::custom)?;
+        object.insert("notices".to_owned(), notices);
+        object.serialize(serializer)
+    }
+}
+
+impl JsonSchema for HostEffect<'_> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "effect".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let mut schema = <hooks_core::Effect as JsonSchema>::json_schema(generator);
+        let notices = json!({
+            "description": "The lines the reference shows the user, in its order: each distinct diagnostic (`Hook warning: ...`, `Hook error: ...`), the system messages, and for PermissionRequest the attribution (`PermissionRequest hook allowed {tool}.`, `PermissionRequest hook denied {tool}: {reason}`).",
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "severity": {"type": "string", "enum": ["information", "warning", "error"]},
+                    "message": {"type": "string"},
+                },
+                "required": ["severity", "message"],
+                "additionalProperties": false,
+            },
+        });
+        let shapes = schema.get_mut("oneOf").and_then(Value::as_array_mut);
+        for shape in shapes.into_iter().flatten() {
+            if let Some(properties) = shape.get_mut("properties").and_then(Value::as_object_mut) {
+                properties.insert("notices".to_owned(), notices.clone());
+            }
+            if let Some(required) = shape.get_mut("required").and_then(Value::as_array_mut) {
+                required.push(json!("notices"));
+            }
+        }
+        schema
+    }
+}
+
+/// The tool name of a tool event's invocation (PreToolUse, PermissionRequest, ...).
+pub(crate) fn tool_name(invocation: &Invocation) -> Option<String> {
+    (invocation.event().matcher_target() == Some("tool_name"))
+        .then(|| invocation.matcher_target().map(str::to_owned))
+        .flatten()
+}
+
+/// What `event`'s payload needs, for messages: its required fields and its example.
+pub(crate) fn payload_needs(event: Event) -> String {
+    format!(
+        "{event} needs {} (session_id, transcript_path, cwd and permission_mode are filled \
+         when absent); for example {}",
+        host_required_keys(event).join(", "),
+        example_payload(event)
+    )
+}
+
+/// A payload error as people read it: a payload that is not an object or lacks a
+/// required field also says what the event needs.
+pub(crate) fn payload_error(err: &PayloadError) -> String {
+    match err {
+        PayloadError::NotAnObject { event } => format!("{err}; {}", payload_needs(*event)),
+        PayloadError::MissingField { event, field } if !field.contains(['.', '[']) => {
+            format!("{err}; {}", payload_needs(*event))
+        }
+        _ => err.to_string(),
     }
 }
 
 /// Fires the event.
 pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
     let event = list::parse_event(&args.event)?;
-    let value = read_payload(cx, args.payload.as_deref())?;
+    let value = match args.payload.as_deref() {
+        Some(payload) => read_payload(cx, payload)?,
+        None => {
+            let example = example_payload(event);
+            let _ = writeln!(
+                cx.err,
+                "{} no --payload: firing {event} with its example payload {example} (a \
+                 try-out; give --payload FILE, - or JSON for a real event)",
+                cx.err_style.dim("hooks:"),
+            );
+            example
+        }
+    };
     let cwd = args.cwd.as_deref().map(|c| absolute(c, &cx.env.cwd));
     let defaults = CommonDefaults {
         session_id: match &args.session_id {
@@ -77,12 +192,19 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
         cwd: cwd.unwrap_or_else(|| cx.env.cwd.clone()).display().to_string(),
         permission_mode: Some("default".to_owned()),
     };
-    let (invocation, warnings) = Invocation::from_host_json(event, &value, &defaults)?;
+    let (invocation, warnings) = Invocation::from_host_json(event, &value, &defaults)
+        .map_err(|e| anyhow!(payload_error(&e)))?;
     for w in &warnings {
         cx.warn(format!("payload: {}", w.message));
     }
     let setup = Setup::new(cx.global, cx.env)?;
-    let session = Session::start(setup.session_options(cx.global, cx.env))?;
+    let options = setup.host_session_options(
+        cx.global,
+        cx.env,
+        &args.host.allow_env,
+        &args.host.capabilities,
+    );
+    let session = Session::start(options)?;
     if let Some(count) = args.stop_continuations {
         match &invocation.input {
             EventInput::SubagentStop(i) => {
@@ -100,13 +222,14 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
         writeln!(cx.out, "{}", serde_json::to_string_pretty(&value)?)?;
         return Ok(0);
     }
+    let tool = tool_name(&invocation);
     let fired = fire(cx, &session, invocation)?;
     for d in &fired.decision.diagnostics {
         if d.code == codes::STOP_HOOK_ACTIVE_CONFLICT {
             cx.warn(d.message.clone());
         }
     }
-    let output = RunOutput::new(&fired, &load_diagnostics);
+    let output = RunOutput::new(&fired, &load_diagnostics, tool.as_deref());
     writeln!(cx.out, "{}", serde_json::to_string_pretty(&output)?)?;
     Ok(if fired.is_blocking() { 2 } else { 0 })
 }
@@ -147,19 +270,18 @@ fn fire(cx: &mut Ctx<'_>, session: &Session, invocation: Invocation) -> anyhow::
 }
 
 /// Reads `--payload`: `-` is stdin, an existing file is read, text starting with `{` is
-/// the JSON itself; nothing is `{}`.
-fn read_payload(cx: &mut Ctx<'_>, payload: Option<&str>) -> anyhow::Result<Value> {
+/// the JSON itself.
+fn read_payload(cx: &mut Ctx<'_>, payload: &str) -> anyhow::Result<Value> {
     let (bytes, what) = match payload {
-        None => return Ok(json!({})),
-        Some("-") => {
+        "-" => {
             let mut bytes = Vec::new();
             cx.stdin.read_to_end(&mut bytes).context("cannot read the payload from stdin")?;
             (bytes, "stdin".to_owned())
         }
-        Some(text) if text.trim_start().starts_with('{') => {
+        text if text.trim_start().starts_with('{') => {
             (text.as_bytes().to_vec(), "--payload".to_owned())
         }
-        Some(file) => {
+        file => {
             let path = absolute(Path::new(file), &cx.env.cwd);
             let bytes = std::fs::read(&path)
                 .with_context(|| format!("cannot read the payload file {file}"))?;

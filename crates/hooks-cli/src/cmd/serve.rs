@@ -1,7 +1,9 @@
 //! `hooks serve`: one hook session over stdin/stdout, one JSON object per line.
 //!
 //! The snapshot is taken at start. Requests are `{"id", "method", "params"}` with methods
-//! `event` (`params: {"event", "payload"}`), `reload`, `list` and `shutdown`; responses are
+//! `event` (`params: {"event", "payload"}`), `session` (`params: {"allow_env",
+//! "capabilities"}`, before the first event: the session starts again with these host
+//! options), `reload`, `list` and `shutdown`; responses are
 //! `{"id", "result"}` or `{"id", "error": {"code", "message"}}`; status notifications are
 //! `{"method": "status", "params": {"text"}}`, sent at most once per [`STATUS_DELAY`] with
 //! the text current then (and the text current at the end always). Lines that are ready together
@@ -24,16 +26,17 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use hooks_core::{CommonDefaults, Diagnostic, Event, Invocation};
-use hooks_exec::{Fired, Session};
+use hooks_exec::{Fired, Session, StatusListener};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 use tokio::time::{Instant, sleep_until};
 
-use crate::cmd::list::Listing;
-use crate::cmd::run::RunOutput;
-use crate::context::Ctx;
+use crate::cli::{Capability, GlobalArgs, ServeArgs};
+use crate::cmd::list::{Listing, unknown_event};
+use crate::cmd::run::{RunOutput, payload_error, tool_name};
+use crate::context::{Ctx, Env};
 use crate::layers::Setup;
 
 pub(crate) mod protocol;
@@ -41,14 +44,16 @@ pub(crate) mod protocol;
 use protocol::{
     ErrorResponse, EventParams, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, Id,
     METHOD_NOT_FOUND, Method, Notification, Outcome, PARSE_ERROR, Reloaded, RequestLine, Response,
-    StatusParams,
+    SessionParams, SessionSet, StatusParams,
 };
 pub(crate) use protocol::{event_names, schema};
 
 /// Serves until `shutdown` or the end of stdin.
-pub(crate) fn run(cx: &mut Ctx<'_>) -> anyhow::Result<i32> {
+pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
     let setup = Setup::new(cx.global, cx.env)?;
-    let session = Arc::new(Session::start(setup.session_options(cx.global, cx.env))?);
+    let (allow_env, capabilities) = (args.host.allow_env.clone(), args.host.capabilities.clone());
+    let options = setup.host_session_options(cx.global, cx.env, &allow_env, &capabilities);
+    let session = Arc::new(Session::start(options)?);
     let defaults = Arc::new(CommonDefaults {
         session_id: crate::uuid::v4().context("cannot make a session id")?,
         transcript_path: String::new(),
@@ -62,9 +67,20 @@ pub(crate) fn run(cx: &mut Ctx<'_>) -> anyhow::Result<i32> {
 
     // Changes of the status slot.
     let (note_tx, mut note_rx) = mpsc::unbounded_channel::<String>();
-    session.on_status(Arc::new(move |text: &str| {
+    let status_listener: StatusListener = Arc::new(move |text: &str| {
         let _ = note_tx.send(text.to_owned());
-    }));
+    });
+    session.on_status(Arc::clone(&status_listener));
+    let mut host = Host {
+        session,
+        setup,
+        global: cx.global,
+        env: cx.env,
+        allow_env,
+        capabilities,
+        status_listener,
+        fired: false,
+    };
 
     // Lines from stdin, read on a thread of their own (it may stay blocked in a read after
     // `shutdown`; the process exits without waiting for it).
@@ -115,7 +131,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>) -> anyhow::Result<i32> {
                 }
                 line = line_rx.recv(), if reading => {
                     let Some(line) = line else { reading = false; continue };
-                    match handle(&line, &session, &defaults, &mut tasks, &mut batch) {
+                    match handle(&line, &mut host, &defaults, &mut tasks, &mut batch) {
                         Handled::Done => {}
                         Handled::Shutdown(id) => {
                             reading = false;
@@ -152,6 +168,43 @@ pub(crate) fn run(cx: &mut Ctx<'_>) -> anyhow::Result<i32> {
     Ok(0)
 }
 
+/// The session the requests go to, and what a `session` request needs to start it again.
+struct Host<'a> {
+    /// The current session.
+    session: Arc<Session>,
+    /// The resolved global options.
+    setup: Setup,
+    /// The global options.
+    global: &'a GlobalArgs,
+    /// The process environment handlers inherit (after scrubbing).
+    env: &'a Env,
+    /// The variables let through the credential scrubbing.
+    allow_env: Vec<String>,
+    /// The optional output fields applied.
+    capabilities: Vec<Capability>,
+    /// Where status texts go; every session started gets it.
+    status_listener: StatusListener,
+    /// An `event` request was accepted: the session options are fixed from then on.
+    fired: bool,
+}
+
+impl Host<'_> {
+    /// Starts the session again with `params` (a key left out keeps its value).
+    fn restart(&mut self, params: SessionParams) -> Result<(), String> {
+        let allow_env = params.allow_env.unwrap_or_else(|| self.allow_env.clone());
+        let capabilities = params.capabilities.unwrap_or_else(|| self.capabilities.clone());
+        let options =
+            self.setup.host_session_options(self.global, self.env, &allow_env, &capabilities);
+        let session =
+            Session::start(options).map_err(|e| format!("cannot start the session: {e}"))?;
+        session.on_status(Arc::clone(&self.status_listener));
+        self.session = Arc::new(session);
+        self.allow_env = allow_env;
+        self.capabilities = capabilities;
+        Ok(())
+    }
+}
+
 /// What one request line led to.
 enum Handled {
     /// Answered (into the batch), spawned as an event task, or blank: nothing more to do.
@@ -167,6 +220,8 @@ pub(crate) enum Request {
     Blank,
     /// `event`, with the invocation its params describe.
     Event { id: Id, invocation: Box<Invocation> },
+    /// `session`, with the host options to start the session with.
+    Session { id: Id, params: SessionParams },
     /// `reload`.
     Reload { id: Id },
     /// `list`.
@@ -189,6 +244,10 @@ pub(crate) fn parse_request(
     match request.method {
         Method::Event => match invocation(request.params, defaults) {
             Ok(invocation) => Ok(Request::Event { id, invocation: Box::new(invocation) }),
+            Err(message) => Err(ErrorResponse::new(Some(id), INVALID_PARAMS, message)),
+        },
+        Method::Session => match session_params(request.params) {
+            Ok(params) => Ok(Request::Session { id, params }),
             Err(message) => Err(ErrorResponse::new(Some(id), INVALID_PARAMS, message)),
         },
         Method::Reload => Ok(Request::Reload { id }),
@@ -237,7 +296,7 @@ fn event_params(params: Option<Value>) -> Result<EventParams, String> {
         Some(Value::String(name)) => name,
         _ => return Err("params.event must be an event name (a string)".to_owned()),
     };
-    let event = Event::from_name(&name).ok_or_else(|| format!("unknown event '{name}'"))?;
+    let event = Event::from_name(&name).ok_or_else(|| unknown_event(&name))?;
     let payload = params.remove("payload").filter(|p| !p.is_null());
     Ok(EventParams { event, payload })
 }
@@ -248,7 +307,15 @@ fn invocation(params: Option<Value>, defaults: &CommonDefaults) -> Result<Invoca
     let payload = params.payload.unwrap_or_else(|| Value::Object(Map::new()));
     Invocation::from_host_json(params.event, &payload, defaults)
         .map(|(invocation, _)| invocation)
-        .map_err(|e| e.to_string())
+        .map_err(|e| payload_error(&e))
+}
+
+/// The [`SessionParams`] of a `session` request (missing or `null` params: no change).
+fn session_params(params: Option<Value>) -> Result<SessionParams, String> {
+    match params {
+        None | Some(Value::Null) => Ok(SessionParams::default()),
+        Some(params) => serde_json::from_value(params).map_err(|e| format!("session params: {e}")),
+    }
 }
 
 /// A finished event task: what its response is made of.
@@ -256,12 +323,13 @@ struct EventDone {
     id: Id,
     fired: Fired,
     load_diagnostics: Vec<Diagnostic>,
+    tool_name: Option<String>,
 }
 
 /// Parses one line and acts on it: answers go into `batch`, events become tasks.
 fn handle(
     line: &[u8],
-    session: &Arc<Session>,
+    host: &mut Host<'_>,
     defaults: &Arc<CommonDefaults>,
     tasks: &mut JoinSet<EventDone>,
     batch: &mut Vec<u8>,
@@ -276,14 +344,41 @@ fn handle(
     match request {
         Request::Blank => {}
         Request::Event { id, invocation } => {
-            let session = Arc::clone(session);
+            host.fired = true;
+            let session = Arc::clone(&host.session);
             tasks.spawn_local(async move {
                 let load_diagnostics = session.load_diagnostics();
+                let tool_name = tool_name(&invocation);
                 let fired = session.fire(*invocation).await;
-                EventDone { id, fired, load_diagnostics }
+                EventDone { id, fired, load_diagnostics, tool_name }
             });
         }
+        Request::Session { id, .. } if host.fired => {
+            let message = "the session options are set before the first event";
+            push_line(
+                batch,
+                &Response::Error(ErrorResponse::new(Some(id), INVALID_REQUEST, message)),
+            );
+        }
+        Request::Session { id, params } => match host.restart(params) {
+            Ok(()) => {
+                let snapshot = host.session.snapshot();
+                let load_diagnostics = host.session.load_diagnostics();
+                let result = Outcome::Session(SessionSet {
+                    snapshot_id: snapshot.id(),
+                    load_diagnostics: &load_diagnostics,
+                    allow_env: &host.allow_env,
+                    capabilities: &host.capabilities,
+                });
+                push_line(batch, &Response::Result { id, result });
+            }
+            Err(message) => {
+                let error = ErrorResponse::new(Some(id), INTERNAL_ERROR, message);
+                push_line(batch, &Response::Error(error));
+            }
+        },
         Request::Reload { id } => {
+            let session = &host.session;
             session.reload();
             let snapshot = session.snapshot();
             let load_diagnostics = session.load_diagnostics();
@@ -294,6 +389,7 @@ fn handle(
             push_line(batch, &Response::Result { id, result });
         }
         Request::List { id } => {
+            let session = &host.session;
             let snapshot = session.snapshot();
             let handlers: Vec<_> = snapshot.handlers().iter().collect();
             let load_diagnostics = session.load_diagnostics();
@@ -352,8 +448,9 @@ impl StatusLine {
 /// Appends the response of a finished event task to `batch`.
 fn push_event_response(batch: &mut Vec<u8>, done: Result<EventDone, tokio::task::JoinError>) {
     match done {
-        Ok(EventDone { id, fired, load_diagnostics }) => {
-            let result = Outcome::Event(RunOutput::new(&fired, &load_diagnostics));
+        Ok(EventDone { id, fired, load_diagnostics, tool_name }) => {
+            let result =
+                Outcome::Event(RunOutput::new(&fired, &load_diagnostics, tool_name.as_deref()));
             push_line(batch, &Response::Result { id, result });
         }
         Err(e) => {
@@ -422,6 +519,9 @@ mod tests {
         let got = match parse_request(line.as_bytes(), &defaults) {
             Ok(Request::Blank) => "blank".to_owned(),
             Ok(Request::Event { id, invocation }) => format!("event {id} {}", invocation.event()),
+            Ok(Request::Session { id, params }) => {
+                format!("session {id} {}", serde_json::to_string(&params).unwrap_or_default())
+            }
             Ok(Request::Reload { id }) => format!("reload {id}"),
             Ok(Request::List { id }) => format!("list {id}"),
             Ok(Request::Shutdown { id }) => format!("shutdown {id}"),
@@ -442,6 +542,11 @@ mod tests {
         check(r#"{"id": 1, "method": "list"}"#, "list 1");
         check(r#"{"id": "a", "method": "reload", "params": null}"#, "reload \"a\"");
         check(r#"{"id": 2.5, "method": "shutdown"}"#, "shutdown 2.5");
+        check(r#"{"id": 4, "method": "session"}"#, "session 4 {}");
+        check(
+            r#"{"id": 4, "method": "session", "params": {"allow_env": ["GH_TOKEN"], "capabilities": ["updated-input"]}}"#,
+            r#"session 4 {"allow_env":["GH_TOKEN"],"capabilities":["updated-input"]}"#,
+        );
         check(
             r#"{"id": 3, "method": "event", "params": {"event": "Stop", "payload": {"last_assistant_message": "done"}}}"#,
             "event 3 Stop",
@@ -472,11 +577,19 @@ mod tests {
         check(r#"{"id": 1, "method": "nope"}"#, "error -32601 1 \"unknown method 'nope'\"");
         check(
             r#"{"id": 1, "method": "event", "params": {"event": "Nope"}}"#,
-            "error -32602 1 \"unknown event 'Nope'\"",
+            "error -32602 1 \"unknown event 'Nope'; expected one of SessionStart, UserPromptSubmit, SessionEnd, PermissionRequest, Notification, PreToolUse, PostToolUse, PostToolUseFailure, PreCompact, Stop, SubagentStart, SubagentStop\"",
+        );
+        check(
+            r#"{"id": 1, "method": "event", "params": {"event": "pretooluse"}}"#,
+            "error -32602 1 \"unknown event 'pretooluse' (did you mean 'PreToolUse'?); expected one of SessionStart, UserPromptSubmit, SessionEnd, PermissionRequest, Notification, PreToolUse, PostToolUse, PostToolUseFailure, PreCompact, Stop, SubagentStart, SubagentStop\"",
+        );
+        check(
+            r#"{"id": 1, "method": "session", "params": {"capabilities": ["sudo"]}}"#,
+            "error -32602 1 \"session params: unknown variant `sudo`, expected one of `updated-input`, `pre-tool-use-updated-input`, `permission-request-updated-input`\"",
         );
         check(
             r#"{"id": 1, "method": "event", "params": {"event": "Stop"}}"#,
-            "error -32602 1 \"Stop payload: missing field 'last_assistant_message'\"",
+            "error -32602 1 \"Stop payload: missing field 'last_assistant_message'; Stop needs last_assistant_message (session_id, transcript_path, cwd and permission_mode are filled when absent); for example {\\\"last_assistant_message\\\":\\\"Done.\\\"}\"",
         );
         check(
             r#"{"id": 1, "method": "event"}"#,

@@ -126,10 +126,17 @@ fn compare(case: &Value, root: &Path) -> Result<(), String> {
     std_host::run(&mut dispatch, &path_var, Path::new(&cwd));
     let outcome = dispatch.finish(&mut turn);
 
+    // `hooks run` adds the user-facing lines to the effect object.
+    let tool_name = (event.matcher_target() == Some("tool_name"))
+        .then(|| payload["tool_name"].as_str())
+        .flatten();
+    let mut effect = outcome.effect.to_json();
+    let notices = hooks_core::render::render_notices(&outcome.decision, tool_name);
+    effect["notices"] = serde_json::to_value(notices).unwrap();
     let ours = json!({
         "matched": outcome.matched,
         "decision": outcome.decision,
-        "effect": outcome.effect,
+        "effect": effect,
         "blocking": outcome.blocking,
     });
     let theirs = json!({

@@ -2,13 +2,10 @@
 
 use crate::common::{BIN, TestEnv, demo, repo};
 
-#[test]
-fn python_host_example_acts_on_the_answers() {
-    let env = TestEnv::new("python");
-    let project = demo().display().to_string();
-    let out = std::process::Command::new("python3")
+fn python_host(env: &TestEnv, args: &[&str]) -> std::process::Output {
+    std::process::Command::new("python3")
         .arg(repo().join("examples/python_host.py"))
-        .args(["--project", &project, "--trust-project-hooks"])
+        .args(args)
         .env_clear()
         .env("PATH", "/usr/local/bin:/usr/bin:/bin")
         .env("HOME", &env.user_home)
@@ -16,9 +13,39 @@ fn python_host_example_acts_on_the_answers() {
         .env("HOOKS_BIN", BIN)
         .current_dir(&env.project)
         .output()
-        .expect("python3 is installed");
+        .expect("python3 is installed")
+}
+
+/// Without trust the project's hooks do not run, and the host says why on stderr.
+#[test]
+fn python_host_example_shows_the_load_diagnostics() {
+    let env = TestEnv::new("python-untrusted");
+    let project = demo().display().to_string();
+    let out = python_host(&env, &["--project", &project]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = env.filter(&String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert_eq!(
+        stderr.trim_end(),
+        "hooks: warning: Project hooks at [REPO]/examples/demo/.deepagents/hooks.json were not \
+         loaded: the workspace [REPO]/examples/demo is not trusted (review the file, then run \
+         `hooks trust [REPO]/examples/demo` to trust it)"
+    );
+    let lines: Vec<&str> = stdout.lines().filter(|l| !l.contains("[status]")).collect();
+    assert_eq!(
+        lines,
+        ["PreToolUse: running `rm -rf build/`", "Stop: the agent stops", "session closed (exit 0)"]
+    );
+}
+
+#[test]
+fn python_host_example_acts_on_the_answers() {
+    let env = TestEnv::new("python");
+    let project = demo().display().to_string();
+    let out = python_host(&env, &["--project", &project, "--trust-project-hooks"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "", "a trusted project loads cleanly");
     // Status lines appear only for hooks slower than the serve status delay: not counted.
     let lines: Vec<&str> = stdout.lines().filter(|l| !l.contains("[status]")).collect();
     assert_eq!(
@@ -28,5 +55,42 @@ fn python_host_example_acts_on_the_answers() {
             "Stop: continuing with: Run the test suite and report the result before stopping.",
             "session closed (exit 0)",
         ]
+    );
+}
+
+/// `HooksSession.reload` shows the new snapshot's load diagnostics too.
+#[test]
+fn python_host_example_shows_the_diagnostics_of_a_reload() {
+    let env = TestEnv::new("python-reload");
+    let examples = repo().join("examples").display().to_string();
+    let script = format!(
+        "import sys; sys.path.insert(0, {examples:?}); import python_host as h\n\
+         s = h.HooksSession([])\n\
+         s.start()\n\
+         open('.deepagents/hooks.json', 'w').write('{{\"hooks\": {{\"Stop\": []}}}}')\n\
+         s.reload()\n\
+         sys.exit(s.close())\n"
+    );
+    std::fs::create_dir_all(env.project.join(".deepagents")).unwrap();
+    let out = std::process::Command::new("python3")
+        .args(["-c", &script])
+        .env_clear()
+        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+        .env("HOME", &env.user_home)
+        .env("DEEPAGENTS_HOME", &env.home)
+        .env("HOOKS_BIN", BIN)
+        .current_dir(&env.project)
+        .output()
+        .expect("python3 is installed");
+    let stderr = env.filter(&String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    // Nothing at start; the project file written since is untrusted at the reload.
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    assert!(
+        lines[0].starts_with(
+            "hooks: warning: Project hooks at [TMP]/project/.deepagents/hooks.json were not loaded"
+        ),
+        "{stderr}"
     );
 }

@@ -130,7 +130,10 @@ fn engine_errors_exit_1_with_a_clear_message() {
     };
     check(
         &["run", "PreToolUse", "--payload", "{}"],
-        "PreToolUse payload: missing field 'tool_name'",
+        "PreToolUse payload: missing field 'tool_name'; PreToolUse needs tool_name, \
+         tool_input, tool_use_id (session_id, transcript_path, cwd and permission_mode are \
+         filled when absent); for example \
+         {\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"echo hello\"},\"tool_use_id\":\"toolu_example\"}",
     );
     check(
         &[
@@ -146,12 +149,27 @@ fn engine_errors_exit_1_with_a_clear_message() {
         &["run", "Stop", "--payload", "missing.json"],
         "cannot read the payload file missing.json",
     );
-    check(&["run", "stop"], "unknown event 'stop'; expected one of SessionStart");
+    check(
+        &["run", "stop"],
+        "unknown event 'stop' (did you mean 'Stop'?); expected one of SessionStart",
+    );
+    check(&["run", "pretooluse"], "unknown event 'pretooluse' (did you mean 'PreToolUse'?)");
+    check(&["run", "PreToolUs"], "unknown event 'PreToolUs' (did you mean 'PreToolUse'?)");
+    check(&["run", "Teleport"], "unknown event 'Teleport'; expected one of SessionStart");
+    check(&["list", "--event", "SubagentStrat"], "(did you mean 'SubagentStart'?)");
     check(
         &["run", "Stop", "--payload", r#"{"hook_event_name": "Notification"}"#],
         "field 'hook_event_name' is 'Notification'",
     );
-    check(&["run", "Stop"], "Stop payload: missing field 'last_assistant_message'");
+    check(
+        &["run", "Stop", "--payload", r#"{"stop_hook_active": false}"#],
+        "Stop payload: missing field 'last_assistant_message'; Stop needs last_assistant_message",
+    );
+    let list = env.write("list.json", "[]").display().to_string();
+    check(
+        &["run", "SessionStart", "--payload", &list],
+        "SessionStart payload: expected a JSON object; SessionStart needs source",
+    );
     check(
         &["--project", "/nonexistent/x", "run", "Notification", "--payload", NOTE],
         "--project /nonexistent/x: not a folder",
@@ -292,4 +310,152 @@ fn stop_continuations_and_a_disagreeing_payload_warn_naming_both() {
         "{}",
         out.stdout
     );
+}
+
+/// Every event fires without `--payload`: its example payload, announced on stderr, reaches
+/// the handler.
+#[test]
+fn every_event_fires_its_example_payload_without_payload() {
+    let env = TestEnv::new("run-example");
+    let mut hooks = serde_json::Map::new();
+    for event in EVENTS {
+        let log = env.root.join(format!("{event}.json")).display().to_string();
+        let command = format!("cat > '{log}'");
+        hooks.insert(
+            event.to_owned(),
+            json!([{"hooks": [{"type": "command", "command": command}]}]),
+        );
+    }
+    env.user_hooks(&json!({"hooks": hooks}).to_string());
+    for event in EVENTS {
+        let out = env.run(&["run", event]);
+        assert_eq!(out.code, 0, "{event}: {}", out.stderr);
+        assert!(
+            out.stderr
+                .contains(&format!("no --payload: firing {event} with its example payload {{")),
+            "{event}: {}",
+            out.stderr
+        );
+        assert_eq!(out.json()["matched"].as_array().map(Vec::len), Some(1), "{event}");
+        let stdin = std::fs::read_to_string(env.root.join(format!("{event}.json"))).unwrap();
+        let stdin: serde_json::Value = serde_json::from_str(&stdin).unwrap();
+        assert_eq!(stdin["hook_event_name"], *event);
+    }
+    let stdin = std::fs::read_to_string(env.root.join("PreToolUse.json")).unwrap();
+    let stdin: serde_json::Value = serde_json::from_str(&stdin).unwrap();
+    assert_eq!(stdin["tool_name"], "Bash");
+    assert_eq!(stdin["tool_input"], json!({"command": "echo hello"}));
+}
+
+const EVENTS: [&str; 12] = [
+    "SessionStart",
+    "UserPromptSubmit",
+    "SessionEnd",
+    "PermissionRequest",
+    "Notification",
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PreCompact",
+    "Stop",
+    "SubagentStart",
+    "SubagentStop",
+];
+
+/// `--allow-env NAME` lets a credential-looking variable through the scrubbing.
+#[test]
+fn allow_env_lets_a_named_variable_reach_handlers() {
+    let env = TestEnv::new("run-allow-env");
+    env.user_hooks(
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo \"{\\\"systemMessage\\\": \\\"gh=${GH_TOKEN:-unset} npm=${NPM_TOKEN:-unset}\\\"}\""}]}]}}"#,
+    );
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", "Stop", "--payload", STOP];
+        args.extend_from_slice(extra);
+        let out = env
+            .command(&args)
+            .env("GH_TOKEN", "ghtoken")
+            .env("NPM_TOKEN", "npmtoken")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["decision"]["notices"].clone()
+    };
+    assert_eq!(run(&[]), json!(["gh=unset npm=unset"]));
+    assert_eq!(run(&["--allow-env", "GH_TOKEN"]), json!(["gh=ghtoken npm=unset"]));
+    assert_eq!(
+        run(&["--allow-env", "GH_TOKEN", "--allow-env", "NPM_TOKEN"]),
+        json!(["gh=ghtoken npm=npmtoken"])
+    );
+}
+
+const REWRITE: &str = r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"allow\", \"updatedInput\": {\"command\": \"ls -la\"}}}'"}]}],
+  "PermissionRequest": [{"hooks": [{"type": "command", "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PermissionRequest\", \"decision\": {\"behavior\": \"allow\", \"updatedInput\": {\"command\": \"ls -la\"}}}}'"}]}]}}"#;
+
+/// `--capability` turns on what a Rust host sets in `Capabilities`: without it an
+/// `updatedInput` is reported as unsupported and the allow dropped.
+#[test]
+fn capabilities_apply_updated_input() {
+    let env = TestEnv::new("run-capability");
+    env.user_hooks(REWRITE);
+    let pre = |extra: &[&str]| {
+        let mut args = vec!["run", "PreToolUse"];
+        args.extend_from_slice(extra);
+        let out = env.run(&args);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out.json()
+    };
+    let plain = pre(&[]);
+    assert_eq!(plain["decision"].get("updated_input"), None);
+    assert_eq!(plain["decision"]["permission"]["behavior"], "none");
+    assert_eq!(plain["decision"]["diagnostics"][0]["code"], "unsupported_field");
+    for capability in ["updated-input", "pre-tool-use-updated-input"] {
+        let v = pre(&["--capability", capability]);
+        assert_eq!(v["decision"]["updated_input"], json!({"command": "ls -la"}), "{capability}");
+        assert_eq!(v["decision"]["permission"]["behavior"], "allow");
+        assert_eq!(v["effect"]["outcome"], "allow");
+    }
+    let only_other = pre(&["--capability", "permission-request-updated-input"]);
+    assert_eq!(only_other["decision"].get("updated_input"), None);
+
+    let perm = |extra: &[&str]| {
+        let mut args = vec!["run", "PermissionRequest"];
+        args.extend_from_slice(extra);
+        env.run(&args).json()
+    };
+    assert_eq!(perm(&[])["decision"].get("updated_input"), None);
+    let v = perm(&["--capability", "permission-request-updated-input"]);
+    assert_eq!(v["decision"]["updated_input"], json!({"command": "ls -la"}));
+    assert_eq!(v["effect"]["review_decision"], json!({"type": "approve"}));
+}
+
+/// `effect.notices` carries the lines the reference shows the user, next to the effect's
+/// own keys: the PermissionRequest attribution, system messages, hook warnings.
+#[test]
+fn effect_notices_carry_the_user_facing_texts() {
+    let env = TestEnv::new("run-notices");
+    env.user_hooks(
+        r#"{"hooks": {"PermissionRequest": [{"hooks": [{"type": "command", "command": "echo '{\"systemMessage\": \"checked\", \"hookSpecificOutput\": {\"hookEventName\": \"PermissionRequest\", \"decision\": {\"behavior\": \"deny\", \"message\": \"not here\"}}}'"}]}],
+          "PreToolUse": [{"hooks": [{"type": "command", "command": "exit 3"}]}],
+          "SessionEnd": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#,
+    );
+    let out = env.run(&["run", "PermissionRequest"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let v = out.json();
+    assert_eq!(v["effect"]["review_decision"], json!({"type": "reject", "message": "not here"}));
+    assert_eq!(
+        v["effect"]["notices"],
+        json!([
+            {"severity": "information", "message": "checked"},
+            {"severity": "warning", "message": "PermissionRequest hook denied Bash: not here"},
+        ])
+    );
+    let v = env.run(&["run", "PreToolUse"]).json();
+    assert_eq!(v["effect"]["outcome"], "normal_approval");
+    let notices = v["effect"]["notices"].as_array().unwrap();
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert!(notices[0]["message"].as_str().unwrap().starts_with("Hook "), "{notices:?}");
+    let v = env.run(&["run", "SessionEnd"]).json();
+    assert_eq!(v["effect"], json!({"notices": []}));
 }

@@ -34,7 +34,11 @@ fn serve_schema_describes_requests() {
     let v = TestEnv::new("schema-serve").run(&["schema", "serve"]).json();
     assert_eq!(
         v["$defs"]["request"]["properties"]["method"]["enum"],
-        serde_json::json!(["event", "reload", "list", "shutdown"])
+        serde_json::json!(["event", "session", "reload", "list", "shutdown"])
+    );
+    assert_eq!(
+        v["$defs"]["session_params"]["properties"]["capabilities"]["type"],
+        serde_json::json!(["array", "null"])
     );
     assert_eq!(v["$defs"]["event_params"]["properties"]["event"]["enum"][5], "PreToolUse");
 }

@@ -67,7 +67,10 @@ fn concurrent_requests_malformed_lines_and_shutdown() {
     assert_eq!(by_id(json!(3))["error"]["code"], -32602);
     assert_eq!(
         by_id(json!(3))["error"]["message"],
-        "PreToolUse payload: missing field 'tool_name'"
+        "PreToolUse payload: missing field 'tool_name'; PreToolUse needs tool_name, tool_input, \
+         tool_use_id (session_id, transcript_path, cwd and permission_mode are filled when \
+         absent); for example {\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"echo \
+         hello\"},\"tool_use_id\":\"toolu_example\"}"
     );
     assert_eq!(
         by_id(json!(4))["error"],
@@ -239,7 +242,11 @@ fn every_line_of_a_session_validates_against_the_serve_schema() {
     assert_eq!(result(11)["effect"]["review_decision"]["type"], "reject");
     assert_eq!(result(12)["effect"]["compaction_proceeds"], false);
     assert_eq!(result(13)["effect"]["outcome"], "deny");
-    assert_eq!(result(14)["effect"], json!({}));
+    assert_eq!(result(14)["effect"], json!({"notices": []}));
+    assert_eq!(
+        result(11)["effect"]["notices"],
+        json!([{"severity": "warning", "message": "PermissionRequest hook denied Bash: not here"}])
+    );
     assert!(!result(1)["load_diagnostics"].as_array().unwrap().is_empty(), "the bad matcher");
     assert!(by_id(json!("r"))["result"]["snapshot_id"].is_string());
     let listing = &by_id(json!("l"))["result"];
@@ -268,7 +275,105 @@ fn every_line_of_a_session_validates_against_the_serve_schema() {
         json!({"method": "status", "params": {}}),
         json!({"id": 1, "method": "event", "params": {"event": "Nope"}}),
         json!({"id": 1, "method": "event"}),
+        json!({"id": 1, "method": "session", "params": {"capabilities": ["sudo"]}}),
+        json!({"id": 1, "method": "session", "params": {"allow_env": "GH_TOKEN"}}),
     ] {
         assert!(hooks_tests::schema::validate(&schema, &wrong).is_err(), "{wrong}");
     }
+}
+
+/// A `session` request sets what `--allow-env` and `--capability` set, before the first
+/// event; event names get a did-you-mean; every line validates against the schema.
+#[test]
+fn session_options_allow_env_and_capabilities() {
+    let env = TestEnv::new("serve-session");
+    let hooks = json!({"hooks": {
+        "Stop": [{"hooks": [{"type": "command", "command": "printf '{\"systemMessage\": \"gh=%s npm=%s\"}' \"${GH_TOKEN:-unset}\" \"${NPM_TOKEN:-unset}\""}]}],
+        "PreToolUse": [{"hooks": [prints(json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": "ls -la"}}}))]}]
+    }});
+    env.user_hooks(&hooks.to_string());
+    let stop = |id: u32| json!({"id": id, "method": "event", "params": {"event": "Stop", "payload": {"last_assistant_message": "Done."}}});
+    let pre = |id: u32| json!({"id": id, "method": "event", "params": {"event": "PreToolUse", "payload": {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t"}}});
+    let session = |lines: &[Value], flags: &[&str]| -> Vec<Value> {
+        let mut args = vec!["serve"];
+        args.extend_from_slice(flags);
+        let mut child = env
+            .command(&args)
+            .env("GH_TOKEN", "ghtoken")
+            .env("NPM_TOKEN", "npmtoken")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        for line in lines {
+            writeln!(stdin, "{line}").unwrap();
+        }
+        drop(stdin);
+        let schema = hooks_cli::schema("serve").unwrap();
+        let out: Vec<Value> = BufReader::new(child.stdout.take().unwrap())
+            .lines()
+            .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
+            .filter(|m: &Value| m.get("id").is_some())
+            .collect();
+        assert!(child.wait().unwrap().success());
+        let requests = lines.iter().filter(|l| l["params"]["event"] != "PreToolUs");
+        for line in requests.chain(&out) {
+            assert_eq!(hooks_tests::schema::validate(&schema, line), Ok(()), "{line}");
+        }
+        out
+    };
+    let by_id = |out: &[Value], id: Value| out.iter().find(|m| m["id"] == id).unwrap().clone();
+
+    // The command-line flags.
+    let out = session(&[stop(1), pre(2)], &["--allow-env", "NPM_TOKEN"]);
+    assert_eq!(
+        by_id(&out, json!(1))["result"]["decision"]["notices"],
+        json!(["gh=unset npm=npmtoken"])
+    );
+    let plain = by_id(&out, json!(2));
+    assert_eq!(plain["result"]["decision"].get("updated_input"), None);
+    assert_eq!(plain["result"]["effect"]["notices"][0]["severity"], "warning");
+
+    // A session request replaces them; one after an event is refused.
+    let out = session(
+        &[
+            json!({"id": "s", "method": "session", "params": {"allow_env": ["GH_TOKEN"], "capabilities": ["updated-input"]}}),
+            json!({"id": "k", "method": "session"}),
+            stop(1),
+            pre(2),
+            json!({"id": 3, "method": "event", "params": {"event": "PreToolUs", "payload": {}}}),
+            json!({"id": "late", "method": "session", "params": {"allow_env": []}}),
+        ],
+        &["--allow-env", "NPM_TOKEN"],
+    );
+    let set = by_id(&out, json!("s"))["result"].clone();
+    assert_eq!(set["allow_env"], json!(["GH_TOKEN"]));
+    assert_eq!(set["capabilities"], json!(["updated-input"]));
+    assert!(set["snapshot_id"].is_string() && set["load_diagnostics"].is_array(), "{set}");
+    let kept = by_id(&out, json!("k"))["result"].clone();
+    assert_eq!(
+        (&kept["allow_env"], &kept["capabilities"]),
+        (&set["allow_env"], &set["capabilities"])
+    );
+    assert_eq!(
+        by_id(&out, json!(1))["result"]["decision"]["notices"],
+        json!(["gh=ghtoken npm=unset"])
+    );
+    let rewritten = &by_id(&out, json!(2))["result"];
+    assert_eq!(rewritten["decision"]["updated_input"], json!({"command": "ls -la"}));
+    assert_eq!(rewritten["effect"]["outcome"], "allow");
+    let typo = by_id(&out, json!(3));
+    assert_eq!(typo["error"]["code"], -32602);
+    assert!(
+        typo["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("unknown event 'PreToolUs' (did you mean 'PreToolUse'?)"),
+        "{typo}"
+    );
+    assert_eq!(
+        by_id(&out, json!("late"))["error"],
+        json!({"code": -32600, "message": "the session options are set before the first event"})
+    );
 }

@@ -12,6 +12,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
+use crate::cli::Capability;
 use crate::cmd::list::Listing;
 use crate::cmd::run::RunOutput;
 
@@ -55,6 +56,8 @@ pub enum Method {
     #[allow(missing_docs)]
     Event,
     #[allow(missing_docs)]
+    Session,
+    #[allow(missing_docs)]
     Reload,
     #[allow(missing_docs)]
     List,
@@ -62,15 +65,21 @@ pub enum Method {
     Shutdown,
 }
 
-/// One request line (host to engine). `params` is read for `event` only (an
-/// `event_params` object); the other methods ignore it.
+/// One request line (host to engine). `params` is read for `event` (an `event_params`
+/// object) and `session` (a `session_params` object); the other methods ignore it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(
     rename = "request",
-    extend(
-        "if" = {"properties": {"method": {"const": "event"}}},
-        "then" = {"required": ["params"], "properties": {"params": {"$ref": "#/$defs/event_params"}}}
-    )
+    extend("allOf" = [
+        {
+            "if": {"properties": {"method": {"const": "event"}}},
+            "then": {"required": ["params"], "properties": {"params": {"$ref": "#/$defs/event_params"}}}
+        },
+        {
+            "if": {"properties": {"method": {"const": "session"}}},
+            "then": {"properties": {"params": {"oneOf": [{"type": "null"}, {"$ref": "#/$defs/session_params"}]}}}
+        }
+    ])
 )]
 pub struct RequestLine {
     /// Chosen by the host; echoed in the response.
@@ -96,6 +105,23 @@ pub struct EventParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<Map<String, Value>>")]
     pub payload: Option<Value>,
+}
+
+/// The params of a `session` request: the host options the session starts again with (a
+/// key left out keeps the value the command line gave). Accepted before the first `event`
+/// request only.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "session_params")]
+pub struct SessionParams {
+    /// Environment variable names that reach handlers even when they look like
+    /// credentials (exact, case-sensitive), as `--allow-env` gives them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allow_env: Option<Vec<String>>,
+    /// The optional output fields applied, as `--capability` gives them; `[]` applies none
+    /// (Deep Agents Code).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capabilities: Option<Vec<Capability>>,
 }
 
 /// The schema of an event name: the plain list of the twelve names.
@@ -161,6 +187,8 @@ pub struct ErrorBody {
 pub(crate) enum Outcome<'a> {
     /// `event`: the same object `hooks run` prints.
     Event(RunOutput<'a>),
+    /// `session`: the session started again, and its host options.
+    Session(SessionSet<'a>),
     /// `reload`: the new snapshot.
     Reload(Reloaded<'a>),
     /// `list`: the `hooks list --json --all` object.
@@ -180,6 +208,23 @@ pub(crate) struct Reloaded<'a> {
     #[serde(serialize_with = "crate::hints::serialize")]
     #[schemars(schema_with = "crate::hints::schema")]
     pub load_diagnostics: &'a [Diagnostic],
+}
+
+/// The result of `session`.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "session_result")]
+pub(crate) struct SessionSet<'a> {
+    /// The new session's snapshot id.
+    pub snapshot_id: &'a str,
+    /// Everything reported while loading the configuration (each with its hint).
+    #[serde(serialize_with = "crate::hints::serialize")]
+    #[schemars(schema_with = "crate::hints::schema")]
+    pub load_diagnostics: &'a [Diagnostic],
+    /// The variables let through the credential scrubbing now.
+    pub allow_env: &'a [String],
+    /// The optional output fields applied now.
+    pub capabilities: &'a [Capability],
 }
 
 /// A notification (engine to host); it has no id.
@@ -210,8 +255,9 @@ pub(crate) fn schema() -> Value {
         generator.subschema_for::<Response<'static>>(),
         generator.subschema_for::<Notification>(),
     ];
-    // Named by the request's `if`/`then`.
+    // Named by the request's `if`/`then`s.
     generator.subschema_for::<EventParams>();
+    generator.subschema_for::<SessionParams>();
     let defs = generator.take_definitions(true);
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
