@@ -58,7 +58,9 @@ pub struct GlobalArgs {
     /// Print what the engine loads and does on stderr (repeat for more)
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
-    /// When to colour the output; auto honours NO_COLOR and non-terminals
+    /// When to colour the output. First match wins: always or never; then for auto,
+    /// NO_COLOR (non-empty) means no colour, CLICOLOR_FORCE (set, not 0) colour even when not
+    /// a terminal, TERM=dumb no colour; else a terminal is coloured
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,
 }
@@ -67,7 +69,8 @@ pub struct GlobalArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 #[non_exhaustive]
 pub enum ColorChoice {
-    /// Colour when the output is a terminal and `NO_COLOR` is unset or empty.
+    /// Colour a terminal (not `TERM=dumb`), or any stream with `CLICOLOR_FORCE`; never
+    /// with `NO_COLOR`.
     Auto,
     /// Always colour.
     Always,

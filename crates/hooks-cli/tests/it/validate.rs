@@ -136,3 +136,51 @@ fn plugin_kind_rejects_legacy() {
     assert_eq!(env.run(&["validate", &path]).code, 0);
     assert_eq!(env.run(&["validate", "--kind", "plugin", &path]).code, 1);
 }
+
+/// `hooks validate` of a bad file with `vars` set, its stdout a pipe.
+fn coloured(env: &TestEnv, file: &str, args: &[&str], vars: &[(&str, &str)]) -> bool {
+    let mut cmd = env.command(&[args, &["validate", file]].concat());
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    String::from_utf8_lossy(&out.stdout).contains('\x1b')
+}
+
+/// The same on a terminal (a pseudo-terminal from `script`), with `TERM` set to `term`.
+fn coloured_on_a_terminal(env: &TestEnv, file: &str, term: &str) -> bool {
+    let hooks = env.command(&[]);
+    let mut cmd = std::process::Command::new("script");
+    cmd.args(["-qec", "sh -c \"$HOOKS_LINE\"", "/dev/null"]).env_clear();
+    for (k, v) in hooks.get_envs() {
+        if let Some(v) = v {
+            cmd.env(k, v);
+        }
+    }
+    cmd.current_dir(hooks.get_current_dir().unwrap())
+        .env("TERM", term)
+        .env("HOOKS_LINE", format!("{} validate {file}", crate::common::BIN));
+    String::from_utf8_lossy(&cmd.output().unwrap().stdout).contains("\x1b[1;31m")
+}
+
+#[test]
+fn colour_order() {
+    let env = TestEnv::new("validate-colour");
+    let file = env.write(
+        "h.json",
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": ""}]}]}}"#,
+    );
+    let file = file.display().to_string();
+    assert!(!coloured(&env, &file, &[], &[]), "a pipe is not coloured");
+    assert!(coloured(&env, &file, &[], &[("CLICOLOR_FORCE", "1")]));
+    assert!(coloured(&env, &file, &[], &[("CLICOLOR_FORCE", "1"), ("TERM", "dumb")]));
+    assert!(!coloured(&env, &file, &[], &[("CLICOLOR_FORCE", "0")]));
+    assert!(!coloured(&env, &file, &[], &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]));
+    assert!(!coloured(&env, &file, &["--color", "never"], &[("CLICOLOR_FORCE", "1")]));
+    assert!(coloured(&env, &file, &["--color", "always"], &[("NO_COLOR", "1"), ("TERM", "dumb")]));
+    if std::process::Command::new("script").arg("--version").output().is_ok() {
+        assert!(coloured_on_a_terminal(&env, &file, "xterm"), "a terminal is coloured");
+        assert!(!coloured_on_a_terminal(&env, &file, "dumb"), "TERM=dumb is not");
+    }
+}
