@@ -72,7 +72,7 @@ warning[unknown_field]: Unknown field 'matchr' at [TMP]/h.json:hooks.Stop[0].hoo
  --> [TMP]/h.json:2:55
   |
 2 |   {\"type\": \"command\", \"command\": \"x\", \"timeout\": \"5\", \"matchr\": 1}
-  |                                                       ^ Unknown field 'matchr' at [TMP]/h.json:hooks.Stop[0].hooks[0].matchr ignored
+  |                                                       ^ Unknown field 'matchr' at hooks.Stop[0].hooks[0].matchr ignored
 
 checked 1 file: 1 error, 1 warning
 "
@@ -183,4 +183,34 @@ fn colour_order() {
         assert!(coloured_on_a_terminal(&env, &file, "xterm"), "a terminal is coloured");
         assert!(!coloured_on_a_terminal(&env, &file, "dumb"), "TERM=dumb is not");
     }
+}
+
+#[test]
+fn a_long_line_shows_a_window_with_the_caret_in_place() {
+    let env = TestEnv::new("validate-long-line");
+    let pad = "p".repeat(100_000);
+    let bad = r#"{"type": "command", "command": "x", "timeout": "5"}"#;
+    let good = format!(r#"{{"type": "command", "command": "x", "statusMessage": "{pad}"}}"#);
+    let text =
+        format!(r#"{{"hooks": {{"Stop": [{{"hooks": [{bad}, {good}, {bad}, {good}, {bad}]}}]}}}}"#);
+    assert!(text.len() > 200_000 && !text.contains('\n'));
+    let file = env.write("long.json", &text).display().to_string();
+    let out = env.run(&["validate", &file]);
+    assert_eq!(out.code, 1);
+    assert!(out.stdout.len() < 4_000, "{} bytes:\n{}", out.stdout.len(), out.stdout);
+    assert!(out.stdout.ends_with("checked 1 file: 3 errors, 0 warnings\n"), "{}", out.stdout);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    let mut carets = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let Some(caret) = line.strip_prefix("  | ").filter(|l| l.contains('^')) else { continue };
+        let code = lines[i - 1].strip_prefix("1 | ").unwrap();
+        let at = caret.chars().position(|c| c == '^').unwrap();
+        let under: String = code.chars().skip(at).take(3).collect();
+        assert_eq!(under, "\"5\"", "caret under the value:\n{code}\n{caret}");
+        assert!(code.chars().count() <= 102, "{code}");
+        carets += 1;
+    }
+    assert_eq!(carets, 3, "{}", out.stdout);
+    // The file is named in each report's location line and nowhere else in it.
+    assert_eq!(out.stdout.matches(" --> [TMP]/long.json:1:").count(), 3, "{}", out.stdout);
 }
