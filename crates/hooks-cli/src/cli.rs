@@ -94,6 +94,11 @@ pub enum Command {
     /// Show, grant or revoke trust for the project's hooks file
     Trust(TrustArgs),
     /// Rewrite a legacy hooks file in the current format
+    ///
+    /// Migrated hooks count where legacy ones were ignored: a UserPromptSubmit handler (from
+    /// session.start or user.prompt) that exits 2 blocks the prompt and its plain stdout
+    /// becomes context, a PreCompact one that exits 2 blocks the compaction, and every
+    /// handler reads the event's payload on stdin. Each affected handler is named on stderr.
     Migrate(MigrateArgs),
     /// Print a JSON Schema: config, input.EVENT, output.EVENT, serve, plugin-manifest or
     /// marketplace-index
