@@ -48,8 +48,9 @@ pub struct GlobalArgs {
     /// else "{folder name}@local"
     #[arg(long = "plugin-dir", global = true, value_name = "DIR[=ID]")]
     pub plugin_dirs: Vec<String>,
-    /// Installed plugins load only when verified (pinned by our lockfile); `hooks plugin
-    /// verify` also fails on unverified plugins
+    /// Installed plugins load only when their files match a manifest pinned in plugins.lock
+    /// (installed by hooks, or adopted with `hooks plugin verify --adopt`), not when only
+    /// another tool installed them; `hooks plugin verify` then also fails on those
     #[arg(long, global = true)]
     pub require_verified: bool,
     /// Print listings as JSON

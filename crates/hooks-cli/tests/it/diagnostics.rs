@@ -241,3 +241,35 @@ fn matcher_rejections_are_errors_in_every_command() {
     assert!(checked.stdout.contains("error[unsupported_matcher]"), "{}", checked.stdout);
     assert!(!checked.stdout.contains("warning["), "{}", checked.stdout);
 }
+
+#[test]
+fn require_verified_loads_installed_or_adopted_plugins_only() {
+    let env = TestEnv::new("diag-require-verified");
+    env.write("plug/.claude-plugin/plugin.json", r#"{"name": "lint", "version": "1.0.0"}"#);
+    env.write("plug/hooks/check.sh", "#!/bin/sh\nexit 0\n");
+    env.write(
+        "plug/hooks/hooks.json",
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "sh ${CLAUDE_PLUGIN_ROOT}/hooks/check.sh"}]}]}}"#,
+    );
+    register_foreign(&env, "lint@other");
+    let strict = |env: &TestEnv| env.run(&["--require-verified", "--json", "list"]).json();
+    assert_eq!(strict(&env)["handlers"].as_array().unwrap().len(), 0);
+    assert_eq!(env.run(&["--require-verified", "plugin", "verify"]).code, 1);
+
+    // Adopting pins the files as they are: the plugin is verified from then on.
+    assert_eq!(env.run(&["plugin", "verify", "--adopt", "lint@other"]).code, 0);
+    let listed = strict(&env);
+    assert_eq!(listed["diagnostics"], json!([]), "{listed:#}");
+    assert_eq!(listed["handlers"][0]["status"], "active", "{listed:#}");
+    assert_eq!(env.run(&["--require-verified", "plugin", "verify"]).code, 0);
+
+    // And a change to its files afterwards is tampering.
+    env.write("plug/hooks/check.sh", "#!/bin/sh\nexit 2\n");
+    let listed = strict(&env);
+    assert_eq!(listed["diagnostics"][0]["code"], "plugin_tampered", "{listed:#}");
+    assert_eq!(listed["handlers"].as_array().unwrap().len(), 0, "{listed:#}");
+
+    // The flag's help says so.
+    let help = env.run(&["--help"]).stdout;
+    assert!(help.contains("adopted with `hooks plugin verify --adopt`"), "{help}");
+}
