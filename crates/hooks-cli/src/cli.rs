@@ -56,7 +56,8 @@ pub struct GlobalArgs {
     /// Print listings as JSON
     #[arg(long, global = true)]
     pub json: bool,
-    /// Print what the engine loads and does on stderr (repeat for more)
+    /// Print what the engine loads and does on stderr: -v each handler's launch, exit,
+    /// timing and first lines of stderr; -vv also its stdin and whole outputs (escaped)
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
     /// When to colour the output. First match wins: always or never; then for auto,

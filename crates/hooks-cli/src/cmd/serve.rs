@@ -48,7 +48,10 @@ pub(crate) use protocol::{event_names, schema};
 /// Serves until `shutdown` or the end of stdin.
 pub(crate) fn run(cx: &mut Ctx<'_>) -> anyhow::Result<i32> {
     let setup = Setup::new(cx.global, cx.env)?;
-    let session = Arc::new(Session::start(setup.session_options(cx.global, cx.env))?);
+    let mut options = setup.session_options(cx.global, cx.env);
+    let (debug, mut debug_rx) = cx.debug_log();
+    options.debug = debug;
+    let session = Arc::new(Session::start(options)?);
     let defaults = Arc::new(CommonDefaults {
         session_id: crate::uuid::v4().context("cannot make a session id")?,
         transcript_path: String::new(),
@@ -89,6 +92,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>) -> anyhow::Result<i32> {
         .context("cannot start the stdin reader")?;
 
     let out: &mut dyn Write = &mut *cx.out;
+    let (err, err_style): (&mut dyn Write, _) = (&mut *cx.err, cx.err_style);
     let local = tokio::task::LocalSet::new();
     let result: std::io::Result<()> = local.block_on(&runtime, async {
         let mut tasks: JoinSet<EventDone> = JoinSet::new();
@@ -105,6 +109,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>) -> anyhow::Result<i32> {
             tokio::select! {
                 biased;
                 Some(note) = note_rx.recv() => status.set(note, Instant::now()),
+                Some(line) = debug_rx.recv() => Ctx::debug_line(err, err_style, &line),
                 Some(done) = tasks.join_next(), if !tasks.is_empty() => {
                     push_event_response(&mut batch, done);
                 }
@@ -138,6 +143,9 @@ pub(crate) fn run(cx: &mut Ctx<'_>) -> anyhow::Result<i32> {
         }
         while let Ok(note) = note_rx.try_recv() {
             status.set(note, Instant::now());
+        }
+        while let Ok(line) = debug_rx.try_recv() {
+            Ctx::debug_line(err, err_style, &line);
         }
         // The text current at the end is always sent.
         if let Some(text) = status.take_pending() {
