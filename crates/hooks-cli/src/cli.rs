@@ -48,17 +48,21 @@ pub struct GlobalArgs {
     /// else "{folder name}@local"
     #[arg(long = "plugin-dir", global = true, value_name = "DIR[=ID]")]
     pub plugin_dirs: Vec<String>,
-    /// Installed plugins load only when verified (pinned by our lockfile); `hooks plugin
-    /// verify` also fails on unverified plugins
+    /// Installed plugins load only when their files match a manifest pinned in plugins.lock
+    /// (installed by hooks, or adopted with `hooks plugin verify --adopt`), not when only
+    /// another tool installed them; `hooks plugin verify` then also fails on those
     #[arg(long, global = true)]
     pub require_verified: bool,
     /// Print listings as JSON
     #[arg(long, global = true)]
     pub json: bool,
-    /// Print what the engine loads and does on stderr (repeat for more)
+    /// Print what the engine loads and does on stderr: -v each handler's launch, exit,
+    /// timing and first lines of stderr; -vv also its stdin and whole outputs (escaped)
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
-    /// When to colour the output; auto honours NO_COLOR and non-terminals
+    /// When to colour the output. First match wins: always or never; then for auto,
+    /// NO_COLOR (non-empty) means no colour, CLICOLOR_FORCE (set, not 0) colour even when not
+    /// a terminal, TERM=dumb no colour; else a terminal is coloured
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,
 }
@@ -67,7 +71,8 @@ pub struct GlobalArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 #[non_exhaustive]
 pub enum ColorChoice {
-    /// Colour when the output is a terminal and `NO_COLOR` is unset or empty.
+    /// Colour a terminal (not `TERM=dumb`), or any stream with `CLICOLOR_FORCE`; never
+    /// with `NO_COLOR`.
     Auto,
     /// Always colour.
     Always,
@@ -91,6 +96,11 @@ pub enum Command {
     /// Show, grant or revoke trust for the project's hooks file
     Trust(TrustArgs),
     /// Rewrite a legacy hooks file in the current format
+    ///
+    /// Migrated hooks count where legacy ones were ignored: a UserPromptSubmit handler (from
+    /// session.start or user.prompt) that exits 2 blocks the prompt and its plain stdout
+    /// becomes context, a PreCompact one that exits 2 blocks the compaction, and every
+    /// handler reads the event's payload on stdin. Each affected handler is named on stderr.
     Migrate(MigrateArgs),
     /// Print a JSON Schema: config, input.EVENT, output.EVENT, serve, plugin-manifest or
     /// marketplace-index

@@ -6,9 +6,12 @@
 use std::ffi::{OsStr, OsString};
 use std::io::{IsTerminal as _, Read, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use clap::Parser as _;
 use clap::error::ErrorKind;
+use hooks_exec::{DebugLevel, DebugSink};
+use tokio::sync::mpsc;
 
 use crate::cli::{Cli, Command, GlobalArgs};
 use crate::cmd;
@@ -162,6 +165,27 @@ impl Ctx<'_> {
         if self.global.verbose >= level {
             let _ = writeln!(self.err, "{} {line}", self.err_style.dim("hooks:"));
         }
+    }
+
+    /// The session debug log `-v` (each handler's launch, exit, timing, first stderr
+    /// lines) and `-vv` (also the stdin bytes and full outputs) ask for, and the receiving
+    /// end of its lines, which the command writes with [`Ctx::debug_line`] as they come.
+    pub fn debug_log(&self) -> (Option<DebugSink>, mpsc::UnboundedReceiver<String>) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let level = match self.global.verbose {
+            0 => return (None, rx),
+            1 => DebugLevel::Handlers,
+            _ => DebugLevel::Data,
+        };
+        let write = Arc::new(move |line: &str| {
+            let _ = tx.send(line.to_owned());
+        });
+        (Some(DebugSink { level, write }), rx)
+    }
+
+    /// Writes one line of the debug log on stderr (already escaped by the session).
+    pub fn debug_line(err: &mut dyn Write, style: Style, line: &str) {
+        let _ = writeln!(err, "{} {line}", style.dim("hooks:"));
     }
 
     /// Writes a warning line on stderr.

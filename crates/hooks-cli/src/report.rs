@@ -44,11 +44,11 @@ pub(crate) fn render(d: &Diagnostic, text: Option<&[u8]>, style: Style) -> Strin
     let gutter = style.blue_bold("|");
     let _ = writeln!(out, "{pad}{} {location}", style.blue_bold("-->"));
     let _ = writeln!(out, "{pad} {gutter}");
-    let _ = writeln!(out, "{} {gutter} {line_text}", style.blue_bold(&number));
     let column = d.column.unwrap_or(1).max(1) as usize;
+    let (shown, before) = window(&line_text, column - 1);
+    let _ = writeln!(out, "{} {gutter} {shown}", style.blue_bold(&number));
     // Keep tabs so the caret lines up under the same characters.
-    let lead: String =
-        line_text.chars().take(column - 1).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+    let lead: String = before.chars().map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
     let caret = match d.severity {
         Severity::Error => style.red_bold("^"),
         Severity::Warning => style.yellow_bold("^"),
@@ -57,9 +57,41 @@ pub(crate) fn render(d: &Diagnostic, text: Option<&[u8]>, style: Style) -> Strin
     out
 }
 
-/// The part of the message after the location prefix of `Invalid hooks config at
-/// {file}:{field}: {detail}` (the whole message otherwise).
-fn reason(d: &Diagnostic) -> &str {
+/// At most this many characters of a source line are shown.
+const WIDTH: usize = 100;
+/// Characters kept before the caret when a long line is cut.
+const BEFORE_CARET: usize = 40;
+
+/// The part of `line` to show, at most [`WIDTH`] characters around the character at
+/// `caret` (0-based), with `…` where it is cut, and the shown text before the caret.
+fn window(line: &str, caret: usize) -> (String, String) {
+    let chars: Vec<char> = line.chars().collect();
+    let caret = caret.min(chars.len());
+    if chars.len() <= WIDTH {
+        return (line.to_owned(), chars[..caret].iter().collect());
+    }
+    let mut start = caret.saturating_sub(BEFORE_CARET);
+    let end = (start + WIDTH).min(chars.len());
+    start = start.min(end.saturating_sub(WIDTH));
+    let left = if start > 0 { "…" } else { "" };
+    let right = if end < chars.len() { "…" } else { "" };
+    let body: String = chars[start..end].iter().collect();
+    let before: String = chars[start..caret].iter().collect();
+    (format!("{left}{body}{right}"), format!("{left}{before}"))
+}
+
+/// What the caret says: the part of the message after the location prefix of `Invalid
+/// hooks config at {file}:{field}: {detail}`, else the message without its ` at {file}:`
+/// (the `-->` line names the file).
+fn reason(d: &Diagnostic) -> String {
+    let short = full_reason(d);
+    match &d.source {
+        Some(source) => short.replace(&format!(" at {source}:"), " at "),
+        None => short.to_owned(),
+    }
+}
+
+fn full_reason(d: &Diagnostic) -> &str {
     if let (Some(source), Some(field)) = (&d.source, &d.field) {
         let prefix = format!("Invalid hooks config at {source}:{field}: ");
         if let Some(rest) = d.message.strip_prefix(&prefix) {
@@ -150,6 +182,46 @@ mod tests {
             "error[config_read_failed]: Failed to read hooks config at f: bad\n \
              --> f:1:3\n  |\n1 | \t\tx\n  | \t\t^ bad\n",
         );
+    }
+
+    #[test]
+    fn long_lines_show_a_window_around_the_caret() {
+        let d = Diagnostic::error(codes::INVALID_CONFIG, "bad").with_source("f");
+        let line = format!("{}X{}", "a".repeat(5000), "b".repeat(5000));
+        let got = render(
+            &at(d.clone(), 1, 5001),
+            Some(line.as_bytes()),
+            Style::for_stream(
+                crate::cli::ColorChoice::Never,
+                &crate::context::Env::default(),
+                false,
+            ),
+        );
+        let lines: Vec<&str> = got.lines().collect();
+        let code = lines[3].strip_prefix("1 | ").unwrap();
+        let caret = lines[4].strip_prefix("  | ").unwrap();
+        assert_eq!(code.chars().count(), WIDTH + 2, "{code}");
+        assert!(code.starts_with('…') && code.ends_with('…'), "{code}");
+        let pos = caret.chars().position(|c| c == '^').unwrap();
+        assert_eq!(code.chars().nth(pos), Some('X'), "{code}\n{caret}");
+        // At the ends of the line: cut on one side only.
+        for (column, expect) in [(1, 'a'), (10_001, 'b')] {
+            let got = render(
+                &at(d.clone(), 1, column),
+                Some(line.as_bytes()),
+                Style::for_stream(
+                    crate::cli::ColorChoice::Never,
+                    &crate::context::Env::default(),
+                    false,
+                ),
+            );
+            let lines: Vec<&str> = got.lines().collect();
+            let code = lines[3].strip_prefix("1 | ").unwrap();
+            let caret = lines[4].strip_prefix("  | ").unwrap();
+            assert_eq!(code.chars().count(), WIDTH + 1, "{code}");
+            let pos = caret.chars().position(|c| c == '^').unwrap();
+            assert_eq!(code.chars().nth(pos), Some(expect), "{column}: {code}\n{caret}");
+        }
     }
 
     #[test]

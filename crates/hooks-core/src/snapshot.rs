@@ -579,7 +579,7 @@ impl<'a> Builder<'a> {
         }
         if let Some((code, msg)) = rejection {
             self.diagnostics.push(
-                Diagnostic::warning(code, msg)
+                Diagnostic::error(code, msg)
                     .with_source(source)
                     .with_field(format!("{field}.matcher"))
                     .at(matcher_pos),

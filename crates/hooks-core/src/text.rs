@@ -1,5 +1,5 @@
-//! Small text encodings the crates share: lower-case hex, RFC 3339 UTC times and Python's
-//! `repr()` of a string.
+//! Small text encodings the crates share: lower-case hex, RFC 3339 UTC times, Python's
+//! `repr()` of a string, and control characters escaped for a terminal.
 //!
 //! Pure functions over values (no clock is read: callers pass the time). The runtime and
 //! plugin crates use them for digests, the trust store's `trusted_at`, the undo journal,
@@ -134,6 +134,33 @@ fn civil_from_days(days: i64) -> (i64, i64, i64) {
     (yoe + era * 400 + i64::from(month <= 2), month, day)
 }
 
+/// `text` made safe to print on a terminal: control characters are shown as escapes
+/// (`\n`, `\r`, `\t`, `\\`, others as `\x1b`; C1 controls as `\u{9b}`) and so are the
+/// bidirectional overrides and isolates (`\u{202e}`), so text a hook printed can neither
+/// drive the terminal nor reorder what is shown around it. Everything else is kept.
+pub fn escape_control(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c if ('\u{80}'..='\u{9f}').contains(&c)
+                || ('\u{202a}'..='\u{202e}').contains(&c)
+                || ('\u{2066}'..='\u{2069}').contains(&c) =>
+            {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Python's `repr()` of a string, as the reference prints matchers and file names in its
 /// messages: single quotes unless the text has a `'` and no `"`; backslash, the chosen
 /// quote, `\n`, `\r`, `\t` escaped, other control characters as `\xNN`.
@@ -167,6 +194,18 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+
+    #[test]
+    fn escape_control_shows_control_characters() {
+        assert_eq!(escape_control("plain é ✓"), "plain é ✓");
+        assert_eq!(escape_control("\x1b[31mred\x07"), "\\x1b[31mred\\x07");
+        assert_eq!(escape_control("a\tb\r\nc\\"), "a\\tb\\r\\nc\\\\");
+        assert_eq!(
+            escape_control("\u{9b}2J \u{202e}txt \u{2066}"),
+            "\\u{9b}2J \\u{202e}txt \\u{2066}"
+        );
+        assert_eq!(escape_control("\x7f"), "\\x7f");
+    }
 
     fn check_hex(bytes: &[u8], text: &str) {
         assert_eq!(hex(bytes), text);

@@ -18,8 +18,9 @@
 //! What is compared, and how (the reference's shapes differ from ours in a few places):
 //!
 //! - `load_diagnostics`: same count and order; `code` exactly; `severity` exactly, except
-//!   that ours reports a dropped file or entry (`config_read_failed`, `invalid_config`) as
-//!   `error` where the reference says `warning` for everything; `message` up to the detail
+//!   that ours reports a dropped file, entry or group (`config_read_failed`,
+//!   `invalid_config`, `invalid_matcher`, `unsupported_matcher`) as `error` where the
+//!   reference says `warning` for everything; `message` up to the detail
 //!   the reference takes from Python (`json`, pydantic, `re`): `Invalid hooks config at
 //!   {file}:{path}` (ours may point deeper), `Failed to read hooks config at {file}: `,
 //!   `Rejected hook group {Event}:{n}: Invalid hook matcher '{m}': `, every other text
@@ -808,7 +809,9 @@ fn subset_mismatch(ours: &Value, got: &Value) -> Option<String> {
 /// severity: a dropped file or entry is an error in ours.
 fn our_load_severity(code: &str, reference: &str) -> String {
     match code {
-        "config_read_failed" | "invalid_config" => "error".into(),
+        "config_read_failed" | "invalid_config" | "invalid_matcher" | "unsupported_matcher" => {
+            "error".into()
+        }
         _ => reference.into(),
     }
 }
@@ -930,7 +933,8 @@ fn compare_load_notices(e: &Value, g: &Value, out: &mut Vec<Failure>) {
         let text = w["message"].as_str().unwrap_or_default();
         let reference = text.strip_prefix("Hook warning: ").unwrap_or(text);
         let dropped = reference.starts_with("Invalid hooks config at ")
-            || reference.starts_with("Failed to read hooks config at ");
+            || reference.starts_with("Failed to read hooks config at ")
+            || reference.starts_with("Rejected hook group ");
         let (severity, label) = if dropped {
             ("error", "Hook error: ")
         } else {

@@ -320,10 +320,10 @@ pub fn read_layer_file(path: &Path) -> LayerFile {
     }
 }
 
-/// The `config_read_failed` warning for `path`, in the reference's words:
+/// The `config_read_failed` error for `path` (the file contributes nothing), in the reference's words:
 /// `Failed to read hooks config at {path}: {detail}`.
 pub(crate) fn read_failed_diagnostic(path: &Path, detail: &dyn fmt::Display) -> Diagnostic {
-    Diagnostic::warning(
+    Diagnostic::error(
         codes::CONFIG_READ_FAILED,
         format!("Failed to read hooks config at {}: {detail}", path.display()),
     )
@@ -751,7 +751,7 @@ mod tests {
             panic!("expected a read failure");
         };
         assert_eq!(diag.code, "config_read_failed");
-        assert_eq!(diag.severity, hooks_core::Severity::Warning);
+        assert_eq!(diag.severity, hooks_core::Severity::Error);
         assert_eq!(
             diag.message,
             "Failed to read hooks config at /proc/self/mem: Input/output error (os error 5)"

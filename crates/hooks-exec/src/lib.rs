@@ -25,6 +25,7 @@ pub use callback::{
     Callback, CallbackContext, CallbackFuture, CallbackGroup, CallbackInput,
     DEFAULT_CALLBACK_TIMEOUT,
 };
+pub use debug::{DebugLevel, DebugSink, STDERR_LINES};
 pub use discovery::{
     AppNames, HomeError, LayerFile, Paths, find_project_root, read_layer_file, resolve_home,
 };

@@ -35,7 +35,7 @@ use hooks_core::{
 use serde::Serialize;
 
 use crate::callback::{CallbackGroup, run_callback};
-use crate::debug::DebugLog;
+use crate::debug::{DebugLog, DebugSink};
 use crate::discovery::{AppNames, HomeError, LayerFile, Paths, read_layer_file, resolve_home};
 use crate::env::{EnvPolicy, scrub};
 use crate::process::{self, ProcessSpec};
@@ -73,6 +73,9 @@ pub struct SessionOptions {
     pub capabilities: Capabilities,
     /// In-process callback handlers, run after the file layers.
     pub callbacks: Vec<CallbackGroup>,
+    /// The host's debug log of what each handler does (see [`DebugSink`]); besides the
+    /// one `HOOKS_DEBUG` turns on.
+    pub debug: Option<DebugSink>,
 }
 
 impl SessionOptions {
@@ -90,6 +93,7 @@ impl SessionOptions {
             env_allow: Vec::new(),
             capabilities: Capabilities::default(),
             callbacks: Vec::new(),
+            debug: None,
         }
     }
 }
@@ -193,7 +197,7 @@ impl Session {
             Some(root) => Paths::new(absolute(root, &options.cwd), home, &options.names),
             None => Paths::discover(&options.cwd, home, &options.names),
         };
-        let debug = DebugLog::from_env(&host_env).map(Arc::new);
+        let debug = DebugLog::new(&host_env, options.debug.as_ref()).map(Arc::new);
         let policy = EnvPolicy::allowing(options.env_allow.iter().cloned());
         let mut base_env = scrub(host_env, &policy);
         base_env.retain(|(k, _)| k != "CLAUDE_PROJECT_DIR");
@@ -386,13 +390,13 @@ impl Session {
                     let started = Instant::now();
                     let _active = status.start(text);
                     if let Some(log) = &debug {
-                        log.launch(&id, &program);
+                        log.launch(&id, &program, &stdin);
                     }
                     let spec = ProcessSpec { program, cwd, env, timeout };
                     let raw = process::run_process(&spec, &stdin).await;
                     let elapsed = started.elapsed();
                     if let Some(log) = &debug {
-                        log.exit(&id, &raw.termination, elapsed);
+                        log.exit(&id, &raw, elapsed);
                     }
                     let run = HandlerRun {
                         id,

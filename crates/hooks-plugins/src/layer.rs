@@ -6,8 +6,10 @@
 //! documents, files the handlers run) re-hashed; a mismatch passes its documents as
 //! `Tampered` with a `plugin_tampered` error. A plugin registered by another tool (no
 //! lockfile entry of ours) loads with a `plugin_unverified` warning, or is passed as
-//! `Unverified` when verification is required. Disabled plugins are passed as `Disabled`
-//! so audits can show them.
+//! `Unverified` when verification is required. Verified means a lockfile entry pins the
+//! plugin's manifest, whoever installed it: an adopted plugin (`adopt`) is verified like
+//! an installed one, since the user pinned its files then. Disabled plugins are passed as
+//! `Disabled` so audits can show them.
 
 use std::path::Path;
 
@@ -25,7 +27,8 @@ use crate::verified::{pinned_manifest, plugin_info, set_layer};
 /// Options of [`plugin_layers`].
 #[derive(Debug, Clone, Default)]
 pub struct LayerOptions {
-    /// `--require-verified`: unverified plugins do not load.
+    /// `--require-verified`: plugins without a lockfile entry (installed only by another
+    /// tool, never adopted) do not load.
     pub require_verified: bool,
 }
 

@@ -198,12 +198,14 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
         cx.warn(format!("payload: {}", w.message));
     }
     let setup = Setup::new(cx.global, cx.env)?;
-    let options = setup.host_session_options(
+    let mut options = setup.host_session_options(
         cx.global,
         cx.env,
         &args.host.allow_env,
         &args.host.capabilities,
     );
+    let (debug, debug_lines) = cx.debug_log();
+    options.debug = debug;
     let session = Session::start(options)?;
     if let Some(count) = args.stop_continuations {
         match &invocation.input {
@@ -223,7 +225,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
         return Ok(0);
     }
     let tool = tool_name(&invocation);
-    let fired = fire(cx, &session, invocation)?;
+    let fired = fire(cx, &session, invocation, debug_lines)?;
     for d in &fired.decision.diagnostics {
         if d.code == codes::STOP_HOOK_ACTIVE_CONFLICT {
             cx.warn(d.message.clone());
@@ -234,8 +236,14 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
     Ok(if fired.is_blocking() { 2 } else { 0 })
 }
 
-/// Runs the handlers; status texts go to stderr when it is a terminal.
-fn fire(cx: &mut Ctx<'_>, session: &Session, invocation: Invocation) -> anyhow::Result<Fired> {
+/// Runs the handlers; status texts go to stderr when it is a terminal, and so do the
+/// debug log's lines (`-v`) as they come.
+fn fire(
+    cx: &mut Ctx<'_>,
+    session: &Session,
+    invocation: Invocation,
+    mut debug_lines: tokio::sync::mpsc::UnboundedReceiver<String>,
+) -> anyhow::Result<Fired> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -255,6 +263,12 @@ fn fire(cx: &mut Ctx<'_>, session: &Session, invocation: Invocation) -> anyhow::
         loop {
             tokio::select! {
                 fired = &mut fired => break fired,
+                Some(line) = debug_lines.recv() => {
+                    if show_status {
+                        let _ = write!(err, "\r\x1b[K");
+                    }
+                    Ctx::debug_line(err, style, &line);
+                }
                 Some(text) = rx.recv(), if show_status => {
                     // Overwrite one status line; an empty text clears it.
                     let _ = write!(err, "\r\x1b[K{}", style.dim(&text));
@@ -265,6 +279,9 @@ fn fire(cx: &mut Ctx<'_>, session: &Session, invocation: Invocation) -> anyhow::
     });
     if show_status {
         let _ = write!(err, "\r\x1b[K");
+    }
+    while let Ok(line) = debug_lines.try_recv() {
+        Ctx::debug_line(err, style, &line);
     }
     Ok(fired)
 }

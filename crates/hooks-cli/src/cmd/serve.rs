@@ -52,7 +52,9 @@ pub(crate) use protocol::{event_names, schema};
 pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
     let setup = Setup::new(cx.global, cx.env)?;
     let (allow_env, capabilities) = (args.host.allow_env.clone(), args.host.capabilities.clone());
-    let options = setup.host_session_options(cx.global, cx.env, &allow_env, &capabilities);
+    let mut options = setup.host_session_options(cx.global, cx.env, &allow_env, &capabilities);
+    let (debug, mut debug_rx) = cx.debug_log();
+    options.debug = debug.clone();
     let session = Arc::new(Session::start(options)?);
     let defaults = Arc::new(CommonDefaults {
         session_id: crate::uuid::v4().context("cannot make a session id")?,
@@ -79,6 +81,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
         allow_env,
         capabilities,
         status_listener,
+        debug,
         fired: false,
     };
 
@@ -105,6 +108,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
         .context("cannot start the stdin reader")?;
 
     let out: &mut dyn Write = &mut *cx.out;
+    let (err, err_style): (&mut dyn Write, _) = (&mut *cx.err, cx.err_style);
     let local = tokio::task::LocalSet::new();
     let result: std::io::Result<()> = local.block_on(&runtime, async {
         let mut tasks: JoinSet<EventDone> = JoinSet::new();
@@ -121,6 +125,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
             tokio::select! {
                 biased;
                 Some(note) = note_rx.recv() => status.set(note, Instant::now()),
+                Some(line) = debug_rx.recv() => Ctx::debug_line(err, err_style, &line),
                 Some(done) = tasks.join_next(), if !tasks.is_empty() => {
                     push_event_response(&mut batch, done);
                 }
@@ -155,6 +160,9 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
         while let Ok(note) = note_rx.try_recv() {
             status.set(note, Instant::now());
         }
+        while let Ok(line) = debug_rx.try_recv() {
+            Ctx::debug_line(err, err_style, &line);
+        }
         // The text current at the end is always sent.
         if let Some(text) = status.take_pending() {
             push_line(&mut batch, &Notification::Status(StatusParams { text }));
@@ -184,6 +192,8 @@ struct Host<'a> {
     capabilities: Vec<Capability>,
     /// Where status texts go; every session started gets it.
     status_listener: StatusListener,
+    /// The debug log (`-v`); every session started gets it.
+    debug: Option<hooks_exec::DebugSink>,
     /// An `event` request was accepted: the session options are fixed from then on.
     fired: bool,
 }
@@ -193,8 +203,9 @@ impl Host<'_> {
     fn restart(&mut self, params: SessionParams) -> Result<(), String> {
         let allow_env = params.allow_env.unwrap_or_else(|| self.allow_env.clone());
         let capabilities = params.capabilities.unwrap_or_else(|| self.capabilities.clone());
-        let options =
+        let mut options =
             self.setup.host_session_options(self.global, self.env, &allow_env, &capabilities);
+        options.debug = self.debug.clone();
         let session =
             Session::start(options).map_err(|e| format!("cannot start the session: {e}"))?;
         session.on_status(Arc::clone(&self.status_listener));

@@ -9,15 +9,12 @@
 //! that does not load is named with the reason. The files are compiled together as a
 //! snapshot, so matcher errors are found too.
 //!
-//! Exit 1 when any error-level problem exists. A bad matcher (`invalid_matcher`,
-//! `unsupported_matcher`) drops its group and an unreadable file (`config_read_failed`)
-//! loses all its hooks, so validation counts them as errors even though a session reports
-//! them as warnings.
+//! Exit 1 when any error-level problem exists. Severities are the engine's, the same in
+//! `run`, `serve` and `list`: whatever does not load (an unreadable file, a dropped entry,
+//! a group rejected for its matcher) is an error; a warning loads anyway.
 
 use hooks_core::snapshot::sha256_hex;
-use hooks_core::{
-    ConfigKind, Diagnostic, Layer, LayerDocument, PluginInfo, Severity, codes, parse_config,
-};
+use hooks_core::{ConfigKind, Diagnostic, Layer, LayerDocument, PluginInfo, codes, parse_config};
 use hooks_exec::{Source, check_sources};
 use serde_json::json;
 
@@ -37,11 +34,6 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ValidateArgs) -> anyhow::Result<i32> 
         explicit_files(cx, args)
     };
     diagnostics.extend(check_sources(&files).diagnostics().iter().cloned());
-    for d in &mut diagnostics {
-        if counts_as_error(d) {
-            d.severity = Severity::Error;
-        }
-    }
     // File order (the snapshot orders by layer); stable within one file.
     let rank = |d: &Diagnostic| {
         files
@@ -92,13 +84,6 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ValidateArgs) -> anyhow::Result<i32> 
         if errors > 0 { cx.out_style.red_bold(&summary) } else { cx.out_style.green(&summary) };
     writeln!(cx.out, "checked {summary}")?;
     Ok(i32::from(errors > 0))
-}
-
-/// Problems a session reports as warnings that validation counts as errors: a bad matcher
-/// drops its group, an unreadable file loses all of its hooks.
-fn counts_as_error(d: &Diagnostic) -> bool {
-    [codes::INVALID_MATCHER, codes::UNSUPPORTED_MATCHER, codes::CONFIG_READ_FAILED]
-        .contains(&d.code.as_str())
 }
 
 fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {

@@ -195,3 +195,81 @@ fn plugin_hints_come_from_the_cli() {
     assert_eq!(d["hint"], "`hooks plugin verify --adopt lint@other` pins it, so that it loads");
     assert_eq!(required["handlers"].as_array().unwrap().len(), 0);
 }
+
+const STOP: &str = r#"{"last_assistant_message": "done"}"#;
+
+#[test]
+fn matcher_rejections_are_errors_in_every_command() {
+    let env = TestEnv::new("diag-matcher-severity");
+    env.user_hooks(
+        r#"{"hooks": {"PreToolUse": [{"matcher": "(", "hooks": [{"type": "command", "command": "true"}]}],
+                      "Stop": [{"matcher": "x", "hooks": [{"type": "command", "command": "true"}]}]}}"#,
+    );
+    let severities = |diagnostics: &Value| -> Vec<(String, String)> {
+        diagnostics
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                (d["code"].as_str().unwrap().to_owned(), d["severity"].as_str().unwrap().to_owned())
+            })
+            .collect()
+    };
+    let expect = [
+        ("invalid_matcher".to_owned(), "error".to_owned()),
+        ("unsupported_matcher".to_owned(), "error".to_owned()),
+    ];
+    let listed = env.run(&["--json", "list"]).json();
+    assert_eq!(severities(&listed["diagnostics"]), expect);
+    let fired = env.run(&["run", "Stop", "--payload", STOP]);
+    assert_eq!(fired.code, 0, "{}", fired.stderr);
+    assert_eq!(severities(&fired.json()["load_diagnostics"]), expect);
+    let validated = env.run(&["--json", "validate"]).json();
+    assert_eq!(severities(&validated["diagnostics"]), expect);
+    assert_eq!(validated["errors"], 2);
+
+    // The human forms say the same.
+    let human = env.run(&["list"]).stdout;
+    assert!(human.contains("error[invalid_matcher]"), "{human}");
+    assert!(human.contains("error[unsupported_matcher]"), "{human}");
+    let verbose = env.run(&["-v", "run", "Stop", "--payload", STOP]).stderr;
+    assert!(verbose.contains("error[invalid_matcher]"), "{verbose}");
+    assert!(verbose.contains("error[unsupported_matcher]"), "{verbose}");
+    let checked = env.run(&["validate"]);
+    assert_eq!(checked.code, 1);
+    assert!(checked.stdout.contains("error[invalid_matcher]"), "{}", checked.stdout);
+    assert!(checked.stdout.contains("error[unsupported_matcher]"), "{}", checked.stdout);
+    assert!(!checked.stdout.contains("warning["), "{}", checked.stdout);
+}
+
+#[test]
+fn require_verified_loads_installed_or_adopted_plugins_only() {
+    let env = TestEnv::new("diag-require-verified");
+    env.write("plug/.claude-plugin/plugin.json", r#"{"name": "lint", "version": "1.0.0"}"#);
+    env.write("plug/hooks/check.sh", "#!/bin/sh\nexit 0\n");
+    env.write(
+        "plug/hooks/hooks.json",
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "sh ${CLAUDE_PLUGIN_ROOT}/hooks/check.sh"}]}]}}"#,
+    );
+    register_foreign(&env, "lint@other");
+    let strict = |env: &TestEnv| env.run(&["--require-verified", "--json", "list"]).json();
+    assert_eq!(strict(&env)["handlers"].as_array().unwrap().len(), 0);
+    assert_eq!(env.run(&["--require-verified", "plugin", "verify"]).code, 1);
+
+    // Adopting pins the files as they are: the plugin is verified from then on.
+    assert_eq!(env.run(&["plugin", "verify", "--adopt", "lint@other"]).code, 0);
+    let listed = strict(&env);
+    assert_eq!(listed["diagnostics"], json!([]), "{listed:#}");
+    assert_eq!(listed["handlers"][0]["status"], "active", "{listed:#}");
+    assert_eq!(env.run(&["--require-verified", "plugin", "verify"]).code, 0);
+
+    // And a change to its files afterwards is tampering.
+    env.write("plug/hooks/check.sh", "#!/bin/sh\nexit 2\n");
+    let listed = strict(&env);
+    assert_eq!(listed["diagnostics"][0]["code"], "plugin_tampered", "{listed:#}");
+    assert_eq!(listed["handlers"].as_array().unwrap().len(), 0, "{listed:#}");
+
+    // The flag's help says so.
+    let help = env.run(&["--help"]).stdout;
+    assert!(help.contains("adopted with `hooks plugin verify --adopt`"), "{help}");
+}

@@ -73,3 +73,51 @@ fn existing_backup_is_not_overwritten() {
     assert!(out.stderr.contains("h.json.bak already exists"), "{}", out.stderr);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), LEGACY);
 }
+
+#[test]
+fn write_warns_about_each_handler_whose_behaviour_changes() {
+    let env = TestEnv::new("migrate-warn");
+    let legacy = r#"{"hooks": [
+  {"command": ["sh", "-c", "echo no >&2; exit 2"], "events": ["session.start"]},
+  {"command": ["gate"], "events": ["user.prompt", "context.compact", "task.complete"]}
+]}"#;
+    let file = env.user_hooks(legacy);
+    // Legacy: the handler's exit 2 is ignored, the prompt goes on.
+    let payload = r#"{"prompt": "p"}"#;
+    assert_eq!(env.run(&["run", "UserPromptSubmit", "--payload", payload]).code, 0);
+
+    let out = env.run(&["migrate", "--write", &file.display().to_string()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let warnings: Vec<&str> = out.stderr.lines().filter(|l| l.starts_with("warning:")).collect();
+    assert_eq!(warnings.len(), 4, "{}", out.stderr);
+    assert!(
+        warnings[0].starts_with(
+            "warning: UserPromptSubmit:0:0 (session.start -> UserPromptSubmit, argv [\"sh\", \"-c\", \"echo no >&2; exit 2\"]): \
+             exit status 2 now blocks the prompt"
+        ) && warnings[0].contains("runs on every prompt, not once per session"),
+        "{}",
+        warnings[0]
+    );
+    assert!(
+        warnings[1].starts_with("warning: UserPromptSubmit:1:0 (user.prompt -> UserPromptSubmit, argv [\"gate\"]): exit status 2 now blocks the prompt")
+            && !warnings[1].contains("every prompt"),
+        "{}",
+        warnings[1]
+    );
+    assert!(
+        warnings[2].starts_with("warning: PreCompact:0:0 (context.compact -> PreCompact, argv [\"gate\"]): exit status 2 now blocks the compaction"),
+        "{}",
+        warnings[2]
+    );
+    assert!(warnings[3].contains("reads the event's JSON payload on stdin"), "{}", warnings[3]);
+    assert!(!out.stderr.contains("Notification:"), "cannot block: {}", out.stderr);
+
+    // What the warning says: the same prompt is now blocked.
+    let after = env.run(&["run", "UserPromptSubmit", "--payload", payload]);
+    assert_eq!(after.code, 2, "{}", after.stdout);
+    assert_eq!(after.json()["decision"]["stop_reason"], "no");
+
+    // Printing warns the same way.
+    let printed = env.run(&["migrate", &file.with_extension("json.bak").display().to_string()]);
+    assert_eq!(printed.stderr.matches("warning:").count(), 4, "{}", printed.stderr);
+}

@@ -459,3 +459,64 @@ fn effect_notices_carry_the_user_facing_texts() {
     let v = env.run(&["run", "SessionEnd"]).json();
     assert_eq!(v["effect"], json!({"notices": []}));
 }
+
+#[test]
+fn verbose_shows_each_handler_and_very_verbose_its_data() {
+    let env = crate::common::TestEnv::new("run-verbose");
+    env.user_hooks(
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "cat >/dev/null; printf 'l1\\033[31m\\nl2\\nl3\\nl4\\nl5\\nl6\\nl7\\n' >&2; echo '{\"systemMessage\": \"hi\"}'"}]}]}}"#,
+    );
+    let payload = r#"{"last_assistant_message": "done"}"#;
+    let run = |flags: &[&str]| {
+        let mut args = flags.to_vec();
+        args.extend(["run", "Stop", "--payload", payload]);
+        let out =
+            env.command(&args).env("HOOKS_TEST_VALUE", "value-not-to-print").output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(v["decision"]["notices"][0], "hi");
+        String::from_utf8(out.stderr).unwrap()
+    };
+
+    assert_eq!(run(&[]), "");
+
+    let v = run(&["-v"]);
+    assert!(v.contains("hooks: launch Stop:0:0: sh -c \"cat >/dev/null;"), "{v}");
+    assert!(v.contains("hooks: exit Stop:0:0: exited with status 0 after "), "{v}");
+    assert!(v.contains("; stdout 24 bytes, stderr 26 bytes\n"), "{v}");
+    // The first lines of stderr, escaped: no control character reaches the terminal.
+    assert!(v.contains("hooks: stderr Stop:0:0| l1\\x1b[31m\n"), "{v}");
+    assert!(v.contains("hooks: stderr Stop:0:0| l5\n"), "{v}");
+    assert!(v.contains("hooks: stderr Stop:0:0| … 2 more lines\n"), "{v}");
+    assert!(!v.contains("| l6") && !v.contains('\x1b'), "{v}");
+    assert!(!v.contains("stdin Stop") && !v.contains("stdout Stop"), "{v}");
+
+    let vv = run(&["-vv"]);
+    assert!(vv.contains("hooks: stdin Stop:0:0: "), "{vv}");
+    assert!(vv.contains("hooks: stdin Stop:0:0| {\"session_id\":"), "{vv}");
+    assert!(vv.contains("\"hook_event_name\":\"Stop\""), "{vv}");
+    assert!(vv.contains("hooks: stdout Stop:0:0| {\"systemMessage\": \"hi\"}\n"), "{vv}");
+    assert!(vv.contains("hooks: stderr Stop:0:0| l7\n"), "{vv}");
+    assert!(!vv.contains("more lines") && !vv.contains('\x1b'), "{vv}");
+
+    // `hooks serve` writes the same log on stderr.
+    let line = format!(
+        "{}\n",
+        serde_json::json!({"id": 1, "method": "event", "params": {"event": "Stop", "payload": {"last_assistant_message": "done"}}})
+    );
+    let served = env.run_stdin(&["-v", "serve"], &line);
+    assert_eq!(served.code, 0, "{}", served.stderr);
+    assert!(
+        served.stderr.contains("hooks: exit Stop:0:0: exited with status 0"),
+        "{}",
+        served.stderr
+    );
+    assert!(served.stderr.contains("hooks: stderr Stop:0:0| l1\\x1b[31m\n"), "{}", served.stderr);
+    assert!(!served.stdout.contains("hooks:"), "{}", served.stdout);
+
+    // Environment values never show, at any level.
+    for text in [&v, &vv] {
+        assert!(!text.contains("value-not-to-print"), "{text}");
+    }
+}

@@ -72,7 +72,7 @@ warning[unknown_field]: Unknown field 'matchr' at [TMP]/h.json:hooks.Stop[0].hoo
  --> [TMP]/h.json:2:55
   |
 2 |   {\"type\": \"command\", \"command\": \"x\", \"timeout\": \"5\", \"matchr\": 1}
-  |                                                       ^ Unknown field 'matchr' at [TMP]/h.json:hooks.Stop[0].hooks[0].matchr ignored
+  |                                                       ^ Unknown field 'matchr' at hooks.Stop[0].hooks[0].matchr ignored
 
 checked 1 file: 1 error, 1 warning
 "
@@ -135,4 +135,82 @@ fn plugin_kind_rejects_legacy() {
     let path = file.display().to_string();
     assert_eq!(env.run(&["validate", &path]).code, 0);
     assert_eq!(env.run(&["validate", "--kind", "plugin", &path]).code, 1);
+}
+
+/// `hooks validate` of a bad file with `vars` set, its stdout a pipe.
+fn coloured(env: &TestEnv, file: &str, args: &[&str], vars: &[(&str, &str)]) -> bool {
+    let mut cmd = env.command(&[args, &["validate", file]].concat());
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    String::from_utf8_lossy(&out.stdout).contains('\x1b')
+}
+
+/// The same on a terminal (a pseudo-terminal from `script`), with `TERM` set to `term`.
+fn coloured_on_a_terminal(env: &TestEnv, file: &str, term: &str) -> bool {
+    let hooks = env.command(&[]);
+    let mut cmd = std::process::Command::new("script");
+    cmd.args(["-qec", "sh -c \"$HOOKS_LINE\"", "/dev/null"]).env_clear();
+    for (k, v) in hooks.get_envs() {
+        if let Some(v) = v {
+            cmd.env(k, v);
+        }
+    }
+    cmd.current_dir(hooks.get_current_dir().unwrap())
+        .env("TERM", term)
+        .env("HOOKS_LINE", format!("{} validate {file}", crate::common::BIN));
+    String::from_utf8_lossy(&cmd.output().unwrap().stdout).contains("\x1b[1;31m")
+}
+
+#[test]
+fn colour_order() {
+    let env = TestEnv::new("validate-colour");
+    let file = env.write(
+        "h.json",
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": ""}]}]}}"#,
+    );
+    let file = file.display().to_string();
+    assert!(!coloured(&env, &file, &[], &[]), "a pipe is not coloured");
+    assert!(coloured(&env, &file, &[], &[("CLICOLOR_FORCE", "1")]));
+    assert!(coloured(&env, &file, &[], &[("CLICOLOR_FORCE", "1"), ("TERM", "dumb")]));
+    assert!(!coloured(&env, &file, &[], &[("CLICOLOR_FORCE", "0")]));
+    assert!(!coloured(&env, &file, &[], &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]));
+    assert!(!coloured(&env, &file, &["--color", "never"], &[("CLICOLOR_FORCE", "1")]));
+    assert!(coloured(&env, &file, &["--color", "always"], &[("NO_COLOR", "1"), ("TERM", "dumb")]));
+    if std::process::Command::new("script").arg("--version").output().is_ok() {
+        assert!(coloured_on_a_terminal(&env, &file, "xterm"), "a terminal is coloured");
+        assert!(!coloured_on_a_terminal(&env, &file, "dumb"), "TERM=dumb is not");
+    }
+}
+
+#[test]
+fn a_long_line_shows_a_window_with_the_caret_in_place() {
+    let env = TestEnv::new("validate-long-line");
+    let pad = "p".repeat(100_000);
+    let bad = r#"{"type": "command", "command": "x", "timeout": "5"}"#;
+    let good = format!(r#"{{"type": "command", "command": "x", "statusMessage": "{pad}"}}"#);
+    let text =
+        format!(r#"{{"hooks": {{"Stop": [{{"hooks": [{bad}, {good}, {bad}, {good}, {bad}]}}]}}}}"#);
+    assert!(text.len() > 200_000 && !text.contains('\n'));
+    let file = env.write("long.json", &text).display().to_string();
+    let out = env.run(&["validate", &file]);
+    assert_eq!(out.code, 1);
+    assert!(out.stdout.len() < 4_000, "{} bytes:\n{}", out.stdout.len(), out.stdout);
+    assert!(out.stdout.ends_with("checked 1 file: 3 errors, 0 warnings\n"), "{}", out.stdout);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    let mut carets = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let Some(caret) = line.strip_prefix("  | ").filter(|l| l.contains('^')) else { continue };
+        let code = lines[i - 1].strip_prefix("1 | ").unwrap();
+        let at = caret.chars().position(|c| c == '^').unwrap();
+        let under: String = code.chars().skip(at).take(3).collect();
+        assert_eq!(under, "\"5\"", "caret under the value:\n{code}\n{caret}");
+        assert!(code.chars().count() <= 102, "{code}");
+        carets += 1;
+    }
+    assert_eq!(carets, 3, "{}", out.stdout);
+    // The file is named in each report's location line and nowhere else in it.
+    assert_eq!(out.stdout.matches(" --> [TMP]/long.json:1:").count(), 3, "{}", out.stdout);
 }

@@ -347,7 +347,19 @@ fn debug_log_records_diagnostics_launches_and_exits() {
     let text = std::fs::read_to_string(&log).unwrap();
     assert!(text.contains("unsupported_matcher"), "{text}");
     assert!(text.contains("launch Stop:1:0: sh -c \"exit 3\""), "{text}");
-    assert!(text.contains("exit Stop:1:0: Exited(3) after"), "{text}");
+    assert!(text.contains("exit Stop:1:0: exited with status 3 after"), "{text}");
+    assert!(!text.contains("stdin Stop:1:0"), "{text}");
+
+    // HOOKS_DEBUG=2 also writes the stdin bytes.
+    let mut o = w.options();
+    if let Some(env) = o.env.as_mut() {
+        env.push(("HOOKS_DEBUG".into(), "2".into()));
+        env.push(("HOOKS_DEBUG_FILE".into(), log.clone().into()));
+    }
+    let s = Session::start(o).unwrap();
+    rt().block_on(s.fire(w.invocation(Event::Stop, json!({"last_assistant_message": "done"}))));
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("hooks: stdin Stop:1:0| {\"session_id\":"), "{text}");
 }
 
 /// A SubagentStop handler that records its stdin and blocks.
