@@ -3,7 +3,9 @@
 //! Prints the rewritten file, or with `--write` replaces it (atomically: a temporary file
 //! in the same folder renamed over it) after copying the original to `FILE.bak`. An
 //! existing `FILE.bak` is never overwritten. Legacy events without a current equivalent
-//! are named on stderr (they are dropped).
+//! are named on stderr (they are dropped). Without `--write` the output is the migrated
+//! file (JSON either way); with `--write --json`, a report `{"action": "migrated", "file",
+//! "backup"}` on stdout.
 
 use std::fs;
 
@@ -44,6 +46,15 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &MigrateArgs) -> anyhow::Result<i32> {
         let _ = fs::set_permissions(&temp, meta.permissions());
     }
     fs::rename(&temp, &path).with_context(|| format!("cannot replace {}", path.display()))?;
+    if cx.global.json {
+        let report = serde_json::json!({
+            "action": "migrated",
+            "file": args.file.display().to_string(),
+            "backup": backup.display().to_string(),
+        });
+        writeln!(cx.out, "{}", serde_json::to_string_pretty(&report)?)?;
+        return Ok(0);
+    }
     writeln!(cx.err, "migrated {} (original kept as {})", args.file.display(), backup.display())?;
     Ok(0)
 }
