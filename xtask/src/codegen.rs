@@ -2,8 +2,10 @@
 //!
 //! Writes every JSON Schema of `hooks_cli::schema_names()` (hooks-core's and the `hooks
 //! serve` protocol) to `schemas/<name>.json` at the workspace root (pretty JSON, trailing
-//! newline) and removes other `.json` files there; writes the man page `docs/hooks.1` and
-//! the command reference `docs/cli.md` from the CLI's clap grammar.
+//! newline) and removes other `.json` files there; writes the man pages (`docs/hooks.1` and
+//! one `docs/hooks-COMMAND.1` per subcommand, nested ones included) and the command
+//! reference `docs/cli.md` from the CLI's clap grammar, and removes other `docs/hooks*.1`
+//! files (the page of a command that is gone).
 //! With `--check` nothing is written: stale, missing and unexpected files are listed and the
 //! command fails, so a test can keep the committed files current.
 
@@ -35,11 +37,16 @@ fn generated() -> Result<Vec<(String, String)>, String> {
 
 /// The generated documents: (path under the root, contents).
 fn documents() -> Result<Vec<(String, String)>, String> {
-    let man = hooks_cli::man_page().map_err(|e| format!("man page: {e}"))?;
-    Ok(vec![
-        ("docs/hooks.1".to_owned(), man),
-        ("docs/cli.md".to_owned(), hooks_cli::cli_reference()),
-    ])
+    let pages = hooks_cli::man_pages().map_err(|e| format!("man page: {e}"))?;
+    let mut docs: Vec<(String, String)> =
+        pages.into_iter().map(|(file, text)| (format!("docs/{file}"), text)).collect();
+    docs.push(("docs/cli.md".to_owned(), hooks_cli::cli_reference()));
+    Ok(docs)
+}
+
+/// Whether `name` (a file in `docs/`) is a generated man page.
+fn is_man_page(name: &str) -> bool {
+    name.starts_with("hooks") && name.ends_with(".1")
 }
 
 /// Runs codegen under `root` (the workspace root).
@@ -65,8 +72,9 @@ pub fn run(root: &Path, mode: Mode) -> Result<(), String> {
             Mode::Check => problems.push(format!("stale: schemas/{file}")),
         }
     }
-    for (rel, text) in documents()? {
-        let path = root.join(&rel);
+    let docs = documents()?;
+    for (rel, text) in &docs {
+        let path = root.join(rel);
         let current = fs::read_to_string(&path).ok();
         if current.as_deref() == Some(text.as_str()) {
             continue;
@@ -77,14 +85,28 @@ pub fn run(root: &Path, mode: Mode) -> Result<(), String> {
                     fs::create_dir_all(parent)
                         .map_err(|e| format!("create {}: {e}", parent.display()))?;
                 }
-                fs::write(&path, &text).map_err(|e| format!("write {}: {e}", path.display()))?;
+                fs::write(&path, text).map_err(|e| format!("write {}: {e}", path.display()))?;
                 eprintln!("wrote {rel}");
             }
             Mode::Check if current.is_none() => problems.push(format!("missing: {rel}")),
             Mode::Check => problems.push(format!("stale: {rel}")),
         }
     }
-    for extra in existing_json(&dir)? {
+    for extra in existing(&root.join("docs"), is_man_page)? {
+        let rel = format!("docs/{extra}");
+        if docs.iter().any(|(d, _)| *d == rel) {
+            continue;
+        }
+        match mode {
+            Mode::Write => {
+                let path = root.join(&rel);
+                fs::remove_file(&path).map_err(|e| format!("remove {}: {e}", path.display()))?;
+                eprintln!("removed {rel}");
+            }
+            Mode::Check => problems.push(format!("unexpected: {rel}")),
+        }
+    }
+    for extra in existing(&dir, |n| n.ends_with(".json"))? {
         if files.iter().any(|(f, _)| *f == extra) {
             continue;
         }
@@ -105,8 +127,9 @@ pub fn run(root: &Path, mode: Mode) -> Result<(), String> {
     }
 }
 
-/// The `.json` file names in `dir` (none when it does not exist), sorted.
-fn existing_json(dir: &Path) -> Result<Vec<String>, String> {
+/// The names of the files in `dir` that `wanted` accepts (none when `dir` does not exist),
+/// sorted.
+fn existing(dir: &Path, wanted: fn(&str) -> bool) -> Result<Vec<String>, String> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -115,7 +138,7 @@ fn existing_json(dir: &Path) -> Result<Vec<String>, String> {
     let mut names: Vec<String> = entries
         .filter_map(|e| e.ok())
         .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".json"))
+        .filter(|n| wanted(n))
         .collect();
     names.sort();
     Ok(names)
@@ -133,6 +156,7 @@ mod tests {
         let err = run(&root, Mode::Check).expect_err("nothing written yet");
         assert!(err.contains("missing: schemas/config.json"), "{err}");
         assert!(err.contains("missing: docs/hooks.1"), "{err}");
+        assert!(err.contains("missing: docs/hooks-plugin-install.1"), "{err}");
         assert!(err.contains("missing: docs/cli.md"), "{err}");
         assert!(!root.join("schemas").exists(), "check must not write");
 
@@ -144,6 +168,10 @@ mod tests {
         fs::write(root.join("schemas/input.Stop.json"), "{}\n").unwrap();
         fs::remove_file(root.join("schemas/output.Stop.json")).unwrap();
         fs::write(root.join("schemas/old.json"), "{}\n").unwrap();
+        fs::write(root.join("docs/hooks-run.1"), "old\n").unwrap();
+        fs::remove_file(root.join("docs/hooks-marketplace-add.1")).unwrap();
+        fs::write(root.join("docs/hooks-gone.1"), "old\n").unwrap();
+        fs::write(root.join("docs/serve.md"), "kept\n").unwrap();
         let err = run(&root, Mode::Check).expect_err("differences");
         let lines: Vec<&str> = err.lines().collect();
         assert_eq!(
@@ -151,6 +179,9 @@ mod tests {
             [
                 "stale: schemas/input.Stop.json",
                 "missing: schemas/output.Stop.json",
+                "stale: docs/hooks-run.1",
+                "missing: docs/hooks-marketplace-add.1",
+                "unexpected: docs/hooks-gone.1",
                 "unexpected: schemas/old.json",
                 "run `cargo xtask codegen` to update"
             ]
@@ -158,6 +189,8 @@ mod tests {
         run(&root, Mode::Write).expect("rewrite");
         run(&root, Mode::Check).expect("repaired");
         assert!(!root.join("schemas/old.json").exists());
+        assert!(!root.join("docs/hooks-gone.1").exists());
+        assert!(root.join("docs/serve.md").exists(), "only generated files are removed");
         fs::remove_dir_all(&root).unwrap();
     }
 }

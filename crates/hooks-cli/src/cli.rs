@@ -15,11 +15,101 @@ Exit codes:
   2  `hooks run`: the decision denies, blocks or stops (PreToolUse deny, a blocked
      prompt or compaction, a Stop hook that keeps the agent working, continue=false)";
 
+/// The environment variables the command reads, as shown by `hooks --help` (and the man
+/// page's ENVIRONMENT section).
+pub const ENVIRONMENT: &str = "\
+Environment:
+  DEEPAGENTS_HOME   the home folder when --home is not given [default: ~/.deepagents]
+  HOME              locates ~/.deepagents
+  NO_COLOR          set and non-empty: no colours with --color auto
+  CLICOLOR_FORCE    set and not 0: colours with --color auto even without a terminal
+  TERM              dumb: no colours with --color auto (CLICOLOR_FORCE still wins)
+  HOOKS_DEBUG       1 (or DEEPAGENTS_CODE_DEBUG=1): log every load diagnostic and each
+                    handler's launch, exit status and timing on stderr; 2 also the
+                    stdin bytes and whole outputs
+  HOOKS_DEBUG_FILE  append that log to this file instead of stderr
+  Handlers get this environment minus credentials, plus CLAUDE_PROJECT_DIR and, for
+  plugin hooks, CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA.";
+
+/// Help text blocks joined by blank lines (an `after_help`).
+fn blocks(parts: &[&str]) -> String {
+    parts.join("\n\n")
+}
+
+const ROOT_EXAMPLES: &str = "\
+Examples:
+  # Fire PreToolUse through the demo project's hooks (exit 2: the call is denied)
+  hooks --project examples/demo --trust-project-hooks run PreToolUse \\
+      --payload examples/demo/rm.json
+  # Every handler, including those that do not run, and why
+  hooks list --all
+  # Check a hooks file before committing it
+  hooks validate .deepagents/hooks.json";
+
+const RUN_EXAMPLES: &str = "\
+Examples:
+  # Ask before a tool call; exit 2 means the hooks deny it
+  hooks run PreToolUse --payload call.json || echo refused
+  # The payload on stdin; show what would run, without running it
+  echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}' \\
+      | hooks run PreToolUse --payload - --dry-run
+  # The agent wants to stop after two continuations of the main loop
+  hooks run Stop --payload '{\"last_assistant_message\":\"Done.\"}' --stop-continuations 2";
+
+const SERVE_EXAMPLES: &str = "\
+Examples:
+  # One session for a host, the project's hooks trusted for this run
+  hooks serve --project ~/src/app --trust-project-hooks
+  # One request by hand
+  echo '{\"id\":1,\"method\":\"event\",\"params\":{\"event\":\"Stop\",\"payload\":{}}}' | hooks serve";
+
+const LIST_EXAMPLES: &str = "\
+Examples:
+  hooks list
+  # Also the handlers that do not run, for one event
+  hooks list --all --event PreToolUse
+  # For tools: the handlers that do not run, and why
+  hooks list --all --json | jq '.handlers[] | select(.status != \"active\")'";
+
+const TRUST_EXAMPLES: &str = "\
+Examples:
+  # Review the project's hooks, then trust exactly these contents
+  hooks trust
+  # The trust state and the hooks, for tools
+  hooks trust --show --json
+  # Trust without asking (scripts), with a JSON report of the grant
+  hooks trust ~/src/app --yes --json
+  hooks trust --revoke";
+
+const PLUGIN_INSTALL_EXAMPLES: &str = "\
+Examples:
+  # Show every hook the plugin will run, then ask
+  hooks plugin install lint@team
+  # A version requirement, without asking
+  hooks plugin install lint@team --version '^1.2' --yes
+  # Exactly what plugins.lock pins, with a JSON report
+  hooks plugin install lint@team --locked --yes --json";
+
+const MARKETPLACE_ADD_EXAMPLES: &str = "\
+Examples:
+  # A signed index, its public key pinned from the publisher's .pub file
+  hooks marketplace add team https://example.org/site/index.json \\
+      --key ~/keys/hooks-marketplace.pub
+  # A local folder; refuse it unless it is signed by this key
+  hooks marketplace add local ./site --key RWQ... --require-signed
+  # A Claude-style catalogue in a git repository (unsigned)
+  hooks marketplace add community https://github.com/example/plugins.git";
+
 /// Agent lifecycle hooks (the Deep Agents Code / Claude Code hook contract): run events
 /// through the configured hooks, serve a host over JSON lines, audit and validate the
 /// configuration, manage workspace trust.
 #[derive(Debug, Parser)]
-#[command(name = "hooks", version, after_help = EXIT_CODES, max_term_width = 100)]
+#[command(
+    name = "hooks",
+    version,
+    after_help = blocks(&[ROOT_EXAMPLES, ENVIRONMENT, EXIT_CODES]),
+    max_term_width = 100
+)]
 pub struct Cli {
     /// Options every command takes.
     #[command(flatten)]
@@ -29,8 +119,9 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Options every command takes.
+/// Options every command takes (under their own heading in every command's help).
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
     /// Home folder (user hooks.json, trust store, plugin data) [default: $DEEPAGENTS_HOME,
     /// else ~/.deepagents]
@@ -53,7 +144,8 @@ pub struct GlobalArgs {
     /// another tool installed them; `hooks plugin verify` then also fails on those
     #[arg(long, global = true)]
     pub require_verified: bool,
-    /// Print listings as JSON
+    /// Print the output as JSON: listings, reviews, and a report of what a changing command
+    /// did (`completions` refuses it)
     #[arg(long, global = true)]
     pub json: bool,
     /// Print what the engine loads and does on stderr: -v each handler's launch, exit,
@@ -85,15 +177,18 @@ pub enum ColorChoice {
 #[non_exhaustive]
 pub enum Command {
     /// Fire one event through the configured hooks and print the decision as JSON
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = blocks(&[RUN_EXAMPLES, EXIT_CODES]))]
     Run(RunArgs),
     /// Serve one session over stdin/stdout, one JSON object per line (see docs/serve.md)
+    #[command(after_help = SERVE_EXAMPLES)]
     Serve(ServeArgs),
     /// Audit the effective hook set: every handler, where it comes from, and whether it runs
+    #[command(after_help = LIST_EXAMPLES)]
     List(ListArgs),
     /// Check hook files (or every discovered layer) and report each problem with its location
     Validate(ValidateArgs),
     /// Show, grant or revoke trust for the project's hooks file
+    #[command(after_help = TRUST_EXAMPLES)]
     Trust(TrustArgs),
     /// Rewrite a legacy hooks file in the current format
     ///
@@ -104,6 +199,9 @@ pub enum Command {
     Migrate(MigrateArgs),
     /// Print a JSON Schema: config, input.EVENT, output.EVENT, serve, plugin-manifest or
     /// marketplace-index
+    ///
+    /// A schema is JSON with or without --json; without NAME, --json prints the names as
+    /// {"names": [...]}.
     Schema(SchemaArgs),
     /// Install, update, remove, enable, disable, verify and pack plugins
     #[command(subcommand)]
@@ -120,6 +218,7 @@ pub enum Command {
 #[non_exhaustive]
 pub enum PluginCommand {
     /// Install NAME@MARKETPLACE: shows the hooks that will run and asks (or --yes)
+    #[command(after_help = PLUGIN_INSTALL_EXAMPLES)]
     Install(PluginInstallArgs),
     /// Update one installed plugin, or every one, showing the hooks that change
     Update(PluginUpdateArgs),
@@ -214,6 +313,7 @@ pub struct PluginPackArgs {
 #[non_exhaustive]
 pub enum MarketplaceCommand {
     /// Register a marketplace: a signed index (pin its key with --key) or a catalogue
+    #[command(after_help = MARKETPLACE_ADD_EXAMPLES)]
     Add(MarketplaceAddArgs),
     /// List the registered marketplaces
     List,

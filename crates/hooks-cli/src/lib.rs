@@ -3,7 +3,7 @@
 //! [`run`] is the whole program: it parses the process's arguments, acts, and returns the
 //! exit code the binary exits with. [`run_with`] does the same with explicit arguments,
 //! streams and environment, so tests (and other programs) drive the command in-process.
-//! The clap types ([`Cli`]) are public so `cargo xtask codegen` can write the man page,
+//! The clap types ([`Cli`]) are public so `cargo xtask codegen` can write the man pages,
 //! the command reference and shell completions from them.
 //!
 //! Exit codes: 0 success (for `hooks run`: the action may proceed), 1 an engine error (bad
@@ -29,4 +29,4 @@ pub use cli::{
 };
 pub use cmd::schema::{names as schema_names, schema};
 pub use context::{Env, run, run_with};
-pub use docs::{cli_reference, man_page};
+pub use docs::{cli_reference, man_pages};

@@ -4,7 +4,8 @@
 //! A marketplace added without a key is marked `unsigned` in every listing and warned
 //! about when added: its plugins are pinned on first use only. `--require-signed` refuses
 //! it. `keygen` writes `hooks-marketplace.key` (mode 0600, never overwritten) and
-//! `hooks-marketplace.pub`.
+//! `hooks-marketplace.pub`. With `--json`, each command prints one JSON report of what it
+//! did on stdout (see [`json`]); warnings stay on stderr.
 
 use std::io::Write as _;
 use std::os::unix::fs::OpenOptionsExt as _;
@@ -14,11 +15,80 @@ use anyhow::{Context as _, anyhow};
 use hooks_plugins::{
     AddMarketplace, BuildOptions, Home, MarketplaceKind, MarketplaceRecord, MarketplaceReport,
 };
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::cli::{MarketplaceAddArgs, MarketplaceBuildArgs, MarketplaceCommand};
+use crate::cmd::json;
 use crate::context::Ctx;
 use crate::layers::{Setup, absolute};
+
+/// `--json` of `add`, and each marketplace of `refresh`.
+#[derive(Serialize)]
+struct Registered<'a> {
+    /// `added` or `refreshed`.
+    action: &'static str,
+    name: &'a str,
+    /// `index` or `catalogue`.
+    kind: &'static str,
+    /// `signed` or `unsigned`.
+    trust: &'static str,
+    source: &'a str,
+    public_key: Option<&'a str>,
+    index_version: Option<u64>,
+    plugins: &'a [String],
+    warnings: &'a [String],
+}
+
+impl<'a> Registered<'a> {
+    fn of(action: &'static str, r: &'a MarketplaceReport) -> Self {
+        Registered {
+            action,
+            name: &r.record.name,
+            kind: kind_word(&r.record),
+            trust: trust_word(&r.record),
+            source: &r.record.source,
+            public_key: r.record.public_key.as_deref(),
+            index_version: r.index_version,
+            plugins: &r.plugins,
+            warnings: &r.warnings,
+        }
+    }
+}
+
+/// `--json` of `refresh`.
+#[derive(Serialize)]
+struct Refreshed<'a> {
+    marketplaces: Vec<Registered<'a>>,
+}
+
+/// `--json` of `remove`.
+#[derive(Serialize)]
+struct Removed<'a> {
+    action: &'static str,
+    name: &'a str,
+    source: &'a str,
+}
+
+/// `--json` of `build`.
+#[derive(Serialize)]
+struct Built<'a> {
+    action: &'static str,
+    index: String,
+    signature: String,
+    version: u64,
+    added: &'a [String],
+    public_key: &'a str,
+}
+
+/// `--json` of `keygen`.
+#[derive(Serialize)]
+struct Generated<'a> {
+    action: &'static str,
+    secret_key_file: String,
+    public_key_file: String,
+    public_key: &'a str,
+}
 
 /// The secret key file `keygen` writes.
 pub(crate) const SECRET_KEY_FILE: &str = "hooks-marketplace.key";
@@ -38,11 +108,23 @@ pub(crate) fn run(cx: &mut Ctx<'_>, cmd: &MarketplaceCommand) -> anyhow::Result<
         MarketplaceCommand::List => list(cx, &home),
         MarketplaceCommand::Remove(a) => {
             let r = hooks_plugins::marketplace_remove(&home, &a.name)?;
+            if cx.global.json {
+                json::print(cx, &Removed { action: "removed", name: &r.name, source: &r.source })?;
+                return Ok(0);
+            }
             writeln!(cx.out, "removed marketplace {} ({})", r.name, r.source)?;
             Ok(0)
         }
         MarketplaceCommand::Refresh(a) => {
             let reports = hooks_plugins::marketplace_refresh(&home, a.name.as_deref())?;
+            if cx.global.json {
+                for w in reports.iter().flat_map(|r| &r.warnings) {
+                    cx.warn(w);
+                }
+                let marketplaces = reports.iter().map(|r| Registered::of("refreshed", r)).collect();
+                json::print(cx, &Refreshed { marketplaces })?;
+                return Ok(0);
+            }
             if reports.is_empty() {
                 writeln!(cx.out, "no marketplaces registered")?;
             }
@@ -80,7 +162,9 @@ fn report(cx: &mut Ctx<'_>, verb: &str, r: &MarketplaceReport) -> anyhow::Result
         (None, _) => "catalogue, unsigned".to_owned(),
     };
     let plugins = if r.plugins.is_empty() { "none".to_owned() } else { r.plugins.join(", ") };
-    writeln!(cx.out, "{verb} marketplace {} ({what}); plugins: {plugins}", rec.name)?;
+    if !cx.global.json {
+        writeln!(cx.out, "{verb} marketplace {} ({what}); plugins: {plugins}", rec.name)?;
+    }
     if trust_word(rec) == "unsigned" && verb == "added" {
         cx.warn(format!(
             "marketplace {} is unsigned: nothing proves who published its plugins; each \
@@ -125,6 +209,9 @@ fn add(cx: &mut Ctx<'_>, home: &Home, args: &MarketplaceAddArgs) -> anyhow::Resu
         },
     )?;
     report(cx, "added", &r)?;
+    if cx.global.json {
+        json::print(cx, &Registered::of("added", &r))?;
+    }
     Ok(0)
 }
 
@@ -181,6 +268,18 @@ fn build(cx: &mut Ctx<'_>, args: &MarketplaceBuildArgs) -> anyhow::Result<i32> {
         opts.yank.push((name.to_owned(), version.to_owned()));
     }
     let r = hooks_plugins::marketplace_build(&dir, &opts)?;
+    if cx.global.json {
+        let report = Built {
+            action: "built",
+            index: r.index.display().to_string(),
+            signature: r.signature.display().to_string(),
+            version: r.version,
+            added: &r.added,
+            public_key: &r.public_key,
+        };
+        json::print(cx, &report)?;
+        return Ok(0);
+    }
     writeln!(
         cx.out,
         "wrote {} (version {}) and {}",
@@ -221,6 +320,16 @@ fn keygen(cx: &mut Ctx<'_>, dir: &Path) -> anyhow::Result<i32> {
     if let Err(e) = write(&public, &keys.public_key_file, 0o644) {
         let _ = std::fs::remove_file(&secret);
         return Err(e);
+    }
+    if cx.global.json {
+        let report = Generated {
+            action: "generated",
+            secret_key_file: secret.display().to_string(),
+            public_key_file: public.display().to_string(),
+            public_key: &keys.public_key,
+        };
+        json::print(cx, &report)?;
+        return Ok(0);
     }
     writeln!(
         cx.out,

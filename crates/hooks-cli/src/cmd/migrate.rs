@@ -13,6 +13,9 @@
 //! One more warning says that every migrated handler now reads the event's payload on
 //! stdin instead of `{"event": ...}`. Notification and SessionEnd handlers cannot block, so
 //! they are not named.
+//!
+//! Without `--write` the output is the migrated file (JSON either way); with `--write
+//! --json`, a report `{"action": "migrated", "file", "backup"}` on stdout.
 
 use std::fs;
 
@@ -58,6 +61,15 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &MigrateArgs) -> anyhow::Result<i32> {
         let _ = fs::set_permissions(&temp, meta.permissions());
     }
     fs::rename(&temp, &path).with_context(|| format!("cannot replace {}", path.display()))?;
+    if cx.global.json {
+        let report = serde_json::json!({
+            "action": "migrated",
+            "file": args.file.display().to_string(),
+            "backup": backup.display().to_string(),
+        });
+        writeln!(cx.out, "{}", serde_json::to_string_pretty(&report)?)?;
+        return Ok(0);
+    }
     writeln!(cx.err, "migrated {} (original kept as {})", args.file.display(), backup.display())?;
     Ok(0)
 }

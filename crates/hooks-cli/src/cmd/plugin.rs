@@ -8,6 +8,9 @@
 //! state files and lockfile as they were. On a terminal, archive downloads draw a progress
 //! bar on stderr.
 //!
+//! With `--json`, every command prints one JSON report of what it did on stdout (see
+//! [`json`]); the plan of install and update then goes to stderr with the prompt.
+//!
 //! `verify` exits 1 when a plugin is tampered (or, with `--require-verified`, unverified).
 //! Listings mark plugins by where their trust comes from: `signed` (a signed index with a
 //! pinned key), `unsigned` (a catalogue or an index added without a key: pinned on first
@@ -22,14 +25,104 @@ use hooks_plugins::{
     Home, InstallOptions, InstallPlan, InstallReport, InstalledPlugin, MarketplaceKind,
     PluginError, Progress, Provenance, VerifyStatus,
 };
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::cli::{
     PluginCommand, PluginInstallArgs, PluginPackArgs, PluginRemoveArgs, PluginUpdateArgs,
     PluginVerifyArgs,
 };
+use crate::cmd::json;
 use crate::context::Ctx;
 use crate::layers::{Setup, absolute};
+
+/// `--json` of `install` and each plugin of `update`: what was installed.
+#[derive(Serialize)]
+struct Installed<'a> {
+    /// `installed`, `updated` or `unchanged`.
+    action: &'static str,
+    id: &'a str,
+    version: &'a str,
+    previous_version: Option<&'a str>,
+    install_path: String,
+    archive_sha256: Option<&'a str>,
+    manifest_sha256: &'a str,
+    hooks: Vec<json::Hook<'a>>,
+    added_hooks: Vec<json::Hook<'a>>,
+    removed_hooks: Vec<json::Hook<'a>>,
+    warnings: &'a [String],
+}
+
+impl<'a> Installed<'a> {
+    fn of(r: &'a InstallReport) -> Self {
+        let action = match (&r.previous_version, r.unchanged) {
+            (_, true) => "unchanged",
+            (Some(_), false) => "updated",
+            (None, false) => "installed",
+        };
+        Installed {
+            action,
+            id: &r.id,
+            version: &r.version,
+            previous_version: r.previous_version.as_deref(),
+            install_path: r.install_path.display().to_string(),
+            archive_sha256: r.archive_sha256.as_deref(),
+            manifest_sha256: &r.manifest_sha256,
+            hooks: json::Hook::all(&r.plan.hooks),
+            added_hooks: json::Hook::all(&r.plan.added_hooks),
+            removed_hooks: json::Hook::all(&r.plan.removed_hooks),
+            warnings: &r.plan.warnings,
+        }
+    }
+}
+
+/// `--json` of `update`.
+#[derive(Serialize)]
+struct Updated<'a> {
+    plugins: Vec<Installed<'a>>,
+}
+
+/// `--json` of `remove`.
+#[derive(Serialize)]
+struct Removed<'a> {
+    action: &'static str,
+    id: &'a str,
+    install_path: String,
+    /// False when the files belong to another tool and were left in place.
+    deleted_files: bool,
+    data_dir: String,
+    data_kept: bool,
+}
+
+/// `--json` of `enable` and `disable`.
+#[derive(Serialize)]
+struct Toggled<'a> {
+    /// `enabled` or `disabled`.
+    action: &'static str,
+    id: &'a str,
+}
+
+/// `--json` of `verify --adopt`.
+#[derive(Serialize)]
+struct Adopted<'a> {
+    action: &'static str,
+    id: &'a str,
+    files: usize,
+    manifest_sha256: &'a str,
+}
+
+/// `--json` of `pack`.
+#[derive(Serialize)]
+struct Packed<'a> {
+    action: &'static str,
+    name: &'a str,
+    version: &'a str,
+    archive: String,
+    sha256: &'a str,
+    size: u64,
+    unpacked: u64,
+    files: usize,
+}
 
 /// Runs one `hooks plugin` subcommand.
 pub(crate) fn run(cx: &mut Ctx<'_>, cmd: &PluginCommand) -> anyhow::Result<i32> {
@@ -44,12 +137,20 @@ pub(crate) fn run(cx: &mut Ctx<'_>, cmd: &PluginCommand) -> anyhow::Result<i32> 
         PluginCommand::List => list(cx, &home),
         PluginCommand::Enable(a) => {
             hooks_plugins::enable(&home, &a.id)?;
-            writeln!(cx.out, "enabled {}: its hooks load in new sessions", a.id)?;
+            if cx.global.json {
+                json::print(cx, &Toggled { action: "enabled", id: &a.id })?;
+            } else {
+                writeln!(cx.out, "enabled {}: its hooks load in new sessions", a.id)?;
+            }
             Ok(0)
         }
         PluginCommand::Disable(a) => {
             hooks_plugins::disable(&home, &a.id)?;
-            writeln!(cx.out, "disabled {}: its hooks no longer load", a.id)?;
+            if cx.global.json {
+                json::print(cx, &Toggled { action: "disabled", id: &a.id })?;
+            } else {
+                writeln!(cx.out, "disabled {}: its hooks no longer load", a.id)?;
+            }
             Ok(0)
         }
         PluginCommand::Verify(args) => verify(cx, &home, args),
@@ -77,10 +178,12 @@ fn options(cx: &Ctx<'_>, version: Option<String>, locked: bool, yes: bool) -> In
     }
 }
 
-/// Shows the plan; asks on a terminal. Records why it said no.
+/// Shows the plan (on stderr with `--json`, which keeps stdout for the report); asks on a
+/// terminal. Records why it said no.
 fn confirm(cx: &mut Ctx<'_>, plan: &InstallPlan, refusal: &mut Option<Refusal>) -> bool {
-    let _ = write!(cx.out, "{plan}");
-    let _ = cx.out.flush();
+    let shown: &mut dyn Write = if cx.global.json { &mut *cx.err } else { &mut *cx.out };
+    let _ = write!(shown, "{plan}");
+    let _ = shown.flush();
     if !cx.env.stdin_is_terminal {
         *refusal = Some(Refusal::NoTerminal);
         return false;
@@ -118,6 +221,10 @@ fn install(cx: &mut Ctx<'_>, home: &Home, args: &PluginInstallArgs) -> anyhow::R
     match result {
         Err(PluginError::Declined) => declined(cx, &format!("installing {}", args.id), refusal),
         Err(e) => Err(e.into()),
+        Ok(report) if cx.global.json => {
+            json::print(cx, &Installed::of(&report))?;
+            Ok(0)
+        }
         Ok(report) => {
             installed(cx, &report, args.yes)?;
             Ok(0)
@@ -134,6 +241,10 @@ fn update(cx: &mut Ctx<'_>, home: &Home, args: &PluginUpdateArgs) -> anyhow::Res
     match result {
         Err(PluginError::Declined) => declined(cx, "updating", refusal),
         Err(e) => Err(e.into()),
+        Ok(reports) if cx.global.json => {
+            json::print(cx, &Updated { plugins: reports.iter().map(Installed::of).collect() })?;
+            Ok(0)
+        }
         Ok(reports) if reports.is_empty() => {
             writeln!(cx.out, "no installed plugin comes from a registered marketplace")?;
             Ok(0)
@@ -167,6 +278,18 @@ fn installed(cx: &mut Ctx<'_>, r: &InstallReport, yes: bool) -> anyhow::Result<(
 
 fn remove(cx: &mut Ctx<'_>, home: &Home, args: &PluginRemoveArgs) -> anyhow::Result<i32> {
     let r = hooks_plugins::remove(home, &args.id, args.purge_data)?;
+    if cx.global.json {
+        let report = Removed {
+            action: "removed",
+            id: &r.id,
+            install_path: r.install_path.display().to_string(),
+            deleted_files: r.deleted_files,
+            data_dir: home.data_dir(&r.id).display().to_string(),
+            data_kept: !args.purge_data,
+        };
+        json::print(cx, &report)?;
+        return Ok(0);
+    }
     writeln!(cx.out, "removed {}", r.id)?;
     if !r.deleted_files {
         writeln!(
@@ -269,6 +392,16 @@ fn list(cx: &mut Ctx<'_>, home: &Home) -> anyhow::Result<i32> {
 fn verify(cx: &mut Ctx<'_>, home: &Home, args: &PluginVerifyArgs) -> anyhow::Result<i32> {
     if let Some(id) = &args.adopt {
         let r = hooks_plugins::adopt(home, id)?;
+        if cx.global.json {
+            let report = Adopted {
+                action: "adopted",
+                id: &r.id,
+                files: r.manifest.files.len(),
+                manifest_sha256: &r.manifest_sha256,
+            };
+            json::print(cx, &report)?;
+            return Ok(0);
+        }
         writeln!(
             cx.out,
             "adopted {}: {} files pinned, manifest sha256 {}",
@@ -333,6 +466,20 @@ fn pack(cx: &mut Ctx<'_>, args: &PluginPackArgs) -> anyhow::Result<i32> {
     let out = absolute(args.out.as_deref().unwrap_or(&cx.env.cwd), &cx.env.cwd);
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     let r = hooks_plugins::pack(&dir, Some(&out))?;
+    if cx.global.json {
+        let report = Packed {
+            action: "packed",
+            name: &r.name,
+            version: &r.version,
+            archive: r.archive.display().to_string(),
+            sha256: &r.sha256,
+            size: r.size,
+            unpacked: r.unpacked,
+            files: r.files,
+        };
+        json::print(cx, &report)?;
+        return Ok(0);
+    }
     writeln!(
         cx.out,
         "packed {} {} into {} ({} files, {} bytes, {} unpacked)",

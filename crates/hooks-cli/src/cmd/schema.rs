@@ -25,9 +25,15 @@ pub fn schema(name: &str) -> Option<serde_json::Value> {
     }
 }
 
-/// Prints the schema (pretty JSON), or the names when none is given.
+/// Prints the schema (pretty JSON, with or without `--json`), or the names when none is
+/// given (with `--json`, as `{"names": [...]}`).
 pub(crate) fn run(cx: &mut Ctx<'_>, args: &SchemaArgs) -> anyhow::Result<i32> {
     let Some(name) = &args.name else {
+        if cx.global.json {
+            let names = serde_json::json!({ "names": names() });
+            writeln!(cx.out, "{}", serde_json::to_string_pretty(&names)?)?;
+            return Ok(0);
+        }
         for name in names() {
             writeln!(cx.out, "{name}")?;
         }

@@ -14,19 +14,39 @@
 //! The review itself is library API: `hooks_exec::TrustSubject::of` builds a
 //! `hooks_exec::TrustReview` from the one loader's sources; this command only renders it,
 //! asks, and calls `TrustReview::grant`.
+//!
+//! With `--json`: `--show` prints the review as JSON; a grant or `--revoke` prints a report
+//! of what changed (`{"action": "granted" | "already_trusted" | "revoked" | "not_trusted",
+//! "project_root", "file", "sha256"}`), the review and the prompt going to stderr.
 
+use std::io::Write as _;
 use std::time::SystemTime;
 
 use anyhow::{Context as _, bail};
 use hooks_core::Handler;
 use hooks_core::diff::HookSummary;
 use hooks_exec::{LoadRequest, Paths, Sources, TrustState, TrustStore, TrustSubject};
+use serde::Serialize;
 use serde_json::json;
 
 use crate::cli::TrustArgs;
-use crate::cmd::list;
+use crate::cmd::{json, list};
 use crate::context::Ctx;
 use crate::layers::{Setup, absolute};
+
+/// `--json` of a grant or a revocation: what changed.
+#[derive(Serialize)]
+struct Changed {
+    /// `granted`, `already_trusted`, `revoked` or `not_trusted` (nothing to revoke).
+    action: &'static str,
+    project_root: String,
+    /// The project hooks file (grants).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
+    /// The SHA-256 of the trusted bytes (grants).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sha256: Option<String>,
+}
 
 /// Shows, grants or revokes trust.
 pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
@@ -41,7 +61,15 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
     let paths = Paths::new(root.clone(), setup.paths.home.root().to_path_buf(), &setup.names);
     let shown_root = root.display();
     if args.revoke {
-        if TrustStore::revoke(&paths.home.state_dir(), &root)? {
+        let revoked = TrustStore::revoke(&paths.home.state_dir(), &root)?;
+        if cx.global.json {
+            let action = if revoked { "revoked" } else { "not_trusted" };
+            let report =
+                Changed { action, project_root: shown_root.to_string(), file: None, sha256: None };
+            json::print(cx, &report)?;
+            return Ok(0);
+        }
+        if revoked {
             writeln!(cx.out, "revoked trust for {shown_root}")?;
         } else {
             writeln!(cx.out, "{shown_root} was not trusted")?;
@@ -101,9 +129,12 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
         return Ok(0);
     }
 
-    let style = cx.out_style;
-    writeln!(cx.out, "{} {source}", style.bold("Project hooks:"))?;
-    writeln!(cx.out, "{} {sha256}", style.bold("sha256:"))?;
+    // With `--json` the review goes to stderr, beside the prompt: stdout is the report.
+    let json = cx.global.json;
+    let style = if json { cx.err_style } else { cx.out_style };
+    let mut shown: Vec<u8> = Vec::new();
+    writeln!(shown, "{} {source}", style.bold("Project hooks:"))?;
+    writeln!(shown, "{} {sha256}", style.bold("sha256:"))?;
     let state_text = match state {
         TrustState::Trusted { trusted_at } => {
             style.green(&format!("trusted at {trusted_at} for exactly these contents"))
@@ -120,29 +151,44 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
         )),
         _ => style.yellow("not trusted"),
     };
-    writeln!(cx.out, "{} {state_text}\n", style.bold("state:"))?;
+    writeln!(shown, "{} {state_text}\n", style.bold("state:"))?;
     if let Some(diff) = changes {
-        writeln!(cx.out, "{}", style.bold("Changes since the trusted contents:"))?;
+        writeln!(shown, "{}", style.bold("Changes since the trusted contents:"))?;
         if diff.is_empty() {
-            writeln!(cx.out, "  none to the hooks (the file changed elsewhere)")?;
+            writeln!(shown, "  none to the hooks (the file changed elsewhere)")?;
         }
         for h in &diff.added {
-            writeln!(cx.out, "{}", style.green(&format!("+ {h}")))?;
+            writeln!(shown, "{}", style.green(&format!("+ {h}")))?;
         }
         for h in &diff.removed {
-            writeln!(cx.out, "{}", style.red_bold(&format!("- {h}")))?;
+            writeln!(shown, "{}", style.red_bold(&format!("- {h}")))?;
         }
-        writeln!(cx.out, "\n{}", style.bold("Every hook it would run now:"))?;
+        writeln!(shown, "\n{}", style.bold("Every hook it would run now:"))?;
     }
-    cx.out.write_all(list::table(&handlers, &cx.env.cwd, style).as_bytes())?;
+    shown.write_all(list::table(&handlers, &cx.env.cwd, style).as_bytes())?;
     for d in snapshot.diagnostics() {
-        writeln!(cx.out, "{}", list::diagnostic_line(d, style))?;
+        writeln!(shown, "{}", list::diagnostic_line(d, style))?;
+    }
+    if json {
+        cx.err.write_all(&shown)?
+    } else {
+        cx.out.write_all(&shown)?
     }
     if args.show {
         return Ok(0);
     }
+    let report = |action| Changed {
+        action,
+        project_root: shown_root.to_string(),
+        file: Some(source.clone()),
+        sha256: Some(sha256.clone()),
+    };
     if review.is_trusted() {
-        writeln!(cx.out, "\n{shown_root} is already trusted")?;
+        if json {
+            json::print(cx, &report("already_trusted"))?;
+        } else {
+            writeln!(cx.out, "\n{shown_root} is already trusted")?;
+        }
         return Ok(0);
     }
     if !args.yes {
@@ -163,7 +209,11 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
     // The bytes shown are the bytes trusted (and kept for the next review's diff).
     let granted = review.grant(SystemTime::now())?;
     debug_assert_eq!(&granted, sha256);
-    writeln!(cx.out, "\ntrusted {shown_root} (sha256 {sha256})")?;
+    if json {
+        json::print(cx, &report("granted"))?;
+    } else {
+        writeln!(cx.out, "\ntrusted {shown_root} (sha256 {sha256})")?;
+    }
     Ok(0)
 }
 

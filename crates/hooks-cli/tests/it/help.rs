@@ -58,3 +58,51 @@ fn completions() {
     let fish = env.run(&["completions", "fish"]);
     assert!(fish.stdout.contains("complete -c hooks"), "{}", fish.stdout);
 }
+
+#[test]
+fn help_shows_examples() {
+    let env = TestEnv::new("help-examples");
+    for (args, example) in [
+        (&["run", "--help"][..], "  hooks run PreToolUse --payload call.json || echo refused\n"),
+        (&["run", "-h"], "      | hooks run PreToolUse --payload - --dry-run\n"),
+        (&["serve", "--help"], "  hooks serve --project ~/src/app --trust-project-hooks\n"),
+        (&["list", "--help"], "  hooks list --all --event PreToolUse\n"),
+        (&["trust", "--help"], "  hooks trust --show --json\n"),
+        (
+            &["plugin", "install", "--help"],
+            "  hooks plugin install lint@team --version '^1.2' --yes\n",
+        ),
+        (&["marketplace", "add", "-h"], "      --key ~/keys/hooks-marketplace.pub\n"),
+        (&["--help"], "  hooks list --all\n"),
+    ] {
+        let out = env.run(args);
+        assert_eq!(out.code, 0, "{args:?}");
+        assert!(out.stdout.contains("\nExamples:\n"), "{args:?}: {}", out.stdout);
+        assert!(out.stdout.contains(example), "{args:?}: {example:?} in\n{}", out.stdout);
+    }
+    let root = env.run(&["--help"]).stdout;
+    assert!(root.contains("\nEnvironment:\n  DEEPAGENTS_HOME "), "{root}");
+    assert!(root.contains("\n  HOOKS_DEBUG "), "{root}");
+}
+
+#[test]
+fn global_options_have_their_own_heading() {
+    let env = TestEnv::new("help-globals");
+    for args in [&["run", "--help"][..], &["plugin", "install", "-h"], &["list", "-h"], &["-h"]] {
+        let out = env.run(args).stdout;
+        let (own, globals) = out.split_once("\nGlobal options:\n").unwrap_or_else(|| {
+            panic!("{args:?}: no Global options heading in\n{out}");
+        });
+        for global in ["--home <DIR>", "--project <DIR>", "--json", "--color <WHEN>", "--verbose"] {
+            assert!(!own.contains(global), "{args:?}: {global} among the command's options");
+            assert!(globals.contains(global), "{args:?}: {global} missing");
+        }
+    }
+    let run = env.run(&["run", "--help"]).stdout;
+    let options =
+        run.split_once("\nOptions:\n").unwrap().1.split_once("\nGlobal options:").unwrap().0;
+    assert!(options.contains("--stop-continuations <N>") && options.contains("--dry-run"));
+    // Still accepted after the subcommand.
+    let out = env.run(&["list", "--json", "--color", "never", "--home", "elsewhere"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}

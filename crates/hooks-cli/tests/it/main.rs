@@ -11,6 +11,7 @@ mod crash;
 mod diagnostics;
 mod fuzz;
 mod help;
+mod json_reports;
 mod list;
 mod migrate;
 mod plugins;

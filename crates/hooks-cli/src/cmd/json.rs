@@ -1,0 +1,50 @@
+//! The `--json` reports of the commands that change something: small typed records, one
+//! per command, printed as one pretty JSON object on stdout. Every report has an `action`
+//! key naming what happened (`installed`, `unchanged`, `revoked`, ...); new keys may be
+//! added, existing ones keep their meaning.
+
+use hooks_core::diff::HookSummary;
+use serde::Serialize;
+
+use crate::context::Ctx;
+
+/// Writes `report` as pretty JSON and a newline on stdout.
+pub(crate) fn print(cx: &mut Ctx<'_>, report: &impl Serialize) -> anyhow::Result<()> {
+    writeln!(cx.out, "{}", serde_json::to_string_pretty(report)?)?;
+    Ok(())
+}
+
+/// The error for `--json` on a command whose output cannot be JSON.
+pub(crate) fn refuse(what: &str) -> anyhow::Error {
+    anyhow::anyhow!("--json is not supported here: {what}")
+}
+
+/// One hook, as a review shows it.
+#[derive(Debug, Serialize)]
+pub(crate) struct Hook<'a> {
+    pub event: &'a str,
+    pub matcher: Option<&'a str>,
+    pub command: Option<&'a str>,
+    pub argv: Option<&'a [String]>,
+    pub timeout: Option<&'a str>,
+    pub status_message: Option<&'a str>,
+    pub file: &'a str,
+}
+
+impl<'a> Hook<'a> {
+    /// The hooks of a summary list.
+    pub fn all(hooks: &'a [HookSummary]) -> Vec<Hook<'a>> {
+        hooks
+            .iter()
+            .map(|h| Hook {
+                event: &h.event,
+                matcher: h.matcher.as_deref(),
+                command: h.command.as_deref(),
+                argv: h.argv.as_deref(),
+                timeout: h.timeout.as_deref(),
+                status_message: h.status_message.as_deref(),
+                file: &h.file,
+            })
+            .collect()
+    }
+}
