@@ -129,8 +129,8 @@ class Session:
         Every matching handler runs at once; their results are reduced in configuration
         order. A hook that fails (non-zero exit, timeout, a callback that raises or
         returns something else than a dict) is a diagnostic of the decision, never an
-        exception. Cancelling the awaiting task kills the handlers' processes before
-        ``CancelledError`` propagates. A bad event name or payload raises ``ValueError``.
+        exception. Cancelling the awaiting task sends SIGKILL to the handlers' process
+        groups (and cancels the callbacks) before ``CancelledError`` propagates. A bad event name or payload raises ``ValueError``.
         """
         loop = asyncio.get_running_loop()
         future = loop.create_future()
