@@ -172,6 +172,9 @@ pub mod codes {
     pub const LAUNCH_FAILED: &str = "launch_failed";
     /// The handler ran past its timeout.
     pub const TIMEOUT: &str = "timeout";
+    /// An in-process callback failed without answering (it raised, or returned something
+    /// that is not an output object).
+    pub const CALLBACK_FAILED: &str = "callback_failed";
     /// Reading or writing the handler's pipes failed.
     pub const IO_FAILED: &str = "io_failed";
     /// The handler exited with a status other than 0 or 2.

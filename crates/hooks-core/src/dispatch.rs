@@ -200,6 +200,9 @@ pub enum JobOutput {
     Object(serde_json::Value),
     /// A callback did not answer within the job's timeout.
     TimedOut,
+    /// A callback failed without answering (it raised, or returned something that is not
+    /// an output object); the text says why. A non-blocking error, like a crashed process.
+    Failed(String),
 }
 
 /// The end of a dispatch.
@@ -330,6 +333,7 @@ impl Dispatch {
                 codes::TIMEOUT,
                 format!("Hook exceeded its {} second timeout", format_seconds(job.timeout)),
             ),
+            JobOutput::Failed(why) => HandlerResult::failure(codes::CALLBACK_FAILED, why.clone()),
         })
     }
 

@@ -17,8 +17,9 @@ use hooks_core::{CallbackSpec, Event, JobOutput};
 use serde_json::Value;
 use tokio::sync::watch;
 
-/// The future a callback returns: the output object.
-pub type CallbackFuture = Pin<Box<dyn Future<Output = Value> + Send>>;
+/// The future a callback returns: the output object, or why the callback failed without
+/// one (a non-blocking `callback_failed` error in the decision, like a crashed process).
+pub type CallbackFuture = Pin<Box<dyn Future<Output = Result<Value, String>> + Send>>;
 
 /// An in-process handler.
 pub type Callback = Arc<dyn Fn(CallbackInput) -> CallbackFuture + Send + Sync>;
@@ -101,6 +102,22 @@ impl CallbackGroup {
         F: Fn(CallbackInput) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Value> + Send + 'static,
     {
+        self.callbacks.push(Arc::new(move |input| {
+            let fut = f(input);
+            Box::pin(async move { Ok(fut.await) })
+        }));
+        self
+    }
+
+    /// Adds a callback that can fail: `Err(why)` is a non-blocking `callback_failed`
+    /// error in the decision (a host's callback that raised, or answered with something
+    /// that is not an output object).
+    #[must_use]
+    pub fn try_hook<F, Fut>(mut self, f: F) -> Self
+    where
+        F: Fn(CallbackInput) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Value, String>> + Send + 'static,
+    {
         self.callbacks.push(Arc::new(move |input| Box::pin(f(input))));
         self
     }
@@ -134,7 +151,8 @@ pub(crate) async fn run_callback(
     let fut =
         callback(CallbackInput { input, tool_use_id, context: CallbackContext { cancelled } });
     match tokio::time::timeout(timeout, fut).await {
-        Ok(value) => JobOutput::Object(value),
+        Ok(Ok(value)) => JobOutput::Object(value),
+        Ok(Err(why)) => JobOutput::Failed(why),
         Err(_) => {
             let _ = cancel.send(true);
             JobOutput::TimedOut

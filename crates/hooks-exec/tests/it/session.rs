@@ -302,6 +302,29 @@ fn callbacks_join_the_reduction_after_file_handlers() {
 }
 
 #[test]
+fn a_failing_callback_is_a_non_blocking_error_of_its_own() {
+    let w = World::new();
+    let mut o = w.options();
+    o.callbacks.push(
+        CallbackGroup::new(Event::PreToolUse, None)
+            .unwrap()
+            .try_hook(|_| async { Err("ValueError: no".to_owned()) })
+            .hook(|_| async {
+                json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "still here"}})
+            }),
+    );
+    let s = Session::start(o).unwrap();
+    let fired = rt().block_on(s.fire(bash(&w, "ls")));
+    assert!(!fired.is_blocking());
+    assert_eq!(fired.decision.context, ["still here"]);
+    let failed: Vec<_> =
+        fired.decision.diagnostics.iter().filter(|d| d.code == "callback_failed").collect();
+    assert_eq!(failed.len(), 1, "{:?}", fired.decision.diagnostics);
+    assert_eq!(failed[0].message, "ValueError: no");
+    assert_eq!(failed[0].handler_id.as_deref(), Some("PreToolUse:callback:0:0"));
+}
+
+#[test]
 fn dropping_a_fire_kills_its_handlers() {
     let w = World::new();
     let pids = w.tmp.file("pids");

@@ -1,0 +1,173 @@
+"""The hooks engine in-process: file hooks of every layer, plugins and Agent SDK-style
+callbacks in one deterministic reduction, handlers run as real processes (each in its
+own process group, with its timeout) while Python keeps running.
+
+    session = Session(".", hooks={"PreToolUse": [HookMatcher("Bash", [check])]})
+    result = await session.fire("PreToolUse", {"tool_name": "Bash", ...})
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+import atexit
+
+from . import _bridge  # noqa: F401 - imported by the native module
+from ._native import NativeSession, _interpreter_exiting
+from ._types import (
+    Decision,
+    Diagnostic,
+    Effect,
+    FireResult,
+    HandlerRun,
+    HookCallback,
+    HookContext,
+    HookMatcher,
+    ListedHandler,
+    Listing,
+    Permission,
+)
+
+__all__ = [
+    "Decision",
+    "Diagnostic",
+    "Effect",
+    "FireResult",
+    "HandlerRun",
+    "HookCallback",
+    "HookContext",
+    "HookMatcher",
+    "ListedHandler",
+    "Listing",
+    "Permission",
+    "Session",
+]
+
+# The engine's threads stop calling into Python once the interpreter exits.
+atexit.register(_interpreter_exiting)
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+class Session:
+    """A hook session: the snapshot of every layer taken at start (project file when
+    trusted, user file, installed and ``plugin_dirs`` plugins, then ``hooks``), and the
+    turn state kept between events.
+
+    ``project`` is the folder the session starts in (the project root is its nearest
+    ancestor with ``.git``). ``home`` defaults to ``$DEEPAGENTS_HOME``, else
+    ``~/.deepagents``. ``trust_project_hooks`` loads the project file present at start
+    without a trust-store entry (headless trust). ``env`` is the environment handlers
+    inherit (default: this process's), scrubbed of credentials except the names in
+    ``allow_env``. ``profile`` is ``"deep-agents"`` (default: what Deep Agents Code
+    applies) or ``"agent-sdk"`` (tool-input rewrites applied); ``capabilities`` adds
+    ``"updated-input"``, ``"pre-tool-use-updated-input"`` or
+    ``"permission-request-updated-input"``. ``plugin_dirs`` are plugin folders loaded as
+    installed (a path, or ``(path, id)``). ``hooks`` maps event names to
+    :class:`HookMatcher` lists, as ``ClaudeAgentOptions(hooks=...)`` does.
+    """
+
+    def __init__(
+        self,
+        project: PathLike = ".",
+        *,
+        home: Optional[PathLike] = None,
+        trust_project_hooks: bool = False,
+        env: Optional[Mapping[str, str]] = None,
+        allow_env: Iterable[str] = (),
+        profile: str = "deep-agents",
+        capabilities: Iterable[str] = (),
+        plugin_dirs: Iterable[Union[PathLike, Tuple[PathLike, Optional[str]]]] = (),
+        require_verified: bool = False,
+        hooks: Optional[Mapping[str, Sequence[HookMatcher]]] = None,
+    ) -> None:
+        groups = []
+        for event, matchers in (hooks or {}).items():
+            for m in matchers:
+                if not isinstance(m, HookMatcher):
+                    raise TypeError(f"hooks[{event!r}]: expected HookMatcher, got {type(m).__name__}")
+                for cb in m.hooks:
+                    if not callable(cb):
+                        raise TypeError(f"hooks[{event!r}]: {cb!r} is not callable")
+                groups.append((event, m.matcher, list(m.hooks), m.timeout))
+        dirs = []
+        for d in plugin_dirs:
+            if isinstance(d, tuple):
+                dirs.append((os.path.abspath(os.fspath(d[0])), d[1]))
+            else:
+                dirs.append((os.path.abspath(os.fspath(d)), None))
+        for path, _ in dirs:
+            if not os.path.isdir(path):
+                raise ValueError(f"plugin_dirs: {path}: not a folder")
+        self._native = NativeSession(
+            os.path.abspath(os.fspath(project)),
+            None,
+            None if home is None else os.path.abspath(os.fspath(home)),
+            trust_project_hooks,
+            None if env is None else list(env.items()),
+            list(allow_env),
+            profile,
+            list(capabilities),
+            dirs,
+            require_verified,
+            groups,
+        )
+
+    async def fire(
+        self,
+        event: str,
+        payload: Mapping[str, Any],
+        *,
+        stop_continuations: Optional[int] = None,
+    ) -> FireResult:
+        """Fires ``event`` with ``payload`` (the host's fields; ``session_id``,
+        ``transcript_path``, ``cwd`` and ``permission_mode`` are filled when absent).
+
+        Every matching handler runs at once; their results are reduced in configuration
+        order. A hook that fails (non-zero exit, timeout, a callback that raises or
+        returns something else than a dict) is a diagnostic of the decision, never an
+        exception. Cancelling the awaiting task sends SIGKILL to the handlers' process
+        groups (and cancels the callbacks) before ``CancelledError`` propagates. A bad event name or payload raises ``ValueError``.
+        """
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        handle = self._native.start_fire(event, json.dumps(payload), loop, future, stop_continuations)
+        try:
+            text = await future
+        except asyncio.CancelledError:
+            handle.cancel()
+            raise
+        handle.join()
+        return FireResult._from(json.loads(text))
+
+    def fire_sync(
+        self,
+        event: str,
+        payload: Mapping[str, Any],
+        *,
+        stop_continuations: Optional[int] = None,
+    ) -> FireResult:
+        """:meth:`fire` for scripts: blocks until the decision is made. Sessions with
+        callbacks run them on a new event loop (so not from inside a running one)."""
+        if self._native.has_callbacks():
+            return asyncio.run(self.fire(event, payload, stop_continuations=stop_continuations))
+        text = self._native.fire_blocking(event, json.dumps(payload), stop_continuations)
+        return FireResult._from(json.loads(text))
+
+    def list(self) -> Listing:
+        """The audit: every handler of the snapshot (active or why not) and the load
+        diagnostics, as ``hooks list --json --all`` shows them."""
+        return Listing._from(json.loads(self._native.list()))
+
+    def reload(self) -> None:
+        """Takes a new snapshot from the files as they are now (headless trust still
+        covers only the project bytes present at start)."""
+        self._native.reload()
+
+    @property
+    def stop_continuations(self) -> int:
+        """The main loop's count of consecutive Stop continuations so far."""
+        return self._native.stop_continuations()

@@ -1,0 +1,525 @@
+//! Python bindings of the hooks engine (`hooks_py._native`).
+//!
+//! The Python package (`python/hooks_py`) is the API; this module is its engine room: a
+//! [`hooks_exec::Session`] per Python session, fired on a tokio runtime the module owns
+//! (two worker threads), so handler processes run while Python holds no lock. One fire is
+//! one tokio task; its result reaches asyncio through `loop.call_soon_threadsafe`, and
+//! cancelling it aborts the task (dropping the fire kills every handler's process group)
+//! and waits until that is done.
+//!
+//! Python callbacks are `hooks_exec` callbacks: each call is scheduled on the event loop
+//! of the fire that asked for it (a task-local of the fire's task) and answers through a
+//! one-shot channel; a callback that raises or returns something that is not a dict is a
+//! `callback_failed` error of the decision, a slow one a `timeout` (its asyncio task is
+//! cancelled).
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use hooks_core::{
+    Capabilities, CommonDefaults, Event, Handler, HandlerStatus, InactiveStatus, Invocation,
+};
+use hooks_exec::{
+    CallbackGroup, CallbackInput, Fired, Home, Session, SessionOptions, resolve_home,
+};
+use hooks_plugins::{LayerOptions, dev_plugin_layer, plugin_layers};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+tokio::task_local! {
+    /// The event loop of the fire being polled (where its callbacks run).
+    static EVENT_LOOP: Arc<Py<PyAny>>;
+}
+
+/// Set when the interpreter starts exiting (an `atexit` hook of the package). From then on
+/// the runtime's threads never take Python's lock: CPython ends a foreign thread that
+/// tries to during finalization with `pthread_exit`, which aborts the process when it
+/// unwinds through Rust frames. What they would have dropped goes to PyO3's pool.
+static EXITING: AtomicBool = AtomicBool::new(false);
+
+/// Runs `f` with Python's lock from a runtime thread, unless the interpreter is exiting.
+fn attach<R>(f: impl for<'py> FnOnce(Python<'py>) -> R) -> Option<R> {
+    if EXITING.load(Ordering::SeqCst) {
+        return None;
+    }
+    Some(Python::attach(f))
+}
+
+/// Called by the package's `atexit` hook: see [`EXITING`].
+#[pyfunction]
+fn _interpreter_exiting() {
+    EXITING.store(true, Ordering::SeqCst);
+}
+
+/// The runtime every session fires on.
+fn runtime() -> PyResult<&'static tokio::runtime::Runtime> {
+    static RUNTIME: OnceLock<Result<tokio::runtime::Runtime, String>> = OnceLock::new();
+    RUNTIME
+        .get_or_init(|| {
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .thread_name("hooks-py")
+                .enable_all()
+                .build()
+                .map_err(|e| e.to_string())
+        })
+        .as_ref()
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start the hooks runtime: {e}")))
+}
+
+/// The Python helpers of `hooks_py._bridge` this module calls.
+struct Bridge {
+    /// `schedule(loop, callback, input_json, tool_use_id, timeout, done) -> call`.
+    schedule: Py<PyAny>,
+    /// `resolve(future, result_json)`: sets the future's result unless it is done.
+    resolve: Py<PyAny>,
+}
+
+fn bridge(py: Python<'_>) -> PyResult<&'static Bridge> {
+    static BRIDGE: OnceLock<Bridge> = OnceLock::new();
+    if let Some(b) = BRIDGE.get() {
+        return Ok(b);
+    }
+    let module = py.import("hooks_py._bridge")?;
+    let b = Bridge {
+        schedule: module.getattr("schedule")?.unbind(),
+        resolve: module.getattr("resolve")?.unbind(),
+    };
+    Ok(BRIDGE.get_or_init(|| b))
+}
+
+/// Where a callback's answer goes: `ok(json_text)` or `fail(message)`, once.
+#[pyclass(module = "hooks_py._native")]
+struct Done {
+    tx: Mutex<Option<oneshot::Sender<Result<Value, String>>>>,
+}
+
+impl Done {
+    fn send(&self, result: Result<Value, String>) {
+        if let Some(tx) = self.tx.lock().ok().and_then(|mut t| t.take()) {
+            let _ = tx.send(result);
+        }
+    }
+}
+
+#[pymethods]
+impl Done {
+    /// The callback answered with this output object (JSON text).
+    fn ok(&self, text: &str) {
+        self.send(serde_json::from_str(text).map_err(|e| format!("callback output: {e}")));
+    }
+
+    /// The callback failed without answering.
+    fn fail(&self, message: String) {
+        self.send(Err(message));
+    }
+}
+
+/// Cancels the Python side of a callback call when its future is dropped unanswered
+/// (timeout, or the fire was cancelled).
+struct CallGuard {
+    event_loop: Arc<Py<PyAny>>,
+    call: Option<Py<PyAny>>,
+}
+
+impl Drop for CallGuard {
+    fn drop(&mut self) {
+        if let Some(call) = self.call.take() {
+            attach(|py| {
+                let cancel = call.bind(py).getattr("cancel");
+                if let Ok(cancel) = cancel {
+                    // A closed loop has nothing left to cancel.
+                    let _ =
+                        self.event_loop.bind(py).call_method1("call_soon_threadsafe", (cancel,));
+                }
+            });
+        }
+    }
+}
+
+/// One Python callable as a hooks-exec callback.
+fn python_callback(
+    callable: Arc<Py<PyAny>>,
+    timeout: f64,
+) -> impl Fn(CallbackInput) -> std::pin::Pin<Box<dyn Future<Output = Result<Value, String>> + Send>>
++ Send
++ Sync
++ 'static {
+    move |input: CallbackInput| {
+        let callable = Arc::clone(&callable);
+        Box::pin(async move {
+            let Ok(event_loop) = EVENT_LOOP.try_with(Arc::clone) else {
+                return Err("no event loop to run the callback on".to_owned());
+            };
+            let (tx, rx) = oneshot::channel();
+            let text = input.input.to_string();
+            let scheduled = attach(|py| -> PyResult<Py<PyAny>> {
+                let done = Py::new(py, Done { tx: Mutex::new(Some(tx)) })?;
+                let call = bridge(py)?.schedule.bind(py).call1((
+                    event_loop.bind(py),
+                    callable.bind(py),
+                    text,
+                    input.tool_use_id,
+                    timeout,
+                    done,
+                ))?;
+                Ok(call.unbind())
+            });
+            let call = match scheduled {
+                Some(Ok(call)) => call,
+                Some(Err(e)) => return Err(format!("cannot schedule the callback: {e}")),
+                None => return Err("the interpreter is exiting".to_owned()),
+            };
+            let mut guard = CallGuard { event_loop, call: Some(call) };
+            let answer = rx.await;
+            // Answered: nothing to cancel (the reference goes to PyO3's pool, no lock taken).
+            drop(guard.call.take());
+            answer.unwrap_or_else(|_| Err("the callback was dropped without an answer".to_owned()))
+        })
+    }
+}
+
+/// One registered group: event name, matcher, callables, timeout in seconds.
+type GroupSpec = (String, Option<String>, Vec<Py<PyAny>>, Option<f64>);
+
+/// A hooks session (the snapshot taken at start, the turn state between events).
+#[pyclass(module = "hooks_py._native", frozen)]
+struct NativeSession {
+    session: Arc<Session>,
+}
+
+#[pymethods]
+impl NativeSession {
+    #[new]
+    #[pyo3(signature = (cwd, project, home, trust_project_hooks, env, env_allow, profile, capabilities, plugin_dirs, require_verified, hooks))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        cwd: PathBuf,
+        project: Option<PathBuf>,
+        home: Option<PathBuf>,
+        trust_project_hooks: bool,
+        env: Option<Vec<(String, String)>>,
+        env_allow: Vec<String>,
+        profile: &str,
+        capabilities: Vec<String>,
+        plugin_dirs: Vec<(PathBuf, Option<String>)>,
+        require_verified: bool,
+        hooks: Vec<GroupSpec>,
+    ) -> PyResult<Self> {
+        let mut options = SessionOptions::new(cwd);
+        options.project = project;
+        options.home = home;
+        options.trust_project_hooks = trust_project_hooks;
+        options.env = env.map(|vars| vars.into_iter().map(|(k, v)| (k.into(), v.into())).collect());
+        options.env_allow = env_allow;
+        options.capabilities = capabilities_for(profile, &capabilities)?;
+        for (event, matcher, callables, timeout) in hooks {
+            let event = parse_event(&event)?;
+            let mut group = CallbackGroup::new(event, matcher.as_deref())
+                .map_err(|e| PyValueError::new_err(format!("Invalid hook matcher: {e}")))?;
+            if let Some(t) = timeout {
+                group = group.timeout(
+                    Duration::try_from_secs_f64(t).ok().filter(|d| !d.is_zero()).ok_or_else(
+                        || {
+                            PyValueError::new_err(format!(
+                                "timeout {t}: expected a positive number of seconds"
+                            ))
+                        },
+                    )?,
+                );
+            }
+            let secs = group.timeout.as_secs_f64();
+            for callable in callables {
+                group = group.try_hook(python_callback(Arc::new(callable), secs));
+            }
+            options.callbacks.push(group);
+        }
+        let session = py.detach(move || -> Result<Session, String> {
+            // The plugin documents live in the home; resolve it as the session will.
+            let host_env: Vec<(std::ffi::OsString, std::ffi::OsString)> =
+                options.env.clone().unwrap_or_else(|| std::env::vars_os().collect());
+            let lookup =
+                |name: &str| host_env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+            let home = resolve_home(
+                options.home.as_deref(),
+                lookup(&options.names.home_env).as_deref(),
+                lookup("HOME").map(PathBuf::from).as_deref(),
+                &options.names,
+            )
+            .map_err(|e| format!("cannot determine the hooks home: {e}"))?;
+            let home = Home::new(home);
+            let (mut docs, mut diags) = plugin_layers(&home, &LayerOptions { require_verified });
+            for (dir, id) in &plugin_dirs {
+                let (d, g) = dev_plugin_layer(&home, dir, id.as_deref());
+                docs.extend(d);
+                diags.extend(g);
+            }
+            options.plugin_documents = docs;
+            options.plugin_diagnostics = diags;
+            Session::start(options).map_err(|e| e.to_string())
+        });
+        let session = session.map_err(PyRuntimeError::new_err)?;
+        Ok(NativeSession { session: Arc::new(session) })
+    }
+
+    /// Starts firing `event` with `payload` (JSON text) on the module's runtime; the result
+    /// (JSON text) is set on `future` through `event_loop`. Returns the handle that cancels
+    /// it. A bad event name or payload raises `ValueError` here.
+    #[pyo3(signature = (event, payload, event_loop, future, stop_continuations=None))]
+    fn start_fire(
+        &self,
+        py: Python<'_>,
+        event: &str,
+        payload: &str,
+        event_loop: Py<PyAny>,
+        future: Py<PyAny>,
+        stop_continuations: Option<u32>,
+    ) -> PyResult<FireHandle> {
+        let (invocation, tool) = self.invocation(event, payload, stop_continuations)?;
+        let resolve = bridge(py)?.resolve.clone_ref(py);
+        let session = Arc::clone(&self.session);
+        let event_loop = Arc::new(event_loop);
+        let scope = Arc::clone(&event_loop);
+        let task = runtime()?.spawn(EVENT_LOOP.scope(scope, async move {
+            let text = fired_json(&session.fire(invocation).await, tool.as_deref()).to_string();
+            attach(|py| {
+                let _ = event_loop.bind(py).call_method1(
+                    "call_soon_threadsafe",
+                    (resolve.bind(py), future.bind(py), text),
+                );
+            });
+        }));
+        Ok(FireHandle { task: Mutex::new(Some(task)) })
+    }
+
+    /// Fires `event` and waits, Python's lock released (only for sessions without
+    /// callbacks; the package runs others on an event loop). Returns the result's JSON.
+    #[pyo3(signature = (event, payload, stop_continuations=None))]
+    fn fire_blocking(
+        &self,
+        py: Python<'_>,
+        event: &str,
+        payload: &str,
+        stop_continuations: Option<u32>,
+    ) -> PyResult<String> {
+        let (invocation, tool) = self.invocation(event, payload, stop_continuations)?;
+        let rt = runtime()?;
+        let session = Arc::clone(&self.session);
+        Ok(py.detach(move || {
+            fired_json(&rt.block_on(session.fire(invocation)), tool.as_deref()).to_string()
+        }))
+    }
+
+    /// Takes a new snapshot from the files as they are now.
+    fn reload(&self, py: Python<'_>) {
+        let session = Arc::clone(&self.session);
+        py.detach(move || session.reload());
+    }
+
+    /// The audit (JSON text): snapshot id, project root, home, every handler with its
+    /// layer, file, position and status, and the load diagnostics.
+    fn list(&self) -> String {
+        let snapshot = self.session.snapshot();
+        let paths = self.session.paths();
+        json!({
+            "snapshot_id": snapshot.id(),
+            "project_root": paths.project_root.display().to_string(),
+            "home": paths.home.root().display().to_string(),
+            "handlers": snapshot.handlers().iter().map(handler_json).collect::<Vec<_>>(),
+            "diagnostics": self.session.load_diagnostics(),
+        })
+        .to_string()
+    }
+
+    /// The main loop's count of consecutive Stop continuations so far.
+    fn stop_continuations(&self) -> u32 {
+        self.session.stop_continuations()
+    }
+
+    /// True when the session has callbacks (their calls need an event loop).
+    fn has_callbacks(&self) -> bool {
+        self.session.snapshot().handlers().iter().any(|h| h.layer == hooks_core::Layer::Callback)
+    }
+}
+
+impl NativeSession {
+    fn invocation(
+        &self,
+        event: &str,
+        payload: &str,
+        stop_continuations: Option<u32>,
+    ) -> PyResult<(Invocation, Option<String>)> {
+        let event = parse_event(event)?;
+        let value: Value = serde_json::from_str(payload)
+            .map_err(|e| PyValueError::new_err(format!("payload: {e}")))?;
+        let defaults = CommonDefaults {
+            session_id: String::new(),
+            transcript_path: String::new(),
+            cwd: self.session.paths().project_root.display().to_string(),
+            permission_mode: Some("default".to_owned()),
+        };
+        let (invocation, _warnings) = Invocation::from_host_json(event, &value, &defaults)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        if let Some(count) = stop_continuations {
+            match &invocation.input {
+                hooks_core::EventInput::SubagentStop(i) => {
+                    self.session.set_subagent_stop_continuations(&i.agent_id, count);
+                }
+                _ => self.session.set_stop_continuations(count),
+            }
+        }
+        // The tool a PermissionRequest notice names (as `hooks run` shows it).
+        let tool = (invocation.event().matcher_target() == Some("tool_name"))
+            .then(|| invocation.matcher_target().map(str::to_owned))
+            .flatten();
+        Ok((invocation, tool))
+    }
+}
+
+/// A fire in flight.
+#[pyclass(module = "hooks_py._native", frozen)]
+struct FireHandle {
+    task: Mutex<Option<JoinHandle<()>>>,
+}
+
+#[pymethods]
+impl FireHandle {
+    /// Waits until the fire's task has ended (once its result is set, at once). `fire`
+    /// returns only then: the task's last act, `call_soon_threadsafe`, may still be in
+    /// Python (waiting for the lock) after the loop has seen the result, and CPython ends
+    /// a thread that wants the lock once the interpreter exits, aborting the process.
+    fn join(&self, py: Python<'_>) -> PyResult<()> {
+        let Some(task) = self.task.lock().ok().and_then(|mut t| t.take()) else {
+            return Ok(());
+        };
+        let rt = runtime()?;
+        py.detach(move || {
+            let _ = rt.block_on(task);
+        });
+        Ok(())
+    }
+
+    /// Cancels the fire and returns once it is gone: every handler's process group
+    /// killed, its callbacks' tasks cancelled.
+    fn cancel(&self, py: Python<'_>) -> PyResult<()> {
+        let Some(task) = self.task.lock().ok().and_then(|mut t| t.take()) else {
+            return Ok(());
+        };
+        task.abort();
+        let rt = runtime()?;
+        py.detach(move || {
+            let _ = rt.block_on(task);
+        });
+        Ok(())
+    }
+}
+
+/// The capabilities of a profile (`deep-agents`, the default, or `agent-sdk`) plus the
+/// named optional outputs (`updated-input`, `pre-tool-use-updated-input`,
+/// `permission-request-updated-input`).
+fn capabilities_for(profile: &str, names: &[String]) -> PyResult<Capabilities> {
+    let base = match profile {
+        "deep-agents" => Capabilities::deep_agents(),
+        "agent-sdk" => Capabilities::agent_sdk(),
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown profile '{other}'; expected deep-agents or agent-sdk"
+            )));
+        }
+    };
+    names.iter().try_fold(base, |caps, name| match name.as_str() {
+        "updated-input" => Ok(caps
+            .with_pre_tool_use_updated_input(true)
+            .with_permission_request_updated_input(true)),
+        "pre-tool-use-updated-input" => Ok(caps.with_pre_tool_use_updated_input(true)),
+        "permission-request-updated-input" => Ok(caps.with_permission_request_updated_input(true)),
+        other => Err(PyValueError::new_err(format!(
+            "unknown capability '{other}'; expected updated-input, pre-tool-use-updated-input \
+             or permission-request-updated-input"
+        ))),
+    })
+}
+
+fn parse_event(name: &str) -> PyResult<Event> {
+    Event::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Event::ALL.iter().map(|e| e.name()).collect();
+        let hint =
+            Event::suggest(name).map(|e| format!(" (did you mean '{e}'?)")).unwrap_or_default();
+        PyValueError::new_err(format!(
+            "unknown event '{name}'{hint}; expected one of {}",
+            names.join(", ")
+        ))
+    })
+}
+
+/// A fired event as `hooks run` prints it (the effect with the lines shown to the user),
+/// plus `blocking`.
+fn fired_json(fired: &Fired, tool_name: Option<&str>) -> Value {
+    let mut effect = fired.effect.to_json();
+    let notices = hooks_core::render::render_notices(&fired.decision, tool_name);
+    effect["notices"] = serde_json::to_value(notices).unwrap_or(Value::Null);
+    json!({
+        "event": fired.event,
+        "snapshot_id": fired.snapshot_id,
+        "matched": fired.matched,
+        "decision": fired.decision,
+        "effect": effect,
+        "blocking": fired.is_blocking(),
+        "handlers": fired.handlers,
+    })
+}
+
+/// One handler of the audit, as `hooks list --json` shows it.
+fn handler_json(h: &Handler) -> Value {
+    let (status, reason) = match &h.status {
+        HandlerStatus::Active => ("active", None),
+        HandlerStatus::Duplicate { of } => ("duplicate", Some(format!("duplicate of {of}"))),
+        HandlerStatus::InvalidMatcher { reason } | HandlerStatus::UnsupportedMatcher { reason } => {
+            ("invalid", Some(reason.clone()))
+        }
+        HandlerStatus::Inactive { status, reason } => {
+            let word = match status {
+                InactiveStatus::Untrusted => "untrusted",
+                InactiveStatus::Disabled => "disabled",
+                InactiveStatus::Tampered => "tampered",
+                InactiveStatus::Unverified => "unverified",
+            };
+            (word, Some(reason.clone()))
+        }
+    };
+    json!({
+        "id": h.id,
+        "fingerprint": h.fingerprint,
+        "event": h.event,
+        "matcher": h.matcher,
+        "command": h.command,
+        "argv": h.argv,
+        "timeout": h.timeout,
+        "effective_timeout": h.effective_timeout,
+        "status_message": h.status_message,
+        "layer": h.layer.label(),
+        "file": h.source,
+        "line": h.position.map(|p| p.line),
+        "column": h.position.map(|p| p.column),
+        "field": h.field,
+        "plugin": h.layer.plugin().map(|p| json!({"id": p.id, "version": p.version, "digest": p.digest})),
+        "status": status,
+        "reason": reason,
+    })
+}
+
+/// The module.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<NativeSession>()?;
+    m.add_class::<FireHandle>()?;
+    m.add_class::<Done>()?;
+    m.add_function(wrap_pyfunction!(_interpreter_exiting, m)?)?;
+    Ok(())
+}

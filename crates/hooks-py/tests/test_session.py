@@ -1,0 +1,323 @@
+"""The Python host API: callbacks and file hooks in one reduction, SDK-shaped outputs,
+failures as outcomes, cancellation, concurrency, the audit and reload."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import World, bash, group, prints, sh
+from hooks_py import FireResult, HookMatcher, Session
+
+
+STOP = {"last_assistant_message": "done"}
+
+
+def pre_tool_use(**fields):
+    return {"hookSpecificOutput": {"hookEventName": "PreToolUse", **fields}}
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def test_callbacks_and_file_hooks_reduce_in_configuration_order(world: World) -> None:
+    # The file hooks finish last (one after 0.3 s), the callbacks first, the first
+    # callback after the second: the order is the configuration's all the same.
+    world.write_project(group("PreToolUse", [prints(pre_tool_use(additionalContext="project"), 0.3)]))
+    world.write_user(group("PreToolUse", [prints(pre_tool_use(additionalContext="user"), 0.1)]))
+    finished = []
+
+    async def slow(input_data, tool_use_id, context):
+        await asyncio.sleep(0.05)
+        finished.append("slow")
+        return pre_tool_use(additionalContext="callback 1")
+
+    async def fast(input_data, tool_use_id, context):
+        finished.append("fast")
+        return pre_tool_use(additionalContext="callback 2")
+
+    def plain(input_data, tool_use_id, context):
+        return pre_tool_use(additionalContext="callback 3")
+
+    s = world.session(
+        trust_project_hooks=True,
+        hooks={"PreToolUse": [HookMatcher(matcher="Bash", hooks=[slow, fast]), HookMatcher(hooks=[plain])]},
+    )
+    result = run(s.fire("PreToolUse", bash("ls")))
+    assert finished == ["fast", "slow"]
+    assert result.matched == [
+        "PreToolUse:0:0",
+        "PreToolUse:1:0",
+        "PreToolUse:callback:0:0",
+        "PreToolUse:callback:0:1",
+        "PreToolUse:callback:1:0",
+    ]
+    assert result.decision.context == ["project", "user", "callback 1", "callback 2", "callback 3"]
+    assert result.decision.diagnostics == []
+    assert not result.blocking
+
+
+def test_a_callback_deny_beats_a_file_hook_allow(world: World) -> None:
+    world.write_user(group("PreToolUse", [prints(pre_tool_use(permissionDecision="allow", permissionDecisionReason="fine"))]))
+
+    async def deny_rm(input_data, tool_use_id, context):
+        if "rm" in input_data["tool_input"]["command"]:
+            return pre_tool_use(permissionDecision="deny", permissionDecisionReason="no rm")
+        return {}
+
+    s = world.session(hooks={"PreToolUse": [HookMatcher(matcher="Bash", hooks=[deny_rm])]})
+    denied = run(s.fire("PreToolUse", bash("rm -rf /")))
+    assert denied.blocking
+    assert denied.decision.permission.behavior == "deny"
+    assert denied.decision.permission.reason == "no rm"
+    assert denied.effect.outcome == "deny"
+    allowed = s.fire_sync("PreToolUse", bash("ls"))
+    assert not allowed.blocking
+    assert allowed.decision.permission.behavior == "allow"
+    assert allowed.effect.outcome == "allow"
+
+
+def test_callbacks_get_the_wire_input_the_tool_use_id_and_a_context(world: World) -> None:
+    world.write_user(group("PreToolUse", [sh("cat > \"$CLAUDE_PROJECT_DIR/stdin.json\"")]))
+    seen = []
+
+    async def record(input_data, tool_use_id, context):
+        seen.append((input_data, tool_use_id, context))
+        return {}
+
+    s = world.session(hooks={"PreToolUse": [HookMatcher(hooks=[record], timeout=7)]})
+    run(s.fire("PreToolUse", bash("ls", tool_use_id="toolu_42")))
+    [(input_data, tool_use_id, context)] = seen
+    assert input_data == json.loads((world.project / "stdin.json").read_text())
+    assert input_data["hook_event_name"] == "PreToolUse"
+    assert input_data["tool_input"] == {"command": "ls"}
+    assert tool_use_id == "toolu_42"
+    assert context.signal is None and context.timeout == 7
+
+
+def test_sdk_shaped_outputs(world: World) -> None:
+    async def ask(input_data, tool_use_id, context):
+        return {
+            "systemMessage": "careful",
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "ask",
+                "permissionDecisionReason": "check this",
+                "additionalContext": "the repo is frozen",
+            },
+        }
+
+    async def stop(input_data, tool_use_id, context):
+        return {"continue_": False, "stopReason": "enough", "async_": False}
+
+    s = world.session(hooks={"PreToolUse": [HookMatcher(hooks=[ask])], "UserPromptSubmit": [HookMatcher(hooks=[stop])]})
+    r = run(s.fire("PreToolUse", bash("git push")))
+    assert r.decision.permission.behavior == "ask"
+    assert r.decision.permission.reason == "check this"
+    assert r.decision.context == ["the repo is frozen"]
+    assert r.decision.notices == ["careful"]
+    assert r.effect.outcome == "ask"
+    assert r.decision.diagnostics == []
+    p = run(s.fire("UserPromptSubmit", {"prompt": "hi"}))
+    assert p.decision.continue_ is False
+    assert p.decision.stop_reason == "enough"
+    assert p.blocking
+    # `async_` reached the engine as `async` (which Deep Agents Code does not apply).
+    [d] = p.decision.diagnostics
+    assert (d.code, d.field) == ("unsupported_field", "async")
+    d = p.to_dict()
+    assert d["decision"]["continue"] is False and d["blocking"] is True
+    assert isinstance(p, FireResult)
+
+
+def test_a_raising_callback_is_an_outcome(world: World) -> None:
+    async def boom(input_data, tool_use_id, context):
+        raise ValueError("boom")
+
+    def not_a_dict(input_data, tool_use_id, context):
+        return "yes"
+
+    async def ok(input_data, tool_use_id, context):
+        return pre_tool_use(additionalContext="still counted")
+
+    s = world.session(hooks={"PreToolUse": [HookMatcher(hooks=[boom, not_a_dict, ok])]})
+    r = run(s.fire("PreToolUse", bash("ls")))
+    assert not r.blocking
+    assert r.decision.context == ["still counted"]
+    failed = {d.handler_id: d.message for d in r.decision.diagnostics if d.code == "callback_failed"}
+    assert failed == {
+        "PreToolUse:callback:0:0": "callback raised ValueError: boom",
+        "PreToolUse:callback:0:1": "callback returned str, expected a dict",
+    }
+
+
+def test_a_slow_callback_past_its_timeout_is_cancelled(world: World) -> None:
+    state = {}
+
+    async def slow(input_data, tool_use_id, context):
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            state["cancelled"] = True
+            raise
+        return {}
+
+    async def main():
+        s = world.session(hooks={"Stop": [HookMatcher(hooks=[slow], timeout=0.2)]})
+        r = await s.fire("Stop", STOP)
+        for _ in range(1000):
+            if state:
+                break
+            await asyncio.sleep(0.001)
+        return r
+
+    r = run(main())
+    [d] = r.decision.diagnostics
+    assert (d.code, d.handler_id) == ("timeout", "Stop:callback:0:0")
+    assert r.handlers[0].timed_out
+    assert state == {"cancelled": True}
+    assert not r.blocking
+
+
+def alive(pid: int) -> bool:
+    """True while `pid` runs (a zombie waiting for its parent has ended)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return not stat.rsplit(") ", 1)[1].startswith("Z")
+
+
+def test_cancelling_fire_kills_its_processes_and_cancels_its_callbacks(world: World) -> None:
+    pids = world.root / "pids"
+    # The handler and a grandchild in its process group both record their pid.
+    world.write_user(group("PreToolUse", [sh(f"sleep 30 & echo $! >> {pids}; echo $$ >> {pids}; wait")]))
+    state = {}
+
+    async def waits(input_data, tool_use_id, context):
+        state["started"] = True
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            state["cancelled"] = True
+            raise
+        return {}
+
+    async def main():
+        s = world.session(hooks={"PreToolUse": [HookMatcher(hooks=[waits])]})
+        task = asyncio.ensure_future(s.fire("PreToolUse", bash("ls")))
+        for _ in range(5000):
+            if pids.exists() and len(pids.read_text().split()) == 2 and state:
+                break
+            await asyncio.sleep(0.002)
+        recorded = [int(p) for p in pids.read_text().split()]
+        assert len(recorded) == 2 and all(alive(p) for p in recorded)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        # SIGKILL went to the handler's group before CancelledError arrived here; the
+        # kernel takes its moment to deliver it (a 3 s deadline, as the Rust tests).
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline:
+            if "cancelled" in state and not any(alive(p) for p in recorded):
+                break
+            await asyncio.sleep(0.005)
+        return recorded
+
+    recorded = run(main())
+    assert not any(alive(p) for p in recorded)
+    assert state == {"started": True, "cancelled": True}
+
+
+def test_a_hundred_concurrent_fires_from_one_loop(world: World) -> None:
+    world.write_user(group("PreToolUse", [{"type": "command", "command": "x", "argv": ["/bin/sh", "-c", "cat >/dev/null; echo '{}'"]}]))
+
+    async def echo(input_data, tool_use_id, context):
+        await asyncio.sleep(0.001)
+        return pre_tool_use(additionalContext=input_data["tool_input"]["command"] + " " + tool_use_id)
+
+    async def main():
+        s = world.session(hooks={"PreToolUse": [HookMatcher(hooks=[echo])]})
+        return await asyncio.gather(*(s.fire("PreToolUse", bash(f"echo {i}", f"t{i}")) for i in range(100)))
+
+    results = run(main())
+    assert [r.decision.context for r in results] == [[f"echo {i} t{i}"] for i in range(100)]
+    assert all(r.decision.diagnostics == [] for r in results)
+    assert all(r.handlers[0].exit_code == 0 for r in results)
+
+
+def test_list_is_the_audit_and_reload_takes_a_new_snapshot(world: World) -> None:
+    world.write_user(group("PreToolUse", [sh("exit 0")], matcher="Bash"))
+    world.write_project(group("Stop", [sh("exit 0")]))
+
+    async def cb(input_data, tool_use_id, context):
+        return {}
+
+    s = world.session(hooks={"Stop": [HookMatcher(hooks=[cb])]})
+    listing = s.list()
+    rows = [(h.id, h.layer, h.status) for h in listing.handlers]
+    assert ("PreToolUse:0:0", "user", "active") in rows
+    assert ("Stop:callback:0:0", "callback", "active") in rows
+    assert [h.status for h in listing.handlers if h.layer == "project"] == ["untrusted"]
+    assert any(d.code == "project_untrusted" for d in listing.diagnostics)
+    assert listing.project_root == str(world.project)
+    user = next(h for h in listing.handlers if h.layer == "user")
+    assert user.file == str(world.home / "hooks.json") and user.line is not None
+    world.write_user(group("PreToolUse", [sh("exit 0"), sh("exit 1")], matcher="Bash"))
+    assert run(s.fire("PreToolUse", bash("ls"))).matched == ["PreToolUse:0:0"]
+    s.reload()
+    assert s.list().snapshot_id != listing.snapshot_id
+    assert run(s.fire("PreToolUse", bash("ls"))).matched == ["PreToolUse:0:0", "PreToolUse:0:1"]
+
+
+def test_plugin_dirs_join_the_snapshot(world: World) -> None:
+    plugin = world.root / "plugin"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": "demo", "version": "1.0.0"}))
+    (plugin / "hooks").mkdir()
+    (plugin / "hooks" / "hooks.json").write_text(json.dumps(group("Stop", [prints({"systemMessage": "from the plugin"})])))
+    s = world.session(plugin_dirs=[plugin])
+    r = s.fire_sync("Stop", STOP)
+    assert r.decision.notices == ["from the plugin"], s.list().to_dict()
+    assert [h.layer for h in s.list().handlers] == ["plugin"]
+
+
+def test_bad_input_raises_clear_errors(world: World) -> None:
+    s = world.session()
+    with pytest.raises(ValueError, match="did you mean 'PreToolUse'"):
+        s.fire_sync("PreToolUs", bash("ls"))
+    with pytest.raises(ValueError, match="tool_name"):
+        s.fire_sync("PreToolUse", {"tool_input": {}})
+    with pytest.raises(ValueError, match="Invalid hook matcher"):
+        world.session(hooks={"PreToolUse": [HookMatcher(matcher="(", hooks=[lambda *a: {}])]})
+    with pytest.raises(ValueError, match="unknown profile"):
+        world.session(profile="nope")
+
+
+def test_secrets_stay_out_unless_allowed(world: World) -> None:
+    world.write_user(group("Stop", [sh("env > \"$CLAUDE_PROJECT_DIR/env.txt\"")]))
+    env = dict(world.env, API_TOKEN="s3cret", OTHER_TOKEN="x")
+    world.session(env=env).fire_sync("Stop", STOP)
+    assert "s3cret" not in (world.project / "env.txt").read_text()
+    world.session(env=env, allow_env=["API_TOKEN"]).fire_sync("Stop", STOP)
+    text = (world.project / "env.txt").read_text()
+    assert "API_TOKEN=s3cret" in text and "OTHER_TOKEN" not in text
+
+
+def test_the_readme_example_runs(tmp_path: Path) -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    example = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    assert len(example.splitlines()) < 25
+    (tmp_path / "home").mkdir()
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "DEEPAGENTS_HOME": str(tmp_path / "home")}
+    out = subprocess.run([sys.executable, "-c", example], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "True Cannot modify .env files\n"
