@@ -18,7 +18,7 @@ use hooks_core::diff::{HookDiff, HookSummary};
 use semver::{Version, VersionReq};
 
 use crate::archive::extract_strict;
-use crate::catalog::{FetchedCatalog, PluginSource, confined, git_checkout};
+use crate::catalog::{FetchedCatalog, PluginSource, Resolved, confined, git_checkout};
 use crate::error::{PluginError, Result};
 use crate::fetch::{Location, download_with_progress};
 use crate::folder::{PluginFolder, check_hooks, read_plugin_folder};
@@ -31,6 +31,7 @@ use crate::manifest::{
     FileEntry, FileManifest, MANIFEST_FILE, check_tree, compute_manifest, list_files,
 };
 use crate::market::{MarketplaceRecord, Offer, Registry, accepted_index_file, fetch_offer};
+use crate::redact::redact_url;
 use crate::state::{InstallRecord, InstalledPlugins, LockEntry, Lockfile, PluginStates};
 use crate::verified::{ADOPTED_SOURCE, pinned_manifest};
 
@@ -181,6 +182,8 @@ struct Staged {
     source: String,
     accepted_index: Option<Vec<u8>>,
     warnings: Vec<String>,
+    /// The plugin's current name when the catalogue's `renames` led to it.
+    renamed_to: Option<String>,
 }
 
 fn planned_hooks(folder: &PluginFolder, docs: &[LayerDocument]) -> Vec<HookSummary> {
@@ -277,6 +280,7 @@ fn stage_signed(
         source: archive_loc.to_string(),
         accepted_index: Some(bytes.to_vec()),
         warnings,
+        renamed_to: None,
     })
 }
 
@@ -397,28 +401,63 @@ fn stage_catalog(
     fetched: &FetchedCatalog,
     opts: &InstallOptions,
     lock: &Lockfile,
+    follow_renames: bool,
 ) -> Result<Staged> {
-    let sid = id.to_string();
-    let entry = fetched.catalog.plugin(&id.name).ok_or_else(|| PluginError::UnknownPlugin {
-        plugin: id.name.clone(),
-        marketplace: id.marketplace.clone(),
-    })?;
-    let (dir, source) = catalog_source(home, rec, fetched, &entry.source)?;
+    let mut warnings = Vec::new();
+    let mut renamed_to = None;
+    let entry = match fetched.catalog.resolve(&id.name)? {
+        Resolved::Entry(e, renamed) => {
+            if !renamed.is_empty() {
+                let new_id = format!("{}@{}", e.name, id.marketplace);
+                if !follow_renames {
+                    // An installed old id stays what it is; the user moves to the new one.
+                    return Err(PluginError::Renamed { plugin: id.to_string(), new_id });
+                }
+                warnings.push(format!("{id} was renamed to {new_id} by its catalogue"));
+                renamed_to = Some(e.name.clone());
+            }
+            e
+        }
+        Resolved::Removed(_) => {
+            return Err(PluginError::RemovedFromCatalog(id.to_string()));
+        }
+        Resolved::Unknown => {
+            return Err(PluginError::UnknownPlugin {
+                plugin: id.name.clone(),
+                marketplace: id.marketplace.clone(),
+            });
+        }
+    };
+    let sid = format!("{}@{}", entry.name, id.marketplace);
+    let (dir, source, commit) = catalog_source(home, rec, fetched, &entry.source)?;
     let tmp = TempDir::beside(&home.store_dir().join(".staging"), "stage")?;
     let tree = tmp.path().join("tree");
     fs::create_dir(&tree).map_err(PluginError::io("create", &tree))?;
     copy_tree(&dir, &tree)?;
     let folder = read_plugin_folder(&tree);
-    let version = folder
+    // CLAUDE-CODE.md 12.6: plugin.json, the entry, the git commit, else the content.
+    let version = match folder
         .metadata
         .as_ref()
         .and_then(|m| m.version.clone())
         .or_else(|| entry.version.clone())
-        .unwrap_or_else(|| "0.0.0".to_owned());
+        .or_else(|| commit.map(|c| c.chars().take(12).collect()))
+    {
+        Some(v) => v,
+        None => {
+            let files = compute_manifest(&tree, &entry.name, "")?;
+            let digest = sha256_hex(&files.to_bytes());
+            warnings.push(format!(
+                "{sid} has no version: versioned by its content as unknown-{}",
+                &digest[..12]
+            ));
+            format!("unknown-{}", &digest[..12])
+        }
+    };
     if !is_safe_name(&version) {
         return Err(PluginError::InvalidVersion(version));
     }
-    let manifest = compute_manifest(&tree, &id.name, &version)?;
+    let manifest = compute_manifest(&tree, &entry.name, &version)?;
     let manifest_bytes = manifest.to_bytes();
     fs::write(tree.join(MANIFEST_FILE), &manifest_bytes)
         .map_err(PluginError::io("write", tree.join(MANIFEST_FILE)))?;
@@ -431,18 +470,20 @@ fn stage_catalog(
         archive_sha256: None,
         source,
         accepted_index: None,
-        warnings: Vec::new(),
+        warnings,
+        renamed_to,
     })
 }
 
 /// The folder a catalogue entry's source names (confined to the catalogue or the
-/// checkout) and the source text the lockfile records.
+/// checkout), the source text the lockfile records (URLs redacted: the lockfile only
+/// describes), and the git commit the files come from, if any.
 fn catalog_source(
     home: &Home,
     rec: &MarketplaceRecord,
     fetched: &FetchedCatalog,
     source: &PluginSource,
-) -> Result<(PathBuf, String)> {
+) -> Result<(PathBuf, String, Option<String>)> {
     match source {
         PluginSource::Path(rel) => {
             let root = fetched.root.as_ref().ok_or_else(|| {
@@ -451,7 +492,8 @@ fn catalog_source(
                 ))
             })?;
             let at = fetched.commit.as_ref().map(|c| format!("@{c}")).unwrap_or_default();
-            Ok((confined(root, rel)?, format!("{}{at}#{rel}", rec.source)))
+            let dir = confined(root, rel)?;
+            Ok((dir, format!("{}{at}#{rel}", redact_url(&rec.source)), fetched.commit.clone()))
         }
         PluginSource::Git { url, git_ref, sha, subdir } => {
             let (clone, head) = git_checkout(home, url, git_ref.as_deref(), sha.as_deref())?;
@@ -460,7 +502,7 @@ fn catalog_source(
                 None => clone,
             };
             let sub = subdir.as_ref().map(|s| format!("//{s}")).unwrap_or_default();
-            Ok((dir, format!("git+{url}{sub}@{head}")))
+            Ok((dir, format!("git+{}{sub}@{head}", redact_url(url)), Some(head)))
         }
     }
 }
@@ -534,9 +576,18 @@ fn install_locked(
     let lock = Lockfile::load(home)?;
     let mut installed = InstalledPlugins::load(home)?;
     let mut states = PluginStates::load(home)?;
+    let staged = stage(home, id, &rec, opts, &lock, installed.get(&sid).is_none())?;
+    // A catalogue rename followed: the plugin installs under its current name.
+    let current;
+    let id = match &staged.renamed_to {
+        Some(name) => {
+            current = PluginId { name: name.clone(), marketplace: id.marketplace.clone() };
+            &current
+        }
+        None => id,
+    };
+    let sid = id.to_string();
     let prev = installed.get(&sid);
-
-    let staged = stage(home, id, &rec, opts, &lock)?;
     let plan = plan_install(id, &staged, prev.as_ref())?;
     let store_path = store_path(home, &sid, &staged, &plan);
     if is_installed_at(&store_path, prev.as_ref(), &lock, &staged, &plan)? {
@@ -573,12 +624,13 @@ fn stage(
     rec: &MarketplaceRecord,
     opts: &InstallOptions,
     lock: &Lockfile,
+    follow_renames: bool,
 ) -> Result<Staged> {
     match &fetch_offer(home, rec, now_secs())? {
         Offer::Signed { index, bytes, location } => {
             stage_signed(home, id, index, bytes, location, opts, lock)
         }
-        Offer::Catalog(c) => stage_catalog(home, id, rec, c, opts, lock),
+        Offer::Catalog(c) => stage_catalog(home, id, rec, c, opts, lock, follow_renames),
     }
 }
 

@@ -16,6 +16,7 @@ mod list;
 mod migrate;
 mod plugins;
 mod python_host;
+mod redaction;
 mod run;
 mod schema;
 mod serve;
