@@ -359,7 +359,21 @@ pub fn git_checkout(
         if r.starts_with('-') {
             return Err(PluginError::UnsupportedSource(r.to_owned()));
         }
-        git(&["checkout", "--quiet", "--detach", r], Some(&clone_dir))?;
+        // A branch of the remote other than its default exists only as `origin/{r}`
+        // in a fresh clone; a tag or commit as itself.
+        let remote = format!("refs/remotes/origin/{r}^{{commit}}");
+        let commit = git(&["rev-parse", "--verify", "--quiet", &remote], Some(&clone_dir))
+            .or_else(|_| {
+                git(
+                    &["rev-parse", "--verify", "--quiet", &format!("{r}^{{commit}}")],
+                    Some(&clone_dir),
+                )
+            })
+            .map_err(|_| PluginError::Git {
+                action: "checkout".to_owned(),
+                reason: format!("no branch, tag or commit {r:?} in the repository"),
+            })?;
+        git(&["checkout", "--quiet", "--detach", &commit], Some(&clone_dir))?;
     }
     let head = git(&["rev-parse", "HEAD"], Some(&clone_dir))?;
     // The clone keeps no URL (it may carry a credential); every fetch clones afresh.

@@ -2,6 +2,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod catalogues;
 mod common;
 mod core_host;
 // The crash tests abort the binary at the fault-injection points of hooks-plugins, which

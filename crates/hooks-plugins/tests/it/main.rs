@@ -5,6 +5,7 @@
 mod attacks;
 mod catalog;
 mod concurrency;
+mod forms;
 mod layers;
 mod signed;
 mod support;
