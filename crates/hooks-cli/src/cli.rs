@@ -362,14 +362,20 @@ pub struct MarketplaceRefreshArgs {
 pub struct MarketplaceBuildArgs {
     /// The folder with the archives (and the previous index.json, if any)
     pub dir: PathBuf,
-    /// The minisign secret key file
+    /// The minisign secret key file (`hooks marketplace keygen`, or `minisign -G`, with or
+    /// without a password)
     #[arg(long, value_name = "SECRETKEYFILE")]
     pub key: PathBuf,
+    /// A file whose first line is the password of a password-protected key (`-` reads it
+    /// from stdin)
+    #[arg(long, value_name = "FILE")]
+    pub password_file: Option<PathBuf>,
     /// Marketplace name of a new index [default: the folder name]
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
-    /// Days until the index expires (republish before then)
-    #[arg(long, value_name = "DAYS", default_value_t = 30)]
+    /// Days until the index expires, at least 1 (republish before then)
+    #[arg(long, value_name = "DAYS", default_value_t = 30,
+          value_parser = clap::value_parser!(u32).range(1..))]
     pub expires_in_days: u32,
     /// Engine requirement ("^0.1") recorded for the versions this build adds
     #[arg(long, value_name = "REQ")]

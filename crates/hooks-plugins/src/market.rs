@@ -447,7 +447,7 @@ pub struct BuildOptions {
     /// Marketplace name for a new index (default: the existing index's, else the folder
     /// name).
     pub name: Option<String>,
-    /// Days until the new index expires (default 30).
+    /// Days until the new index expires (default 30, at least 1).
     pub expires_in_days: u32,
     /// `requires_hooks` for versions added by this build.
     pub requires_hooks: Option<String>,
@@ -487,8 +487,16 @@ pub struct BuildReport {
 /// Writes `{dir}/index.json` and `{dir}/index.json.minisig` from the `*.tar.gz` archives
 /// in `dir`: keeps the entries of the existing index, adds each new archive (url = file
 /// name; sha256, size, unpacked computed), bumps `version`, sets `expires`, and signs.
-/// An archive re-published under an existing version with other bytes is refused.
+/// An archive re-published under an existing version with other bytes is refused, and so
+/// is an expiry of 0 days. The key may be unencrypted (`hooks marketplace keygen`,
+/// `minisign -G -W`) or password protected (`password`).
 pub fn marketplace_build(dir: &Path, opts: &BuildOptions) -> Result<BuildReport> {
+    if opts.expires_in_days == 0 {
+        return Err(PluginError::invalid(
+            "expiry",
+            "an index must stay valid for at least 1 day (0 days is expired when published)",
+        ));
+    }
     let sk_text = fs::read_to_string(&opts.secret_key_file)
         .map_err(PluginError::io("read", &opts.secret_key_file))?;
     let sk = load_secret_key(&sk_text, opts.password.as_deref())?;

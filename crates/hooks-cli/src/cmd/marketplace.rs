@@ -273,6 +273,16 @@ fn build(cx: &mut Ctx<'_>, args: &MarketplaceBuildArgs) -> anyhow::Result<i32> {
     let mut opts = BuildOptions::new(absolute(&args.key, &cx.env.cwd));
     opts.name = args.name.clone();
     opts.expires_in_days = args.expires_in_days;
+    if let Some(f) = &args.password_file {
+        let text = if f.as_os_str() == "-" {
+            cx.read_answer().context("cannot read the key password from stdin")?
+        } else {
+            let path = absolute(f, &cx.env.cwd);
+            std::fs::read_to_string(&path)
+                .with_context(|| format!("cannot read {}", path.display()))?
+        };
+        opts.password = Some(text.lines().next().unwrap_or("").to_owned());
+    }
     opts.requires_hooks = args.requires_hooks.clone();
     for y in &args.yank {
         let (name, version) =

@@ -57,3 +57,58 @@ fn github_shorthand_goes_to_the_github_base() {
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains(r#"calls itself "tools""#) && stderr.contains("NAME@mine"), "{stderr}");
 }
+
+/// `marketplace build` signs with keys the `minisign` program made (`-G -W`: unencrypted,
+/// its checksum left zero), says what a password-protected key needs, and refuses an
+/// index that would be expired when published.
+#[test]
+fn build_takes_minisign_keys_and_refuses_zero_days() {
+    let env = TestEnv::new("build-keys");
+    let keys = crate::common::repo().join("crates/hooks-plugins/tests/keys");
+    let site = env.root.join("site");
+    let src = env.root.join("src");
+    write_plugin(&src, "lint", Some("1.0.0"));
+    let (src, site_s) = (src.display().to_string(), site.display().to_string());
+    fs::create_dir_all(&site).unwrap();
+    let out = env.run(&["plugin", "pack", &src, "--out", &site_s]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+
+    let unenc = keys.join("unenc.key").display().to_string();
+    let out =
+        env.run(&["marketplace", "build", &site_s, "--key", &unenc, "--expires-in-days", "0"]);
+    assert_eq!(out.code, 1, "refused: {}", out.stderr);
+    assert!(
+        out.stderr.contains("--expires-in-days") && out.stderr.contains("0 is not in 1.."),
+        "{}",
+        out.stderr
+    );
+    assert!(!site.join("index.json").exists());
+
+    let enc = keys.join("enc.key").display().to_string();
+    let out = env.run(&["marketplace", "build", &site_s, "--key", &enc, "--name", "team"]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("password protected"), "{}", out.stderr);
+
+    let out = env.run(&[
+        "marketplace",
+        "build",
+        &site_s,
+        "--key",
+        &unenc,
+        "--name",
+        "team",
+        "--expires-in-days",
+        "1",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let public = fs::read_to_string(keys.join("unenc.pub")).unwrap();
+    let public = public.lines().last().unwrap().trim();
+    assert!(out.stdout.contains(public), "{}", out.stdout);
+    let index: serde_json::Value =
+        serde_json::from_slice(&fs::read(site.join("index.json")).unwrap()).unwrap();
+    assert!(index["expires"].as_str().is_some());
+    let pubfile = keys.join("unenc.pub").display().to_string();
+    let url = format!("file://{}", site.join("index.json").display());
+    let out = env.run(&["marketplace", "add", "team", &url, "--key", &pubfile]);
+    assert_eq!(out.code, 0, "the signature verifies against minisign's own .pub: {}", out.stderr);
+}

@@ -245,3 +245,18 @@ fn signed_index_urls_keep_their_query() {
     assert!(reqs.contains(&"/index.json?token=abc".to_owned()), "{reqs:?}");
     assert!(reqs.contains(&"/index.json.minisig?token=abc".to_owned()), "{reqs:?}");
 }
+
+#[test]
+fn an_index_is_valid_for_at_least_a_day() {
+    let m = Market::new();
+    let src = make_plugin(m.dir.path(), "lint", "1.0.0", "hi");
+    pack(&src, Some(&m.root())).unwrap();
+    let mut o = BuildOptions::new(&m.key_file);
+    o.expires_in_days = 0;
+    let e = marketplace_build(&m.root(), &o).unwrap_err().to_string();
+    assert!(e.contains("at least 1 day"), "{e}");
+    assert!(!m.root().join("index.json").exists());
+    o.expires_in_days = 1;
+    let r = marketplace_build(&m.root(), &o).unwrap();
+    assert_eq!(r.version, 1);
+}
