@@ -234,6 +234,9 @@ pub enum PluginCommand {
     Verify(PluginVerifyArgs),
     /// Pack a plugin folder into a reproducible NAME-VERSION.tar.gz with its manifest
     Pack(PluginPackArgs),
+    /// Delete the store versions no lockfile entry or installed plugin needs (update and
+    /// remove do it too)
+    Gc,
 }
 
 /// `hooks plugin install`.

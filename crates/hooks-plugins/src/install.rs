@@ -11,6 +11,7 @@
 //! previous state as it was.
 
 use std::fs;
+use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 
 use hooks_core::LayerDocument;
@@ -23,8 +24,9 @@ use crate::error::{PluginError, Result};
 use crate::fetch::{Location, download_with_progress};
 use crate::folder::{PluginFolder, check_hooks, read_plugin_folder};
 use crate::fsutil::{
-    StateLock, TempDir, Txn, crash_point, read_optional, recover_for_read, sha256_hex,
+    StateLock, TempDir, Txn, crash_point, read_optional, recover_for_read, remove_tree, sha256_hex,
 };
+use crate::gc::{gc_locked, make_read_only};
 use crate::home::{Home, PluginId, is_safe_name};
 use crate::index::{IndexPlugin, IndexVersion, SignedIndex, now_secs};
 use crate::manifest::{
@@ -711,7 +713,7 @@ impl Publication {
     /// The state is written: the folder moved aside goes.
     fn keep(self) {
         if let Some(t) = self.trash {
-            let _ = fs::remove_dir_all(t);
+            remove_tree(&t);
         }
     }
 
@@ -719,6 +721,8 @@ impl Publication {
     /// aside back into place.
     fn undo(self, staged_tree: &Path, store_path: &Path) {
         if self.published {
+            // Moving a folder to another parent needs write permission on it.
+            let _ = fs::set_permissions(store_path, fs::Permissions::from_mode(0o755));
             let _ = fs::rename(store_path, staged_tree);
         }
         if let Some(t) = self.trash {
@@ -743,11 +747,18 @@ fn publish(staged: &Staged, store_path: &Path, manifest_sha256: &str) -> Result<
         fs::rename(store_path, &t).map_err(PluginError::io("rename", store_path))?;
         publication.trash = Some(t);
     }
+    // Read-only before it is published; the top folder last, once in place (a folder
+    // moved to another parent must be writable).
+    make_read_only(&staged.tree)?;
+    fs::set_permissions(&staged.tree, fs::Permissions::from_mode(0o755))
+        .map_err(PluginError::io("set permissions of", &staged.tree))?;
     fs::rename(&staged.tree, store_path).map_err(PluginError::io("rename", store_path))?;
+    publication.published = true;
+    fs::set_permissions(store_path, fs::Permissions::from_mode(0o555))
+        .map_err(PluginError::io("set permissions of", store_path))?;
     if let Some(parent) = store_path.parent() {
         let _ = hooks_exec::fs::sync_dir(parent);
     }
-    publication.published = true;
     Ok(publication)
 }
 
@@ -873,6 +884,8 @@ pub fn update(
         let pid = PluginId::parse(&i)?;
         out.push(install_locked(home, &pid, opts, confirm)?);
     }
+    // The versions replaced are needed no more.
+    gc_locked(home)?;
     Ok(out)
 }
 
@@ -909,10 +922,8 @@ pub fn remove(home: &Home, id: &str, purge_data: bool) -> Result<RemoveReport> {
     let store = home.store_dir();
     let ours = rec.install_path.starts_with(&store);
     if ours {
-        let _ = fs::remove_dir_all(&rec.install_path);
-        if let Some(parent) = rec.install_path.parent() {
-            let _ = fs::remove_dir(parent);
-        }
+        // Every version of it that nothing else pins goes (crash-safe, see `gc`).
+        gc_locked(home)?;
     }
     if purge_data {
         let _ = fs::remove_dir_all(home.data_dir(id));

@@ -23,6 +23,7 @@ mod fsutil;
 #[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub mod fuzzing;
+mod gc;
 mod home;
 mod index;
 mod install;
@@ -44,6 +45,7 @@ pub use error::{PluginError, Result};
 pub use fetch::{Location, download, download_with_progress, fetch_bytes};
 pub use folder::{HookFile, METADATA_FILES, PluginFolder, PluginMetadata, read_plugin_folder};
 pub use fsutil::StateLock;
+pub use gc::{GcReport, gc};
 pub use home::{Home, PluginId, is_safe_name, sanitize_plugin_id};
 pub use index::{INDEX_SCHEMA, IndexCheck, IndexPlugin, IndexVersion, SignedIndex, verify_index};
 pub use install::{

@@ -1,4 +1,4 @@
-//! `hooks plugin install|update|remove|list|enable|disable|verify|pack`: the plugin store,
+//! `hooks plugin install|update|remove|list|enable|disable|verify|pack|gc`: the plugin store,
 //! through `hooks-plugins`.
 //!
 //! Install and update show the plan (every hook that will run; for an update the hooks
@@ -155,7 +155,36 @@ pub(crate) fn run(cx: &mut Ctx<'_>, cmd: &PluginCommand) -> anyhow::Result<i32> 
         }
         PluginCommand::Verify(args) => verify(cx, &home, args),
         PluginCommand::Pack(args) => pack(cx, args),
+        PluginCommand::Gc => gc(cx, &home),
     }
+}
+
+/// `--json` of `gc`.
+#[derive(Serialize)]
+struct Collected {
+    action: &'static str,
+    /// Store folders deleted.
+    removed: Vec<String>,
+    freed_bytes: u64,
+}
+
+/// `hooks plugin gc`: deletes the store versions nothing needs.
+fn gc(cx: &mut Ctx<'_>, home: &Home) -> anyhow::Result<i32> {
+    let r = hooks_plugins::gc(home)?;
+    let removed: Vec<String> = r.removed.iter().map(|p| p.display().to_string()).collect();
+    if cx.global.json {
+        json::print(cx, &Collected { action: "collected", removed, freed_bytes: r.freed_bytes })?;
+        return Ok(0);
+    }
+    if removed.is_empty() {
+        writeln!(cx.out, "nothing to collect: every store version is in use")?;
+        return Ok(0);
+    }
+    for p in &removed {
+        writeln!(cx.out, "removed {p}")?;
+    }
+    writeln!(cx.out, "freed {} bytes in {} store folders", r.freed_bytes, removed.len())?;
+    Ok(0)
 }
 
 /// Why a confirmation callback said no.

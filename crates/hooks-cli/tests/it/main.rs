@@ -21,5 +21,6 @@ mod redaction;
 mod run;
 mod schema;
 mod serve;
+mod store_gc;
 mod trust;
 mod validate;

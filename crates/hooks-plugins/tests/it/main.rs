@@ -8,4 +8,5 @@ mod concurrency;
 mod forms;
 mod layers;
 mod signed;
+mod store;
 mod support;
