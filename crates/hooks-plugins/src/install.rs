@@ -102,6 +102,9 @@ pub struct InstallPlan {
     pub added_hooks: Vec<HookSummary>,
     /// For an update: hooks that go away.
     pub removed_hooks: Vec<HookSummary>,
+    /// For an update: every file added, removed or modified since the installed version
+    /// (scripts change without the hooks changing), sorted by path.
+    pub changed_files: Vec<FileChange>,
     /// Non-fatal findings (unknown index fields, yanked version kept by the lockfile...).
     pub warnings: Vec<String>,
 }
@@ -138,18 +141,110 @@ impl std::fmt::Display for InstallPlan {
         for h in &self.hooks {
             writeln!(f, "  {h}")?;
         }
-        if self.previous_version.is_some() {
+        if let Some(prev) = &self.previous_version {
             for h in &self.added_hooks {
                 writeln!(f, "+ {h}")?;
             }
             for h in &self.removed_hooks {
                 writeln!(f, "- {h}")?;
             }
+            if self.added_hooks.is_empty() && self.removed_hooks.is_empty() {
+                writeln!(f, "hooks unchanged since {prev}")?;
+            }
+            if self.changed_files.is_empty() {
+                writeln!(f, "files unchanged since {prev}")?;
+            } else {
+                writeln!(f, "files changed since {prev}:")?;
+                for c in &self.changed_files {
+                    writeln!(f, "  {c}")?;
+                }
+            }
         }
         for w in &self.warnings {
             writeln!(f, "warning: {w}")?;
         }
         Ok(())
+    }
+}
+
+/// How a file of an update differs from the installed version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FileChangeKind {
+    /// New in this version.
+    Added,
+    /// Gone in this version.
+    Removed,
+    /// Other content (or executable bit).
+    Modified,
+}
+
+/// One file an update changes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileChange {
+    /// Path inside the plugin.
+    pub path: String,
+    /// Added, removed or modified.
+    pub kind: FileChangeKind,
+    /// Size in the installed version.
+    pub old_size: Option<u64>,
+    /// Size in the new version.
+    pub new_size: Option<u64>,
+}
+
+impl std::fmt::Display for FileChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (o, n) = (self.old_size.unwrap_or(0), self.new_size.unwrap_or(0));
+        match self.kind {
+            FileChangeKind::Added => write!(f, "+ {} ({n} bytes)", self.path),
+            FileChangeKind::Removed => write!(f, "- {} ({o} bytes)", self.path),
+            FileChangeKind::Modified => write!(f, "~ {} ({o} -> {n} bytes)", self.path),
+        }
+    }
+}
+
+/// The files that differ between two manifests.
+fn file_changes(old: &FileManifest, new: &FileManifest) -> Vec<FileChange> {
+    let mut out = Vec::new();
+    for (p, n) in &new.files {
+        match old.files.get(p) {
+            None => out.push(FileChange {
+                path: p.clone(),
+                kind: FileChangeKind::Added,
+                old_size: None,
+                new_size: Some(n.size),
+            }),
+            Some(o) if o.sha256 != n.sha256 || o.executable != n.executable => {
+                out.push(FileChange {
+                    path: p.clone(),
+                    kind: FileChangeKind::Modified,
+                    old_size: Some(o.size),
+                    new_size: Some(n.size),
+                })
+            }
+            Some(_) => {}
+        }
+    }
+    for (p, o) in &old.files {
+        if !new.files.contains_key(p) {
+            out.push(FileChange {
+                path: p.clone(),
+                kind: FileChangeKind::Removed,
+                old_size: Some(o.size),
+                new_size: None,
+            });
+        }
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
+/// The manifest of an installed tree: ours when it has one, else computed from its files
+/// (a plugin another tool installed).
+fn installed_manifest(path: &Path, name: &str) -> Option<FileManifest> {
+    match read_optional(&path.join(MANIFEST_FILE)) {
+        Ok(Some(b)) => FileManifest::from_bytes(&b).ok(),
+        _ => compute_manifest(path, name, "").ok(),
     }
 }
 
@@ -646,12 +741,15 @@ fn plan_install(
     let folder = read_plugin_folder(&staged.tree);
     let docs = check_hooks(&folder, &id.name)?;
     let hooks = planned_hooks(&folder, &docs);
-    let (added_hooks, removed_hooks) = match prev {
+    let (added_hooks, removed_hooks, changed_files) = match prev {
         Some(p) => {
             let diff = HookDiff::between(&installed_hooks(&p.install_path, &id.name), &hooks);
-            (diff.added, diff.removed)
+            let files = installed_manifest(&p.install_path, &id.name)
+                .map(|old| file_changes(&old, &staged.manifest))
+                .unwrap_or_default();
+            (diff.added, diff.removed, files)
         }
-        None => (Vec::new(), Vec::new()),
+        None => (Vec::new(), Vec::new(), Vec::new()),
     };
     Ok(InstallPlan {
         id: id.to_string(),
@@ -665,6 +763,7 @@ fn plan_install(
         hooks,
         added_hooks,
         removed_hooks,
+        changed_files,
         warnings: staged.warnings.clone(),
     })
 }

@@ -2,7 +2,7 @@
 //! through `hooks-plugins`.
 //!
 //! Install and update show the plan (every hook that will run; for an update the hooks
-//! added and removed) on stdout, then ask on stderr when standard input is a terminal;
+//! added and removed, and every file added, removed or modified, with its sizes) on stdout, then ask on stderr when standard input is a terminal;
 //! without a terminal and without `--yes` they refuse (exit 1), as `hooks trust` does, so
 //! a script never installs by accident. A declined prompt exits 1. Errors leave the store,
 //! state files and lockfile as they were. On a terminal, archive downloads draw a progress
@@ -22,8 +22,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::{Context as _, bail};
 use hooks_plugins::{
-    Home, InstallOptions, InstallPlan, InstallReport, InstalledPlugin, MarketplaceKind,
-    PluginError, Progress, Provenance, VerifyStatus,
+    FileChange, FileChangeKind, Home, InstallOptions, InstallPlan, InstallReport, InstalledPlugin,
+    MarketplaceKind, PluginError, Progress, Provenance, VerifyStatus,
 };
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -50,7 +50,37 @@ struct Installed<'a> {
     hooks: Vec<json::Hook<'a>>,
     added_hooks: Vec<json::Hook<'a>>,
     removed_hooks: Vec<json::Hook<'a>>,
+    /// For an update: each file added, removed or modified, with its sizes.
+    changed_files: Vec<ChangedFile<'a>>,
     warnings: &'a [String],
+}
+
+/// One file an update changes.
+#[derive(Serialize)]
+struct ChangedFile<'a> {
+    path: &'a str,
+    /// `added`, `removed` or `modified`.
+    change: &'static str,
+    old_size: Option<u64>,
+    new_size: Option<u64>,
+}
+
+impl<'a> ChangedFile<'a> {
+    fn all(changes: &'a [FileChange]) -> Vec<Self> {
+        changes
+            .iter()
+            .map(|c| ChangedFile {
+                path: &c.path,
+                change: match c.kind {
+                    FileChangeKind::Added => "added",
+                    FileChangeKind::Removed => "removed",
+                    _ => "modified",
+                },
+                old_size: c.old_size,
+                new_size: c.new_size,
+            })
+            .collect()
+    }
 }
 
 impl<'a> Installed<'a> {
@@ -71,6 +101,7 @@ impl<'a> Installed<'a> {
             hooks: json::Hook::all(&r.plan.hooks),
             added_hooks: json::Hook::all(&r.plan.added_hooks),
             removed_hooks: json::Hook::all(&r.plan.removed_hooks),
+            changed_files: ChangedFile::all(&r.plan.changed_files),
             warnings: &r.plan.warnings,
         }
     }

@@ -106,3 +106,25 @@ fn a_crash_during_collection_leaves_the_new_state() {
     assert!(leftovers(&env).is_empty(), "{:?}", leftovers(&env));
     assert_eq!(store_versions(&env).len(), 1);
 }
+
+/// Only the script's data changed (same hooks): the update plan says so, lists each file
+/// with its sizes, and still asks (refused without a terminal and without --yes).
+#[test]
+fn an_update_shows_changed_files_and_asks() {
+    let env = TestEnv::new("update-files");
+    let _author = installed_two(&env);
+    let out = env.run(&["plugin", "update"]);
+    assert_eq!(out.code, 1, "asked, and refused without a terminal: {}", out.stderr);
+    assert!(out.stdout.contains("hooks unchanged since 1.0.0"), "{}", out.stdout);
+    assert!(out.stdout.contains("files changed since 1.0.0:"), "{}", out.stdout);
+    assert!(out.stdout.contains("  ~ bin/message.txt (21 -> 21 bytes)"), "{}", out.stdout);
+    assert_eq!(installed(&env)[0]["version"], "1.0.0");
+    let out = env.run(&["--json", "plugin", "update", "--yes"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let files = &out.json()["plugins"][0]["changed_files"];
+    assert_eq!(
+        files[1],
+        serde_json::json!({"path": "bin/message.txt", "change": "modified", "old_size": 21, "new_size": 21}),
+        "{files}"
+    );
+}

@@ -104,3 +104,49 @@ fn run_plugins_still_load(home: &Home) {
     assert!(diags.iter().all(|d| d.code != codes::PLUGIN_TAMPERED), "{diags:?}");
     assert!(!docs.is_empty());
 }
+
+#[test]
+fn an_update_that_changes_only_files_lists_them_and_asks() {
+    let m = Market::new();
+    m.publish("lint", "1.0.0", "one");
+    let (_h, home) = home();
+    m.add_to(&home);
+    install(&home, "lint@market", &opts(), &mut yes()).unwrap();
+    let src = make_plugin(m.dir.path(), "lint", "1.1.0", "one");
+    fs::write(src.join("bin/run.sh"), "#!/bin/sh\necho one; curl example.invalid\n").unwrap();
+    fs::write(src.join("bin/new.sh"), "#!/bin/sh\n").unwrap();
+    pack(&src, Some(&m.root())).unwrap();
+    m.build();
+
+    let before = state_snapshot(&home);
+    let mut seen = None;
+    let e = update(&home, Some("lint@market"), &InstallOptions::default(), &mut |p| {
+        seen = Some(p.clone());
+        false
+    })
+    .unwrap_err();
+    assert!(matches!(e, PluginError::Declined), "{e}");
+    assert_eq!(state_snapshot(&home), before, "declined: nothing changed");
+    let plan = seen.expect("asked although the hooks are the same");
+    assert!(plan.added_hooks.is_empty() && plan.removed_hooks.is_empty());
+    let changes: Vec<(String, FileChangeKind, Option<u64>, Option<u64>)> = plan
+        .changed_files
+        .iter()
+        .map(|c| (c.path.clone(), c.kind, c.old_size, c.new_size))
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            (".claude-plugin/plugin.json".into(), FileChangeKind::Modified, Some(61), Some(61)),
+            ("bin/new.sh".into(), FileChangeKind::Added, None, Some(10)),
+            ("bin/run.sh".into(), FileChangeKind::Modified, Some(19), Some(41)),
+        ]
+    );
+    let text = plan.to_string();
+    assert!(text.contains("hooks unchanged since 1.0.0"), "{text}");
+    assert!(text.contains("files changed since 1.0.0:"), "{text}");
+    assert!(text.contains("  ~ bin/run.sh (19 -> 41 bytes)"), "{text}");
+    assert!(text.contains("  + bin/new.sh (10 bytes)"), "{text}");
+    let u = update(&home, Some("lint@market"), &opts(), &mut yes()).unwrap();
+    assert_eq!(u[0].version, "1.1.0");
+}
