@@ -76,7 +76,7 @@ fn base64_decode(text: &str) -> Option<Vec<u8>> {
         } as u32)
     };
     let body = text.trim_end_matches('=').as_bytes();
-    if text.len() % 4 != 0 || text.len() - body.len() > 2 {
+    if !text.len().is_multiple_of(4) || text.len() - body.len() > 2 {
         return None;
     }
     let mut out = Vec::with_capacity(body.len() * 3 / 4);

@@ -395,7 +395,7 @@ fn list(cx: &mut Ctx<'_>, home: &Home) -> anyhow::Result<i32> {
                     "enabled": p.enabled,
                     "trust": trust_word(p, &markets),
                     "install_path": p.install_path.display().to_string(),
-                    "source": p.lock.as_ref().map(|l| &l.source),
+                    "source": p.lock.as_ref().map(|l| hooks_plugins::redact_url(&l.source)),
                     "archive_sha256": p.lock.as_ref().and_then(|l| l.sha256.as_ref()),
                     "manifest_sha256": p.lock.as_ref().map(|l| &l.manifest_sha256),
                 })
