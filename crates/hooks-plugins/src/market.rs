@@ -249,8 +249,11 @@ fn detect_kind(source: &str, has_key: bool) -> MarketplaceKind {
         return MarketplaceKind::Signed;
     }
     let is_local = !source.contains("://") || source.starts_with("file://");
+    let local = Path::new(source.strip_prefix("file://").unwrap_or(source));
+    if is_local && local.join("index.json").is_file() {
+        return MarketplaceKind::Signed;
+    }
     if is_local && !looks_like_git(source) {
-        let local = Path::new(source.strip_prefix("file://").unwrap_or(source));
         if local.is_file() {
             return match fs::read(local) {
                 Ok(b) if !is_catalog_json(&b) => MarketplaceKind::Signed,
@@ -258,9 +261,6 @@ fn detect_kind(source: &str, has_key: bool) -> MarketplaceKind {
                 Err(_) if source.ends_with("index.json") => MarketplaceKind::Signed,
                 Err(_) => MarketplaceKind::Catalog,
             };
-        }
-        if local.join("index.json").is_file() {
-            return MarketplaceKind::Signed;
         }
         if find_catalog(local).is_some() {
             return MarketplaceKind::Catalog;
