@@ -1,5 +1,6 @@
 //! A static file server on 127.0.0.1: HTTP/1.1, one thread per connection,
-//! `Content-Length` and `Connection: close`, files streamed from one folder. A path can be
+//! `Content-Length` and `Connection: close`, files streamed from one folder (a query
+//! string is ignored, and every request target is recorded). A path can be
 //! given a [`Route`] that misbehaves instead, for the download failure tests.
 
 use std::collections::BTreeMap;
@@ -25,6 +26,7 @@ pub enum Route {
 pub struct Server {
     port: u16,
     routes: Arc<Mutex<BTreeMap<String, Route>>>,
+    requests: Arc<Mutex<Vec<String>>>,
 }
 
 impl Server {
@@ -33,17 +35,18 @@ impl Server {
         let listener = TcpListener::bind("127.0.0.1:0")?;
         let port = listener.local_addr()?.port();
         let routes: Arc<Mutex<BTreeMap<String, Route>>> = Arc::default();
-        let (root, shared) = (root.to_owned(), Arc::clone(&routes));
+        let requests: Arc<Mutex<Vec<String>>> = Arc::default();
+        let (root, shared, log) = (root.to_owned(), Arc::clone(&routes), Arc::clone(&requests));
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(stream) = stream else { continue };
-                let (root, routes) = (root.clone(), Arc::clone(&shared));
+                let (root, routes, log) = (root.clone(), Arc::clone(&shared), Arc::clone(&log));
                 std::thread::spawn(move || {
-                    let _ = serve(stream, &root, &routes);
+                    let _ = serve(stream, &root, &routes, &log);
                 });
             }
         });
-        Ok(Server { port, routes })
+        Ok(Server { port, routes, requests })
     }
 
     /// The port it listens on.
@@ -54,6 +57,11 @@ impl Server {
     /// The URL of `path` (relative to the root).
     pub fn url(&self, path: &str) -> String {
         format!("http://127.0.0.1:{}/{path}", self.port)
+    }
+
+    /// Every request target so far (`/path?query`), in arrival order.
+    pub fn requests(&self) -> Vec<String> {
+        self.requests.lock().unwrap_or_else(PoisonError::into_inner).clone()
     }
 
     /// Serves every path from its file again.
@@ -71,11 +79,15 @@ fn serve(
     mut stream: TcpStream,
     root: &Path,
     routes: &Mutex<BTreeMap<String, Route>>,
+    requests: &Mutex<Vec<String>>,
 ) -> io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut line = String::new();
     reader.read_line(&mut line)?;
-    let path = line.split_whitespace().nth(1).unwrap_or("/").trim_start_matches('/').to_owned();
+    let target = line.split_whitespace().nth(1).unwrap_or("/").to_owned();
+    requests.lock().unwrap_or_else(PoisonError::into_inner).push(target.clone());
+    // The query names no file (a token, a channel): the path alone does.
+    let path = target.split('?').next().unwrap_or("/").trim_start_matches('/').to_owned();
     loop {
         let mut header = String::new();
         if reader.read_line(&mut header)? == 0 || header == "\r\n" {

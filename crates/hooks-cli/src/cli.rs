@@ -28,6 +28,8 @@ Environment:
                     handler's launch, exit status and timing on stderr; 2 also the
                     stdin bytes and whole outputs
   HOOKS_DEBUG_FILE  append that log to this file instead of stderr
+  HOOKS_GITHUB_BASE where `marketplace add NAME owner/repo` clones from
+                    [default: https://github.com]
   Handlers get this environment minus credentials, plus CLAUDE_PROJECT_DIR and, for
   plugin hooks, CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA.";
 
@@ -97,8 +99,11 @@ Examples:
       --key ~/keys/hooks-marketplace.pub
   # A local folder; refuse it unless it is signed by this key
   hooks marketplace add local ./site --key RWQ... --require-signed
-  # A Claude-style catalogue in a git repository (unsigned)
-  hooks marketplace add community https://github.com/example/plugins.git";
+  # A Claude-style catalogue in a git repository (unsigned), or GitHub shorthand at a tag
+  hooks marketplace add community https://github.com/example/plugins.git
+  hooks marketplace add community example/plugins@v2
+  # A catalogue file of any name, or a folder with .agents/plugins/marketplace.json
+  hooks marketplace add mine ./catalog.json";
 
 /// Agent lifecycle hooks (the Deep Agents Code / Claude Code hook contract): run events
 /// through the configured hooks, serve a host over JSON lines, audit and validate the
@@ -234,6 +239,9 @@ pub enum PluginCommand {
     Verify(PluginVerifyArgs),
     /// Pack a plugin folder into a reproducible NAME-VERSION.tar.gz with its manifest
     Pack(PluginPackArgs),
+    /// Delete the store versions no lockfile entry or installed plugin needs (update and
+    /// remove do it too)
+    Gc,
 }
 
 /// `hooks plugin install`.
@@ -332,8 +340,9 @@ pub enum MarketplaceCommand {
 pub struct MarketplaceAddArgs {
     /// Local name (letters, digits, ".", "_", "-"): plugins are installed as PLUGIN@NAME
     pub name: String,
-    /// URL (https, or http to a loopback host) of index.json or its folder, a local folder,
-    /// a git repository, or a catalogue's marketplace.json
+    /// URL (https, or http to a loopback host) of index.json or its folder, or of a
+    /// catalogue .json; a local folder or .json file; a git repository (URL#ref); or GitHub
+    /// shorthand owner/repo[#ref|@ref]. Shown with credentials redacted everywhere
     pub source: String,
     /// The marketplace's minisign public key (the base64 line, or a .pub file) to pin
     #[arg(long, value_name = "PUBKEY")]
@@ -362,14 +371,20 @@ pub struct MarketplaceRefreshArgs {
 pub struct MarketplaceBuildArgs {
     /// The folder with the archives (and the previous index.json, if any)
     pub dir: PathBuf,
-    /// The minisign secret key file
+    /// The minisign secret key file (`hooks marketplace keygen`, or `minisign -G`, with or
+    /// without a password)
     #[arg(long, value_name = "SECRETKEYFILE")]
     pub key: PathBuf,
+    /// A file whose first line is the password of a password-protected key (`-` reads it
+    /// from stdin)
+    #[arg(long, value_name = "FILE")]
+    pub password_file: Option<PathBuf>,
     /// Marketplace name of a new index [default: the folder name]
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
-    /// Days until the index expires (republish before then)
-    #[arg(long, value_name = "DAYS", default_value_t = 30)]
+    /// Days until the index expires, at least 1 (republish before then)
+    #[arg(long, value_name = "DAYS", default_value_t = 30,
+          value_parser = clap::value_parser!(u32).range(1..))]
     pub expires_in_days: u32,
     /// Engine requirement ("^0.1") recorded for the versions this build adds
     #[arg(long, value_name = "REQ")]

@@ -124,7 +124,9 @@ fn exit_code(result: anyhow::Result<i32>, stderr: &mut dyn Write, style: Style) 
             0
         }
         Err(err) => {
-            let _ = writeln!(stderr, "hooks: {} {}", style.red_bold("error:"), one_line(&err));
+            // Every error passes the one redaction: a URL in it may carry a credential.
+            let line = hooks_plugins::redact_text(&one_line(&err));
+            let _ = writeln!(stderr, "hooks: {} {line}", style.red_bold("error:"));
             let _ = stderr.flush();
             1
         }
@@ -163,6 +165,7 @@ impl Ctx<'_> {
     /// Writes a `-v` line on stderr.
     pub fn verbose(&mut self, level: u8, line: impl std::fmt::Display) {
         if self.global.verbose >= level {
+            let line = hooks_plugins::redact_text(&line.to_string());
             let _ = writeln!(self.err, "{} {line}", self.err_style.dim("hooks:"));
         }
     }
@@ -190,6 +193,7 @@ impl Ctx<'_> {
 
     /// Writes a warning line on stderr.
     pub fn warn(&mut self, line: impl std::fmt::Display) {
+        let line = hooks_plugins::redact_text(&line.to_string());
         let _ = writeln!(self.err, "{} {line}", self.err_style.yellow_bold("warning:"));
     }
 

@@ -2,6 +2,7 @@
 //! git repository (cloned with the `git` program) or at an HTTPS URL. They carry no
 //! digests: the install computes the manifest, shows it, and pins it in the lockfile.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -11,10 +12,49 @@ use serde_json::Value;
 use crate::error::{PluginError, Result};
 use crate::fetch::{Location, fetch_bytes};
 use crate::fsutil::TempDir;
-use crate::home::{Home, is_safe_name, sanitize_plugin_id};
+use crate::home::{Home, is_safe_name};
+use crate::redact::opaque_key;
 
 /// The catalogue file, relative to the marketplace root.
 pub const CATALOG_FILE: &str = ".claude-plugin/marketplace.json";
+
+/// Every place a marketplace root keeps its catalogue, first found wins: Claude Code's,
+/// then the two Deep Agents layouts.
+pub const CATALOG_FILES: [&str; 3] =
+    [CATALOG_FILE, ".agents/plugins/marketplace.json", ".agents/plugins/api_marketplace.json"];
+
+/// The catalogue file of a marketplace root, first of [`CATALOG_FILES`] found.
+pub fn find_catalog(root: &Path) -> Option<PathBuf> {
+    CATALOG_FILES.iter().map(|rel| root.join(rel)).find(|p| p.is_file())
+}
+
+/// The marketplace root of a catalogue file: the folder that holds its
+/// [`CATALOG_FILES`] path when it sits at one (`m/.agents/plugins/marketplace.json` is the
+/// catalogue of `m`), else its own folder (`m/catalog.json`). Plugin paths resolve from
+/// there.
+pub fn catalog_root(file: &Path) -> PathBuf {
+    for rel in CATALOG_FILES {
+        let depth = Path::new(rel).components().count();
+        let comps: Vec<_> = file.components().collect();
+        if comps.len() > depth
+            && comps[comps.len() - depth..]
+                .iter()
+                .map(|c| c.as_os_str())
+                .eq(Path::new(rel).components().map(|c| c.as_os_str()))
+        {
+            return comps[..comps.len() - depth].iter().collect();
+        }
+    }
+    file.parent().map(Path::to_owned).unwrap_or_default()
+}
+
+/// True when `bytes` are a catalogue (`plugins` is a list) rather than a signed index
+/// (`plugins` is an object).
+pub fn is_catalog_json(bytes: &[u8]) -> bool {
+    serde_json::from_slice::<Value>(bytes)
+        .ok()
+        .is_some_and(|v| v.get("plugins").is_some_and(Value::is_array) || v.get("schema").is_none())
+}
 
 /// A parsed `marketplace.json`.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,6 +65,21 @@ pub struct Catalog {
     pub owner: Option<Value>,
     /// `plugins`.
     pub plugins: Vec<CatalogPlugin>,
+    /// `renames`: an old plugin name and its new name, or `None` for a plugin that was
+    /// removed.
+    pub renames: BTreeMap<String, Option<String>>,
+}
+
+/// Where [`Catalog::resolve`] led a plugin name.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Resolved<'a> {
+    /// The entry, and the names followed through `renames` to reach it (empty when the
+    /// name is current).
+    Entry(&'a CatalogPlugin, Vec<String>),
+    /// The catalogue says the plugin was removed (renamed to `null`), after these names.
+    Removed(Vec<String>),
+    /// No such plugin.
+    Unknown,
 }
 
 /// One plugin of a catalogue.
@@ -87,6 +142,8 @@ struct RawCatalog {
     owner: Option<Value>,
     #[serde(default)]
     plugins: Vec<Value>,
+    #[serde(default)]
+    renames: BTreeMap<String, Option<String>>,
 }
 
 impl Catalog {
@@ -114,12 +171,61 @@ impl Catalog {
                 description: text("description"),
             });
         }
-        Ok(Catalog { name: raw.name, owner: raw.owner, plugins })
+        for (old, new) in &raw.renames {
+            if !is_safe_name(old) || new.as_deref().is_some_and(|n| !is_safe_name(n)) {
+                return Err(PluginError::invalid(
+                    "marketplace.json",
+                    format!("bad rename {old:?} -> {new:?}"),
+                ));
+            }
+        }
+        let catalog = Catalog { name: raw.name, owner: raw.owner, plugins, renames: raw.renames };
+        for old in catalog.renames.keys() {
+            catalog.follow(old)?;
+        }
+        Ok(catalog)
     }
 
     /// The plugin of that name.
     pub fn plugin(&self, name: &str) -> Option<&CatalogPlugin> {
         self.plugins.iter().find(|p| p.name == name)
+    }
+
+    /// The names `renames` leads `name` through (`name` first), and where it ends: the
+    /// current name, or `None` when the plugin was removed. A cycle is an error.
+    fn follow(&self, name: &str) -> Result<(Vec<String>, Option<String>)> {
+        let mut seen = vec![name.to_owned()];
+        let mut at = name.to_owned();
+        while self.plugin(&at).is_none() {
+            match self.renames.get(&at) {
+                None => break,
+                Some(None) => return Ok((seen, None)),
+                Some(Some(next)) => {
+                    if seen.contains(next) {
+                        seen.push(next.clone());
+                        return Err(PluginError::invalid(
+                            "marketplace.json",
+                            format!("renames form a cycle: {}", seen.join(" -> ")),
+                        ));
+                    }
+                    seen.push(next.clone());
+                    at = next.clone();
+                }
+            }
+        }
+        Ok((seen, Some(at)))
+    }
+
+    /// Finds the plugin a user names, following `renames` (chains too) from a name that
+    /// is no longer listed.
+    pub fn resolve(&self, name: &str) -> Result<Resolved<'_>> {
+        let (mut path, end) = self.follow(name)?;
+        path.pop();
+        Ok(match end.as_deref().and_then(|n| self.plugin(n)) {
+            Some(p) => Resolved::Entry(p, if p.name == name { Vec::new() } else { path }),
+            None if end.is_none() => Resolved::Removed(path),
+            None => Resolved::Unknown,
+        })
     }
 }
 
@@ -215,18 +321,19 @@ pub fn looks_like_git(source: &str) -> bool {
     {
         return true;
     }
-    let trimmed = source.trim_end_matches('/');
-    if trimmed.ends_with(".git") {
+    let trimmed = source.split('#').next().unwrap_or(source).trim_end_matches('/');
+    if trimmed.ends_with(".git") || (source.contains("://") && trimmed.contains("/_git/")) {
         return true;
     }
     if source.contains("://") && !source.starts_with("file://") {
         return false;
     }
-    let p = Path::new(source.strip_prefix("file://").unwrap_or(source));
-    p.join(".git").exists() || (p.join("HEAD").is_file() && p.join("objects").is_dir())
+    is_git_repo(Path::new(source.strip_prefix("file://").unwrap_or(source)))
 }
 
-/// Clones `url` into a fresh folder under `{home}/plugins/cache/git/`, checks out `git_ref`
+/// Clones `url` into a fresh folder under `{home}/plugins/cache/git/` (named by
+/// [`opaque_key`] of the URL and ref, and without the `origin` remote afterwards, so no
+/// credential in the URL is kept on disk), checks out `git_ref`
 /// (or the default branch), and checks `HEAD` against `sha` when given. The previous clone
 /// of the same URL and ref is replaced only once the new one is complete. Returns the
 /// clone and its `HEAD`.
@@ -240,8 +347,9 @@ pub fn git_checkout(
     if url.starts_with('-') {
         return Err(PluginError::UnsupportedSource(url.to_owned()));
     }
-    let key = sanitize_plugin_id(&format!("{url}#{}", git_ref.unwrap_or("")));
-    let dest = home.cache_dir().join("git").join(key);
+    // Named by an opaque hash: a URL may carry a credential.
+    let dest =
+        home.cache_dir().join("git").join(opaque_key(&format!("{url}#{}", git_ref.unwrap_or(""))));
     let tmp = TempDir::beside(&dest, "clone")?;
     let clone_dir = tmp.path().join("repo");
     let clone_str = clone_dir.to_string_lossy().into_owned();
@@ -251,9 +359,25 @@ pub fn git_checkout(
         if r.starts_with('-') {
             return Err(PluginError::UnsupportedSource(r.to_owned()));
         }
-        git(&["checkout", "--quiet", "--detach", r], Some(&clone_dir))?;
+        // A branch of the remote other than its default exists only as `origin/{r}`
+        // in a fresh clone; a tag or commit as itself.
+        let remote = format!("refs/remotes/origin/{r}^{{commit}}");
+        let commit = git(&["rev-parse", "--verify", "--quiet", &remote], Some(&clone_dir))
+            .or_else(|_| {
+                git(
+                    &["rev-parse", "--verify", "--quiet", &format!("{r}^{{commit}}")],
+                    Some(&clone_dir),
+                )
+            })
+            .map_err(|_| PluginError::Git {
+                action: "checkout".to_owned(),
+                reason: format!("no branch, tag or commit {r:?} in the repository"),
+            })?;
+        git(&["checkout", "--quiet", "--detach", &commit], Some(&clone_dir))?;
     }
     let head = git(&["rev-parse", "HEAD"], Some(&clone_dir))?;
+    // The clone keeps no URL (it may carry a credential); every fetch clones afresh.
+    git(&["remote", "remove", "origin"], Some(&clone_dir))?;
     if let Some(want) = sha {
         let want_l = want.to_ascii_lowercase();
         if want_l.len() < 7 || !head.starts_with(&want_l) {
@@ -281,25 +405,35 @@ pub struct FetchedCatalog {
     pub commit: Option<String>,
 }
 
-/// Fetches a catalogue: a folder, a git repository (cloned into the cache) or a URL of
-/// `marketplace.json`.
+/// Fetches a catalogue: a folder (with one of [`CATALOG_FILES`]), a catalogue file (any
+/// `.json` name; plugin paths resolve from [`catalog_root`]), a git repository (cloned
+/// into the cache; `URL#ref`) or a URL of a catalogue file.
 pub fn fetch_catalog(home: &Home, source: &str) -> Result<FetchedCatalog> {
     let local = source.strip_prefix("file://").unwrap_or(source);
     let local_path = Path::new(local);
     if !source.contains("://") || source.starts_with("file://") {
-        if local_path.join(CATALOG_FILE).is_file() && !local_path.join(".git").exists() {
-            let bytes = std::fs::read(local_path.join(CATALOG_FILE))
-                .map_err(PluginError::io("read", local_path.join(CATALOG_FILE)))?;
+        if local_path.is_dir() && !is_git_repo(local_path) {
+            let file = find_catalog(local_path).ok_or_else(|| {
+                PluginError::invalid(
+                    "marketplace",
+                    format!("{} holds none of {}", local_path.display(), CATALOG_FILES.join(", ")),
+                )
+            })?;
+            let bytes = std::fs::read(&file).map_err(PluginError::io("read", &file))?;
             return Ok(FetchedCatalog {
                 catalog: Catalog::parse(&bytes)?,
                 root: Some(local_path.to_owned()),
                 commit: None,
             });
         }
-        if local.ends_with(".json") && local_path.is_file() {
+        if local_path.is_file() {
             let bytes = std::fs::read(local_path).map_err(PluginError::io("read", local_path))?;
-            let root = local_path.parent().and_then(Path::parent).map(Path::to_owned);
-            return Ok(FetchedCatalog { catalog: Catalog::parse(&bytes)?, root, commit: None });
+            let root = catalog_root(&local_path.canonicalize().unwrap_or(local_path.to_owned()));
+            return Ok(FetchedCatalog {
+                catalog: Catalog::parse(&bytes)?,
+                root: Some(root),
+                commit: None,
+            });
         }
     }
     if looks_like_git(source) {
@@ -308,7 +442,12 @@ pub fn fetch_catalog(home: &Home, source: &str) -> Result<FetchedCatalog> {
             _ => (source, None),
         };
         let (dir, head) = git_checkout(home, url, git_ref, None)?;
-        let file = dir.join(CATALOG_FILE);
+        let file = find_catalog(&dir).ok_or_else(|| {
+            PluginError::invalid(
+                "marketplace",
+                format!("the repository holds none of {}", CATALOG_FILES.join(", ")),
+            )
+        })?;
         let bytes = std::fs::read(&file).map_err(PluginError::io("read", &file))?;
         return Ok(FetchedCatalog {
             catalog: Catalog::parse(&bytes)?,
@@ -322,6 +461,11 @@ pub fn fetch_catalog(home: &Home, source: &str) -> Result<FetchedCatalog> {
         reason: "not found".to_owned(),
     })?;
     Ok(FetchedCatalog { catalog: Catalog::parse(&bytes)?, root: None, commit: None })
+}
+
+/// True for a folder holding a git repository (work tree or bare).
+fn is_git_repo(p: &Path) -> bool {
+    p.join(".git").exists() || (p.join("HEAD").is_file() && p.join("objects").is_dir())
 }
 
 #[cfg(test)]

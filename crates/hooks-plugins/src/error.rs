@@ -3,13 +3,17 @@
 use std::io;
 use std::path::PathBuf;
 
+use crate::redact::{redact_text, redact_url};
+
 /// Why a plugin or marketplace operation failed. Every failure leaves the previous state
-/// (state files, lockfile, store, accepted indexes) unchanged.
+/// (state files, lockfile, store, accepted indexes) unchanged. Its message never shows a
+/// credential: every URL in it goes through [`crate::redact_url`] (the fields keep what
+/// was given, for a caller that needs it).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum PluginError {
     /// A file operation failed.
-    #[error("{action} {}: {source}", path.display())]
+    #[error("{action} {}: {source}", redact_text(&path.display().to_string()))]
     Io {
         /// What was being done (`read`, `write`, `create`...).
         action: &'static str,
@@ -40,7 +44,7 @@ pub enum PluginError {
         plugins: Vec<String>,
     },
     /// The marketplace source cannot be understood.
-    #[error("unsupported marketplace source {0:?}")]
+    #[error("unsupported marketplace source {:?}", redact_text(.0))]
     UnsupportedSource(String),
     /// A signed marketplace was required but no public key was given.
     #[error("marketplace {0:?} must be signed: pass its public key")]
@@ -56,6 +60,17 @@ pub enum PluginError {
         /// The marketplace.
         marketplace: String,
     },
+    /// The catalogue renamed the plugin (`renames`).
+    #[error("plugin {plugin} was renamed to {new_id}: install {new_id}")]
+    Renamed {
+        /// The id asked for.
+        plugin: String,
+        /// The id under its new name.
+        new_id: String,
+    },
+    /// The catalogue's `renames` maps the plugin to `null`.
+    #[error("plugin {0} was removed from its marketplace (its catalogue renames it to null)")]
+    RemovedFromCatalog(String),
     /// The plugin is not installed.
     #[error("plugin {0} is not installed")]
     NotInstalled(String),
@@ -110,7 +125,7 @@ pub enum PluginError {
         expires: String,
     },
     /// The index, catalogue, manifest or a state file is malformed.
-    #[error("invalid {what}: {reason}")]
+    #[error("invalid {what}: {}", redact_text(reason))]
     Invalid {
         /// What was being read.
         what: String,
@@ -133,7 +148,7 @@ pub enum PluginError {
     #[error("lockfile has no entry for {0}")]
     NotLocked(String),
     /// A download failed.
-    #[error("download of {url} failed: {reason}")]
+    #[error("download of {} failed: {}", redact_url(url), redact_text(reason))]
     Download {
         /// What was fetched.
         url: String,
@@ -141,7 +156,7 @@ pub enum PluginError {
         reason: String,
     },
     /// A download exceeded its size cap.
-    #[error("download of {url} exceeds its {limit}-byte limit")]
+    #[error("download of {} exceeds its {limit}-byte limit", redact_url(url))]
     TooLarge {
         /// What was fetched.
         url: String,
@@ -190,7 +205,7 @@ pub enum PluginError {
     #[error("installation declined")]
     Declined,
     /// A `git` command failed.
-    #[error("git {action} failed: {reason}")]
+    #[error("git {action} failed: {}", redact_text(reason))]
     Git {
         /// The subcommand.
         action: String,
@@ -198,7 +213,7 @@ pub enum PluginError {
         reason: String,
     },
     /// The checked-out commit differs from the pinned `sha`.
-    #[error("git commit mismatch for {url}: pinned {pinned}, got {found}")]
+    #[error("git commit mismatch for {}: pinned {pinned}, got {found}", redact_url(url))]
     GitShaMismatch {
         /// The repository.
         url: String,

@@ -11,6 +11,7 @@ use hooks_core::text::hex;
 use sha2::{Digest, Sha256};
 
 use crate::error::{PluginError, Result};
+use crate::redact::{percent_decode, redact_url};
 
 /// Where a marketplace file lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,32 +62,23 @@ impl Location {
     }
 }
 
+/// Shows a URL redacted ([`redact_url`]): a location is displayed only in messages.
 impl std::fmt::Display for Location {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Location::Url(u) => f.write_str(u),
+            Location::Url(u) => f.write_str(&redact_url(u)),
             Location::Path(p) => write!(f, "{}", p.display()),
         }
     }
 }
 
-fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%'
-            && i + 2 < b.len()
-            && let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16)
-        {
-            out.push(v);
-            i += 3;
-            continue;
-        }
-        out.push(b[i]);
-        i += 1;
+/// A URL cut before its query or fragment: (`scheme://host/path`, `?query#fragment`).
+pub(crate) fn split_url(url: &str) -> (&str, &str) {
+    let after = url.find("://").map(|i| i + 3).unwrap_or(0);
+    match url[after..].find(['?', '#']) {
+        Some(k) => url.split_at(after + k),
+        None => (url, ""),
     }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// The host of an `http(s)://host[:port]/...` URL, brackets removed for IPv6.

@@ -3,6 +3,7 @@
 
 use std::fs::{self, File};
 use std::io::{self, Read};
+use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -66,9 +67,29 @@ fn clean_staging(home: &Home) {
     let Ok(rd) = fs::read_dir(home.store_dir()) else { return };
     for e in rd.flatten() {
         if e.file_name().to_string_lossy().starts_with(STAGING_PREFIX) {
-            let _ = fs::remove_dir_all(e.path());
+            remove_tree(&e.path());
         }
     }
+}
+
+/// Deletes a tree, read-only store folders included: folders are made writable again
+/// first (as an unprivileged user, a read-only folder's entries cannot be unlinked).
+/// Best effort, like every clean-up.
+pub(crate) fn remove_tree(dir: &Path) {
+    if fs::remove_dir_all(dir).is_ok() || !dir.exists() {
+        return;
+    }
+    fn writable(d: &Path) {
+        let _ = fs::set_permissions(d, fs::Permissions::from_mode(0o755));
+        let Ok(rd) = fs::read_dir(d) else { return };
+        for e in rd.flatten() {
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                writable(&e.path());
+            }
+        }
+    }
+    writable(dir);
+    let _ = fs::remove_dir_all(dir);
 }
 
 /// The name prefix of staging folders in the store (`{store}/..staging.stage-...`).
@@ -254,7 +275,7 @@ impl TempDir {
 impl Drop for TempDir {
     fn drop(&mut self) {
         if !self.keep {
-            let _ = fs::remove_dir_all(&self.path);
+            remove_tree(&self.path);
         }
     }
 }

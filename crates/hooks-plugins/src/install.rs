@@ -11,6 +11,7 @@
 //! previous state as it was.
 
 use std::fs;
+use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 
 use hooks_core::LayerDocument;
@@ -18,19 +19,21 @@ use hooks_core::diff::{HookDiff, HookSummary};
 use semver::{Version, VersionReq};
 
 use crate::archive::extract_strict;
-use crate::catalog::{FetchedCatalog, PluginSource, confined, git_checkout};
+use crate::catalog::{FetchedCatalog, PluginSource, Resolved, confined, git_checkout};
 use crate::error::{PluginError, Result};
 use crate::fetch::{Location, download_with_progress};
 use crate::folder::{PluginFolder, check_hooks, read_plugin_folder};
 use crate::fsutil::{
-    StateLock, TempDir, Txn, crash_point, read_optional, recover_for_read, sha256_hex,
+    StateLock, TempDir, Txn, crash_point, read_optional, recover_for_read, remove_tree, sha256_hex,
 };
+use crate::gc::{gc_locked, make_read_only};
 use crate::home::{Home, PluginId, is_safe_name};
 use crate::index::{IndexPlugin, IndexVersion, SignedIndex, now_secs};
 use crate::manifest::{
     FileEntry, FileManifest, MANIFEST_FILE, check_tree, compute_manifest, list_files,
 };
 use crate::market::{MarketplaceRecord, Offer, Registry, accepted_index_file, fetch_offer};
+use crate::redact::redact_url;
 use crate::state::{InstallRecord, InstalledPlugins, LockEntry, Lockfile, PluginStates};
 use crate::verified::{ADOPTED_SOURCE, pinned_manifest};
 
@@ -99,6 +102,9 @@ pub struct InstallPlan {
     pub added_hooks: Vec<HookSummary>,
     /// For an update: hooks that go away.
     pub removed_hooks: Vec<HookSummary>,
+    /// For an update: every file added, removed or modified since the installed version
+    /// (scripts change without the hooks changing), sorted by path.
+    pub changed_files: Vec<FileChange>,
     /// Non-fatal findings (unknown index fields, yanked version kept by the lockfile...).
     pub warnings: Vec<String>,
 }
@@ -135,18 +141,110 @@ impl std::fmt::Display for InstallPlan {
         for h in &self.hooks {
             writeln!(f, "  {h}")?;
         }
-        if self.previous_version.is_some() {
+        if let Some(prev) = &self.previous_version {
             for h in &self.added_hooks {
                 writeln!(f, "+ {h}")?;
             }
             for h in &self.removed_hooks {
                 writeln!(f, "- {h}")?;
             }
+            if self.added_hooks.is_empty() && self.removed_hooks.is_empty() {
+                writeln!(f, "hooks unchanged since {prev}")?;
+            }
+            if self.changed_files.is_empty() {
+                writeln!(f, "files unchanged since {prev}")?;
+            } else {
+                writeln!(f, "files changed since {prev}:")?;
+                for c in &self.changed_files {
+                    writeln!(f, "  {c}")?;
+                }
+            }
         }
         for w in &self.warnings {
             writeln!(f, "warning: {w}")?;
         }
         Ok(())
+    }
+}
+
+/// How a file of an update differs from the installed version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FileChangeKind {
+    /// New in this version.
+    Added,
+    /// Gone in this version.
+    Removed,
+    /// Other content (or executable bit).
+    Modified,
+}
+
+/// One file an update changes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileChange {
+    /// Path inside the plugin.
+    pub path: String,
+    /// Added, removed or modified.
+    pub kind: FileChangeKind,
+    /// Size in the installed version.
+    pub old_size: Option<u64>,
+    /// Size in the new version.
+    pub new_size: Option<u64>,
+}
+
+impl std::fmt::Display for FileChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (o, n) = (self.old_size.unwrap_or(0), self.new_size.unwrap_or(0));
+        match self.kind {
+            FileChangeKind::Added => write!(f, "+ {} ({n} bytes)", self.path),
+            FileChangeKind::Removed => write!(f, "- {} ({o} bytes)", self.path),
+            FileChangeKind::Modified => write!(f, "~ {} ({o} -> {n} bytes)", self.path),
+        }
+    }
+}
+
+/// The files that differ between two manifests.
+fn file_changes(old: &FileManifest, new: &FileManifest) -> Vec<FileChange> {
+    let mut out = Vec::new();
+    for (p, n) in &new.files {
+        match old.files.get(p) {
+            None => out.push(FileChange {
+                path: p.clone(),
+                kind: FileChangeKind::Added,
+                old_size: None,
+                new_size: Some(n.size),
+            }),
+            Some(o) if o.sha256 != n.sha256 || o.executable != n.executable => {
+                out.push(FileChange {
+                    path: p.clone(),
+                    kind: FileChangeKind::Modified,
+                    old_size: Some(o.size),
+                    new_size: Some(n.size),
+                })
+            }
+            Some(_) => {}
+        }
+    }
+    for (p, o) in &old.files {
+        if !new.files.contains_key(p) {
+            out.push(FileChange {
+                path: p.clone(),
+                kind: FileChangeKind::Removed,
+                old_size: Some(o.size),
+                new_size: None,
+            });
+        }
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
+/// The manifest of an installed tree: ours when it has one, else computed from its files
+/// (a plugin another tool installed).
+fn installed_manifest(path: &Path, name: &str) -> Option<FileManifest> {
+    match read_optional(&path.join(MANIFEST_FILE)) {
+        Ok(Some(b)) => FileManifest::from_bytes(&b).ok(),
+        _ => compute_manifest(path, name, "").ok(),
     }
 }
 
@@ -181,6 +279,8 @@ struct Staged {
     source: String,
     accepted_index: Option<Vec<u8>>,
     warnings: Vec<String>,
+    /// The plugin's current name when the catalogue's `renames` led to it.
+    renamed_to: Option<String>,
 }
 
 fn planned_hooks(folder: &PluginFolder, docs: &[LayerDocument]) -> Vec<HookSummary> {
@@ -277,6 +377,7 @@ fn stage_signed(
         source: archive_loc.to_string(),
         accepted_index: Some(bytes.to_vec()),
         warnings,
+        renamed_to: None,
     })
 }
 
@@ -397,28 +498,63 @@ fn stage_catalog(
     fetched: &FetchedCatalog,
     opts: &InstallOptions,
     lock: &Lockfile,
+    follow_renames: bool,
 ) -> Result<Staged> {
-    let sid = id.to_string();
-    let entry = fetched.catalog.plugin(&id.name).ok_or_else(|| PluginError::UnknownPlugin {
-        plugin: id.name.clone(),
-        marketplace: id.marketplace.clone(),
-    })?;
-    let (dir, source) = catalog_source(home, rec, fetched, &entry.source)?;
+    let mut warnings = Vec::new();
+    let mut renamed_to = None;
+    let entry = match fetched.catalog.resolve(&id.name)? {
+        Resolved::Entry(e, renamed) => {
+            if !renamed.is_empty() {
+                let new_id = format!("{}@{}", e.name, id.marketplace);
+                if !follow_renames {
+                    // An installed old id stays what it is; the user moves to the new one.
+                    return Err(PluginError::Renamed { plugin: id.to_string(), new_id });
+                }
+                warnings.push(format!("{id} was renamed to {new_id} by its catalogue"));
+                renamed_to = Some(e.name.clone());
+            }
+            e
+        }
+        Resolved::Removed(_) => {
+            return Err(PluginError::RemovedFromCatalog(id.to_string()));
+        }
+        Resolved::Unknown => {
+            return Err(PluginError::UnknownPlugin {
+                plugin: id.name.clone(),
+                marketplace: id.marketplace.clone(),
+            });
+        }
+    };
+    let sid = format!("{}@{}", entry.name, id.marketplace);
+    let (dir, source, commit) = catalog_source(home, rec, fetched, &entry.source)?;
     let tmp = TempDir::beside(&home.store_dir().join(".staging"), "stage")?;
     let tree = tmp.path().join("tree");
     fs::create_dir(&tree).map_err(PluginError::io("create", &tree))?;
     copy_tree(&dir, &tree)?;
     let folder = read_plugin_folder(&tree);
-    let version = folder
+    // CLAUDE-CODE.md 12.6: plugin.json, the entry, the git commit, else the content.
+    let version = match folder
         .metadata
         .as_ref()
         .and_then(|m| m.version.clone())
         .or_else(|| entry.version.clone())
-        .unwrap_or_else(|| "0.0.0".to_owned());
+        .or_else(|| commit.map(|c| c.chars().take(12).collect()))
+    {
+        Some(v) => v,
+        None => {
+            let files = compute_manifest(&tree, &entry.name, "")?;
+            let digest = sha256_hex(&files.to_bytes());
+            warnings.push(format!(
+                "{sid} has no version: versioned by its content as unknown-{}",
+                &digest[..12]
+            ));
+            format!("unknown-{}", &digest[..12])
+        }
+    };
     if !is_safe_name(&version) {
         return Err(PluginError::InvalidVersion(version));
     }
-    let manifest = compute_manifest(&tree, &id.name, &version)?;
+    let manifest = compute_manifest(&tree, &entry.name, &version)?;
     let manifest_bytes = manifest.to_bytes();
     fs::write(tree.join(MANIFEST_FILE), &manifest_bytes)
         .map_err(PluginError::io("write", tree.join(MANIFEST_FILE)))?;
@@ -431,18 +567,20 @@ fn stage_catalog(
         archive_sha256: None,
         source,
         accepted_index: None,
-        warnings: Vec::new(),
+        warnings,
+        renamed_to,
     })
 }
 
 /// The folder a catalogue entry's source names (confined to the catalogue or the
-/// checkout) and the source text the lockfile records.
+/// checkout), the source text the lockfile records (URLs redacted: the lockfile only
+/// describes), and the git commit the files come from, if any.
 fn catalog_source(
     home: &Home,
     rec: &MarketplaceRecord,
     fetched: &FetchedCatalog,
     source: &PluginSource,
-) -> Result<(PathBuf, String)> {
+) -> Result<(PathBuf, String, Option<String>)> {
     match source {
         PluginSource::Path(rel) => {
             let root = fetched.root.as_ref().ok_or_else(|| {
@@ -451,7 +589,8 @@ fn catalog_source(
                 ))
             })?;
             let at = fetched.commit.as_ref().map(|c| format!("@{c}")).unwrap_or_default();
-            Ok((confined(root, rel)?, format!("{}{at}#{rel}", rec.source)))
+            let dir = confined(root, rel)?;
+            Ok((dir, format!("{}{at}#{rel}", redact_url(&rec.source)), fetched.commit.clone()))
         }
         PluginSource::Git { url, git_ref, sha, subdir } => {
             let (clone, head) = git_checkout(home, url, git_ref.as_deref(), sha.as_deref())?;
@@ -460,7 +599,7 @@ fn catalog_source(
                 None => clone,
             };
             let sub = subdir.as_ref().map(|s| format!("//{s}")).unwrap_or_default();
-            Ok((dir, format!("git+{url}{sub}@{head}")))
+            Ok((dir, format!("git+{}{sub}@{head}", redact_url(url)), Some(head)))
         }
     }
 }
@@ -534,9 +673,18 @@ fn install_locked(
     let lock = Lockfile::load(home)?;
     let mut installed = InstalledPlugins::load(home)?;
     let mut states = PluginStates::load(home)?;
+    let staged = stage(home, id, &rec, opts, &lock, installed.get(&sid).is_none())?;
+    // A catalogue rename followed: the plugin installs under its current name.
+    let current;
+    let id = match &staged.renamed_to {
+        Some(name) => {
+            current = PluginId { name: name.clone(), marketplace: id.marketplace.clone() };
+            &current
+        }
+        None => id,
+    };
+    let sid = id.to_string();
     let prev = installed.get(&sid);
-
-    let staged = stage(home, id, &rec, opts, &lock)?;
     let plan = plan_install(id, &staged, prev.as_ref())?;
     let store_path = store_path(home, &sid, &staged, &plan);
     if is_installed_at(&store_path, prev.as_ref(), &lock, &staged, &plan)? {
@@ -573,12 +721,13 @@ fn stage(
     rec: &MarketplaceRecord,
     opts: &InstallOptions,
     lock: &Lockfile,
+    follow_renames: bool,
 ) -> Result<Staged> {
     match &fetch_offer(home, rec, now_secs())? {
         Offer::Signed { index, bytes, location } => {
             stage_signed(home, id, index, bytes, location, opts, lock)
         }
-        Offer::Catalog(c) => stage_catalog(home, id, rec, c, opts, lock),
+        Offer::Catalog(c) => stage_catalog(home, id, rec, c, opts, lock, follow_renames),
     }
 }
 
@@ -592,12 +741,15 @@ fn plan_install(
     let folder = read_plugin_folder(&staged.tree);
     let docs = check_hooks(&folder, &id.name)?;
     let hooks = planned_hooks(&folder, &docs);
-    let (added_hooks, removed_hooks) = match prev {
+    let (added_hooks, removed_hooks, changed_files) = match prev {
         Some(p) => {
             let diff = HookDiff::between(&installed_hooks(&p.install_path, &id.name), &hooks);
-            (diff.added, diff.removed)
+            let files = installed_manifest(&p.install_path, &id.name)
+                .map(|old| file_changes(&old, &staged.manifest))
+                .unwrap_or_default();
+            (diff.added, diff.removed, files)
         }
-        None => (Vec::new(), Vec::new()),
+        None => (Vec::new(), Vec::new(), Vec::new()),
     };
     Ok(InstallPlan {
         id: id.to_string(),
@@ -611,6 +763,7 @@ fn plan_install(
         hooks,
         added_hooks,
         removed_hooks,
+        changed_files,
         warnings: staged.warnings.clone(),
     })
 }
@@ -659,7 +812,7 @@ impl Publication {
     /// The state is written: the folder moved aside goes.
     fn keep(self) {
         if let Some(t) = self.trash {
-            let _ = fs::remove_dir_all(t);
+            remove_tree(&t);
         }
     }
 
@@ -667,6 +820,8 @@ impl Publication {
     /// aside back into place.
     fn undo(self, staged_tree: &Path, store_path: &Path) {
         if self.published {
+            // Moving a folder to another parent needs write permission on it.
+            let _ = fs::set_permissions(store_path, fs::Permissions::from_mode(0o755));
             let _ = fs::rename(store_path, staged_tree);
         }
         if let Some(t) = self.trash {
@@ -691,11 +846,18 @@ fn publish(staged: &Staged, store_path: &Path, manifest_sha256: &str) -> Result<
         fs::rename(store_path, &t).map_err(PluginError::io("rename", store_path))?;
         publication.trash = Some(t);
     }
+    // Read-only before it is published; the top folder last, once in place (a folder
+    // moved to another parent must be writable).
+    make_read_only(&staged.tree)?;
+    fs::set_permissions(&staged.tree, fs::Permissions::from_mode(0o755))
+        .map_err(PluginError::io("set permissions of", &staged.tree))?;
     fs::rename(&staged.tree, store_path).map_err(PluginError::io("rename", store_path))?;
+    publication.published = true;
+    fs::set_permissions(store_path, fs::Permissions::from_mode(0o555))
+        .map_err(PluginError::io("set permissions of", store_path))?;
     if let Some(parent) = store_path.parent() {
         let _ = hooks_exec::fs::sync_dir(parent);
     }
-    publication.published = true;
     Ok(publication)
 }
 
@@ -821,6 +983,8 @@ pub fn update(
         let pid = PluginId::parse(&i)?;
         out.push(install_locked(home, &pid, opts, confirm)?);
     }
+    // The versions replaced are needed no more.
+    gc_locked(home)?;
     Ok(out)
 }
 
@@ -857,10 +1021,8 @@ pub fn remove(home: &Home, id: &str, purge_data: bool) -> Result<RemoveReport> {
     let store = home.store_dir();
     let ours = rec.install_path.starts_with(&store);
     if ours {
-        let _ = fs::remove_dir_all(&rec.install_path);
-        if let Some(parent) = rec.install_path.parent() {
-            let _ = fs::remove_dir(parent);
-        }
+        // Every version of it that nothing else pins goes (crash-safe, see `gc`).
+        gc_locked(home)?;
     }
     if purge_data {
         let _ = fs::remove_dir_all(home.data_dir(id));

@@ -23,12 +23,14 @@ mod fsutil;
 #[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub mod fuzzing;
+mod gc;
 mod home;
 mod index;
 mod install;
 mod layer;
 mod manifest;
 mod market;
+mod redact;
 mod schema;
 mod sign;
 mod state;
@@ -36,28 +38,31 @@ mod verified;
 
 pub use archive::{PackReport, extract_strict, pack, read_archive_manifest, unpacked_size};
 pub use catalog::{
-    CATALOG_FILE, Catalog, CatalogPlugin, FetchedCatalog, PluginSource, fetch_catalog, git_checkout,
+    CATALOG_FILE, CATALOG_FILES, Catalog, CatalogPlugin, FetchedCatalog, PluginSource, Resolved,
+    catalog_root, fetch_catalog, find_catalog, git_checkout,
 };
 pub use error::{PluginError, Result};
 pub use fetch::{Location, download, download_with_progress, fetch_bytes};
 pub use folder::{HookFile, METADATA_FILES, PluginFolder, PluginMetadata, read_plugin_folder};
 pub use fsutil::StateLock;
+pub use gc::{GcReport, gc};
 pub use home::{Home, PluginId, is_safe_name, sanitize_plugin_id};
 pub use index::{INDEX_SCHEMA, IndexCheck, IndexPlugin, IndexVersion, SignedIndex, verify_index};
 pub use install::{
-    AdoptReport, ENGINE_VERSION, InstallOptions, InstallPlan, InstallReport, InstalledPlugin,
-    Progress, Provenance, RemoveReport, VerifyReport, VerifyStatus, adopt, disable, enable,
-    install, list, remove, update, verify,
+    AdoptReport, ENGINE_VERSION, FileChange, FileChangeKind, InstallOptions, InstallPlan,
+    InstallReport, InstalledPlugin, Progress, Provenance, RemoveReport, VerifyReport, VerifyStatus,
+    adopt, disable, enable, install, list, remove, update, verify,
 };
 pub use layer::{LayerOptions, dev_plugin_layer, plugin_layers};
 pub use manifest::{
     FileEntry, FileManifest, MANIFEST_FILE, check_tree, compute_manifest, manifest_digest,
 };
 pub use market::{
-    AddMarketplace, BuildOptions, BuildReport, MarketplaceKind, MarketplaceRecord,
-    MarketplaceReport, marketplace_add, marketplace_build, marketplace_list, marketplace_refresh,
-    marketplace_remove,
+    AddMarketplace, BuildOptions, BuildReport, GITHUB_BASE, MarketplaceKind, MarketplaceRecord,
+    MarketplaceReport, github_shorthand, marketplace_add, marketplace_build, marketplace_list,
+    marketplace_refresh, marketplace_remove,
 };
+pub use redact::{REDACTED, opaque_key, redact_text, redact_url};
 pub use schema::{SCHEMA_NAMES, index_schema, manifest_schema, schema};
 pub use sign::{GeneratedKeypair, generate_keypair};
 pub use state::{InstallRecord, InstalledPlugins, LockEntry, Lockfile, PluginStates};

@@ -9,9 +9,11 @@ use hooks_core::text::format_rfc3339;
 use serde::{Deserialize, Serialize};
 
 use crate::archive::{read_archive_manifest, unpacked_size};
-use crate::catalog::{CATALOG_FILE, FetchedCatalog, fetch_catalog, looks_like_git};
+use crate::catalog::{
+    FetchedCatalog, fetch_catalog, find_catalog, is_catalog_json, looks_like_git,
+};
 use crate::error::{PluginError, Result};
-use crate::fetch::{Location, fetch_bytes};
+use crate::fetch::{Location, fetch_bytes, split_url};
 use crate::fsutil::{StateLock, Txn, hash_file, read_optional, recover_for_read};
 use crate::home::{Home, is_safe_name};
 use crate::index::{
@@ -122,6 +124,59 @@ pub struct AddMarketplace {
     pub require_signed: bool,
 }
 
+/// The base of GitHub shorthand sources in [`marketplace_add`]; a caller that points
+/// shorthand elsewhere (the CLI's `HOOKS_GITHUB_BASE`) resolves it first with
+/// [`github_shorthand`].
+pub const GITHUB_BASE: &str = "https://github.com";
+
+/// The git URL (with `#ref`) GitHub shorthand stands for: `owner/repo`, `owner/repo#ref`
+/// or `owner/repo@ref` under `base`, and `https://github.com/owner/repo[#ref]` URLs
+/// without `.git`. `None` for anything else (a path that exists is never shorthand).
+pub fn github_shorthand(source: &str, base: &str) -> Option<String> {
+    let base = base.trim_end_matches('/');
+    if let Some(rest) = source
+        .strip_prefix("https://github.com/")
+        .or(source.strip_prefix("https://www.github.com/"))
+    {
+        let (path, git_ref) = match rest.split_once('#') {
+            Some((p, r)) => (p, Some(r)),
+            None => (rest, None),
+        };
+        let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+        if parts.len() != 2 || parts[1].ends_with(".git") || path.contains(['?', '@']) {
+            return None;
+        }
+        let r = git_ref.filter(|r| !r.is_empty()).map(|r| format!("#{r}")).unwrap_or_default();
+        return Some(format!("{base}/{}/{}.git{r}", parts[0], parts[1]));
+    }
+    if source.contains("://")
+        || source.starts_with(['/', '.', '~', '@', '-'])
+        || Path::new(source).exists()
+    {
+        return None;
+    }
+    let (repo, git_ref) = match source.find(['#', '@']) {
+        Some(i) => (&source[..i], Some(&source[i + 1..])),
+        None => (source, None),
+    };
+    let (owner, name) = repo.split_once('/')?;
+    let ok = |s: &str| {
+        !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+    };
+    let name = name.strip_suffix(".git").unwrap_or(name);
+    if !ok(owner) || !ok(name) || owner.starts_with('.') || name.starts_with('.') {
+        return None;
+    }
+    let r = match git_ref {
+        Some(r) if r.is_empty() || r.starts_with('-') || r.contains(char::is_whitespace) => {
+            return None;
+        }
+        Some(r) => format!("#{r}"),
+        None => String::new(),
+    };
+    Some(format!("{base}/{owner}/{name}.git{r}"))
+}
+
 /// What a marketplace offered when fetched.
 #[derive(Debug, Clone)]
 pub(crate) enum Offer {
@@ -154,30 +209,69 @@ fn key_line(key: &str) -> Result<String> {
     Ok(line.to_owned())
 }
 
-/// The `index.json` location of a signed marketplace source.
+/// The `index.json` location of a signed marketplace source. A URL whose path does not
+/// end in `.json` is a folder: `index.json` goes at the end of its path, before any query
+/// (`https://h/m?token=x` -> `https://h/m/index.json?token=x`).
 pub(crate) fn index_location(source: &str) -> Result<Location> {
     let loc = Location::parse(source)?;
     Ok(match loc {
         Location::Path(p) if p.is_dir() => Location::Path(p.join("index.json")),
-        Location::Url(u) if !u.ends_with(".json") => {
-            Location::Url(format!("{}/index.json", u.trim_end_matches('/')))
+        Location::Url(u) => {
+            let (path, rest) = split_url(&u);
+            if path.ends_with(".json") {
+                Location::Url(u)
+            } else {
+                Location::Url(format!("{}/index.json{rest}", path.trim_end_matches('/')))
+            }
         }
         other => other,
     })
 }
 
+/// The signature beside an index: `.minisig` appended to its path (before any query).
+fn signature_location(index: &Location) -> Location {
+    match index {
+        Location::Url(u) => {
+            let (path, rest) = split_url(u);
+            Location::Url(format!("{path}.minisig{rest}"))
+        }
+        Location::Path(p) => Location::Path(PathBuf::from(format!("{}.minisig", p.display()))),
+    }
+}
+
+/// Signed index or catalogue, from the source alone. With a key: a signed index. A local
+/// file is read: a catalogue when its `plugins` is a list, whatever its name. A folder is
+/// a signed index when it holds `index.json`, a catalogue when it is a git repository or
+/// holds one of [`crate::CATALOG_FILES`]. A URL is a git repository (`.git`, ssh), a signed
+/// index (`.../index.json` or a folder URL), or a catalogue (any other `.json`).
 fn detect_kind(source: &str, has_key: bool) -> MarketplaceKind {
     if has_key {
         return MarketplaceKind::Signed;
     }
-    let local = Path::new(source.strip_prefix("file://").unwrap_or(source));
     let is_local = !source.contains("://") || source.starts_with("file://");
-    if is_local && local.join("index.json").is_file() || source.ends_with("index.json") {
-        MarketplaceKind::Signed
-    } else if (is_local && local.join(CATALOG_FILE).is_file())
-        || looks_like_git(source)
-        || source.ends_with("marketplace.json")
-    {
+    let local = Path::new(source.strip_prefix("file://").unwrap_or(source));
+    if is_local && local.join("index.json").is_file() {
+        return MarketplaceKind::Signed;
+    }
+    if is_local && !looks_like_git(source) {
+        if local.is_file() {
+            return match fs::read(local) {
+                Ok(b) if !is_catalog_json(&b) => MarketplaceKind::Signed,
+                Ok(_) => MarketplaceKind::Catalog,
+                Err(_) if source.ends_with("index.json") => MarketplaceKind::Signed,
+                Err(_) => MarketplaceKind::Catalog,
+            };
+        }
+        if find_catalog(local).is_some() {
+            return MarketplaceKind::Catalog;
+        }
+        return MarketplaceKind::Signed;
+    }
+    if looks_like_git(source) {
+        return MarketplaceKind::Catalog;
+    }
+    let (path, _) = split_url(source);
+    if path.ends_with(".json") && !path.ends_with("/index.json") {
         MarketplaceKind::Catalog
     } else {
         MarketplaceKind::Signed
@@ -193,12 +287,7 @@ pub(crate) fn fetch_offer(home: &Home, rec: &MarketplaceRecord, now: i64) -> Res
             let bytes = fetch_bytes(&location, INDEX_LIMIT)?.ok_or_else(|| {
                 PluginError::Download { url: location.to_string(), reason: "not found".to_owned() }
             })?;
-            let sig_loc = match &location {
-                Location::Url(u) => Location::Url(format!("{u}.minisig")),
-                Location::Path(p) => {
-                    Location::Path(PathBuf::from(format!("{}.minisig", p.display())))
-                }
-            };
+            let sig_loc = signature_location(&location);
             let sig = match &rec.public_key {
                 Some(_) => fetch_bytes(&sig_loc, SIG_LIMIT)?
                     .map(|b| String::from_utf8_lossy(&b).into_owned()),
@@ -230,33 +319,47 @@ fn report(record: MarketplaceRecord, offer: &Offer) -> MarketplaceReport {
             plugins: index.plugins.keys().cloned().collect(),
             warnings: index.warnings(),
         },
-        Offer::Catalog(c) => MarketplaceReport {
-            record,
-            index_version: None,
-            plugins: c.catalog.plugins.iter().map(|p| p.name.clone()).collect(),
-            warnings: Vec::new(),
-        },
+        Offer::Catalog(c) => {
+            let mut warnings = Vec::new();
+            if c.catalog.name != record.name {
+                warnings.push(format!(
+                    "the catalogue calls itself {:?}, registered here as {:?}: its plugins are \
+                     installed as NAME@{} (not NAME@{} as its documentation may say); add it \
+                     as {:?} to keep the ids",
+                    c.catalog.name, record.name, record.name, c.catalog.name, c.catalog.name
+                ));
+            }
+            MarketplaceReport {
+                record,
+                index_version: None,
+                plugins: c.catalog.plugins.iter().map(|p| p.name.clone()).collect(),
+                warnings,
+            }
+        }
     }
 }
 
 /// Registers a marketplace after fetching and verifying it once. A key pins a signed
 /// index; without one, a folder or URL with `index.json` is a signed index added unsigned
-/// (refused under `require_signed`), and a folder, git repository or URL with
-/// `marketplace.json` is a catalogue.
+/// (refused under `require_signed`), and a folder, catalogue file, git repository
+/// (GitHub shorthand `owner/repo[#ref|@ref]` included) or URL of another `.json` file is a
+/// catalogue. A catalogue whose own name differs from `name` is registered with a warning.
 pub fn marketplace_add(home: &Home, add: &AddMarketplace) -> Result<MarketplaceReport> {
     if !is_safe_name(&add.name) {
         return Err(PluginError::InvalidName(add.name.clone()));
     }
     let public_key = add.public_key.as_deref().map(key_line).transpose()?;
-    let kind = detect_kind(&add.source, public_key.is_some());
+    let add_source =
+        github_shorthand(&add.source, GITHUB_BASE).unwrap_or_else(|| add.source.clone());
+    let kind = detect_kind(&add_source, public_key.is_some());
     if add.require_signed && public_key.is_none() {
         return Err(PluginError::KeyRequired(add.name.clone()));
     }
-    let source = match Location::parse(&add.source) {
-        Ok(Location::Path(p)) if !add.source.starts_with("file://") => {
-            p.canonicalize().map(|c| c.display().to_string()).unwrap_or_else(|_| add.source.clone())
+    let source = match Location::parse(&add_source) {
+        Ok(Location::Path(p)) if !add_source.starts_with("file://") => {
+            p.canonicalize().map(|c| c.display().to_string()).unwrap_or_else(|_| add_source.clone())
         }
-        _ => add.source.clone(),
+        _ => add_source.clone(),
     };
     let _lock = StateLock::acquire(home)?;
     let mut reg = Registry::load(home)?;
@@ -344,7 +447,7 @@ pub struct BuildOptions {
     /// Marketplace name for a new index (default: the existing index's, else the folder
     /// name).
     pub name: Option<String>,
-    /// Days until the new index expires (default 30).
+    /// Days until the new index expires (default 30, at least 1).
     pub expires_in_days: u32,
     /// `requires_hooks` for versions added by this build.
     pub requires_hooks: Option<String>,
@@ -384,8 +487,16 @@ pub struct BuildReport {
 /// Writes `{dir}/index.json` and `{dir}/index.json.minisig` from the `*.tar.gz` archives
 /// in `dir`: keeps the entries of the existing index, adds each new archive (url = file
 /// name; sha256, size, unpacked computed), bumps `version`, sets `expires`, and signs.
-/// An archive re-published under an existing version with other bytes is refused.
+/// An archive re-published under an existing version with other bytes is refused, and so
+/// is an expiry of 0 days. The key may be unencrypted (`hooks marketplace keygen`,
+/// `minisign -G -W`) or password protected (`password`).
 pub fn marketplace_build(dir: &Path, opts: &BuildOptions) -> Result<BuildReport> {
+    if opts.expires_in_days == 0 {
+        return Err(PluginError::invalid(
+            "expiry",
+            "an index must stay valid for at least 1 day (0 days is expired when published)",
+        ));
+    }
     let sk_text = fs::read_to_string(&opts.secret_key_file)
         .map_err(PluginError::io("read", &opts.secret_key_file))?;
     let sk = load_secret_key(&sk_text, opts.password.as_deref())?;

@@ -1,6 +1,10 @@
 //! `hooks marketplace add|list|remove|refresh|build|keygen`: registered marketplaces and
 //! the authoring side (a key pair, a signed index), through `hooks-plugins`.
 //!
+//! A marketplace source is shown redacted everywhere (`hooks_plugins::redact_url`:
+//! `***` for user information, secret-looking query values and path segments); only
+//! `marketplaces.json` keeps the URL as given, to fetch it.
+//!
 //! A marketplace added without a key is marked `unsigned` in every listing and warned
 //! about when added: its plugins are pinned on first use only. `--require-signed` refuses
 //! it. `keygen` writes `hooks-marketplace.key` (mode 0600, never overwritten) and
@@ -14,6 +18,7 @@ use std::path::Path;
 use anyhow::{Context as _, anyhow};
 use hooks_plugins::{
     AddMarketplace, BuildOptions, Home, MarketplaceKind, MarketplaceRecord, MarketplaceReport,
+    redact_url,
 };
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -33,7 +38,8 @@ struct Registered<'a> {
     kind: &'static str,
     /// `signed` or `unsigned`.
     trust: &'static str,
-    source: &'a str,
+    /// Redacted ([`hooks_plugins::redact_url`]).
+    source: String,
     public_key: Option<&'a str>,
     index_version: Option<u64>,
     plugins: &'a [String],
@@ -47,7 +53,7 @@ impl<'a> Registered<'a> {
             name: &r.record.name,
             kind: kind_word(&r.record),
             trust: trust_word(&r.record),
-            source: &r.record.source,
+            source: redact_url(&r.record.source),
             public_key: r.record.public_key.as_deref(),
             index_version: r.index_version,
             plugins: &r.plugins,
@@ -67,7 +73,8 @@ struct Refreshed<'a> {
 struct Removed<'a> {
     action: &'static str,
     name: &'a str,
-    source: &'a str,
+    /// Redacted.
+    source: String,
 }
 
 /// `--json` of `build`.
@@ -109,10 +116,11 @@ pub(crate) fn run(cx: &mut Ctx<'_>, cmd: &MarketplaceCommand) -> anyhow::Result<
         MarketplaceCommand::Remove(a) => {
             let r = hooks_plugins::marketplace_remove(&home, &a.name)?;
             if cx.global.json {
-                json::print(cx, &Removed { action: "removed", name: &r.name, source: &r.source })?;
+                let source = redact_url(&r.source);
+                json::print(cx, &Removed { action: "removed", name: &r.name, source })?;
                 return Ok(0);
             }
-            writeln!(cx.out, "removed marketplace {} ({})", r.name, r.source)?;
+            writeln!(cx.out, "removed marketplace {} ({})", r.name, redact_url(&r.source))?;
             Ok(0)
         }
         MarketplaceCommand::Refresh(a) => {
@@ -195,7 +203,10 @@ fn add(cx: &mut Ctx<'_>, home: &Home, args: &MarketplaceAddArgs) -> anyhow::Resu
         None => None,
     };
     let source = if args.source.contains("://") || !Path::new(&args.source).exists() {
-        args.source.clone()
+        // GitHub shorthand goes to `HOOKS_GITHUB_BASE` (default https://github.com).
+        let base = cx.env.var("HOOKS_GITHUB_BASE").map(|v| v.to_string_lossy().into_owned());
+        let base = base.as_deref().unwrap_or(hooks_plugins::GITHUB_BASE);
+        hooks_plugins::github_shorthand(&args.source, base).unwrap_or_else(|| args.source.clone())
     } else {
         absolute(Path::new(&args.source), &cx.env.cwd).display().to_string()
     };
@@ -226,7 +237,7 @@ fn list(cx: &mut Ctx<'_>, home: &Home) -> anyhow::Result<i32> {
                     "kind": kind_word(r),
                     "trust": trust_word(r),
                     "public_key": r.public_key,
-                    "source": r.source,
+                    "source": redact_url(&r.source),
                 })
             })
             .collect();
@@ -248,7 +259,8 @@ fn list(cx: &mut Ctx<'_>, home: &Home) -> anyhow::Result<i32> {
         let trust = format!("{:8}", trust_word(r));
         let trust =
             if trust_word(r) == "signed" { style.green(&trust) } else { style.yellow(&trust) };
-        writeln!(cx.out, "{:name_w$}  {:9}  {trust}  {}", r.name, kind_word(r), r.source)?;
+        let source = redact_url(&r.source);
+        writeln!(cx.out, "{:name_w$}  {:9}  {trust}  {source}", r.name, kind_word(r))?;
         if let Some(k) = &r.public_key {
             writeln!(cx.out, "{}", style.dim(&format!("  key {k}")))?;
         }
@@ -261,6 +273,16 @@ fn build(cx: &mut Ctx<'_>, args: &MarketplaceBuildArgs) -> anyhow::Result<i32> {
     let mut opts = BuildOptions::new(absolute(&args.key, &cx.env.cwd));
     opts.name = args.name.clone();
     opts.expires_in_days = args.expires_in_days;
+    if let Some(f) = &args.password_file {
+        let text = if f.as_os_str() == "-" {
+            cx.read_answer().context("cannot read the key password from stdin")?
+        } else {
+            let path = absolute(f, &cx.env.cwd);
+            std::fs::read_to_string(&path)
+                .with_context(|| format!("cannot read {}", path.display()))?
+        };
+        opts.password = Some(text.lines().next().unwrap_or("").to_owned());
+    }
     opts.requires_hooks = args.requires_hooks.clone();
     for y in &args.yank {
         let (name, version) =

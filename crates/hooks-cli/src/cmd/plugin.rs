@@ -1,8 +1,8 @@
-//! `hooks plugin install|update|remove|list|enable|disable|verify|pack`: the plugin store,
+//! `hooks plugin install|update|remove|list|enable|disable|verify|pack|gc`: the plugin store,
 //! through `hooks-plugins`.
 //!
 //! Install and update show the plan (every hook that will run; for an update the hooks
-//! added and removed) on stdout, then ask on stderr when standard input is a terminal;
+//! added and removed, and every file added, removed or modified, with its sizes) on stdout, then ask on stderr when standard input is a terminal;
 //! without a terminal and without `--yes` they refuse (exit 1), as `hooks trust` does, so
 //! a script never installs by accident. A declined prompt exits 1. Errors leave the store,
 //! state files and lockfile as they were. On a terminal, archive downloads draw a progress
@@ -22,8 +22,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::{Context as _, bail};
 use hooks_plugins::{
-    Home, InstallOptions, InstallPlan, InstallReport, InstalledPlugin, MarketplaceKind,
-    PluginError, Progress, Provenance, VerifyStatus,
+    FileChange, FileChangeKind, Home, InstallOptions, InstallPlan, InstallReport, InstalledPlugin,
+    MarketplaceKind, PluginError, Progress, Provenance, VerifyStatus,
 };
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -50,7 +50,37 @@ struct Installed<'a> {
     hooks: Vec<json::Hook<'a>>,
     added_hooks: Vec<json::Hook<'a>>,
     removed_hooks: Vec<json::Hook<'a>>,
+    /// For an update: each file added, removed or modified, with its sizes.
+    changed_files: Vec<ChangedFile<'a>>,
     warnings: &'a [String],
+}
+
+/// One file an update changes.
+#[derive(Serialize)]
+struct ChangedFile<'a> {
+    path: &'a str,
+    /// `added`, `removed` or `modified`.
+    change: &'static str,
+    old_size: Option<u64>,
+    new_size: Option<u64>,
+}
+
+impl<'a> ChangedFile<'a> {
+    fn all(changes: &'a [FileChange]) -> Vec<Self> {
+        changes
+            .iter()
+            .map(|c| ChangedFile {
+                path: &c.path,
+                change: match c.kind {
+                    FileChangeKind::Added => "added",
+                    FileChangeKind::Removed => "removed",
+                    _ => "modified",
+                },
+                old_size: c.old_size,
+                new_size: c.new_size,
+            })
+            .collect()
+    }
 }
 
 impl<'a> Installed<'a> {
@@ -71,6 +101,7 @@ impl<'a> Installed<'a> {
             hooks: json::Hook::all(&r.plan.hooks),
             added_hooks: json::Hook::all(&r.plan.added_hooks),
             removed_hooks: json::Hook::all(&r.plan.removed_hooks),
+            changed_files: ChangedFile::all(&r.plan.changed_files),
             warnings: &r.plan.warnings,
         }
     }
@@ -155,7 +186,36 @@ pub(crate) fn run(cx: &mut Ctx<'_>, cmd: &PluginCommand) -> anyhow::Result<i32> 
         }
         PluginCommand::Verify(args) => verify(cx, &home, args),
         PluginCommand::Pack(args) => pack(cx, args),
+        PluginCommand::Gc => gc(cx, &home),
     }
+}
+
+/// `--json` of `gc`.
+#[derive(Serialize)]
+struct Collected {
+    action: &'static str,
+    /// Store folders deleted.
+    removed: Vec<String>,
+    freed_bytes: u64,
+}
+
+/// `hooks plugin gc`: deletes the store versions nothing needs.
+fn gc(cx: &mut Ctx<'_>, home: &Home) -> anyhow::Result<i32> {
+    let r = hooks_plugins::gc(home)?;
+    let removed: Vec<String> = r.removed.iter().map(|p| p.display().to_string()).collect();
+    if cx.global.json {
+        json::print(cx, &Collected { action: "collected", removed, freed_bytes: r.freed_bytes })?;
+        return Ok(0);
+    }
+    if removed.is_empty() {
+        writeln!(cx.out, "nothing to collect: every store version is in use")?;
+        return Ok(0);
+    }
+    for p in &removed {
+        writeln!(cx.out, "removed {p}")?;
+    }
+    writeln!(cx.out, "freed {} bytes in {} store folders", r.freed_bytes, removed.len())?;
+    Ok(0)
 }
 
 /// Why a confirmation callback said no.
@@ -335,7 +395,7 @@ fn list(cx: &mut Ctx<'_>, home: &Home) -> anyhow::Result<i32> {
                     "enabled": p.enabled,
                     "trust": trust_word(p, &markets),
                     "install_path": p.install_path.display().to_string(),
-                    "source": p.lock.as_ref().map(|l| &l.source),
+                    "source": p.lock.as_ref().map(|l| hooks_plugins::redact_url(&l.source)),
                     "archive_sha256": p.lock.as_ref().and_then(|l| l.sha256.as_ref()),
                     "manifest_sha256": p.lock.as_ref().map(|l| &l.manifest_sha256),
                 })

@@ -2,6 +2,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod catalogues;
 mod common;
 mod core_host;
 // The crash tests abort the binary at the fault-injection points of hooks-plugins, which
@@ -16,8 +17,10 @@ mod list;
 mod migrate;
 mod plugins;
 mod python_host;
+mod redaction;
 mod run;
 mod schema;
 mod serve;
+mod store_gc;
 mod trust;
 mod validate;

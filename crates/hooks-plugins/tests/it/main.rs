@@ -5,6 +5,8 @@
 mod attacks;
 mod catalog;
 mod concurrency;
+mod forms;
 mod layers;
 mod signed;
+mod store;
 mod support;
