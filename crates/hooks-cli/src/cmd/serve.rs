@@ -486,7 +486,10 @@ fn push_event_response(batch: &mut Vec<u8>, done: Result<EventDone, tokio::task:
 /// Appends `message` as one line to `batch`.
 fn push_line(batch: &mut Vec<u8>, message: &impl Serialize) {
     // The messages serialize: every map key is a string.
-    if serde_json::to_writer(&mut *batch, message).is_ok() {
+    // C1 and format characters as `\uXXXX` too, so the guard on stdout leaves the line as
+    // it is.
+    if let Ok(line) = serde_json::to_string(message) {
+        batch.extend_from_slice(hooks_core::text::escape_json_output(&line).as_bytes());
         batch.push(b'\n');
     }
 }

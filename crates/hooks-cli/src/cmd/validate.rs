@@ -56,7 +56,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ValidateArgs) -> anyhow::Result<i32> 
             "errors": errors,
             "warnings": warnings,
         });
-        writeln!(cx.out, "{}", serde_json::to_string_pretty(&value)?)?;
+        writeln!(cx.out, "{}", crate::cmd::json::pretty(&value)?)?;
         return Ok(i32::from(errors > 0));
     }
     for d in &diagnostics {
@@ -71,7 +71,8 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ValidateArgs) -> anyhow::Result<i32> 
     }
     for f in files.iter().filter(|f| !f.loads()) {
         let why = f.document.inactive.as_ref().map_or("", |(_, why)| why.as_str());
-        writeln!(cx.out, "not loaded: {} ({why})", f.path.display())?;
+        let path = hooks_core::text::escape_control(&f.path.display().to_string());
+        writeln!(cx.out, "not loaded: {path} ({})", hooks_core::text::escape_control(why))?;
     }
     let summary = format!(
         "{} {}: {errors} {}, {warnings} {}",

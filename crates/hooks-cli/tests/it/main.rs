@@ -19,5 +19,6 @@ mod python_host;
 mod run;
 mod schema;
 mod serve;
+mod terminal;
 mod trust;
 mod validate;
