@@ -6,6 +6,7 @@ mod common;
 mod core_host;
 // The crash tests abort the binary at the fault-injection points of hooks-plugins, which
 // exist only with the `crash-points` feature.
+mod confinement;
 #[cfg(feature = "crash-points")]
 mod crash;
 mod diagnostics;
