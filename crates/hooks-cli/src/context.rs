@@ -16,6 +16,7 @@ use tokio::sync::mpsc;
 use crate::cli::{Cli, Command, GlobalArgs};
 use crate::cmd;
 use crate::style::Style;
+use crate::terminal::{Guarded, Out};
 
 /// What the command sees of its process: environment variables, working directory, and
 /// which standard streams are terminals.
@@ -93,8 +94,10 @@ where
     };
     let out_style = Style::for_stream(cli.global.color, env, env.stdout_is_terminal);
     let err_style = Style::for_stream(cli.global.color, env, env.stderr_is_terminal);
+    // Everything a command writes passes the terminal guard.
+    let (mut out, mut err) = (Guarded::new(stdout), Guarded::new(stderr));
     let mut cx =
-        Ctx { stdin, out: stdout, err: stderr, env, global: &cli.global, out_style, err_style };
+        Ctx { stdin, out: &mut out, err: &mut err, env, global: &cli.global, out_style, err_style };
     let result = match &cli.command {
         Command::Run(args) => cmd::run::run(&mut cx, args),
         Command::Serve(args) => cmd::serve::run(&mut cx, args),
@@ -124,8 +127,9 @@ fn exit_code(result: anyhow::Result<i32>, stderr: &mut dyn Write, style: Style) 
             0
         }
         Err(err) => {
-            // Every error passes the one redaction: a URL in it may carry a credential.
-            let line = hooks_plugins::redact_text(&one_line(&err));
+            // Every error passes the one redaction (a URL in it may carry a credential),
+            // then the one escaper.
+            let line = hooks_core::text::escape_control(&hooks_plugins::redact_text(&one_line(&err)));
             let _ = writeln!(stderr, "hooks: {} {line}", style.red_bold("error:"));
             let _ = stderr.flush();
             1
@@ -147,10 +151,10 @@ fn one_line(err: &anyhow::Error) -> String {
 pub(crate) struct Ctx<'a> {
     /// Standard input.
     pub stdin: Box<dyn Read + Send>,
-    /// Standard output.
-    pub out: &'a mut dyn Write,
-    /// Standard error.
-    pub err: &'a mut dyn Write,
+    /// Standard output, through the terminal guard.
+    pub out: &'a mut dyn Out,
+    /// Standard error, through the terminal guard.
+    pub err: &'a mut dyn Out,
     /// Environment and terminals.
     pub env: &'a Env,
     /// The global options.

@@ -22,6 +22,7 @@ mod hints;
 mod layers;
 mod report;
 mod style;
+mod terminal;
 mod uuid;
 
 pub use cli::{

@@ -11,6 +11,7 @@
 
 use std::fmt::Write as _;
 
+use hooks_core::text::escape_control;
 use hooks_core::{Diagnostic, Severity};
 
 use crate::style::Style;
@@ -22,17 +23,19 @@ pub(crate) fn render(d: &Diagnostic, text: Option<&[u8]>, style: Style) -> Strin
         Severity::Error => style.red_bold(&format!("error[{}]", d.code)),
         Severity::Warning => style.yellow_bold(&format!("warning[{}]", d.code)),
     };
-    let mut out = format!("{label}: {}\n", style.bold(&crate::hints::text(d)));
+    // Every text of a diagnostic may come from a file: escaped, with the one escaper.
+    let mut out = format!("{label}: {}\n", style.bold(&escape_control(&crate::hints::text(d))));
     let Some(source) = &d.source else {
         if let Some(id) = &d.handler_id {
-            let _ = writeln!(out, "  {} handler {id}", style.blue_bold("-->"));
+            let _ = writeln!(out, "  {} handler {}", style.blue_bold("-->"), escape_control(id));
         }
         return out;
     };
+    let shown_source = escape_control(source);
     let location = match (d.line, d.column) {
-        (Some(l), Some(c)) => format!("{source}:{l}:{c}"),
-        (Some(l), None) => format!("{source}:{l}"),
-        _ => source.clone(),
+        (Some(l), Some(c)) => format!("{shown_source}:{l}:{c}"),
+        (Some(l), None) => format!("{shown_source}:{l}"),
+        _ => shown_source,
     };
     let line_text = d.line.zip(text).and_then(|(l, t)| nth_line(t, l));
     let Some((line_no, line_text)) = d.line.zip(line_text) else {
@@ -45,7 +48,11 @@ pub(crate) fn render(d: &Diagnostic, text: Option<&[u8]>, style: Style) -> Strin
     let _ = writeln!(out, "{pad}{} {location}", style.blue_bold("-->"));
     let _ = writeln!(out, "{pad} {gutter}");
     let column = d.column.unwrap_or(1).max(1) as usize;
-    let (shown, before) = window(&line_text, column - 1);
+    // The caret goes under the escaped form of the character at the column.
+    let caret_at: usize =
+        line_text.chars().take(column - 1).map(|c| escape_char(c).chars().count()).sum();
+    let line_text: String = line_text.chars().map(escape_char).collect();
+    let (shown, before) = window(&line_text, caret_at);
     let _ = writeln!(out, "{} {gutter} {shown}", style.blue_bold(&number));
     // Keep tabs so the caret lines up under the same characters.
     let lead: String = before.chars().map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
@@ -53,8 +60,14 @@ pub(crate) fn render(d: &Diagnostic, text: Option<&[u8]>, style: Style) -> Strin
         Severity::Error => style.red_bold("^"),
         Severity::Warning => style.yellow_bold("^"),
     };
-    let _ = writeln!(out, "{pad} {gutter} {lead}{caret} {}", reason(d));
+    let _ = writeln!(out, "{pad} {gutter} {lead}{caret} {}", escape_control(&reason(d)));
     out
+}
+
+/// A source character as shown: escaped ([`escape_control`]), except a tab, kept so the
+/// caret lines up.
+fn escape_char(c: char) -> String {
+    if c == '\t' { "\t".to_owned() } else { escape_control(c.encode_utf8(&mut [0; 4])) }
 }
 
 /// At most this many characters of a source line are shown.
@@ -107,13 +120,12 @@ fn full_reason(d: &Diagnostic) -> &str {
     &d.message
 }
 
-/// Line `n` (1-based) of `text`, without its line ending, lossily decoded; control
-/// characters other than tabs are shown as `?`.
+/// Line `n` (1-based) of `text`, without its line ending, lossily decoded (escaped when
+/// shown).
 fn nth_line(text: &[u8], n: u32) -> Option<String> {
     let line = text.split(|&b| b == b'\n').nth(n.checked_sub(1)? as usize)?;
     let line = line.strip_suffix(b"\r").unwrap_or(line);
-    let text = String::from_utf8_lossy(line);
-    Some(text.chars().map(|c| if c.is_control() && c != '\t' { '?' } else { c }).collect())
+    Some(String::from_utf8_lossy(line).into_owned())
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 //! changes nothing. [`HookDiff::between`] compares two sets as multisets: a hook written
 //! twice and then once is one removal.
 
+use crate::text::escape_control;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -58,9 +59,10 @@ impl HookSummary {
 impl fmt::Display for HookSummary {
     /// `PreToolUse [Bash] command "./lint.sh" timeout 30s (hooks.json)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.event)?;
+        // Text from the file is escaped (the one escaper): this is shown for consent.
+        write!(f, "{}", escape_control(&self.event))?;
         if let Some(m) = &self.matcher {
-            write!(f, " [{m}]")?;
+            write!(f, " [{}]", escape_control(m))?;
         }
         match (&self.command, &self.argv) {
             (_, Some(a)) => write!(f, " argv {a:?}")?,
@@ -73,7 +75,7 @@ impl fmt::Display for HookSummary {
         if let Some(s) = &self.status_message {
             write!(f, " status {s:?}")?;
         }
-        write!(f, " ({})", self.file)
+        write!(f, " ({})", escape_control(&self.file))
     }
 }
 

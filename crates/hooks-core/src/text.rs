@@ -1,5 +1,6 @@
 //! Small text encodings the crates share: lower-case hex, RFC 3339 UTC times, Python's
-//! `repr()` of a string, and control characters escaped for a terminal.
+//! `repr()` of a string, and the one escaper of text shown on a terminal
+//! ([`escape_control`], with [`escape_json_output`] for JSON).
 //!
 //! Pure functions over values (no clock is read: callers pass the time). The runtime and
 //! plugin crates use them for digests, the trust store's `trusted_at`, the undo journal,
@@ -134,26 +135,82 @@ fn civil_from_days(days: i64) -> (i64, i64, i64) {
     (yoe + era * 400 + i64::from(month <= 2), month, day)
 }
 
-/// `text` made safe to print on a terminal: control characters are shown as escapes
-/// (`\n`, `\r`, `\t`, `\\`, others as `\x1b`; C1 controls as `\u{9b}`) and so are the
-/// bidirectional overrides and isolates (`\u{202e}`), so text a hook printed can neither
-/// drive the terminal nor reorder what is shown around it. Everything else is kept.
+/// True for a character a terminal must never receive raw from text that came from a
+/// file, an archive, a handler or a server: the C0 controls (newline and tab included)
+/// and DEL, the C1 controls (U+0080 to U+009F, U+009B being a one-byte CSI and U+009D an
+/// OSC on some terminals), and the Unicode format characters that reorder or hide what is
+/// shown around them: the bidirectional marks, embeddings, overrides and isolates
+/// (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069), the zero-width and
+/// invisible ones (U+00AD, U+180E, U+200B to U+200D, U+2060 to U+2064, U+FEFF, U+FFF9
+/// to U+FFFB) and the line and paragraph separators U+2028 and U+2029.
+pub fn is_unsafe_for_terminal(c: char) -> bool {
+    matches!(c,
+        '\0'..='\u{1f}'
+        | '\u{7f}'..='\u{9f}'
+        | '\u{ad}'
+        | '\u{61c}'
+        | '\u{180e}'
+        | '\u{200b}'..='\u{200f}'
+        | '\u{2028}'..='\u{202e}'
+        | '\u{2060}'..='\u{2064}'
+        | '\u{2066}'..='\u{2069}'
+        | '\u{feff}'
+        | '\u{fff9}'..='\u{fffb}')
+}
+
+/// Appends `c` to `out`, escaped when [`is_unsafe_for_terminal`]: `\n`, `\r`, `\t`, other
+/// C0 controls and DEL as `\x1b`, the rest as `\u{9b}`, `\u{202e}`.
+pub fn push_escaped(out: &mut String, c: char) {
+    use std::fmt::Write as _;
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+            let _ = write!(out, "\\x{:02x}", c as u32);
+        }
+        c if is_unsafe_for_terminal(c) => {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        }
+        c => out.push(c),
+    }
+}
+
+/// `text` made safe to print on a terminal: the one escaper for every text that came from
+/// a file, an archive, a handler or a server before a person reads it. Each character
+/// [`is_unsafe_for_terminal`] is shown as an escape ([`push_escaped`]: `\n`, `\x1b`,
+/// `\u{9b}`, `\u{202e}`), so the text can neither drive the terminal (no cursor moves,
+/// screen clearing, colours or clipboard writes through OSC 52), nor start a line of its
+/// own, nor reorder or hide what is shown around it. Everything else is kept as written,
+/// backslashes included (a literal `\x1b` in the text looks like an escaped ESC, which is
+/// harmless: the JSON output, `--json`, is the exact form).
 pub fn escape_control(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
+    if !text.chars().any(is_unsafe_for_terminal) {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
+        push_escaped(&mut out, c);
+    }
+    out
+}
+
+/// JSON text with every character [`is_unsafe_for_terminal`] that serde_json leaves raw
+/// (the C1 controls and the Unicode format characters; it already escapes C0 as
+/// `\u001b`) written as a `\uXXXX` escape. Such characters can only be inside strings,
+/// where the escape is the same value, so the JSON parses to exactly what it was.
+pub fn escape_json_output(json: &str) -> String {
+    use std::fmt::Write as _;
+    if !json.chars().any(is_unsafe_for_terminal) {
+        return json.to_owned();
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
         match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c if ('\u{80}'..='\u{9f}').contains(&c)
-                || ('\u{202a}'..='\u{202e}').contains(&c)
-                || ('\u{2066}'..='\u{2069}').contains(&c) =>
-            {
-                out.push_str(&format!("\\u{{{:x}}}", c as u32));
+            // Between tokens: pretty-printing's own layout.
+            '\n' | '\t' | '\r' => out.push(c),
+            c if is_unsafe_for_terminal(c) => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
             }
             c => out.push(c),
         }
@@ -181,6 +238,11 @@ pub fn py_repr(text: &str) -> String {
             c if (c as u32) < 0x20 || c as u32 == 0x7f => {
                 out.push_str(&format!("\\x{:02x}", c as u32));
             }
+            // Python's repr escapes the other non-printable characters too.
+            c if is_unsafe_for_terminal(c) && (c as u32) <= 0xff => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c if is_unsafe_for_terminal(c) => out.push_str(&format!("\\u{:04x}", c as u32)),
             c => out.push(c),
         }
     }
@@ -199,12 +261,30 @@ mod tests {
     fn escape_control_shows_control_characters() {
         assert_eq!(escape_control("plain é ✓"), "plain é ✓");
         assert_eq!(escape_control("\x1b[31mred\x07"), "\\x1b[31mred\\x07");
-        assert_eq!(escape_control("a\tb\r\nc\\"), "a\\tb\\r\\nc\\\\");
+        assert_eq!(escape_control("a\tb\r\nc\\"), "a\\tb\\r\\nc\\");
         assert_eq!(
             escape_control("\u{9b}2J \u{202e}txt \u{2066}"),
             "\\u{9b}2J \\u{202e}txt \\u{2066}"
         );
         assert_eq!(escape_control("\x7f"), "\\x7f");
+        assert_eq!(
+            escape_control("\u{85}\u{9d}52;c;eA==\u{9c} \u{200b}\u{2028}\u{61c}\u{feff}"),
+            "\\u{85}\\u{9d}52;c;eA==\\u{9c} \\u{200b}\\u{2028}\\u{61c}\\u{feff}"
+        );
+        // Printable text outside ASCII is kept.
+        assert_eq!(escape_control("naïve → 日本 \u{a0}"), "naïve → 日本 \u{a0}");
+    }
+
+    #[test]
+    fn json_output_escapes_what_serde_json_leaves_raw() {
+        let value = serde_json::json!({"k\u{9b}": "\u{1b}[2J \u{9b}2J \u{85} \u{202e}x\u{2066}"});
+        let raw = serde_json::to_string_pretty(&value).unwrap();
+        // serde_json escapes C0 itself, and leaves C1 and format characters raw.
+        assert!(raw.contains("\\u001b") && raw.contains('\u{9b}') && raw.contains('\u{202e}'));
+        let safe = escape_json_output(&raw);
+        assert!(!safe.chars().any(|c| is_unsafe_for_terminal(c) && c != '\n'), "{safe}");
+        assert!(safe.contains("\\u009b2J \\u0085 \\u202ex\\u2066"), "{safe}");
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&safe).unwrap(), value);
     }
 
     fn check_hex(bytes: &[u8], text: &str) {
@@ -291,5 +371,7 @@ mod tests {
         check("tab\there\r", "'tab\\there\\r'");
         check("bell\x07del\x7f", "'bell\\x07del\\x7f'");
         check("é", "'é'");
+        check("csi\u{9b}2J\u{ad}", "'csi\\x9b2J\\xad'");
+        check("rtl\u{202e}\u{2066}", "'rtl\\u202e\\u2066'");
     }
 }

@@ -11,8 +11,11 @@
 //!
 //! Files are read once, as bytes, by [`read_layer_file`]; the caller hashes and parses
 //! exactly those bytes (`hooks-core` does the parsing, and reports invalid UTF-8 and JSON
-//! syntax errors). A path that is not a regular file (absent, a folder, a broken link) is
-//! [`LayerFile::Missing`], as in the reference, which checks `is_file()` before reading.
+//! syntax errors). A path that does not exist (or a broken link) is [`LayerFile::Missing`],
+//! as in the reference. Unlike the reference, a folder, a FIFO or a device at the path is a
+//! `config_read_failed` at once (never a blocking open), a file over
+//! [`crate::fs::MAX_FILE_BYTES`] (16 MiB) is one too, and the project file is read by
+//! [`read_project_file`] only when it resolves inside the project root.
 
 use std::ffi::OsStr;
 use std::fmt;
@@ -83,9 +86,11 @@ pub fn find_project_root(cwd: &Path) -> PathBuf {
     start
 }
 
-/// Reads the target of a `.git` file (`gitdir: PATH`), resolved against the file's folder.
+/// Reads the target of a `.git` file (`gitdir: PATH`), resolved against the file's folder
+/// (a regular file of at most [`crate::fs::MAX_FILE_BYTES`], so a `.git` linked to
+/// `/proc/self/pagemap` or a FIFO is no pointer).
 fn gitdir_pointer(git_file: &Path) -> Option<PathBuf> {
-    let text = fs::read_to_string(git_file).ok()?;
+    let text = String::from_utf8(crate::fs::read_regular(git_file).ok()?).ok()?;
     let pointer = text.trim().strip_prefix("gitdir: ")?.trim();
     if pointer.is_empty() {
         return None;
@@ -299,18 +304,46 @@ impl LayerFile {
     }
 }
 
-/// Reads one layer file, once.
+/// Reads one layer file, once, with [`crate::fs::read_regular`]: a regular file only (links
+/// followed), at most [`crate::fs::MAX_FILE_BYTES`].
 ///
-/// A path that is not a regular file after following links (absent, a folder, a dangling
-/// link) is [`LayerFile::Missing`], with no diagnostic, as in the reference. A read error
-/// is [`LayerFile::Failed`] with `config_read_failed` (severity warning, as in the
-/// reference), message `Failed to read hooks config at {path}: {io error}` and the path as
-/// source.
+/// A path that does not exist (or a dangling link) is [`LayerFile::Missing`], with no
+/// diagnostic, as in the reference. Anything else that cannot be read is
+/// [`LayerFile::Failed`] with `config_read_failed`, message `Failed to read hooks config at
+/// {path}: {why}` and the path as source: a read error, a folder, a FIFO or a device (at
+/// once: the open does not block), a file over the size limit (nothing more is read).
 pub fn read_layer_file(path: &Path) -> LayerFile {
-    if !path.is_file() {
-        return LayerFile::Missing;
+    read_opened(path, crate::fs::open_regular(path, true))
+}
+
+/// Reads the project file of `paths`, once, like [`read_layer_file`], and only when the
+/// opened file is inside the project root (links resolved, checked on the opened
+/// descriptor): a `.deepagents/hooks.json` that is a link to `/proc/self/environ` or to a
+/// credential file elsewhere is not read, and is [`LayerFile::Failed`] with a
+/// `config_read_failed` saying it resolves outside the project root.
+pub fn read_project_file(paths: &Paths) -> LayerFile {
+    let path = &paths.project_file;
+    let file = crate::fs::open_regular(path, true);
+    if let Ok(file) = &file {
+        let root =
+            fs::canonicalize(&paths.project_root).unwrap_or_else(|_| paths.project_root.clone());
+        // Where the opened file is (the descriptor's own path), else the path resolved.
+        let fd_link = format!("/proc/self/fd/{}", std::os::fd::AsRawFd::as_raw_fd(file));
+        let real = fs::read_link(fd_link).or_else(|_| fs::canonicalize(path));
+        let inside = real.as_ref().is_ok_and(|real| real.starts_with(&root));
+        if !inside {
+            let why = format!(
+                "it resolves outside the project root {}, so it is not read",
+                root.display()
+            );
+            return LayerFile::Failed(read_failed_diagnostic(path, &why));
+        }
     }
-    match fs::read(path) {
+    read_opened(path, file)
+}
+
+fn read_opened(path: &Path, file: io::Result<fs::File>) -> LayerFile {
+    match file.and_then(crate::fs::read_open) {
         Ok(bytes) => {
             let sha256 = sha256_hex(&bytes);
             LayerFile::Read { bytes, sha256 }
@@ -691,8 +724,13 @@ mod tests {
     }
 
     #[test]
-    fn read_folder_named_like_the_file_is_missing() {
-        check_read(|t| drop(t.mkdir("hooks.json")), "hooks.json", LayerFile::Missing);
+    fn read_folder_named_like_the_file_fails_at_once() {
+        let tmp = Scratch::new("read-folder");
+        tmp.mkdir("hooks.json");
+        let LayerFile::Failed(d) = read_layer_file(&tmp.path().join("hooks.json")) else {
+            panic!("a folder is not a layer file")
+        };
+        assert!(d.message.ends_with(": it is a folder, not a regular file"), "{}", d.message);
     }
 
     #[test]

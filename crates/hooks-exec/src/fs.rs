@@ -1,5 +1,13 @@
-//! File helpers for state kept under the hooks home: atomic writes with file modes, the
-//! exclusive file lock, fresh names beside a file, durable folder syncs.
+//! File helpers for state kept under the hooks home: bounded reads of regular files only,
+//! atomic writes with file modes, the exclusive file lock, fresh names beside a file,
+//! durable folder syncs.
+//!
+//! Every layer file, the trust store and its copies are read with [`read_regular`]: opened
+//! without blocking (`O_NONBLOCK`, so a FIFO cannot hang the engine), the type checked on
+//! the opened descriptor (no check-then-open race), at most [`MAX_FILE_BYTES`] read (so
+//! `/proc/self/pagemap` or a device cannot exhaust memory). Writes never follow a link at
+//! the path written: the temporary file is created exclusively and renamed over the path,
+//! modes are set on the opened descriptor, and the lock file is opened with `O_NOFOLLOW`.
 //!
 //! The trust store (`trust`) and the plugin state of `hooks-plugins` (lockfile, state
 //! files, undo journal, store) both write through these, so a reader always sees the old
@@ -13,6 +21,67 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use rustix::fs::{FlockOperation, flock};
+
+/// The most bytes read from a layer file (`hooks.json`), the trust store, a trusted copy or
+/// a `.git` file: 16 MiB. A larger file is an error, not read further.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// Opens `path` for reading as a regular file: `O_NONBLOCK` (a FIFO opens at once, and is
+/// then refused), `O_NOFOLLOW` when `follow_links` is false (a link at the last component
+/// is an error), close-on-exec, and the type checked on the opened descriptor. A FIFO, a
+/// device, a socket or a folder is an [`io::ErrorKind::InvalidInput`] error saying which.
+pub fn open_regular(path: &Path, follow_links: bool) -> io::Result<File> {
+    let mut flags = rustix::fs::OFlags::NONBLOCK;
+    if !follow_links {
+        flags |= rustix::fs::OFlags::NOFOLLOW;
+    }
+    let file = OpenOptions::new().read(true).custom_flags(flags.bits() as i32).open(path)?;
+    let kind = file.metadata()?.file_type();
+    let what = if kind.is_file() {
+        return Ok(file);
+    } else if kind.is_dir() {
+        "a folder"
+    } else if std::os::unix::fs::FileTypeExt::is_fifo(&kind) {
+        "a FIFO"
+    } else if std::os::unix::fs::FileTypeExt::is_char_device(&kind)
+        || std::os::unix::fs::FileTypeExt::is_block_device(&kind)
+    {
+        "a device"
+    } else if std::os::unix::fs::FileTypeExt::is_socket(&kind) {
+        "a socket"
+    } else {
+        "not a file"
+    };
+    Err(io::Error::new(io::ErrorKind::InvalidInput, format!("it is {what}, not a regular file")))
+}
+
+/// The bytes of the regular file at `path` (links followed), at most [`MAX_FILE_BYTES`]:
+/// see [`open_regular`]; a larger file (or one that keeps growing, like
+/// `/proc/self/pagemap`) is an [`io::ErrorKind::InvalidData`] error.
+pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
+    read_open(open_regular(path, true)?)
+}
+
+/// The bytes of an opened regular file, at most [`MAX_FILE_BYTES`].
+pub(crate) fn read_open(file: File) -> io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    let too_big = || {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("it is larger than the {} MiB limit", MAX_FILE_BYTES >> 20),
+        )
+    };
+    let declared = file.metadata()?.len();
+    if declared > MAX_FILE_BYTES {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(declared).unwrap_or(0));
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_big());
+    }
+    Ok(bytes)
+}
 
 /// The mode `std::fs` creates files with (before the umask): `0o666`.
 pub const DEFAULT_FILE_MODE: u32 = 0o666;
@@ -106,8 +175,16 @@ impl FileLock {
     }
 }
 
+/// The lock file, never through a link (`O_NOFOLLOW`).
 fn open_lock_file(path: &Path, mode: u32) -> io::Result<File> {
-    OpenOptions::new().read(true).write(true).create(true).truncate(false).mode(mode).open(path)
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(mode)
+        .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+        .open(path)
 }
 
 #[cfg(test)]
@@ -115,6 +192,50 @@ fn open_lock_file(path: &Path, mode: u32) -> io::Result<File> {
 mod tests {
     use super::*;
     use crate::scratch::Scratch;
+
+    #[test]
+    fn reads_regular_files_only_and_at_most_the_limit() {
+        let tmp = Scratch::new("fs-read-regular");
+        let file = tmp.write("ok.json", "{}");
+        assert_eq!(read_regular(&file).unwrap(), b"{}");
+        let missing = read_regular(&tmp.path().join("none")).unwrap_err();
+        assert_eq!(missing.kind(), io::ErrorKind::NotFound);
+        // A folder, a FIFO (opened without blocking), a device: refused at once.
+        let fifo = tmp.path().join("fifo");
+        rustix::fs::mkfifoat(rustix::fs::CWD, &fifo, rustix::fs::Mode::from_raw_mode(0o600))
+            .unwrap();
+        for (path, what) in [
+            (tmp.path(), "a folder"),
+            (fifo.as_path(), "a FIFO"),
+            (Path::new("/dev/zero"), "a device"),
+        ] {
+            let err = read_regular(path).unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::InvalidInput, "{}", path.display());
+            assert_eq!(err.to_string(), format!("it is {what}, not a regular file"));
+        }
+        // Over the limit (a sparse file: no disk used): refused, nothing read.
+        let big = tmp.path().join("big.json");
+        File::create(&big).unwrap().set_len(MAX_FILE_BYTES + 1).unwrap();
+        let err = read_regular(&big).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+        assert_eq!(err.to_string(), "it is larger than the 16 MiB limit");
+        File::create(&big).unwrap().set_len(MAX_FILE_BYTES).unwrap();
+        assert_eq!(read_regular(&big).unwrap().len() as u64, MAX_FILE_BYTES);
+        // Without following links, a link is refused.
+        std::os::unix::fs::symlink(&file, tmp.path().join("link")).unwrap();
+        assert!(open_regular(&tmp.path().join("link"), false).is_err());
+        assert!(open_regular(&tmp.path().join("link"), true).is_ok());
+    }
+
+    #[test]
+    fn the_lock_file_is_never_opened_through_a_link() {
+        let tmp = Scratch::new("fs-lock-link");
+        let victim = tmp.write("victim", "keep");
+        let lock = tmp.path().join("state.lock");
+        std::os::unix::fs::symlink(&victim, &lock).unwrap();
+        assert!(FileLock::acquire(&lock, 0o600).is_err());
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "keep");
+    }
 
     fn mode(path: &Path) -> u32 {
         fs::metadata(path).unwrap().permissions().mode() & 0o7777

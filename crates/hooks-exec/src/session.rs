@@ -36,7 +36,7 @@ use serde::Serialize;
 
 use crate::callback::{CallbackGroup, run_callback};
 use crate::debug::{DebugLog, DebugSink};
-use crate::discovery::{AppNames, HomeError, LayerFile, Paths, read_layer_file, resolve_home};
+use crate::discovery::{AppNames, HomeError, LayerFile, Paths, read_project_file, resolve_home};
 use crate::env::{EnvPolicy, scrub};
 use crate::process::{self, ProcessSpec};
 use crate::sources::{LoadRequest, Sources};
@@ -204,7 +204,7 @@ impl Session {
         base_env.push(("CLAUDE_PROJECT_DIR".into(), paths.project_root.clone().into_os_string()));
 
         let start_file = if options.trust_project_hooks && !paths.project_is_user_file() {
-            read_layer_file(&paths.project_file)
+            read_project_file(&paths)
         } else {
             LayerFile::Missing
         };

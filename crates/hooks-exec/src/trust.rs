@@ -49,7 +49,7 @@
 //! again for the same session: the file may have changed since.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs::{self, File};
+use std::fs;
 use std::io::{self, Read as _};
 use std::os::unix::fs::{DirBuilderExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
@@ -60,7 +60,7 @@ use hooks_core::text::{format_rfc3339, unix_seconds};
 use hooks_core::{Diagnostic, codes};
 use serde_json::{Map, Value};
 
-use crate::discovery::{LayerFile, Paths, normalize_lexically, read_layer_file};
+use crate::discovery::{LayerFile, Paths, normalize_lexically, read_project_file};
 use crate::fs::FileLock;
 
 /// File name of the trust store in the state folder.
@@ -305,7 +305,7 @@ impl TrustStore {
         }
         let digest = sha256.to_ascii_lowercase();
         let path = state_dir.join(TRUST_COPIES_DIR).join(format!("{digest}.json"));
-        let file = File::open(path).ok()?;
+        let file = crate::fs::open_regular(&path, false).ok()?;
         let mut bytes = Vec::new();
         file.take(MAX_COPY_BYTES + 1).read_to_end(&mut bytes).ok()?;
         (bytes.len() as u64 <= MAX_COPY_BYTES && sha256_hex(&bytes) == digest).then_some(bytes)
@@ -388,7 +388,8 @@ fn project_key(root: &Path) -> Result<String, TrustError> {
 
 /// Reads and checks the store document; `None` when the file does not exist.
 fn read_document(path: &Path) -> Result<Option<Map<String, Value>>, TrustError> {
-    let bytes = match fs::read(path) {
+    // A regular file of at most 16 MiB: a FIFO or a device is an error at once.
+    let bytes = match crate::fs::read_regular(path) {
         Ok(bytes) => bytes,
         Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(source) => return Err(TrustError::Read { path: path.to_path_buf(), source }),
@@ -477,7 +478,16 @@ fn update(
 fn ensure_private_dir(dir: &Path) -> Result<(), TrustError> {
     let write_err = |source| TrustError::Write { path: dir.to_path_buf(), source };
     fs::DirBuilder::new().recursive(true).mode(DIR_MODE).create(dir).map_err(write_err)?;
-    let meta = fs::metadata(dir).map_err(write_err)?;
+    // Never through a link: a `.state` linked elsewhere would have its target chmodded
+    // and written.
+    let meta = fs::symlink_metadata(dir).map_err(write_err)?;
+    if !meta.is_dir() {
+        let why = if meta.file_type().is_symlink() { "a symbolic link" } else { "not a folder" };
+        return Err(write_err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("it is {why}; the state folder must be a real folder"),
+        )));
+    }
     if meta.permissions().mode() & 0o7777 != DIR_MODE {
         fs::set_permissions(dir, fs::Permissions::from_mode(DIR_MODE)).map_err(write_err)?;
     }
@@ -604,7 +614,7 @@ pub(crate) fn load_project_layer(
     if paths.project_is_user_file() {
         return ProjectLayer::Absent;
     }
-    let file = read_layer_file(&paths.project_file);
+    let file = read_project_file(paths);
     project_layer_decision(&paths.project_root, &paths.project_file, file, store, grant)
 }
 
@@ -1060,7 +1070,7 @@ mod tests {
         let err = TrustStore::open(&state).expect_err("a folder is not a store");
         assert!(matches!(err, TrustError::Read { .. }), "{err:?}");
         let message = err.to_diagnostic().message;
-        assert!(message.ends_with(": Is a directory (os error 21)"), "{message}");
+        assert!(message.ends_with(": it is a folder, not a regular file"), "{message}");
     }
 
     #[test]

@@ -110,12 +110,17 @@ pub struct InstallPlan {
 }
 
 impl std::fmt::Display for InstallPlan {
+    /// The plan shown for consent: every text from the index, the manifest or the archive
+    /// escaped with the one escaper ([`hooks_core::text::escape_control`]).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use hooks_core::text::escape_control as esc;
         match &self.previous_version {
-            Some(p) => writeln!(f, "update {} {} -> {}", self.id, p, self.version)?,
-            None => writeln!(f, "install {} {}", self.id, self.version)?,
+            Some(p) => {
+                writeln!(f, "update {} {} -> {}", esc(&self.id), esc(p), esc(&self.version))?
+            }
+            None => writeln!(f, "install {} {}", esc(&self.id), esc(&self.version))?,
         }
-        writeln!(f, "source: {}", self.source)?;
+        writeln!(f, "source: {}", esc(&self.source))?;
         if let Some(a) = &self.archive_sha256 {
             writeln!(f, "archive sha256: {a}")?;
         }
@@ -132,7 +137,7 @@ impl std::fmt::Display for InstallPlan {
                     "  {} {:>8} {}{}",
                     &e.sha256[..16],
                     e.size,
-                    p,
+                    esc(p),
                     if e.executable { " (executable)" } else { "" }
                 )?;
             }
@@ -161,7 +166,7 @@ impl std::fmt::Display for InstallPlan {
             }
         }
         for w in &self.warnings {
-            writeln!(f, "warning: {w}")?;
+            writeln!(f, "warning: {}", esc(w))?;
         }
         Ok(())
     }

@@ -58,6 +58,8 @@ pub struct Plan {
     pub scale_sizes: [usize; 3],
     /// Builds per size.
     pub scale_rounds: usize,
+    /// Names of the one exact-set matcher of the exact-set rows.
+    pub exact_sizes: [usize; 3],
     /// Bytes the flood handler prints.
     pub flood_bytes: u64,
     /// Runs of the flood.
@@ -81,6 +83,7 @@ impl Plan {
                 fanout_rounds: 1,
                 scale_sizes: [10, 100, 1_000],
                 scale_rounds: 2,
+                exact_sizes: [1_000, 5_000, 25_000],
                 flood_bytes: 16 << 20,
                 flood_rounds: 1,
                 plugin_files: 50,
@@ -96,6 +99,7 @@ impl Plan {
                 fanout_rounds: 10,
                 scale_sizes: [10, 1_000, 10_000],
                 scale_rounds: 10,
+                exact_sizes: [1_000, 10_000, 100_000],
                 flood_bytes: 1 << 30,
                 flood_rounds: 5,
                 plugin_files: 1_000,
@@ -618,6 +622,45 @@ impl Bench {
             };
             rows.push(Row::new(build_label(n), Unit::Seconds, builds, target(build_label)));
             rows.push(Row::new(match_label(n), Unit::Seconds, matches, target(match_label)));
+        }
+        rows.extend(self.exact_set());
+        rows
+    }
+
+    /// Snapshot build of one group whose matcher is an exact set of many names: linear in
+    /// the names (judged against the middle size, like the group rows).
+    fn exact_set(&self) -> Vec<Row> {
+        fn label(n: usize) -> String {
+            format!("5 snapshot parse+build, one exact set of {} names", thousands(n))
+        }
+        let [_, mid, _] = self.plan.exact_sizes;
+        let mut rows = Vec::new();
+        for n in self.plan.exact_sizes {
+            let names: Vec<String> = (0..n).map(|i| format!("Tool{i}")).collect();
+            let config = json!({"hooks": {"PreToolUse": [{"matcher": names.join("|"),
+                "hooks": [{"type": "command", "command": "check"}]}]}});
+            let bytes = config.to_string().into_bytes();
+            let build = || {
+                let parsed = parse_config(&bytes, "bench.json", ConfigKind::User);
+                Snapshot::build(
+                    vec![LayerDocument::new(Layer::User, "bench.json", parsed)],
+                    &SnapshotOptions::default(),
+                )
+            };
+            let last = format!("Tool{}", n - 1);
+            if build().matching(Event::PreToolUse, Some(&last)).len() != 1 {
+                rows.push(Row::failed(label(n), format!("{last} does not match")));
+                continue;
+            }
+            let rounds =
+                if n >= 10_000 { self.plan.scale_rounds } else { self.plan.scale_rounds * 5 };
+            let builds: Vec<f64> = (0..rounds).map(|_| time(build).0).collect();
+            let target = match n.cmp(&mid) {
+                std::cmp::Ordering::Less => Target::Ratio { floor: label(mid) },
+                std::cmp::Ordering::Equal => Target::Floor,
+                std::cmp::Ordering::Greater => Target::Slower { floor: label(mid), max: 15.0 },
+            };
+            rows.push(Row::new(label(n), Unit::Seconds, builds, target));
         }
         rows
     }

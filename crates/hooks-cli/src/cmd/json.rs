@@ -10,8 +10,16 @@ use crate::context::Ctx;
 
 /// Writes `report` as pretty JSON and a newline on stdout.
 pub(crate) fn print(cx: &mut Ctx<'_>, report: &impl Serialize) -> anyhow::Result<()> {
-    writeln!(cx.out, "{}", serde_json::to_string_pretty(report)?)?;
+    writeln!(cx.out, "{}", pretty(report)?)?;
     Ok(())
+}
+
+/// `value` as pretty JSON, every character a terminal would act on escaped: serde_json
+/// writes C0 controls as `\u001b`, and [`hooks_core::text::escape_json_output`] the C1 and
+/// Unicode format characters it leaves raw (`\u009b`, `\u202e`). The JSON is the same
+/// value; only its text is plain. Every JSON output of the commands is made by it.
+pub(crate) fn pretty(value: &impl Serialize) -> serde_json::Result<String> {
+    Ok(hooks_core::text::escape_json_output(&serde_json::to_string_pretty(value)?))
 }
 
 /// The error for `--json` on a command whose output cannot be JSON.

@@ -44,14 +44,14 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ListArgs) -> anyhow::Result<i32> {
         .collect();
     if cx.global.json {
         let value = Listing::new(&snapshot, session.paths(), &handlers, &diagnostics);
-        writeln!(cx.out, "{}", serde_json::to_string_pretty(&value)?)?;
+        writeln!(cx.out, "{}", crate::cmd::json::pretty(&value)?)?;
     } else {
         let hidden = snapshot
             .handlers()
             .iter()
             .filter(|h| event.is_none_or(|e| h.event == e) && !h.is_active())
             .count();
-        let text = table(&handlers, &cx.env.cwd, cx.out_style);
+        let text = table(&handlers, &cx.env.cwd, cx.out_style, Fit::Cut);
         cx.out.write_all(text.as_bytes())?;
         if !args.all && hidden > 0 {
             writeln!(cx.out, "({hidden} inactive not shown; use --all)")?;
@@ -263,9 +263,10 @@ pub(crate) fn shown_path(path: &str, cwd: &Path) -> String {
     }
 }
 
-/// Cuts `text` to `width` characters, ending with `…` when cut. Newlines become spaces.
+/// Cuts `text` to `width` characters, ending with `…` when cut, after escaping it
+/// ([`hooks_core::text::escape_control`]: a newline is shown as `\n`).
 fn fit(text: &str, width: usize) -> String {
-    let text: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let text = hooks_core::text::escape_control(text);
     if text.chars().count() <= width {
         return text;
     }
@@ -284,8 +285,41 @@ fn fit_left(text: &str, width: usize) -> String {
     format!("…{tail}")
 }
 
-/// The human table: a header, then per handler a row and an indented detail line.
-pub(crate) fn table(handlers: &[&Handler], cwd: &Path, style: Style) -> String {
+/// Whether the table may cut what does not fit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fit {
+    /// A listing: cells and detail lines are cut to the width, ending with `…`.
+    Cut,
+    /// A consent screen (`hooks trust`): nothing is cut; the ID, MATCHER and RUNS cells
+    /// wrap onto continuation lines within their columns, the detail line onto indented
+    /// lines, so every command is shown whole.
+    Wrap,
+}
+
+/// `text` escaped, then in lines of at most `width` characters: broken after the last
+/// space that leaves a line at least half full, else at the width.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let chars: Vec<char> = hooks_core::text::escape_control(text).chars().collect();
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    let mut start = 0;
+    while chars.len() - start > width {
+        let window = &chars[start..start + width];
+        let cut = match window.iter().rposition(|c| *c == ' ') {
+            _ if chars[start + width] == ' ' => width + 1,
+            Some(space) if space + 1 >= width / 2 => space + 1,
+            _ => width,
+        };
+        lines.push(chars[start..start + cut].iter().collect::<String>().trim_end().to_owned());
+        start += cut;
+    }
+    lines.push(chars[start..].iter().collect());
+    lines
+}
+
+/// The human table: a header, then per handler a row and an indented detail line; with
+/// [`Fit::Wrap`] nothing is cut.
+pub(crate) fn table(handlers: &[&Handler], cwd: &Path, style: Style, fit_mode: Fit) -> String {
     if handlers.is_empty() {
         return "no hooks configured\n".to_owned();
     }
@@ -309,16 +343,38 @@ pub(crate) fn table(handlers: &[&Handler], cwd: &Path, style: Style) -> String {
         let (word, reason) = status(h);
         let padded = format!("{word:st_w$}");
         let word = if h.is_active() { style.green(&padded) } else { style.yellow(&padded) };
-        let row = format!(
-            "{:id_w$}  {word}  {:layer_w$}  {:m_w$}  {:t_w$}  {}",
-            fit(id, id_w),
-            h.layer.label(),
-            fit(matcher, m_w),
-            seconds(h.effective_timeout),
-            fit(&runs(h), runs_w),
-        );
-        out.push_str(row.trim_end());
-        out.push('\n');
+        let timeout = seconds(h.effective_timeout);
+        if fit_mode == Fit::Wrap {
+            let (ids, ms, rs) = (wrap(id, id_w), wrap(matcher, m_w), wrap(&runs(h), runs_w));
+            let blank = " ".repeat(st_w);
+            for i in 0..ids.len().max(ms.len()).max(rs.len()) {
+                let cell = |lines: &[String]| lines.get(i).cloned().unwrap_or_default();
+                let (word, layer, timeout) = if i == 0 {
+                    (word.as_str(), h.layer.label(), timeout.as_str())
+                } else {
+                    (blank.as_str(), "", "")
+                };
+                let row = format!(
+                    "{:id_w$}  {word}  {layer:layer_w$}  {:m_w$}  {timeout:t_w$}  {}",
+                    cell(&ids),
+                    cell(&ms),
+                    cell(&rs),
+                );
+                out.push_str(row.trim_end());
+                out.push('\n');
+            }
+        } else {
+            let row = format!(
+                "{:id_w$}  {word}  {:layer_w$}  {:m_w$}  {:t_w$}  {}",
+                fit(id, id_w),
+                h.layer.label(),
+                fit(matcher, m_w),
+                timeout,
+                fit(&runs(h), runs_w),
+            );
+            out.push_str(row.trim_end());
+            out.push('\n');
+        }
         let mut detail = vec![h.fingerprint.chars().take(12).collect::<String>()];
         let line = h.position.map(|p| format!(":{}", p.line)).unwrap_or_default();
         // A plugin's files are shown relative to the plugin, after its id and version.
@@ -344,16 +400,25 @@ pub(crate) fn table(handlers: &[&Handler], cwd: &Path, style: Style) -> String {
             detail.push(r);
         }
         if let Some(m) = &h.status_message {
-            detail.push(format!("{m:?}"));
+            detail.push(format!("\"{}\"", hooks_core::text::escape_control(m)));
         }
         if let Some(at) = path_at {
             let others: usize = detail.iter().map(|d| d.chars().count() + 2).sum();
             let path_w = WIDTH.saturating_sub(2 + others + line.len()).max(24);
-            detail.insert(at, format!("{}{line}", fit_left(&shown_path(&h.source, cwd), path_w)));
+            let path = shown_path(&h.source, cwd);
+            let path = if fit_mode == Fit::Wrap { path } else { fit_left(&path, path_w) };
+            detail.insert(at, format!("{path}{line}"));
         }
-        let detail = fit(&format!("  {}", detail.join("  ")), WIDTH);
-        out.push_str(&style.dim(&detail));
-        out.push('\n');
+        if fit_mode == Fit::Wrap {
+            for line in wrap(&detail.join("  "), WIDTH - 4) {
+                out.push_str(&style.dim(&format!("  {line}")));
+                out.push('\n');
+            }
+        } else {
+            let detail = fit(&format!("  {}", detail.join("  ")), WIDTH);
+            out.push_str(&style.dim(&detail));
+            out.push('\n');
+        }
     }
     out
 }
@@ -370,7 +435,8 @@ pub(crate) fn diagnostic_line(d: &Diagnostic, style: Style) -> String {
         (Some(s), _, _) => format!(" {s}:"),
         _ => String::new(),
     };
-    format!("{label}{location} {}", crate::hints::text(d))
+    let text = format!("{location} {}", crate::hints::text(d));
+    format!("{label}{}", hooks_core::text::escape_control(&text))
 }
 
 #[cfg(test)]
@@ -386,8 +452,18 @@ mod tests {
         check_fit("short", 10, "short");
         check_fit("exactly10!", 10, "exactly10!");
         check_fit("a bit too long", 10, "a bit too…");
-        check_fit("two\nlines", 20, "two lines");
+        check_fit("two\nlines", 20, "two\\nlines");
+        check_fit("\x1b[2J\u{9b}", 20, "\\x1b[2J\\u{9b}");
         check_fit("ééééé", 3, "éé…");
+    }
+
+    #[test]
+    fn wrapping_keeps_every_character() {
+        assert_eq!(wrap("short", 10), ["short"]);
+        assert_eq!(wrap("a b c d e f g", 5), ["a b c", "d e f", "g"]);
+        assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+        assert_eq!(wrap("x; curl https://x | sh", 12), ["x; curl", "https://x |", "sh"]);
+        assert_eq!(wrap("a\x1b", 3), ["a\\x", "1b"]);
     }
 
     #[test]

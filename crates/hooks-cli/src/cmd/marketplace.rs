@@ -11,6 +11,7 @@
 //! `hooks-marketplace.pub`. With `--json`, each command prints one JSON report of what it
 //! did on stdout (see [`json`]); warnings stay on stderr.
 
+use hooks_core::text::escape_control as esc;
 use std::io::Write as _;
 use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::Path;
@@ -169,15 +170,15 @@ fn report(cx: &mut Ctx<'_>, verb: &str, r: &MarketplaceReport) -> anyhow::Result
         (Some(v), None) => format!("index version {v}, unsigned"),
         (None, _) => "catalogue, unsigned".to_owned(),
     };
-    let plugins = if r.plugins.is_empty() { "none".to_owned() } else { r.plugins.join(", ") };
+    let plugins = if r.plugins.is_empty() { "none".to_owned() } else { esc(&r.plugins.join(", ")) };
     if !cx.global.json {
-        writeln!(cx.out, "{verb} marketplace {} ({what}); plugins: {plugins}", rec.name)?;
+        writeln!(cx.out, "{verb} marketplace {} ({what}); plugins: {plugins}", esc(&rec.name))?;
     }
     if trust_word(rec) == "unsigned" && verb == "added" {
         cx.warn(format!(
             "marketplace {} is unsigned: nothing proves who published its plugins; each \
              install pins the files it sees then (review the plan)",
-            rec.name
+            esc(&rec.name)
         ));
     }
     for w in &r.warnings {
@@ -241,7 +242,7 @@ fn list(cx: &mut Ctx<'_>, home: &Home) -> anyhow::Result<i32> {
                 })
             })
             .collect();
-        writeln!(cx.out, "{}", serde_json::to_string_pretty(&json!({ "marketplaces": items }))?)?;
+        writeln!(cx.out, "{}", crate::cmd::json::pretty(&json!({ "marketplaces": items }))?)?;
         return Ok(0);
     }
     if records.is_empty() {
@@ -259,8 +260,8 @@ fn list(cx: &mut Ctx<'_>, home: &Home) -> anyhow::Result<i32> {
         let trust = format!("{:8}", trust_word(r));
         let trust =
             if trust_word(r) == "signed" { style.green(&trust) } else { style.yellow(&trust) };
-        let source = redact_url(&r.source);
-        writeln!(cx.out, "{:name_w$}  {:9}  {trust}  {source}", r.name, kind_word(r))?;
+        let (name, source) = (esc(&r.name), esc(&redact_url(&r.source)));
+        writeln!(cx.out, "{name:name_w$}  {:9}  {trust}  {source}", kind_word(r))?;
         if let Some(k) = &r.public_key {
             writeln!(cx.out, "{}", style.dim(&format!("  key {k}")))?;
         }

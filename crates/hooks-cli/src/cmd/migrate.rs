@@ -67,7 +67,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &MigrateArgs) -> anyhow::Result<i32> {
             "file": args.file.display().to_string(),
             "backup": backup.display().to_string(),
         });
-        writeln!(cx.out, "{}", serde_json::to_string_pretty(&report)?)?;
+        writeln!(cx.out, "{}", crate::cmd::json::pretty(&report)?)?;
         return Ok(0);
     }
     writeln!(cx.err, "migrated {} (original kept as {})", args.file.display(), backup.display())?;

@@ -16,6 +16,7 @@
 //! pinned key), `unsigned` (a catalogue or an index added without a key: pinned on first
 //! use), `adopted` (pinned by `verify --adopt`), `unverified` (installed by another tool).
 
+use hooks_core::text::escape_control as esc;
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -249,7 +250,7 @@ fn confirm(cx: &mut Ctx<'_>, plan: &InstallPlan, refusal: &mut Option<Refusal>) 
         return false;
     }
     let verb = if plan.previous_version.is_some() { "Update" } else { "Install" };
-    let _ = write!(cx.err, "\n{verb} {} {}? [y/N] ", plan.id, plan.version);
+    let _ = write!(cx.err, "\n{verb} {} {}? [y/N] ", esc(&plan.id), esc(&plan.version));
     let _ = cx.err.flush();
     let answer = cx.read_answer().unwrap_or_default();
     if matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
@@ -401,7 +402,7 @@ fn list(cx: &mut Ctx<'_>, home: &Home) -> anyhow::Result<i32> {
                 })
             })
             .collect();
-        writeln!(cx.out, "{}", serde_json::to_string_pretty(&json!({ "plugins": items }))?)?;
+        writeln!(cx.out, "{}", crate::cmd::json::pretty(&json!({ "plugins": items }))?)?;
         return Ok(0);
     }
     if plugins.is_empty() {
@@ -413,8 +414,8 @@ fn list(cx: &mut Ctx<'_>, home: &Home) -> anyhow::Result<i32> {
         .iter()
         .map(|p| {
             [
-                p.id.clone(),
-                p.version.clone().unwrap_or_else(|| "-".to_owned()),
+                esc(&p.id.to_string()),
+                esc(p.version.as_deref().unwrap_or("-")),
                 if p.enabled { "enabled" } else { "disabled" }.to_owned(),
                 trust_word(p, &markets).to_owned(),
                 p.lock
@@ -490,7 +491,7 @@ fn verify(cx: &mut Ctx<'_>, home: &Home, args: &PluginVerifyArgs) -> anyhow::Res
             })
             .collect();
         let value = json!({"ok": !failed, "plugins": items});
-        writeln!(cx.out, "{}", serde_json::to_string_pretty(&value)?)?;
+        writeln!(cx.out, "{}", crate::cmd::json::pretty(&value)?)?;
         return Ok(i32::from(failed));
     }
     let style = cx.out_style;
@@ -507,7 +508,7 @@ fn verify(cx: &mut Ctx<'_>, home: &Home, args: &PluginVerifyArgs) -> anyhow::Res
             VerifyStatus::Tampered(problems) => {
                 writeln!(cx.out, "{} {id}:", style.red_bold("TAMPERED"))?;
                 for p in problems {
-                    writeln!(cx.out, "  {p}")?;
+                    writeln!(cx.out, "  {}", esc(&p.to_string()))?;
                 }
             }
             _ => writeln!(

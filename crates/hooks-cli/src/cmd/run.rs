@@ -221,7 +221,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
     }
     if args.dry_run {
         let value = dry_run(&session.snapshot(), &invocation, &load_diagnostics, &cx.env.cwd);
-        writeln!(cx.out, "{}", serde_json::to_string_pretty(&value)?)?;
+        writeln!(cx.out, "{}", crate::cmd::json::pretty(&value)?)?;
         return Ok(0);
     }
     let tool = tool_name(&invocation);
@@ -232,7 +232,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
         }
     }
     let output = RunOutput::new(&fired, &load_diagnostics, tool.as_deref());
-    writeln!(cx.out, "{}", serde_json::to_string_pretty(&output)?)?;
+    writeln!(cx.out, "{}", crate::cmd::json::pretty(&output)?)?;
     Ok(if fired.is_blocking() { 2 } else { 0 })
 }
 
@@ -265,20 +265,21 @@ fn fire(
                 fired = &mut fired => break fired,
                 Some(line) = debug_lines.recv() => {
                     if show_status {
-                        let _ = write!(err, "\r\x1b[K");
+                        let _ = err.control("\r\x1b[K");
                     }
                     Ctx::debug_line(err, style, &line);
                 }
                 Some(text) = rx.recv(), if show_status => {
                     // Overwrite one status line; an empty text clears it.
-                    let _ = write!(err, "\r\x1b[K{}", style.dim(&text));
+                    let _ = err.control("\r\x1b[K");
+                    let _ = write!(err, "{}", style.dim(&text));
                     let _ = err.flush();
                 }
             }
         }
     });
     if show_status {
-        let _ = write!(err, "\r\x1b[K");
+        let _ = err.control("\r\x1b[K");
     }
     while let Ok(line) = debug_lines.try_recv() {
         Ctx::debug_line(err, style, &line);

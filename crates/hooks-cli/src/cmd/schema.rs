@@ -31,7 +31,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &SchemaArgs) -> anyhow::Result<i32> {
     let Some(name) = &args.name else {
         if cx.global.json {
             let names = serde_json::json!({ "names": names() });
-            writeln!(cx.out, "{}", serde_json::to_string_pretty(&names)?)?;
+            writeln!(cx.out, "{}", crate::cmd::json::pretty(&names)?)?;
             return Ok(0);
         }
         for name in names() {
@@ -42,6 +42,6 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &SchemaArgs) -> anyhow::Result<i32> {
     let Some(value) = schema(name) else {
         bail!("unknown schema '{name}'; run `hooks schema` to list the names");
     };
-    writeln!(cx.out, "{}", serde_json::to_string_pretty(&value)?)?;
+    writeln!(cx.out, "{}", crate::cmd::json::pretty(&value)?)?;
     Ok(0)
 }

@@ -20,6 +20,7 @@
 //! The messages are the types of [`protocol`]; the JSON Schema (`hooks schema serve`) is
 //! generated from them. The full protocol is in `docs/serve.md`.
 
+use std::collections::HashMap;
 use std::io::{BufRead as _, BufReader, Write};
 use std::sync::Arc;
 use std::time::Duration;
@@ -28,6 +29,7 @@ use anyhow::Context as _;
 use hooks_core::{CommonDefaults, Diagnostic, Event, Invocation};
 use hooks_exec::{Fired, Session, StatusListener};
 use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
@@ -270,19 +272,22 @@ pub(crate) fn parse_request(
 /// Reads a [`RequestLine`], with the error response a line that is not one gets: the
 /// JSON-RPC code of the first thing wrong, and the request's id once it could be read.
 fn read_request_line(line: &[u8]) -> Result<RequestLine, ErrorResponse> {
-    let value: Value = serde_json::from_slice(line)
-        .map_err(|e| ErrorResponse::new(None, PARSE_ERROR, format!("invalid JSON: {e}")))?;
-    let Value::Object(mut obj) = value else {
+    let invalid =
+        |e: serde_json::Error| ErrorResponse::new(None, PARSE_ERROR, format!("invalid JSON: {e}"));
+    // Read as raw values first, so the id is echoed as written: through a `Value` a big
+    // number would become a float and `1e400` an error. A key given twice keeps the last.
+    serde_json::from_slice::<&RawValue>(line).map_err(invalid)?;
+    let Ok(mut obj) = serde_json::from_slice::<HashMap<String, &RawValue>>(line) else {
         return Err(ErrorResponse::new(None, INVALID_REQUEST, "a request must be a JSON object"));
     };
     let id: Id = match obj.remove("id") {
         None => return Err(ErrorResponse::new(None, INVALID_REQUEST, "missing \"id\"")),
-        Some(id) => serde_json::from_value(id).map_err(|_| {
+        Some(raw) => Id::of_raw(raw).ok_or_else(|| {
             ErrorResponse::new(None, INVALID_REQUEST, "\"id\" must be a string or a number")
         })?,
     };
-    let method = match obj.remove("method") {
-        Some(Value::String(name)) => match serde_json::from_value(Value::String(name.clone())) {
+    let method = match obj.remove("method").map(|raw| serde_json::from_str::<String>(raw.get())) {
+        Some(Ok(name)) => match serde_json::from_value(Value::String(name.clone())) {
             Ok(method) => method,
             Err(_) => {
                 let message = format!("unknown method '{name}'");
@@ -294,7 +299,14 @@ fn read_request_line(line: &[u8]) -> Result<RequestLine, ErrorResponse> {
             return Err(ErrorResponse::new(Some(id), INVALID_REQUEST, message));
         }
     };
-    Ok(RequestLine { id, method, params: obj.remove("params") })
+    let params = match obj.remove("params").map(|raw| serde_json::from_str::<Value>(raw.get())) {
+        None => None,
+        Some(Ok(params)) => Some(params),
+        Some(Err(e)) => {
+            return Err(ErrorResponse::new(Some(id), PARSE_ERROR, format!("invalid JSON: {e}")));
+        }
+    };
+    Ok(RequestLine { id, method, params })
 }
 
 /// The [`EventParams`] of an `event` request, or what is wrong with them.
@@ -474,7 +486,10 @@ fn push_event_response(batch: &mut Vec<u8>, done: Result<EventDone, tokio::task:
 /// Appends `message` as one line to `batch`.
 fn push_line(batch: &mut Vec<u8>, message: &impl Serialize) {
     // The messages serialize: every map key is a string.
-    if serde_json::to_writer(&mut *batch, message).is_ok() {
+    // C1 and format characters as `\uXXXX` too, so the guard on stdout leaves the line as
+    // it is.
+    if let Ok(line) = serde_json::to_string(message) {
+        batch.extend_from_slice(hooks_core::text::escape_json_output(&line).as_bytes());
         batch.push(b'\n');
     }
 }

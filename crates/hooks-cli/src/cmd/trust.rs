@@ -19,6 +19,7 @@
 //! of what changed (`{"action": "granted" | "already_trusted" | "revoked" | "not_trusted",
 //! "project_root", "file", "sha256"}`), the review and the prompt going to stderr.
 
+use hooks_core::text::escape_control;
 use std::io::Write as _;
 use std::time::SystemTime;
 
@@ -125,7 +126,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
             "handlers": handlers.iter().map(|h| list::handler_json(h)).collect::<Vec<_>>(),
             "diagnostics": crate::hints::diagnostics_json(snapshot.diagnostics()),
         });
-        writeln!(cx.out, "{}", serde_json::to_string_pretty(&value)?)?;
+        writeln!(cx.out, "{}", crate::cmd::json::pretty(&value)?)?;
         return Ok(0);
     }
 
@@ -133,7 +134,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
     let json = cx.global.json;
     let style = if json { cx.err_style } else { cx.out_style };
     let mut shown: Vec<u8> = Vec::new();
-    writeln!(shown, "{} {source}", style.bold("Project hooks:"))?;
+    writeln!(shown, "{} {}", style.bold("Project hooks:"), escape_control(&source.to_string()))?;
     writeln!(shown, "{} {sha256}", style.bold("sha256:"))?;
     let state_text = match state {
         TrustState::Trusted { trusted_at } => {
@@ -165,7 +166,8 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
         }
         writeln!(shown, "\n{}", style.bold("Every hook it would run now:"))?;
     }
-    shown.write_all(list::table(&handlers, &cx.env.cwd, style).as_bytes())?;
+    // A consent screen: every command whole, wrapped, never cut.
+    shown.write_all(list::table(&handlers, &cx.env.cwd, style, list::Fit::Wrap).as_bytes())?;
     for d in snapshot.diagnostics() {
         writeln!(shown, "{}", list::diagnostic_line(d, style))?;
     }

@@ -56,13 +56,14 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ValidateArgs) -> anyhow::Result<i32> 
             "errors": errors,
             "warnings": warnings,
         });
-        writeln!(cx.out, "{}", serde_json::to_string_pretty(&value)?)?;
+        writeln!(cx.out, "{}", crate::cmd::json::pretty(&value)?)?;
         return Ok(i32::from(errors > 0));
     }
     for d in &diagnostics {
         let file = d.source.as_deref().and_then(|s| files.iter().find(|f| f.document.source == s));
         // Documents a host passed in parsed (plugins) are read again only to show the line.
-        let shown = file.map(|f| f.bytes.clone().or_else(|| std::fs::read(&f.path).ok()));
+        let shown =
+            file.map(|f| f.bytes.clone().or_else(|| hooks_exec::fs::read_regular(&f.path).ok()));
         writeln!(cx.out, "{}", report::render(d, shown.flatten().as_deref(), cx.out_style))?;
     }
     if files.is_empty() && diagnostics.is_empty() {
@@ -71,7 +72,8 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ValidateArgs) -> anyhow::Result<i32> 
     }
     for f in files.iter().filter(|f| !f.loads()) {
         let why = f.document.inactive.as_ref().map_or("", |(_, why)| why.as_str());
-        writeln!(cx.out, "not loaded: {} ({why})", f.path.display())?;
+        let path = hooks_core::text::escape_control(&f.path.display().to_string());
+        writeln!(cx.out, "not loaded: {path} ({})", hooks_core::text::escape_control(why))?;
     }
     let summary = format!(
         "{} {}: {errors} {}, {warnings} {}",
@@ -101,7 +103,8 @@ fn explicit_files(cx: &Ctx<'_>, args: &ValidateArgs) -> (Vec<Source>, Vec<Diagno
     let mut diagnostics = Vec::new();
     for (i, name) in args.files.iter().enumerate() {
         let shown = name.display().to_string();
-        match std::fs::read(absolute(name, &cx.env.cwd)) {
+        // A regular file of at most 16 MiB: a FIFO or a device is an error at once.
+        match hooks_exec::fs::read_regular(&absolute(name, &cx.env.cwd)) {
             Ok(bytes) => {
                 let layer = if kind == ConfigKind::Plugin {
                     // Each plugin document its own plugin, so files do not merge.

@@ -7,6 +7,7 @@ mod common;
 mod core_host;
 // The crash tests abort the binary at the fault-injection points of hooks-plugins, which
 // exist only with the `crash-points` feature.
+mod confinement;
 #[cfg(feature = "crash-points")]
 mod crash;
 mod diagnostics;
@@ -22,5 +23,6 @@ mod run;
 mod schema;
 mod serve;
 mod store_gc;
+mod terminal;
 mod trust;
 mod validate;

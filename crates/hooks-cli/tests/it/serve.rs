@@ -377,3 +377,37 @@ fn session_options_allow_env_and_capabilities() {
         json!({"code": -32600, "message": "the session options are set before the first event"})
     );
 }
+
+/// The `"id": …` text at the start of a response line.
+fn raw_id(line: &str) -> &str {
+    let rest = line.strip_prefix("{\"id\":").unwrap_or_else(|| panic!("{line}"));
+    let end = rest.find([',', '}']).unwrap();
+    &rest[..end]
+}
+
+#[test]
+fn ids_are_echoed_exactly_as_written() {
+    let env = TestEnv::new("serve-ids");
+    let ids = ["18446744073709551616", "-0", "1e400", "1.50", "-1E-7", "12345678901234567890123"];
+    let mut input = String::new();
+    for id in ids {
+        input.push_str(&format!("{{\"id\": {id}, \"method\": \"list\"}}\n"));
+        input.push_str(&format!("{{\"method\": \"teleport\", \"id\": {id}}}\n"));
+    }
+    input.push_str("{\"id\": \"s\\u001b\", \"method\": \"shutdown\"}\n");
+    let out = env.run_stdin(&["serve"], &input);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let responses: Vec<&str> = out.stdout.lines().filter(|l| l.starts_with("{\"id\":")).collect();
+    let mut echoed: Vec<&str> = responses.iter().map(|l| raw_id(l)).collect();
+    echoed.sort_unstable();
+    let mut expect: Vec<&str> = ids.iter().flat_map(|id| [*id, *id]).collect();
+    expect.push("\"s\\u001b\"");
+    expect.sort_unstable();
+    assert_eq!(echoed, expect, "{}", out.stdout);
+    // The unknown method's error carries the id too, and every line is still JSON.
+    for line in &responses {
+        if line.contains("teleport") {
+            assert!(line.contains("-32601"), "{line}");
+        }
+    }
+}

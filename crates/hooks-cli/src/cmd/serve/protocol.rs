@@ -10,6 +10,7 @@ use hooks_core::{Diagnostic, Event};
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use crate::cli::Capability;
@@ -27,7 +28,9 @@ pub(crate) const INVALID_PARAMS: i64 = -32602;
 /// An event task failed.
 pub(crate) const INTERNAL_ERROR: i64 = -32603;
 
-/// A request id, chosen by the host and echoed in the response.
+/// A request id, chosen by the host and echoed in the response exactly as it was written:
+/// a number keeps its text (`18446744073709551616`, `-0`, `1e400` and `1.50` come back
+/// as they came, never re-formatted through a float).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 #[schemars(rename = "id")]
@@ -35,14 +38,63 @@ pub enum Id {
     /// A string id.
     String(String),
     /// A number id.
-    Number(serde_json::Number),
+    Number(#[schemars(with = "serde_json::Number")] NumberText),
+}
+
+/// A JSON number as the text the host wrote (valid JSON number syntax, any size or
+/// precision).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NumberText(String);
+
+impl NumberText {
+    /// `text` when it is one JSON number (`-0`, `1.50`, `1e400`, any number of digits).
+    pub fn new(text: &str) -> Option<NumberText> {
+        let raw: Box<RawValue> = serde_json::from_str(text.trim()).ok()?;
+        let raw = raw.get();
+        raw.starts_with(|c: char| c == '-' || c.is_ascii_digit())
+            .then(|| NumberText(raw.to_owned()))
+    }
+
+    /// The number's text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Serialize for NumberText {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match RawValue::from_string(self.0.clone()) {
+            Ok(raw) => raw.serialize(serializer),
+            Err(e) => Err(serde::ser::Error::custom(e)),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for NumberText {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // Through serde_json's own deserializer the text is kept; through anything else
+        // (a `Value`, an untagged enum's buffer) the number is as precise as it still is.
+        let number = serde_json::Number::deserialize(deserializer)?;
+        Ok(NumberText(number.to_string()))
+    }
 }
 
 impl std::fmt::Display for Id {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Id::String(s) => write!(f, "{}", Value::String(s.clone())),
-            Id::Number(n) => write!(f, "{n}"),
+            Id::Number(n) => write!(f, "{}", n.as_str()),
+        }
+    }
+}
+
+impl Id {
+    /// The id a request's raw `id` value is: a string, or a number kept as written;
+    /// `None` for any other JSON value.
+    pub(crate) fn of_raw(raw: &RawValue) -> Option<Id> {
+        match NumberText::new(raw.get()) {
+            Some(number) => Some(Id::Number(number)),
+            None => serde_json::from_str::<String>(raw.get()).ok().map(Id::String),
         }
     }
 }
