@@ -23,7 +23,7 @@ use crate::error::{PluginError, Result};
 use crate::fetch::{Location, download_with_progress};
 use crate::folder::{PluginFolder, check_hooks, read_plugin_folder};
 use crate::fsutil::{
-    StateLock, TempDir, Txn, crash_point, read_optional, recover_for_read, sha256_hex,
+    ReadLock, StateLock, TempDir, Txn, crash_point, read_optional, recover_for_read, sha256_hex,
 };
 use crate::home::{Home, PluginId, is_safe_name};
 use crate::index::{IndexPlugin, IndexVersion, SignedIndex, now_secs};
@@ -898,6 +898,7 @@ pub struct InstalledPlugin {
 /// Every installed plugin, sorted by id.
 pub fn list(home: &Home) -> Result<Vec<InstalledPlugin>> {
     recover_for_read(home);
+    let _generation = ReadLock::shared(home);
     let installed = InstalledPlugins::load(home)?;
     let states = PluginStates::load(home)?;
     let lock = Lockfile::load(home)?;
@@ -982,6 +983,7 @@ impl VerifyReport {
 /// Re-hashes every file of each installed plugin (or only `id`) against its manifest.
 pub fn verify(home: &Home, id: Option<&str>) -> Result<VerifyReport> {
     recover_for_read(home);
+    let _generation = ReadLock::shared(home);
     let installed = InstalledPlugins::load(home)?;
     let lock = Lockfile::load(home)?;
     let mut plugins = Vec::new();

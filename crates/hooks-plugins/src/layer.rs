@@ -18,7 +18,7 @@ use hooks_core::{Diagnostic, InactiveStatus, LayerDocument, PluginInfo, Severity
 use crate::codes;
 use crate::error::Result;
 use crate::folder::read_plugin_folder;
-use crate::fsutil::recover_for_read;
+use crate::fsutil::{ReadLock, recover_for_read};
 use crate::home::Home;
 use crate::manifest::check_tree;
 use crate::state::{InstalledPlugins, Lockfile, PluginStates};
@@ -37,6 +37,9 @@ pub struct LayerOptions {
 /// Never fails: unreadable state files come back as `plugin_hooks_failed` diagnostics.
 pub fn plugin_layers(home: &Home, options: &LayerOptions) -> (Vec<LayerDocument>, Vec<Diagnostic>) {
     recover_for_read(home);
+    // One generation of the state: no update commits between the reads below and the
+    // hashing of the trees they name.
+    let _generation = ReadLock::shared(home);
     let mut docs = Vec::new();
     let mut diags = Vec::new();
     let state = (|| -> Result<_> {
