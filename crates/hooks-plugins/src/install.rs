@@ -854,18 +854,37 @@ pub fn remove(home: &Home, id: &str, purge_data: bool) -> Result<RemoveReport> {
         txn.write(&home.lockfile(), &lock.to_bytes())?;
     }
     txn.commit();
-    let store = home.store_dir();
-    let ours = rec.install_path.starts_with(&store);
-    if ours {
-        let _ = fs::remove_dir_all(&rec.install_path);
-        if let Some(parent) = rec.install_path.parent() {
+    let ours = confined_store_folder(home, id, &rec.install_path);
+    if let Some(real) = &ours {
+        let _readers_wait = ReadLock::exclusive(home)?;
+        let _ = fs::remove_dir_all(real);
+        if let Some(parent) = real.parent() {
             let _ = fs::remove_dir(parent);
         }
     }
     if purge_data {
         let _ = fs::remove_dir_all(home.data_dir(id));
     }
-    Ok(RemoveReport { id: id.to_owned(), install_path: rec.install_path, deleted_files: ours })
+    Ok(RemoveReport {
+        id: id.to_owned(),
+        install_path: rec.install_path,
+        deleted_files: ours.is_some(),
+    })
+}
+
+/// The folder of the store that `install_path` names, resolved: `Some(real path)` only
+/// when, with every symbolic link resolved, it is a folder directly inside the plugin's
+/// own store folder `{store}/{id}/` (itself no link out of the store). A path that only
+/// looks inside (`{store}/../../victim`, a linked component) is `None`: never deleted.
+fn confined_store_folder(home: &Home, id: &str, install_path: &Path) -> Option<PathBuf> {
+    let store = fs::canonicalize(home.store_dir()).ok()?;
+    let plugin_dir = store.join(id);
+    if fs::canonicalize(home.store_dir().join(id)).ok()? != plugin_dir {
+        return None;
+    }
+    let real = fs::canonicalize(install_path).ok()?;
+    let is_dir = fs::symlink_metadata(&real).is_ok_and(|m| m.is_dir());
+    (is_dir && real.parent() == Some(plugin_dir.as_path())).then_some(real)
 }
 
 /// Whether an installed plugin can be verified.

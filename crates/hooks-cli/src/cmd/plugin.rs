@@ -88,7 +88,8 @@ struct Removed<'a> {
     action: &'static str,
     id: &'a str,
     install_path: String,
-    /// False when the files belong to another tool and were left in place.
+    /// False when the files are not in the plugin store once links are resolved (another
+    /// tool's, or a path crafted to look inside) and were left in place.
     deleted_files: bool,
     data_dir: String,
     data_kept: bool,
@@ -294,7 +295,7 @@ fn remove(cx: &mut Ctx<'_>, home: &Home, args: &PluginRemoveArgs) -> anyhow::Res
     if !r.deleted_files {
         writeln!(
             cx.out,
-            "its files at {} belong to another tool and were left in place",
+            "its files at {} are not in the plugin store (links resolved) and were left in place",
             r.install_path.display()
         )?;
     }

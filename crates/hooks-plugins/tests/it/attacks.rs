@@ -339,3 +339,46 @@ fn lockfile_digest_mismatch() {
     let e = refused(&home, &InstallOptions { locked: true, yes: true, ..Default::default() });
     assert!(matches!(e, PluginError::LockfileMismatch { .. }), "{e}");
 }
+
+/// `remove` deletes only a folder that is inside the plugin's store folder once links are
+/// resolved: a state file whose `installPath` only looks inside the store (`..`, a linked
+/// component, a linked store folder) loses the entry, and the folder it names survives.
+#[test]
+fn remove_never_deletes_outside_the_store() {
+    let (m, d, home) = setup();
+    let store = home.store_dir();
+    let victim = d.path().join("victim");
+    fs::create_dir_all(victim.join("sub")).unwrap();
+    fs::write(victim.join("sub/precious.txt"), "keep me").unwrap();
+    let linked_inside = store.join("alpha@market/1.0.0-link");
+    let linked_store = store.join("beta@market");
+    let crafted = [
+        ("alpha@market", format!("{}/../../../victim", store.display())),
+        ("alpha@market", linked_inside.join("sub").display().to_string()),
+        ("alpha@market", linked_inside.display().to_string()),
+        ("beta@market", linked_store.join("x").display().to_string()),
+    ];
+    for (id, install_path) in crafted {
+        install(&home, "alpha@market", &opts(), &mut yes()).unwrap();
+        if !linked_inside.exists() {
+            std::os::unix::fs::symlink(&victim, &linked_inside).unwrap();
+            fs::create_dir_all(d.path().join("elsewhere/x")).unwrap();
+            std::os::unix::fs::symlink(d.path().join("elsewhere"), &linked_store).unwrap();
+        }
+        let mut ip = InstalledPlugins::load(&home).unwrap();
+        ip.set(id, &InstallRecord { install_path: install_path.clone().into(), version: None });
+        fs::write(home.installed_plugins_file(), ip.to_bytes()).unwrap();
+        let r = remove(&home, id, false).unwrap();
+        assert!(!r.deleted_files, "{install_path}");
+        assert!(InstalledPlugins::load(&home).unwrap().get(id).is_none());
+        assert_eq!(fs::read_to_string(victim.join("sub/precious.txt")).unwrap(), "keep me");
+        assert!(d.path().join("elsewhere/x").is_dir(), "{install_path}");
+    }
+    // The control: a real store folder is deleted (alpha is installed for real after the
+    // last round).
+    let a = install(&home, "alpha@market", &opts(), &mut yes()).unwrap();
+    let r = remove(&home, "alpha@market", false).unwrap();
+    assert!(r.deleted_files);
+    assert!(!a.install_path.exists());
+    drop(m);
+}
