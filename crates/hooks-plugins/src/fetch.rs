@@ -45,8 +45,32 @@ impl Location {
     }
 
     /// A location relative to this one (the folder of this file), or `rel` itself when it
-    /// is absolute.
+    /// is absolute. From a URL, the result is always a URL (`https://`, or `http://` to a
+    /// loopback host): `/path` is taken on the same host, and a `file://` URL or any other
+    /// scheme is refused, so a file fetched over the network (a signed index) never makes
+    /// the engine read a local file.
     pub fn join(&self, rel: &str) -> Result<Self> {
+        if let Location::Url(u) = self {
+            if rel.contains("://") {
+                return match Location::parse(rel)? {
+                    url @ Location::Url(_) => Ok(url),
+                    Location::Path(_) => Err(PluginError::UnsupportedSource(format!(
+                        "{rel} (a file fetched from {u} may only name https:// URLs)"
+                    ))),
+                };
+            }
+            if rel.starts_with("//") {
+                return Err(PluginError::UnsupportedSource(format!(
+                    "{rel} (a scheme-relative URL; name the https:// URL)"
+                )));
+            }
+            if rel.starts_with('/') {
+                let origin_end =
+                    u.find("://").map(|i| i + 3).and_then(|i| u[i..].find('/').map(|j| i + j));
+                let origin = origin_end.map(|e| &u[..e]).unwrap_or(u);
+                return Ok(Location::Url(format!("{origin}{rel}")));
+            }
+        }
         if rel.contains("://") || rel.starts_with('/') {
             return Location::parse(rel);
         }
@@ -272,6 +296,11 @@ mod tests {
             base.join("https://cdn/p.tar.gz").unwrap(),
             Location::Url("https://cdn/p.tar.gz".into())
         );
+        // From a URL, only URLs: a local file is never named by a downloaded index.
+        for local in ["file:///etc/passwd", "FILE:///etc/passwd", "//evil/x"] {
+            assert!(base.join(local).is_err(), "{local}");
+        }
+        assert_eq!(base.join("/etc/passwd").unwrap(), Location::Url("https://h/etc/passwd".into()));
         let local = Location::parse("/srv/m/index.json").unwrap();
         assert_eq!(local.join("a/p.tar.gz").unwrap(), Location::Path("/srv/m/a/p.tar.gz".into()));
     }

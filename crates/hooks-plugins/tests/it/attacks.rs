@@ -382,3 +382,30 @@ fn remove_never_deletes_outside_the_store() {
     assert!(!a.install_path.exists());
     drop(m);
 }
+
+/// A signed index fetched over http(s) cannot make the engine read a local file: an entry
+/// whose `url` is a `file://` URL or an absolute path (here to a valid archive with the
+/// signed digest, so only the scheme is wrong) is refused and nothing is installed.
+#[test]
+fn signed_index_over_http_names_no_local_file() {
+    for form in ["file://", ""] {
+        let (m, _d, home) = setup();
+        let archive = m.root().join("alpha-1.0.0.tar.gz");
+        assert!(archive.is_file());
+        let local = format!("{form}{}", archive.display());
+        m.resign(|v| {
+            v["version"] = serde_json::Value::from(v["version"].as_u64().unwrap() + 1);
+            v["plugins"]["alpha"]["versions"]["1.0.0"]["url"] = local.clone().into();
+        });
+        let err = refused_fresh(&home);
+        let text = err.to_string();
+        if form.is_empty() {
+            // `/path` is a path on the index's own host, which has no such file.
+            assert!(matches!(err, PluginError::Download { .. }), "{err:?}");
+            assert!(text.contains(&m.server.url("")), "{text}");
+        } else {
+            assert!(matches!(err, PluginError::UnsupportedSource(_)), "{err:?}");
+            assert!(text.contains("may only name https:// URLs"), "{text}");
+        }
+    }
+}
