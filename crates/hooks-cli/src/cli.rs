@@ -28,6 +28,9 @@ Environment:
                     handler's launch, exit status and timing on stderr; 2 also the
                     stdin bytes and whole outputs
   HOOKS_DEBUG_FILE  append that log to this file instead of stderr
+  HOOKS_DOWNLOAD_STALL_TIMEOUT
+                    seconds without a byte before a plugin download fails, also the
+                    window of its minimum rate of 1 KiB/s [default: 30]
   Handlers get this environment minus credentials, plus CLAUDE_PROJECT_DIR and, for
   plugin hooks, CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA.";
 

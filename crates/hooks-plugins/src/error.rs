@@ -56,6 +56,17 @@ pub enum PluginError {
         /// The marketplace.
         marketplace: String,
     },
+    /// The plugin state changed while an install waited on the network or the user, in a
+    /// way that changes what was decided or shown; nothing was written.
+    #[error(
+        "the plugin state changed while {plugin} was being installed ({what}): run the command again"
+    )]
+    StateChanged {
+        /// The plugin.
+        plugin: String,
+        /// What changed.
+        what: String,
+    },
     /// The plugin is not installed.
     #[error("plugin {0} is not installed")]
     NotInstalled(String),

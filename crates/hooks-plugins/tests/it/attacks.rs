@@ -409,3 +409,57 @@ fn signed_index_over_http_names_no_local_file() {
         }
     }
 }
+
+/// Every regular file under `dir`, with its size.
+fn files_with_sizes(dir: &std::path::Path) -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).into_iter().flatten().flatten() {
+            let t = e.file_type().unwrap();
+            if t.is_dir() {
+                stack.push(e.path());
+            } else if t.is_file() {
+                out.push((e.path().display().to_string(), e.metadata().unwrap().len()));
+            }
+        }
+    }
+    out
+}
+
+/// The plan is shown before anything is extracted: while the question is asked, the home
+/// holds the (compressed, signed-size) archive and the plan documents only, not the
+/// plugin's large file; declining leaves nothing behind in the store or its staging area.
+#[test]
+fn declining_extracts_nothing() {
+    let m = Market::new();
+    let src = make_plugin(m.dir.path(), "big", "1.0.0", "b");
+    fs::write(src.join("data.bin"), vec![0u8; 8 << 20]).unwrap();
+    let packed = pack(&src, Some(&m.root())).unwrap();
+    assert!(packed.size < 1 << 20 && packed.unpacked > 8 << 20, "{packed:?}");
+    m.build();
+    let (_d, home) = home();
+    m.add_to(&home);
+    let before = state_snapshot(&home);
+    let mut asked = 0;
+    let err = install(&home, "big@market", &InstallOptions::default(), &mut |plan| {
+        asked += 1;
+        assert_eq!(plan.hooks.len(), 1, "{plan:?}");
+        assert!(plan.files.iter().any(|(p, e)| p == "data.bin" && e.size == 8 << 20));
+        let files = files_with_sizes(home.root());
+        assert!(!files.iter().any(|(p, _)| p.ends_with("data.bin")), "extracted: {files:?}");
+        let total: u64 = files.iter().map(|(_, n)| n).sum();
+        assert!(total < 1 << 20, "{total} bytes on disk at the question: {files:?}");
+        false
+    })
+    .unwrap_err();
+    assert!(matches!(err, PluginError::Declined), "{err:?}");
+    assert_eq!(asked, 1);
+    assert_eq!(state_snapshot(&home), before);
+    assert!(files_with_sizes(&home.store_dir()).is_empty(), "{:?}", files_with_sizes(home.root()));
+
+    // On consent the whole tree is extracted and checked.
+    let r = install(&home, "big@market", &InstallOptions::default(), &mut yes()).unwrap();
+    assert_eq!(fs::metadata(r.install_path.join("data.bin")).unwrap().len(), 8 << 20);
+    assert!(verify(&home, None).unwrap().ok());
+}

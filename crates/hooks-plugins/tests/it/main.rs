@@ -7,4 +7,5 @@ mod catalog;
 mod concurrency;
 mod layers;
 mod signed;
+mod slow;
 mod support;
