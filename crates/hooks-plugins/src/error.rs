@@ -59,7 +59,7 @@ pub enum PluginError {
     /// The plugin state changed while an install waited on the network or the user, in a
     /// way that changes what was decided or shown; nothing was written.
     #[error(
-        "the plugin state changed while {plugin} was being installed ({what}): run the command again"
+        "the plugin state changed while {plugin} was being installed ({what}); nothing was written, try again"
     )]
     StateChanged {
         /// The plugin.

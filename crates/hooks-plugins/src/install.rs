@@ -602,6 +602,10 @@ fn install_signed(
     let _lock = StateLock::acquire(home)?;
     let state = CurrentState::load(home, &sid)?;
     let changed = |what: &str| PluginError::StateChanged { plugin: sid.clone(), what: what.into() };
+    // The marketplace may have been removed or registered anew (another key) meanwhile.
+    if Registry::load(home)?.get(&id.marketplace).ok().as_ref() != Some(rec) {
+        return Err(changed("the marketplace"));
+    }
     // The lockfile may have changed meanwhile: the same checks as before, on it.
     let (version, entry, _) = resolve_signed(id, &index, opts, &state.lock)?;
     if version != plan.version || staged.archive_sha256.as_deref() != Some(entry.sha256.as_str()) {

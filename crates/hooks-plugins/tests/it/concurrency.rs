@@ -81,3 +81,26 @@ fn sessions_during_updates_see_one_generation() {
     }
     assert!(verify(&home, None).unwrap().ok());
 }
+
+/// The question is asked with no lock held, and the decision is re-checked once the lock
+/// is taken: a marketplace removed while the user reads the plan makes the install fail
+/// with `StateChanged`, writing nothing.
+#[test]
+fn a_change_during_the_question_is_caught_at_commit() {
+    let m = Market::new();
+    m.publish("alpha", "1.0.0", "a");
+    let (_d, home) = home();
+    m.add_to(&home);
+    let err = install(&home, "alpha@market", &InstallOptions::default(), &mut |_| {
+        marketplace_remove(&home, "market").unwrap();
+        true
+    })
+    .unwrap_err();
+    assert!(
+        matches!(&err, PluginError::StateChanged { what, .. } if what == "the marketplace"),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("nothing was written"), "{err}");
+    assert!(list(&home).unwrap().is_empty());
+    assert!(Lockfile::load(&home).unwrap().plugins.is_empty());
+}
