@@ -19,6 +19,9 @@ pub enum Route {
     /// The file's headers and the first half of its body, then nothing: the connection
     /// stays open for a minute, so a client hangs mid-download.
     Stall,
+    /// The file's headers, then its body one byte at a time with this pause between bytes:
+    /// a server too slow to finish, that never stalls long.
+    Trickle(Duration),
 }
 
 /// A running server; its threads live until the process exits.
@@ -123,6 +126,15 @@ fn serve(
         io::copy(&mut (&mut file).take(len / 2), &mut stream)?;
         stream.flush()?;
         std::thread::sleep(Duration::from_secs(60));
+        return Ok(());
+    }
+    if let Some(Route::Trickle(pause)) = route {
+        let mut byte = [0u8; 1];
+        while file.read(&mut byte)? == 1 {
+            stream.write_all(&byte)?;
+            stream.flush()?;
+            std::thread::sleep(pause);
+        }
         return Ok(());
     }
     io::copy(&mut file, &mut stream)?;

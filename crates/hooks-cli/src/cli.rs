@@ -30,6 +30,9 @@ Environment:
   HOOKS_DEBUG_FILE  append that log to this file instead of stderr
   HOOKS_GITHUB_BASE where `marketplace add NAME owner/repo` clones from
                     [default: https://github.com]
+  HOOKS_DOWNLOAD_STALL_TIMEOUT
+                    seconds without a byte before a plugin download fails, also the
+                    window of its minimum rate of 1 KiB/s [default: 30]
   Handlers get this environment minus credentials, plus CLAUDE_PROJECT_DIR and, for
   plugin hooks, CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA.";
 

@@ -129,7 +129,8 @@ fn exit_code(result: anyhow::Result<i32>, stderr: &mut dyn Write, style: Style) 
         Err(err) => {
             // Every error passes the one redaction (a URL in it may carry a credential),
             // then the one escaper.
-            let line = hooks_core::text::escape_control(&hooks_plugins::redact_text(&one_line(&err)));
+            let line =
+                hooks_core::text::escape_control(&hooks_plugins::redact_text(&one_line(&err)));
             let _ = writeln!(stderr, "hooks: {} {line}", style.red_bold("error:"));
             let _ = stderr.flush();
             1

@@ -17,7 +17,7 @@ use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
 
 use crate::error::{PluginError, Result};
-use crate::folder::{check_hooks, read_plugin_folder};
+use crate::folder::{METADATA_FILES, check_hooks, read_plugin_folder};
 use crate::fsutil::{atomic_write, crash_point, hash_file};
 use crate::home::is_safe_name;
 use crate::manifest::{
@@ -222,6 +222,181 @@ fn unsafe_entry(entry: &str, reason: &str) -> PluginError {
     PluginError::UnsafeEntry { entry: entry.to_owned(), reason: reason.to_owned() }
 }
 
+/// What one archive entry is, once the strict rules accept it.
+enum Checked {
+    /// The root folder (`./`): nothing to do.
+    Root,
+    /// A folder, by its clean relative path.
+    Dir(String),
+    /// A regular file, by its clean relative path.
+    File(String),
+}
+
+/// Applies the strict rules to one entry: no `..`, no absolute or empty path, no setuid,
+/// setgid or sticky bit, regular files and folders only.
+fn check_entry<R: Read>(entry: &tar::Entry<'_, R>) -> Result<Checked> {
+    let raw = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
+    let kind = entry.header().entry_type();
+    let mode = entry.header().mode().map_err(|e| PluginError::invalid("archive", e.to_string()))?;
+    let path = PathBuf::from(&raw);
+    let mut parts: Vec<String> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::Normal(s) => parts.push(s.to_string_lossy().into_owned()),
+            Component::CurDir => {}
+            Component::ParentDir => return Err(unsafe_entry(&raw, "path contains '..'")),
+            Component::RootDir | Component::Prefix(_) => {
+                return Err(unsafe_entry(&raw, "absolute path"));
+            }
+        }
+    }
+    if parts.is_empty() {
+        if kind.is_dir() {
+            return Ok(Checked::Root);
+        }
+        return Err(unsafe_entry(&raw, "empty path"));
+    }
+    let rel = parts.join("/");
+    if !is_clean_relative(&rel) {
+        return Err(unsafe_entry(&raw, "bad path"));
+    }
+    if mode & 0o7000 != 0 {
+        return Err(unsafe_entry(&raw, "setuid, setgid or sticky bit"));
+    }
+    if kind.is_dir() {
+        return Ok(Checked::Dir(rel));
+    }
+    if !(kind.is_file() || kind == tar::EntryType::Continuous) {
+        let what = if kind.is_symlink() {
+            "symbolic link"
+        } else if kind.is_hard_link() {
+            "hard link"
+        } else if kind.is_character_special() || kind.is_block_special() {
+            "device node"
+        } else if kind.is_fifo() {
+            "fifo"
+        } else {
+            "not a regular file or folder"
+        };
+        return Err(unsafe_entry(&raw, what));
+    }
+    Ok(Checked::File(rel))
+}
+
+/// The most bytes one plan file (manifest, metadata, hook document) may have.
+const PLAN_FILE_LIMIT: u64 = 16 << 20;
+
+/// Reads, from the verified `archive`, only the files an install plan needs, into the
+/// empty folder `dest`: `hooks-manifest.json`, the metadata file and the hook documents
+/// (`hooks/hooks.json` and each path the metadata declares, or its `hooks.json`). Nothing
+/// else is written: the rest of the archive is extracted only once the user agreed
+/// ([`extract_strict`]). Every entry passes the strict rules on the way (so an unsafe
+/// archive is refused before the question), the decompressed stream is capped at
+/// `unpacked_limit`, and each file written is checked against the manifest's size and
+/// digest (so the plan shows the bytes that will be installed). Two passes over the
+/// stream: the manifest and metadata, then the documents the metadata names.
+pub(crate) fn extract_plan_files(
+    archive: &Path,
+    dest: &Path,
+    unpacked_limit: u64,
+) -> Result<(FileManifest, Vec<u8>)> {
+    let mut first = scan_entries(archive, unpacked_limit, &|rel| {
+        rel == MANIFEST_FILE || METADATA_FILES.contains(&rel)
+    })?;
+    let manifest_bytes = first
+        .remove(MANIFEST_FILE)
+        .ok_or_else(|| PluginError::invalid("archive", format!("no {MANIFEST_FILE}")))?;
+    let manifest = FileManifest::from_bytes(&manifest_bytes)?;
+    let metadata = METADATA_FILES.iter().find_map(|m| first.remove(*m).map(|b| (*m, b)));
+    let mut wanted: Vec<String> = vec!["hooks/hooks.json".to_owned()];
+    if let Some((_, bytes)) = &metadata {
+        let declared = match serde_json::from_slice::<serde_json::Value>(bytes) {
+            Ok(serde_json::Value::Object(o)) => match o.get("hooks") {
+                Some(serde_json::Value::String(p)) => vec![p.clone()],
+                Some(serde_json::Value::Array(a)) => {
+                    a.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect()
+                }
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        };
+        for d in declared {
+            let rel = d.trim_start_matches("./").trim_end_matches('/').to_owned();
+            if is_clean_relative(&rel) {
+                wanted.push(format!("{rel}/hooks.json"));
+                wanted.push(rel);
+            }
+        }
+    }
+    let mut files = scan_entries(archive, unpacked_limit, &|rel| {
+        wanted.iter().any(|w| w == rel) && manifest.files.contains_key(rel)
+    })?;
+    if let Some((rel, bytes)) = metadata {
+        files.insert(rel.to_owned(), bytes);
+    }
+    files.insert(MANIFEST_FILE.to_owned(), manifest_bytes.clone());
+    for (rel, bytes) in &files {
+        if rel != MANIFEST_FILE {
+            let Some(e) = manifest.files.get(rel) else {
+                return Err(PluginError::ManifestMismatch {
+                    problems: vec![format!("{rel}: not in the manifest")],
+                });
+            };
+            let sha = crate::fsutil::sha256_hex(bytes);
+            if e.size != bytes.len() as u64 || e.sha256 != sha {
+                return Err(PluginError::ManifestMismatch {
+                    problems: vec![format!("{rel}: sha256 {sha}, manifest says {}", e.sha256)],
+                });
+            }
+        }
+        let target = dest.join(rel);
+        if let Some(parent) = target.parent() {
+            fs::create_dir_all(parent).map_err(PluginError::io("create", parent))?;
+        }
+        fs::write(&target, bytes).map_err(PluginError::io("write", &target))?;
+    }
+    Ok((manifest, manifest_bytes))
+}
+
+/// Streams the archive's entries through the strict rules and keeps, in memory, the regular
+/// files `want` names (each at most [`PLAN_FILE_LIMIT`] bytes; a name found twice is
+/// refused as a duplicate entry).
+fn scan_entries(
+    archive: &Path,
+    unpacked_limit: u64,
+    want: &dyn Fn(&str) -> bool,
+) -> Result<std::collections::BTreeMap<String, Vec<u8>>> {
+    let f = File::open(archive).map_err(PluginError::io("open", archive))?;
+    let mut capped = Capped { inner: GzDecoder::new(f), left: unpacked_limit, exceeded: false };
+    let mut kept = std::collections::BTreeMap::new();
+    let result = (|| {
+        let mut a = tar::Archive::new(&mut capped);
+        for entry in a.entries().map_err(PluginError::io("read", archive))? {
+            let mut entry = entry.map_err(|e| PluginError::invalid("archive", e.to_string()))?;
+            let Checked::File(rel) = check_entry(&entry)? else { continue };
+            if !want(&rel) {
+                continue;
+            }
+            let mut b = Vec::new();
+            (&mut entry)
+                .take(PLAN_FILE_LIMIT + 1)
+                .read_to_end(&mut b)
+                .map_err(PluginError::io("read", archive))?;
+            if b.len() as u64 > PLAN_FILE_LIMIT {
+                return Err(unsafe_entry(&rel, "larger than 16 MiB for a plan document"));
+            }
+            if kept.insert(rel.clone(), b).is_some() {
+                return Err(unsafe_entry(&rel, "duplicate entry"));
+            }
+        }
+        Ok(())
+    })();
+    if capped.exceeded {
+        return Err(PluginError::Bomb { limit: unpacked_limit });
+    }
+    result.map(|()| kept)
+}
+
 /// Writes the entries; returns each regular file's relative path and size.
 fn extract_entries<R: Read>(reader: R, dest: &Path) -> Result<Vec<(String, u64)>> {
     let mut a = tar::Archive::new(reader);
@@ -229,54 +404,17 @@ fn extract_entries<R: Read>(reader: R, dest: &Path) -> Result<Vec<(String, u64)>
     let entries = a.entries().map_err(PluginError::io("read", dest))?;
     for entry in entries {
         let mut entry = entry.map_err(|e| PluginError::invalid("archive", e.to_string()))?;
-        let raw = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
-        let kind = entry.header().entry_type();
-        let mode =
-            entry.header().mode().map_err(|e| PluginError::invalid("archive", e.to_string()))?;
-        let path = PathBuf::from(&raw);
-        let mut parts: Vec<String> = Vec::new();
-        for c in path.components() {
-            match c {
-                Component::Normal(s) => parts.push(s.to_string_lossy().into_owned()),
-                Component::CurDir => {}
-                Component::ParentDir => return Err(unsafe_entry(&raw, "path contains '..'")),
-                Component::RootDir | Component::Prefix(_) => {
-                    return Err(unsafe_entry(&raw, "absolute path"));
-                }
-            }
-        }
-        if parts.is_empty() {
-            if kind.is_dir() {
+        let rel = match check_entry(&entry)? {
+            Checked::Root => continue,
+            Checked::Dir(rel) => {
+                let target = dest.join(&rel);
+                fs::create_dir_all(&target).map_err(PluginError::io("create", &target))?;
                 continue;
             }
-            return Err(unsafe_entry(&raw, "empty path"));
-        }
-        let rel = parts.join("/");
-        if !is_clean_relative(&rel) {
-            return Err(unsafe_entry(&raw, "bad path"));
-        }
-        if mode & 0o7000 != 0 {
-            return Err(unsafe_entry(&raw, "setuid, setgid or sticky bit"));
-        }
+            Checked::File(rel) => rel,
+        };
+        let raw = rel.clone();
         let target = dest.join(&rel);
-        if kind.is_dir() {
-            fs::create_dir_all(&target).map_err(PluginError::io("create", &target))?;
-            continue;
-        }
-        if !(kind.is_file() || kind == tar::EntryType::Continuous) {
-            let what = if kind.is_symlink() {
-                "symbolic link"
-            } else if kind.is_hard_link() {
-                "hard link"
-            } else if kind.is_character_special() || kind.is_block_special() {
-                "device node"
-            } else if kind.is_fifo() {
-                "fifo"
-            } else {
-                "not a regular file or folder"
-            };
-            return Err(unsafe_entry(&raw, what));
-        }
         if let Some(parent) = target.parent() {
             // No symbolic link can exist under `dest`, so creating parents stays inside.
             fs::create_dir_all(parent).map_err(PluginError::io("create", parent))?;

@@ -71,6 +71,17 @@ pub enum PluginError {
     /// The catalogue's `renames` maps the plugin to `null`.
     #[error("plugin {0} was removed from its marketplace (its catalogue renames it to null)")]
     RemovedFromCatalog(String),
+    /// The plugin state changed while an install waited on the network or the user, in a
+    /// way that changes what was decided or shown; nothing was written.
+    #[error(
+        "the plugin state changed while {plugin} was being installed ({what}); nothing was written, try again"
+    )]
+    StateChanged {
+        /// The plugin.
+        plugin: String,
+        /// What changed.
+        what: String,
+    },
     /// The plugin is not installed.
     #[error("plugin {0} is not installed")]
     NotInstalled(String),

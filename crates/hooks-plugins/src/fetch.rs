@@ -1,11 +1,12 @@
 //! Fetching marketplace files: HTTPS (rustls), `http://` to loopback hosts only, `file://`
-//! URLs and local paths. Every fetch is bounded; downloads are hashed while streaming.
+//! URLs and local paths. Every fetch is bounded in size and in time ([`TransferLimits`]: a
+//! stall timeout and a minimum rate); downloads are hashed while streaming.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use hooks_core::text::hex;
 use sha2::{Digest, Sha256};
@@ -46,8 +47,32 @@ impl Location {
     }
 
     /// A location relative to this one (the folder of this file), or `rel` itself when it
-    /// is absolute.
+    /// is absolute. From a URL, the result is always a URL (`https://`, or `http://` to a
+    /// loopback host): `/path` is taken on the same host, and a `file://` URL or any other
+    /// scheme is refused, so a file fetched over the network (a signed index) never makes
+    /// the engine read a local file.
     pub fn join(&self, rel: &str) -> Result<Self> {
+        if let Location::Url(u) = self {
+            if rel.contains("://") {
+                return match Location::parse(rel)? {
+                    url @ Location::Url(_) => Ok(url),
+                    Location::Path(_) => Err(PluginError::UnsupportedSource(format!(
+                        "{rel} (a file fetched from {u} may only name https:// URLs)"
+                    ))),
+                };
+            }
+            if rel.starts_with("//") {
+                return Err(PluginError::UnsupportedSource(format!(
+                    "{rel} (a scheme-relative URL; name the https:// URL)"
+                )));
+            }
+            if rel.starts_with('/') {
+                let origin_end =
+                    u.find("://").map(|i| i + 3).and_then(|i| u[i..].find('/').map(|j| i + j));
+                let origin = origin_end.map(|e| &u[..e]).unwrap_or(u);
+                return Ok(Location::Url(format!("{origin}{rel}")));
+            }
+        }
         if rel.contains("://") || rel.starts_with('/') {
             return Location::parse(rel);
         }
@@ -105,7 +130,52 @@ fn allowed_url(url: &str) -> bool {
     url.starts_with("https://") || (url.starts_with("http://") && is_loopback_url(url))
 }
 
-fn client() -> Result<reqwest::blocking::Client> {
+/// How slow a network transfer may be. A transfer fails when no byte arrives for `stall`
+/// (the response headers included), and when any window of `stall` brings fewer than
+/// `min_rate` bytes per second on average (so a server sending 1 byte per second fails
+/// after one window, not after hours).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TransferLimits {
+    /// The longest wait for the next byte, and the window of the rate check.
+    pub stall: Duration,
+    /// The smallest average rate over each window, in bytes per second.
+    pub min_rate: u64,
+}
+
+impl TransferLimits {
+    /// The default stall timeout: 30 seconds.
+    pub const DEFAULT_STALL: Duration = Duration::from_secs(30);
+    /// The default minimum rate: 1 KiB/s over each window.
+    pub const DEFAULT_MIN_RATE: u64 = 1024;
+
+    /// The default limits with another stall timeout (`HOOKS_DOWNLOAD_STALL_TIMEOUT`).
+    pub fn with_stall(stall: Duration) -> Self {
+        Self { stall, ..Self::default() }
+    }
+}
+
+impl Default for TransferLimits {
+    fn default() -> Self {
+        Self { stall: Self::DEFAULT_STALL, min_rate: Self::DEFAULT_MIN_RATE }
+    }
+}
+
+/// True when an I/O error of a body read is reqwest's timeout (no byte within the stall).
+fn is_timeout(e: &io::Error) -> bool {
+    e.kind() == io::ErrorKind::TimedOut
+        || e.get_ref()
+            .and_then(|r| r.downcast_ref::<reqwest::Error>())
+            .is_some_and(reqwest::Error::is_timeout)
+}
+
+fn stalled(url: &str, limits: &TransferLimits) -> PluginError {
+    PluginError::Download {
+        url: url.to_owned(),
+        reason: format!("stalled: no data for {:.1} s", limits.stall.as_secs_f64()),
+    }
+}
+
+fn client(limits: &TransferLimits) -> Result<reqwest::blocking::Client> {
     reqwest::blocking::Client::builder()
         .redirect(reqwest::redirect::Policy::custom(|attempt| {
             if attempt.previous().len() >= 5 {
@@ -116,15 +186,17 @@ fn client() -> Result<reqwest::blocking::Client> {
                 attempt.error("redirect to a non-https url")
             }
         }))
-        .connect_timeout(Duration::from_secs(30))
-        .timeout(Duration::from_secs(600))
+        .connect_timeout(limits.stall.min(Duration::from_secs(30)))
+        // The blocking client applies this to the wait for the headers and to each read of
+        // the body: it is the stall timeout, not a deadline for the whole transfer.
+        .timeout(limits.stall)
         .user_agent(concat!("hooks/", env!("CARGO_PKG_VERSION")))
         .build()
         .map_err(|e| PluginError::Download { url: String::new(), reason: e.to_string() })
 }
 
 /// Opens a location for reading; `Ok(None)` when it does not exist (HTTP 404 or no file).
-fn open(loc: &Location, limit: u64) -> Result<Option<Box<dyn Read>>> {
+fn open(loc: &Location, limit: u64, limits: &TransferLimits) -> Result<Option<Box<dyn Read>>> {
     match loc {
         Location::Path(p) => match File::open(p) {
             Ok(f) => {
@@ -138,10 +210,13 @@ fn open(loc: &Location, limit: u64) -> Result<Option<Box<dyn Read>>> {
             Err(e) => Err(PluginError::Io { action: "read", path: p.clone(), source: e }),
         },
         Location::Url(u) => {
-            let resp = client()?
-                .get(u)
-                .send()
-                .map_err(|e| PluginError::Download { url: u.clone(), reason: e.to_string() })?;
+            let resp = client(limits)?.get(u).send().map_err(|e| {
+                if e.is_timeout() {
+                    stalled(u, limits)
+                } else {
+                    PluginError::Download { url: u.clone(), reason: e.to_string() }
+                }
+            })?;
             if resp.status() == reqwest::StatusCode::NOT_FOUND {
                 return Ok(None);
             }
@@ -160,16 +235,65 @@ fn open(loc: &Location, limit: u64) -> Result<Option<Box<dyn Read>>> {
 }
 
 /// Reads a whole (small) file, failing past `limit` bytes; `Ok(None)` when absent.
+/// The [default limits](TransferLimits::default) apply.
 pub fn fetch_bytes(loc: &Location, limit: u64) -> Result<Option<Vec<u8>>> {
-    let Some(r) = open(loc, limit)? else { return Ok(None) };
+    let limits = TransferLimits::default();
+    let Some(r) = open(loc, limit, &limits)? else { return Ok(None) };
     let mut out = Vec::new();
-    r.take(limit + 1)
-        .read_to_end(&mut out)
-        .map_err(|e| PluginError::Download { url: loc.to_string(), reason: e.to_string() })?;
-    if out.len() as u64 > limit {
-        return Err(PluginError::TooLarge { url: loc.to_string(), limit });
-    }
+    copy_limited(r, loc, limit, &limits, &mut |chunk, _| {
+        out.extend_from_slice(chunk);
+        Ok(())
+    })?;
     Ok(Some(out))
+}
+
+/// Streams at most `limit` bytes of `r` into `sink(chunk, bytes so far)`, enforcing
+/// `limits` (stall and minimum rate). Returns the byte count.
+fn copy_limited(
+    r: Box<dyn Read>,
+    loc: &Location,
+    limit: u64,
+    limits: &TransferLimits,
+    sink: &mut dyn FnMut(&[u8], u64) -> Result<()>,
+) -> Result<u64> {
+    let url = loc.to_string();
+    let mut r = r.take(limit + 1);
+    let mut buf = vec![0u8; 1 << 16];
+    let mut n = 0u64;
+    let mut window = (Instant::now(), 0u64);
+    loop {
+        let k = r.read(&mut buf).map_err(|e| {
+            if is_timeout(&e) {
+                stalled(&url, limits)
+            } else {
+                PluginError::Download { url: url.clone(), reason: e.to_string() }
+            }
+        })?;
+        if k == 0 {
+            return Ok(n);
+        }
+        n += k as u64;
+        if n > limit {
+            return Err(PluginError::TooLarge { url, limit });
+        }
+        sink(&buf[..k], n)?;
+        window.1 += k as u64;
+        let elapsed = window.0.elapsed();
+        if elapsed >= limits.stall {
+            if (window.1 as f64) < limits.min_rate as f64 * elapsed.as_secs_f64() {
+                return Err(PluginError::Download {
+                    url,
+                    reason: format!(
+                        "too slow: {} bytes in {:.1} s, under the minimum of {} bytes/s",
+                        window.1,
+                        elapsed.as_secs_f64(),
+                        limits.min_rate
+                    ),
+                });
+            }
+            window = (Instant::now(), 0);
+        }
+    }
 }
 
 /// Downloads into the new file `dest`, at most `limit` bytes, hashing while streaming.
@@ -187,7 +311,18 @@ pub fn download_with_progress(
     limit: u64,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<(String, u64)> {
-    let r = open(loc, limit)?.ok_or_else(|| PluginError::Download {
+    download_with_limits(loc, dest, limit, &TransferLimits::default(), progress)
+}
+
+/// [`download_with_progress`] with other [`TransferLimits`].
+pub fn download_with_limits(
+    loc: &Location,
+    dest: &Path,
+    limit: u64,
+    limits: &TransferLimits,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<(String, u64)> {
+    let r = open(loc, limit, limits)?.ok_or_else(|| PluginError::Download {
         url: loc.to_string(),
         reason: "not found".to_owned(),
     })?;
@@ -196,25 +331,13 @@ pub fn download_with_progress(
         .create_new(true)
         .open(dest)
         .map_err(PluginError::io("create", dest))?;
-    let mut r = r.take(limit + 1);
     let mut h = Sha256::new();
-    let mut buf = vec![0u8; 1 << 16];
-    let mut n = 0u64;
-    loop {
-        let k = r
-            .read(&mut buf)
-            .map_err(|e| PluginError::Download { url: loc.to_string(), reason: e.to_string() })?;
-        if k == 0 {
-            break;
-        }
-        n += k as u64;
-        if n > limit {
-            return Err(PluginError::TooLarge { url: loc.to_string(), limit });
-        }
-        h.update(&buf[..k]);
-        out.write_all(&buf[..k]).map_err(PluginError::io("write", dest))?;
+    let n = copy_limited(r, loc, limit, limits, &mut |chunk, n| {
+        h.update(chunk);
+        out.write_all(chunk).map_err(PluginError::io("write", dest))?;
         progress(n, limit);
-    }
+        Ok(())
+    })?;
     out.flush().map_err(PluginError::io("write", dest))?;
     Ok((hex(&h.finalize()), n))
 }
@@ -264,6 +387,11 @@ mod tests {
             base.join("https://cdn/p.tar.gz").unwrap(),
             Location::Url("https://cdn/p.tar.gz".into())
         );
+        // From a URL, only URLs: a local file is never named by a downloaded index.
+        for local in ["file:///etc/passwd", "FILE:///etc/passwd", "//evil/x"] {
+            assert!(base.join(local).is_err(), "{local}");
+        }
+        assert_eq!(base.join("/etc/passwd").unwrap(), Location::Url("https://h/etc/passwd".into()));
         let local = Location::parse("/srv/m/index.json").unwrap();
         assert_eq!(local.join("a/p.tar.gz").unwrap(), Location::Path("/srv/m/a/p.tar.gz".into()));
     }

@@ -82,9 +82,11 @@ impl PluginFolder {
         !self.diagnostics.is_empty()
     }
 
-    /// The files that a session needs intact: the metadata file, every hook document, and
-    /// every plugin file the handlers name (`argv[0]` and `${CLAUDE_PLUGIN_ROOT}/...` or
+    /// The files the hooks name: the metadata file, every hook document, and every plugin
+    /// file the handlers name (`argv[0]` and `${CLAUDE_PLUGIN_ROOT}/...` or
     /// `${PLUGIN_ROOT}/...` paths in commands and arguments). Relative, sorted, unique.
+    /// Not the files a session needs intact: a handler may source or run any file of its
+    /// plugin, so the plugin layer re-hashes the whole file set.
     pub fn referenced_files(&self, documents: &[LayerDocument]) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         if let Some(m) = &self.metadata {

@@ -1,15 +1,17 @@
 //! File helpers of the plugin state: atomic writes and the exclusive state lock (over
-//! `hooks_exec::fs`), the undo journal, staging folders, parallel hashing.
+//! `hooks_exec::fs`), the read lock that makes a reader see one whole state, the undo
+//! journal, staging folders (each held by its own lock while in use), parallel hashing.
 
-use std::fs::{self, File};
+use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read};
-use std::os::unix::fs::PermissionsExt as _;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use hooks_core::text::{hex, unhex};
 use hooks_exec::fs::{DEFAULT_FILE_MODE, FileLock, sibling_name, sync_dir};
+use rustix::fs::{FlockOperation, flock};
 use sha2::{Digest, Sha256};
 
 use crate::error::{PluginError, Result};
@@ -61,13 +63,20 @@ impl StateLock {
     }
 }
 
-/// Removes staging folders a crashed install left in the store (every install stages and
-/// publishes under the lock, so with the lock held none is in use).
+/// Removes staging folders a crashed install left in the store. A live install holds an
+/// exclusive `flock` on its staging folder (downloads and extraction run without the state
+/// lock, see [`TempDir::beside`]); a folder whose lock can be taken belongs to a process
+/// that is gone and is removed while the lock is held.
 fn clean_staging(home: &Home) {
     let Ok(rd) = fs::read_dir(home.store_dir()) else { return };
     for e in rd.flatten() {
-        if e.file_name().to_string_lossy().starts_with(STAGING_PREFIX) {
-            remove_tree(&e.path());
+        if !e.file_name().to_string_lossy().starts_with(STAGING_PREFIX) {
+            continue;
+        }
+        let path = e.path();
+        let Ok(dir) = File::open(&path) else { continue };
+        if try_flock(&dir, FlockOperation::NonBlockingLockExclusive).unwrap_or(false) {
+            remove_tree(&path);
         }
     }
 }
@@ -92,6 +101,85 @@ pub(crate) fn remove_tree(dir: &Path) {
     let _ = fs::remove_dir_all(dir);
 }
 
+/// Takes a `flock` without waiting (retrying on `EINTR`); `Ok(false)` when another holds
+/// it.
+fn try_flock(file: &File, op: FlockOperation) -> io::Result<bool> {
+    loop {
+        match flock(file, op) {
+            Ok(()) => return Ok(true),
+            Err(rustix::io::Errno::INTR) => {}
+            Err(rustix::io::Errno::WOULDBLOCK) => return Ok(false),
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
+/// Takes a `flock`, waiting for other holders (retrying on `EINTR`).
+fn wait_flock(file: &File, op: FlockOperation) -> io::Result<()> {
+    loop {
+        match flock(file, op) {
+            Ok(()) => return Ok(()),
+            Err(rustix::io::Errno::INTR) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
+/// The read lock of the plugin state (`{home}/.state/plugins.read.lck`, `flock`).
+///
+/// A reader (every session's plugin layer, `list`, `verify`) holds it shared from its first
+/// read of the state files to the last file it hashes; a writer holds it exclusively only
+/// while it changes what readers see: the journaled writes of a transaction (taken by
+/// [`Txn`] at its first write, released at commit or rollback), a rollback by [`recover`],
+/// and the deletion of store folders. So a reader sees the lockfile, the installed plugins
+/// and the enabled states of one generation, and the store folders they name, never a mix
+/// of an update's old and new files. Downloads, prompts and extraction happen before, with
+/// only the state lock ([`StateLock`]) or no lock held, so readers never wait on the
+/// network or on a user: at most on the few atomic renames of one commit.
+#[derive(Debug)]
+pub(crate) struct ReadLock {
+    _file: File,
+}
+
+/// The read lock's file name in the state folder.
+const READ_LOCK_FILE: &str = "plugins.read.lck";
+
+impl ReadLock {
+    /// Takes the lock shared, waiting for a writer's commit. `None` when the home has no
+    /// state folder yet (nothing to read) or the lock file cannot be created there (a
+    /// read-only home, where no writer can run either).
+    pub(crate) fn shared(home: &Home) -> Option<Self> {
+        let path = home.state_dir().join(READ_LOCK_FILE);
+        let file = match File::open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => open_lock(&path).ok()?,
+            Err(_) => return None,
+        };
+        wait_flock(&file, FlockOperation::LockShared).ok()?;
+        Some(Self { _file: file })
+    }
+
+    /// Takes the lock exclusively, waiting for every reader to finish.
+    pub(crate) fn exclusive(home: &Home) -> Result<Self> {
+        let dir = home.state_dir();
+        fs::create_dir_all(&dir).map_err(PluginError::io("create", &dir))?;
+        let path = dir.join(READ_LOCK_FILE);
+        let file = open_lock(&path).map_err(PluginError::io("lock", &path))?;
+        wait_flock(&file, FlockOperation::LockExclusive).map_err(PluginError::io("lock", &path))?;
+        Ok(Self { _file: file })
+    }
+}
+
+fn open_lock(path: &Path) -> io::Result<File> {
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(DEFAULT_FILE_MODE)
+        .open(path)
+}
+
 /// The name prefix of staging folders in the store (`{store}/..staging.stage-...`).
 pub(crate) const STAGING_PREFIX: &str = "..staging.";
 
@@ -109,6 +197,10 @@ pub(crate) const STAGING_PREFIX: &str = "..staging.";
 pub(crate) struct Txn {
     saved: Vec<(PathBuf, Option<Vec<u8>>)>,
     journal: Option<PathBuf>,
+    /// The home of a journaled transaction, whose [`ReadLock`] it holds exclusively from
+    /// its first write to its commit or rollback.
+    home: Option<Home>,
+    read_lock: Option<ReadLock>,
     committed: bool,
 }
 
@@ -123,11 +215,22 @@ struct Journal {
 impl Txn {
     /// A crash-safe transaction over files of `home` (see the type's documentation).
     pub(crate) fn journaled(home: &Home) -> Self {
-        Self { saved: Vec::new(), journal: Some(home.journal_file()), committed: false }
+        Self {
+            saved: Vec::new(),
+            journal: Some(home.journal_file()),
+            home: Some(home.clone()),
+            read_lock: None,
+            committed: false,
+        }
     }
 
     /// Writes `bytes` to `path` atomically, remembering the previous content.
     pub(crate) fn write(&mut self, path: &Path, bytes: &[u8]) -> Result<()> {
+        if self.read_lock.is_none()
+            && let Some(home) = &self.home
+        {
+            self.read_lock = Some(ReadLock::exclusive(home)?);
+        }
         if !self.saved.iter().any(|(p, _)| p == path) {
             let old = read_optional(path)?;
             self.saved.push((path.to_owned(), old));
@@ -144,6 +247,14 @@ impl Txn {
             }
         }
         atomic_write(path, bytes)
+    }
+
+    /// What a crash leaves (for tests): the writes and the journal stay, the read lock goes
+    /// (as it does with the dead process).
+    #[cfg(test)]
+    fn crash(mut self) {
+        self.committed = true;
+        self.journal = None;
     }
 
     /// Keeps the writes.
@@ -194,6 +305,10 @@ fn remove_durably(path: &Path) {
 /// state lock. Returns whether anything was rolled back.
 pub(crate) fn recover(home: &Home) -> Result<bool> {
     let path = home.journal_file();
+    if read_optional(&path)?.is_none() {
+        return Ok(false);
+    }
+    let _readers_wait = ReadLock::exclusive(home)?;
     let Some(bytes) = read_optional(&path)? else { return Ok(false) };
     // A journal that cannot be read was cut short before its atomic rename: impossible;
     // treat an unreadable one as empty rather than block every later operation.
@@ -248,22 +363,40 @@ pub(crate) fn crash_point(_step: &str) {}
 #[cfg(feature = "crash-points")]
 const CRASH_ENV: &str = "HOOKS_PLUGINS_CRASH_AT";
 
-/// A folder removed on drop unless kept: staging areas of installs.
+/// A folder removed on drop unless kept: staging areas of installs. While it lives it
+/// holds an exclusive `flock` on itself, so the sweep of crashed installs
+/// (`clean_staging`) leaves it alone.
 #[derive(Debug)]
 pub(crate) struct TempDir {
     path: PathBuf,
     keep: bool,
+    _lock: File,
 }
 
 impl TempDir {
-    /// Creates a fresh folder beside `near` (same file system, so a rename can publish it).
+    /// Creates a fresh folder beside `near` (same file system, so a rename can publish it)
+    /// and locks it.
     pub(crate) fn beside(near: &Path, tag: &str) -> Result<Self> {
         if let Some(parent) = near.parent() {
             fs::create_dir_all(parent).map_err(PluginError::io("create", parent))?;
         }
-        let path = sibling_name(near, tag);
-        fs::create_dir(&path).map_err(PluginError::io("create", &path))?;
-        Ok(Self { path, keep: false })
+        loop {
+            let path = sibling_name(near, tag);
+            fs::create_dir(&path).map_err(PluginError::io("create", &path))?;
+            let dir = File::open(&path).map_err(PluginError::io("open", &path))?;
+            // A sweep may have taken the fresh folder for a dead one between its creation
+            // and the lock: then it is gone (or locked by the sweep), and a new one is made.
+            let locked = try_flock(&dir, FlockOperation::NonBlockingLockExclusive)
+                .map_err(PluginError::io("lock", &path))?;
+            let still_ours = locked
+                && fs::symlink_metadata(&path)
+                    .ok()
+                    .zip(dir.metadata().ok())
+                    .is_some_and(|(a, b)| a.ino() == b.ino() && a.dev() == b.dev());
+            if still_ours {
+                return Ok(Self { path, keep: false, _lock: dir });
+            }
+        }
     }
 
     /// The folder.
@@ -382,8 +515,9 @@ mod tests {
         let mut t = Txn::journaled(&home);
         t.write(&a, b"new-a").unwrap();
         t.write(&b, b"new-b").unwrap();
-        // A crash: no destructor runs.
-        std::mem::forget(t);
+        // A crash: nothing is restored and the journal stays (the dead process's locks go
+        // with it).
+        t.crash();
         assert!(home.journal_file().exists());
         assert_eq!(fs::read(&a).unwrap(), b"new-a");
         recover_for_read(&home);

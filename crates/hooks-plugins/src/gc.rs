@@ -16,7 +16,7 @@ use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 
 use crate::error::{PluginError, Result};
-use crate::fsutil::{STAGING_PREFIX, StateLock, crash_point, remove_tree};
+use crate::fsutil::{ReadLock, STAGING_PREFIX, StateLock, crash_point, remove_tree};
 use crate::home::Home;
 use crate::state::{InstalledPlugins, Lockfile};
 
@@ -61,6 +61,8 @@ pub(crate) fn gc_locked(home: &Home) -> Result<GcReport> {
         let mut versions: Vec<PathBuf> = fs::read_dir(&id_dir)
             .map_err(PluginError::io("read", &id_dir))?
             .flatten()
+            // Real folders only: a link is never followed (nor its target chmodded).
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
             .map(|e| e.path())
             .collect();
         versions.sort();
@@ -73,7 +75,11 @@ pub(crate) fn gc_locked(home: &Home) -> Result<GcReport> {
             // The version folder itself is read-only: a rename to another folder updates
             // its `..` entry, which needs write permission on it.
             let _ = fs::set_permissions(&v, fs::Permissions::from_mode(0o755));
-            fs::rename(&v, &trash).map_err(PluginError::io("rename", &v))?;
+            {
+                // Readers see the folder whole or gone (the one read lock of the state).
+                let _readers_wait = ReadLock::exclusive(home)?;
+                fs::rename(&v, &trash).map_err(PluginError::io("rename", &v))?;
+            }
             crash_point("gc");
             remove_tree(&trash);
             report.removed.push(v);

@@ -1,14 +1,19 @@
 //! Install, update, remove, list, enable, disable and verify (SPEC 13).
 //!
-//! Install, in order: take the exclusive lock; fetch and verify the marketplace (signed
-//! index: signature, expiry, rollback); resolve the version; check the lockfile's digest;
-//! download with the signed size as cap, hashing while streaming; extract strictly into a
-//! staging folder beside the store; check every file against the manifest and the
-//! manifest's name and version against the index entry; parse the hook documents with the
-//! core and refuse invalid ones; show the plan (hooks that will run, and for an update the
-//! difference) and ask unless `yes`; rename into the immutable store path; write the
-//! lockfile, state files and accepted index as one transaction. Any failure leaves the
-//! previous state as it was.
+//! Install from a signed marketplace, in order, with no lock held: fetch and verify the
+//! index (signature, expiry, rollback); resolve the version; check the lockfile's digest;
+//! download into a staging folder beside the store with the signed size as cap, hashing
+//! while streaming, within the transfer limits (stall timeout, minimum rate); read only the
+//! plan files (manifest, metadata, hook documents) from the verified archive, checked
+//! against the manifest, whose name and version must be the index entry's; parse the hook
+//! documents with the core and refuse invalid ones; show the plan (hooks that will run, and
+//! for an update the difference) and ask unless `yes`; on consent, extract strictly and
+//! check every file against the manifest. Then, under the exclusive state lock: re-read the
+//! state and re-check the lockfile pin, the accepted index and the installed version the
+//! plan was for; rename into the immutable store path; write the lockfile, state files and
+//! accepted index as one transaction. Catalogue installs do the same under the state lock
+//! throughout (their git checkouts share a cache). Any failure leaves the previous state as
+//! it was.
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt as _;
@@ -18,13 +23,14 @@ use hooks_core::LayerDocument;
 use hooks_core::diff::{HookDiff, HookSummary};
 use semver::{Version, VersionReq};
 
-use crate::archive::extract_strict;
+use crate::archive::{extract_plan_files, extract_strict};
 use crate::catalog::{FetchedCatalog, PluginSource, Resolved, confined, git_checkout};
 use crate::error::{PluginError, Result};
-use crate::fetch::{Location, download_with_progress};
+use crate::fetch::{Location, TransferLimits, download_with_limits};
 use crate::folder::{PluginFolder, check_hooks, read_plugin_folder};
 use crate::fsutil::{
-    StateLock, TempDir, Txn, crash_point, read_optional, recover_for_read, remove_tree, sha256_hex,
+    ReadLock, StateLock, TempDir, Txn, crash_point, read_optional, recover_for_read, remove_tree,
+    sha256_hex,
 };
 use crate::gc::{gc_locked, make_read_only};
 use crate::home::{Home, PluginId, is_safe_name};
@@ -32,7 +38,9 @@ use crate::index::{IndexPlugin, IndexVersion, SignedIndex, now_secs};
 use crate::manifest::{
     FileEntry, FileManifest, MANIFEST_FILE, check_tree, compute_manifest, list_files,
 };
-use crate::market::{MarketplaceRecord, Offer, Registry, accepted_index_file, fetch_offer};
+use crate::market::{
+    MarketplaceKind, MarketplaceRecord, Offer, Registry, accepted_index_file, fetch_offer,
+};
 use crate::redact::redact_url;
 use crate::state::{InstallRecord, InstalledPlugins, LockEntry, Lockfile, PluginStates};
 use crate::verified::{ADOPTED_SOURCE, pinned_manifest};
@@ -75,6 +83,8 @@ pub struct InstallOptions {
     pub engine_version: Option<String>,
     /// Called while an archive downloads (signed marketplaces).
     pub progress: Option<Progress>,
+    /// How slow the archive download may be (stall timeout, minimum rate).
+    pub transfer: TransferLimits,
 }
 
 /// What an install or update will do; given to the confirmation callback.
@@ -274,10 +284,13 @@ pub struct InstallReport {
     pub plan: InstallPlan,
 }
 
-/// A plugin ready in a staging folder.
+/// A plugin ready in a staging folder. For a signed archive, `tree` first holds only the
+/// plan files ([`extract_plan_files`]) and `archive` the verified archive with its signed
+/// unpacked size; [`extract_after_consent`] replaces them by the whole tree.
 struct Staged {
     tmp: TempDir,
     tree: PathBuf,
+    archive: Option<(PathBuf, u64)>,
     manifest: FileManifest,
     manifest_bytes: Vec<u8>,
     archive_sha256: Option<String>,
@@ -345,8 +358,9 @@ fn resolve_version<'a>(
 }
 
 /// Stages a plugin of a signed marketplace: resolves the version, downloads the archive
-/// (capped at and checked against the signed size and digest), extracts it strictly and
-/// checks its manifest names the index entry.
+/// (capped at and checked against the signed size and digest, within the transfer limits),
+/// reads only the plan files out of it (manifest, metadata, hook documents) and checks the
+/// manifest names the index entry. The rest is extracted after consent.
 fn stage_signed(
     home: &Home,
     id: &PluginId,
@@ -361,9 +375,9 @@ fn stage_signed(
     let archive = tmp.path().join("archive.tar.gz");
     let archive_loc = location.join(&entry.url)?;
     download_verified(&archive_loc, &archive, entry, opts)?;
-    let tree = tmp.path().join("tree");
+    let tree = tmp.path().join("plan");
     fs::create_dir(&tree).map_err(PluginError::io("create", &tree))?;
-    let (manifest, manifest_bytes) = extract_strict(&archive, &tree, entry.unpacked)?;
+    let (manifest, manifest_bytes) = extract_plan_files(&archive, &tree, entry.unpacked)?;
     if manifest.name != id.name || manifest.version != version {
         return Err(PluginError::ManifestMismatch {
             problems: vec![format!(
@@ -372,10 +386,10 @@ fn stage_signed(
             )],
         });
     }
-    let _ = fs::remove_file(&archive);
     Ok(Staged {
         tmp,
         tree,
+        archive: Some((archive, entry.unpacked)),
         manifest,
         manifest_bytes,
         archive_sha256: Some(entry.sha256.clone()),
@@ -453,7 +467,7 @@ fn download_verified(
             p.report(done, total);
         }
     };
-    let (sha, size) = download_with_progress(from, dest, entry.size, &mut on_chunk)?;
+    let (sha, size) = download_with_limits(from, dest, entry.size, &opts.transfer, &mut on_chunk)?;
     if size != entry.size {
         return Err(PluginError::Mismatch {
             what: "archive size".to_owned(),
@@ -567,6 +581,7 @@ fn stage_catalog(
     Ok(Staged {
         tmp,
         tree,
+        archive: None,
         manifest,
         manifest_bytes,
         archive_sha256: None,
@@ -663,22 +678,21 @@ fn installed_hooks(path: &Path, name: &str) -> Vec<HookSummary> {
     }
 }
 
-/// Installs or updates one plugin; the caller holds the state lock. In order: stage
-/// (fetch and verify into a staging folder), plan, ask, publish into the store, write the
-/// state as one transaction.
+/// Installs or updates one plugin from a catalogue; the caller holds the state lock (git
+/// checkouts share the cache). In order: stage (copy and pin into a staging folder), plan,
+/// ask, publish into the store, write the state as one transaction.
 fn install_locked(
     home: &Home,
     id: &PluginId,
+    rec: &MarketplaceRecord,
     opts: &InstallOptions,
     confirm: &mut dyn FnMut(&InstallPlan) -> bool,
 ) -> Result<InstallReport> {
     let sid = id.to_string();
-    let reg = Registry::load(home)?;
-    let rec = reg.get(&id.marketplace)?;
     let lock = Lockfile::load(home)?;
-    let mut installed = InstalledPlugins::load(home)?;
-    let mut states = PluginStates::load(home)?;
-    let staged = stage(home, id, &rec, opts, &lock, installed.get(&sid).is_none())?;
+    let installed = InstalledPlugins::load(home)?;
+    let states = PluginStates::load(home)?;
+    let staged = stage(home, id, rec, opts, &lock, installed.get(&sid).is_none())?;
     // A catalogue rename followed: the plugin installs under its current name.
     let current;
     let id = match &staged.renamed_to {
@@ -698,6 +712,130 @@ fn install_locked(
     if !opts.yes && !confirm(&plan) {
         return Err(PluginError::Declined);
     }
+    let state = CurrentState { lock, installed, states, prev };
+    commit_install(home, id, opts, staged, plan, store_path, state)
+}
+
+/// Installs or updates one plugin of a signed marketplace. The network and the user are
+/// waited for with no lock held: fetch and verify the index, download and verify the
+/// archive into a staging folder (itself locked against the sweep of crashed installs),
+/// read the plan files, ask, extract on consent. Only then the state lock is taken, the
+/// state re-read and the decision re-checked against it (the lockfile's pin, the accepted
+/// index, the installed version the plan was shown for), and the staged tree published.
+fn install_signed(
+    home: &Home,
+    id: &PluginId,
+    rec: &MarketplaceRecord,
+    opts: &InstallOptions,
+    confirm: &mut dyn FnMut(&InstallPlan) -> bool,
+) -> Result<InstallReport> {
+    let sid = id.to_string();
+    let accepted_file = accepted_index_file(home, &id.marketplace);
+    let (lock, prev, accepted_before) = {
+        let _generation = ReadLock::shared(home);
+        let installed = InstalledPlugins::load(home)?;
+        (Lockfile::load(home)?, installed.get(&sid), read_optional(&accepted_file)?)
+    };
+    let Offer::Signed { index, bytes, location } = fetch_offer(home, rec, now_secs())? else {
+        return Err(PluginError::UnsupportedSource(format!(
+            "{} is not a signed marketplace",
+            rec.source
+        )));
+    };
+    let mut staged = stage_signed(home, id, &index, &bytes, &location, opts, &lock)?;
+    let mut plan = plan_install(id, &staged, prev.as_ref())?;
+    let store_path = store_path(home, &sid, &staged, &plan);
+    if is_installed_at(&store_path, prev.as_ref(), &lock, &staged, &plan)? {
+        return Ok(report(plan, store_path, &staged, true));
+    }
+    if !opts.yes && !confirm(&plan) {
+        return Err(PluginError::Declined);
+    }
+    extract_after_consent(&mut staged, id, &plan)?;
+
+    let _lock = StateLock::acquire(home)?;
+    let state = CurrentState::load(home, &sid)?;
+    let changed = |what: &str| PluginError::StateChanged { plugin: sid.clone(), what: what.into() };
+    // The marketplace may have been removed or registered anew (another key) meanwhile.
+    if Registry::load(home)?.get(&id.marketplace).ok().as_ref() != Some(rec) {
+        return Err(changed("the marketplace"));
+    }
+    // The lockfile may have changed meanwhile: the same checks as before, on it.
+    let (version, entry, _) = resolve_signed(id, &index, opts, &state.lock)?;
+    if version != plan.version || staged.archive_sha256.as_deref() != Some(entry.sha256.as_str()) {
+        return Err(changed("the lockfile"));
+    }
+    let accepted_now = read_optional(&accepted_file)?;
+    if accepted_now != accepted_before && accepted_now.as_deref() != Some(bytes.as_slice()) {
+        return Err(changed("the accepted index"));
+    }
+    if state.prev != prev {
+        if is_installed_at(&store_path, state.prev.as_ref(), &state.lock, &staged, &plan)? {
+            return Ok(report(plan, store_path, &staged, true));
+        }
+        if !opts.yes {
+            // The plan the user agreed to was for another installed version.
+            return Err(changed("the installed version"));
+        }
+        plan = plan_install(id, &staged, state.prev.as_ref())?;
+    }
+    commit_install(home, id, opts, staged, plan, store_path, state)
+}
+
+/// Replaces the plan files of a staged archive by the whole tree, extracted strictly from
+/// the verified archive (capped at the signed unpacked size) and checked against the same
+/// manifest and the hooks the plan showed. Nothing for a staged catalogue plugin.
+fn extract_after_consent(staged: &mut Staged, id: &PluginId, plan: &InstallPlan) -> Result<()> {
+    let Some((archive, unpacked)) = staged.archive.take() else { return Ok(()) };
+    let tree = staged.tmp.path().join("tree");
+    fs::create_dir(&tree).map_err(PluginError::io("create", &tree))?;
+    let (_, manifest_bytes) = extract_strict(&archive, &tree, unpacked)?;
+    let folder = read_plugin_folder(&tree);
+    let docs = check_hooks(&folder, &id.name)?;
+    if manifest_bytes != staged.manifest_bytes || planned_hooks(&folder, &docs) != plan.hooks {
+        return Err(PluginError::ManifestMismatch {
+            problems: vec!["the extracted tree differs from the plan".to_owned()],
+        });
+    }
+    let _ = fs::remove_file(&archive);
+    let _ = fs::remove_dir_all(&staged.tree);
+    staged.tree = tree;
+    Ok(())
+}
+
+/// The state an install commits against, read under the state lock.
+struct CurrentState {
+    lock: Lockfile,
+    installed: InstalledPlugins,
+    states: PluginStates,
+    /// The plugin's install record, if any.
+    prev: Option<InstallRecord>,
+}
+
+impl CurrentState {
+    fn load(home: &Home, sid: &str) -> Result<Self> {
+        let installed = InstalledPlugins::load(home)?;
+        Ok(Self {
+            lock: Lockfile::load(home)?,
+            states: PluginStates::load(home)?,
+            prev: installed.get(sid),
+            installed,
+        })
+    }
+}
+
+/// Publishes the staged tree and writes the state as one transaction; the caller holds the
+/// state lock and the user agreed.
+fn commit_install(
+    home: &Home,
+    id: &PluginId,
+    opts: &InstallOptions,
+    staged: Staged,
+    plan: InstallPlan,
+    store_path: PathBuf,
+    state: CurrentState,
+) -> Result<InstallReport> {
+    let CurrentState { lock, mut installed, mut states, prev } = state;
     crash_point("before-rename");
     let publication = publish(&staged, &store_path, &plan.manifest_sha256)?;
     crash_point("after-rename");
@@ -717,6 +855,27 @@ fn install_locked(
     let report = report(plan, store_path, &staged, false);
     drop(staged.tmp);
     Ok(report)
+}
+
+/// Installs or updates one plugin: signed marketplaces with no lock held while waiting on
+/// the network or the user ([`install_signed`]), catalogues under the state lock.
+fn install_one(
+    home: &Home,
+    id: &PluginId,
+    opts: &InstallOptions,
+    confirm: &mut dyn FnMut(&InstallPlan) -> bool,
+) -> Result<InstallReport> {
+    recover_for_read(home);
+    let rec = {
+        let _generation = ReadLock::shared(home);
+        Registry::load(home)?.get(&id.marketplace)?
+    };
+    if rec.kind == MarketplaceKind::Signed {
+        return install_signed(home, id, &rec, opts, confirm);
+    }
+    let _lock = StateLock::acquire(home)?;
+    let rec = Registry::load(home)?.get(&id.marketplace)?;
+    install_locked(home, id, &rec, opts, confirm)
 }
 
 /// Fetches the marketplace's offer and stages the plugin from it, verified.
@@ -951,8 +1110,7 @@ pub fn install(
     confirm: &mut dyn FnMut(&InstallPlan) -> bool,
 ) -> Result<InstallReport> {
     let pid = PluginId::parse(id)?;
-    let _lock = StateLock::acquire(home)?;
-    install_locked(home, &pid, opts, confirm)
+    install_one(home, &pid, opts, confirm)
 }
 
 /// Updates one installed plugin, or every plugin of the lockfile whose marketplace is
@@ -963,7 +1121,8 @@ pub fn update(
     opts: &InstallOptions,
     confirm: &mut dyn FnMut(&InstallPlan) -> bool,
 ) -> Result<Vec<InstallReport>> {
-    let _lock = StateLock::acquire(home)?;
+    recover_for_read(home);
+    let generation = ReadLock::shared(home);
     let installed = InstalledPlugins::load(home)?;
     let ids: Vec<String> = match id {
         Some(i) => {
@@ -983,10 +1142,11 @@ pub fn update(
                 .collect()
         }
     };
+    drop(generation);
     let mut out = Vec::new();
     for i in ids {
         let pid = PluginId::parse(&i)?;
-        out.push(install_locked(home, &pid, opts, confirm)?);
+        out.push(install_one(home, &pid, opts, confirm)?);
     }
     // The versions replaced are needed no more.
     gc_locked(home)?;
@@ -1023,16 +1183,35 @@ pub fn remove(home: &Home, id: &str, purge_data: bool) -> Result<RemoveReport> {
         txn.write(&home.lockfile(), &lock.to_bytes())?;
     }
     txn.commit();
-    let store = home.store_dir();
-    let ours = rec.install_path.starts_with(&store);
-    if ours {
-        // Every version of it that nothing else pins goes (crash-safe, see `gc`).
+    let ours = confined_store_folder(home, id, &rec.install_path);
+    if ours.is_some() {
+        // Every version of it that nothing else pins goes (crash-safe, see `gc`); only
+        // folders of the store are ever collected.
         gc_locked(home)?;
     }
     if purge_data {
         let _ = fs::remove_dir_all(home.data_dir(id));
     }
-    Ok(RemoveReport { id: id.to_owned(), install_path: rec.install_path, deleted_files: ours })
+    Ok(RemoveReport {
+        id: id.to_owned(),
+        install_path: rec.install_path,
+        deleted_files: ours.is_some(),
+    })
+}
+
+/// The folder of the store that `install_path` names, resolved: `Some(real path)` only
+/// when, with every symbolic link resolved, it is a folder directly inside the plugin's
+/// own store folder `{store}/{id}/` (itself no link out of the store). A path that only
+/// looks inside (`{store}/../../victim`, a linked component) is `None`: never deleted.
+fn confined_store_folder(home: &Home, id: &str, install_path: &Path) -> Option<PathBuf> {
+    let store = fs::canonicalize(home.store_dir()).ok()?;
+    let plugin_dir = store.join(id);
+    if fs::canonicalize(home.store_dir().join(id)).ok()? != plugin_dir {
+        return None;
+    }
+    let real = fs::canonicalize(install_path).ok()?;
+    let is_dir = fs::symlink_metadata(&real).is_ok_and(|m| m.is_dir());
+    (is_dir && real.parent() == Some(plugin_dir.as_path())).then_some(real)
 }
 
 /// Whether an installed plugin can be verified.
@@ -1065,6 +1244,7 @@ pub struct InstalledPlugin {
 /// Every installed plugin, sorted by id.
 pub fn list(home: &Home) -> Result<Vec<InstalledPlugin>> {
     recover_for_read(home);
+    let _generation = ReadLock::shared(home);
     let installed = InstalledPlugins::load(home)?;
     let states = PluginStates::load(home)?;
     let lock = Lockfile::load(home)?;
@@ -1149,6 +1329,7 @@ impl VerifyReport {
 /// Re-hashes every file of each installed plugin (or only `id`) against its manifest.
 pub fn verify(home: &Home, id: Option<&str>) -> Result<VerifyReport> {
     recover_for_read(home);
+    let _generation = ReadLock::shared(home);
     let installed = InstalledPlugins::load(home)?;
     let lock = Lockfile::load(home)?;
     let mut plugins = Vec::new();

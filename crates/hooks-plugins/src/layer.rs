@@ -2,9 +2,10 @@
 //! cheaply, plus `--plugin-dir` development plugins.
 //!
 //! For each installed plugin (sorted by id): an enabled, verified plugin has its manifest
-//! checked against the lockfile digest and the files a session needs (metadata, hook
-//! documents, files the handlers run) re-hashed; a mismatch passes its documents as
-//! `Tampered` with a `plugin_tampered` error. A plugin registered by another tool (no
+//! checked against the lockfile digest and its whole file set re-hashed against it (every
+//! file's digest, size and executable bit; a missing file, or one the manifest does not
+//! list, is a mismatch too); a mismatch passes its documents as `Tampered` with a
+//! `plugin_tampered` error. A plugin registered by another tool (no
 //! lockfile entry of ours) loads with a `plugin_unverified` warning, or is passed as
 //! `Unverified` when verification is required. Verified means a lockfile entry pins the
 //! plugin's manifest, whoever installed it: an adopted plugin (`adopt`) is verified like
@@ -18,7 +19,7 @@ use hooks_core::{Diagnostic, InactiveStatus, LayerDocument, PluginInfo, Severity
 use crate::codes;
 use crate::error::Result;
 use crate::folder::read_plugin_folder;
-use crate::fsutil::recover_for_read;
+use crate::fsutil::{ReadLock, recover_for_read};
 use crate::home::Home;
 use crate::manifest::check_tree;
 use crate::state::{InstalledPlugins, Lockfile, PluginStates};
@@ -37,6 +38,9 @@ pub struct LayerOptions {
 /// Never fails: unreadable state files come back as `plugin_hooks_failed` diagnostics.
 pub fn plugin_layers(home: &Home, options: &LayerOptions) -> (Vec<LayerDocument>, Vec<Diagnostic>) {
     recover_for_read(home);
+    // One generation of the state: no update commits between the reads below and the
+    // hashing of the trees they name.
+    let _generation = ReadLock::shared(home);
     let mut docs = Vec::new();
     let mut diags = Vec::new();
     let state = (|| -> Result<_> {
@@ -103,11 +107,11 @@ pub fn plugin_layers(home: &Home, options: &LayerOptions) -> (Vec<LayerDocument>
             Some(le) => {
                 let problems = match pinned_manifest(home, &id, &rec, le) {
                     Err(p) => vec![p],
-                    Ok(m) => {
-                        let needed = folder.referenced_files(&plugin_docs);
-                        check_tree(&rec.install_path, &m, Some(&needed))
-                            .unwrap_or_else(|e| vec![e.to_string()])
-                    }
+                    // The whole file set: a helper that a handler sources or runs
+                    // indirectly is as much the plugin's code as the file it names, and a
+                    // file added to the folder is caught too.
+                    Ok(m) => check_tree(&rec.install_path, &m, None)
+                        .unwrap_or_else(|e| vec![e.to_string()]),
                 };
                 if !problems.is_empty() {
                     let why =

@@ -42,7 +42,9 @@ pub use catalog::{
     catalog_root, fetch_catalog, find_catalog, git_checkout,
 };
 pub use error::{PluginError, Result};
-pub use fetch::{Location, download, download_with_progress, fetch_bytes};
+pub use fetch::{
+    Location, TransferLimits, download, download_with_limits, download_with_progress, fetch_bytes,
+};
 pub use folder::{HookFile, METADATA_FILES, PluginFolder, PluginMetadata, read_plugin_folder};
 pub use fsutil::StateLock;
 pub use gc::{GcReport, gc};

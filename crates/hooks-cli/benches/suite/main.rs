@@ -15,7 +15,9 @@
 //! 4. fan-out: 32 handlers sleeping 200 ms;
 //! 5. snapshot build and matching with 10, 1,000 and 10,000 groups;
 //! 6. a handler printing 1 GiB: wall time against a shell pipe into `cat`, peak RSS;
-//! 7. plugins: verify against `sha256sum`, install against `curl` + `sha256sum` + `tar`.
+//! 7. plugins: verify against `sha256sum`, install against `curl` + `sha256sum` + `tar`,
+//!    a session's load (`hooks list`, the whole file set re-hashed) against a home without
+//!    plugins.
 //!
 //! Measured and floor runs alternate round by round so that drift in machine load hits
 //! both alike. `--quick` runs few iterations on small sizes (a smoke test: it never judges).

@@ -1,6 +1,8 @@
 //! Section 7: a plugin of many files, packed and published in a signed marketplace served
 //! from 127.0.0.1; install against `curl` + `sha256sum` + `tar`, verify against
-//! `sha256sum` over the installed files. Also the `sha256sum` and `curl` floors.
+//! `sha256sum` over the installed files, a session's load (`hooks list`, which re-hashes
+//! the plugin's whole file set) against the same load without plugins. Also the
+//! `sha256sum` and `curl` floors.
 //!
 //! The fixture is built with the tool itself: `hooks marketplace keygen`, `hooks plugin
 //! pack`, `hooks marketplace build`; each round registers the marketplace in a fresh home
@@ -23,12 +25,15 @@ pub fn rows(bench: &Bench) -> Vec<Row> {
     let size = format!("{} files, {mib:.0} MB", thousands(plan.plugin_files));
     let verify_label = format!("7 `hooks plugin verify`, {size}");
     let install_label = format!("7 `hooks plugin install` from 127.0.0.1, {size}");
+    let load_label = format!("7 `hooks list` (a session's load), whole file set re-hashed, {size}");
     let fixture = match Fixture::build(bench) {
         Ok(f) => f,
         Err(e) => {
             return vec![
                 Row::failed(floors::SHA, &e),
                 Row::failed(verify_label, &e),
+                Row::failed(LOAD_FLOOR, &e),
+                Row::failed(load_label, &e),
                 Row::failed(install_label, e),
             ];
         }
@@ -132,11 +137,48 @@ pub fn rows(bench: &Bench) -> Vec<Row> {
             rows.push(Row::failed(verify_label, e));
         }
     }
+
+    // A session's load with the plugin installed (every file re-hashed against the
+    // manifest), paired with the same load in a home without plugins.
+    let loads = (|| {
+        let home = last_home.as_ref().ok_or("nothing installed")?;
+        let empty = bench.scratch.join("plugin-home-empty");
+        fs::create_dir_all(&empty).map_err(|e| e.to_string())?;
+        let mut ours = Vec::new();
+        let mut floor = Vec::new();
+        for _ in 0..plan.plugin_rounds {
+            let (t, r) = time(|| fixture.list(bench, &empty));
+            r?;
+            floor.push(t);
+            let (t, r) = time(|| fixture.list(bench, home));
+            r?;
+            ours.push(t);
+        }
+        Ok::<_, String>((ours, floor))
+    })();
+    match loads {
+        Ok((ours, floor)) => {
+            rows.push(Row::new(LOAD_FLOOR, Unit::Seconds, floor, Target::Floor));
+            rows.push(Row::new(
+                load_label,
+                Unit::Seconds,
+                ours,
+                Target::Ratio { floor: floors::SHA.into() },
+            ));
+        }
+        Err(e) => {
+            rows.push(Row::failed(LOAD_FLOOR, &e));
+            rows.push(Row::failed(load_label, e));
+        }
+    }
     if let Some(home) = last_home {
         let _ = fs::remove_dir_all(home);
     }
     rows
 }
+
+/// The floor of the load row: the same command in a home without plugins.
+const LOAD_FLOOR: &str = "7 floor: `hooks list`, no plugin installed";
 
 fn path(p: &Path) -> &str {
     p.to_str().unwrap_or_default()
@@ -250,6 +292,13 @@ impl Fixture {
     fn install(&self, bench: &Bench, home: &Path) -> Result<(), String> {
         let mut cmd = Command::new(&bench.hooks);
         cmd.arg("--home").arg(home).args(["plugin", "install", ID, "--yes"]);
+        run_quiet(cmd, &[0])
+    }
+
+    /// `hooks list`: a session's load (the plugin layer re-verifies every plugin).
+    fn list(&self, bench: &Bench, home: &Path) -> Result<(), String> {
+        let mut cmd = Command::new(&bench.hooks);
+        cmd.arg("--home").arg(home).arg("list").current_dir(&bench.scratch);
         run_quiet(cmd, &[0])
     }
 

@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use anyhow::{Context as _, bail};
 use hooks_plugins::{
     FileChange, FileChangeKind, Home, InstallOptions, InstallPlan, InstallReport, InstalledPlugin,
-    MarketplaceKind, PluginError, Progress, Provenance, VerifyStatus,
+    MarketplaceKind, PluginError, Progress, Provenance, TransferLimits, VerifyStatus,
 };
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -120,7 +120,8 @@ struct Removed<'a> {
     action: &'static str,
     id: &'a str,
     install_path: String,
-    /// False when the files belong to another tool and were left in place.
+    /// False when the files are not in the plugin store once links are resolved (another
+    /// tool's, or a path crafted to look inside) and were left in place.
     deleted_files: bool,
     data_dir: String,
     data_kept: bool,
@@ -228,15 +229,40 @@ enum Refusal {
     Declined,
 }
 
-/// Install options with the progress bar when stderr is a terminal.
-fn options(cx: &Ctx<'_>, version: Option<String>, locked: bool, yes: bool) -> InstallOptions {
-    InstallOptions {
+/// The variable that sets the download stall timeout (seconds).
+const STALL_ENV: &str = "HOOKS_DOWNLOAD_STALL_TIMEOUT";
+
+/// Install options with the progress bar when stderr is a terminal and the transfer limits
+/// of `HOOKS_DOWNLOAD_STALL_TIMEOUT`.
+fn options(
+    cx: &Ctx<'_>,
+    version: Option<String>,
+    locked: bool,
+    yes: bool,
+) -> anyhow::Result<InstallOptions> {
+    let transfer = match cx.env.var(STALL_ENV) {
+        None => TransferLimits::default(),
+        Some(v) => {
+            let text = v.to_string_lossy();
+            let secs = text
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s > 0.0 && *s <= 86_400.0)
+                .with_context(|| {
+                    format!("{STALL_ENV}={text:?}: expected seconds, more than 0 and at most 86400")
+                })?;
+            TransferLimits::with_stall(std::time::Duration::from_secs_f64(secs))
+        }
+    };
+    Ok(InstallOptions {
         version,
         locked,
         yes,
         progress: cx.env.stderr_is_terminal.then(progress_bar),
+        transfer,
         ..InstallOptions::default()
-    }
+    })
 }
 
 /// Shows the plan (on stderr with `--json`, which keeps stdout for the report); asks on a
@@ -275,7 +301,7 @@ fn declined(cx: &mut Ctx<'_>, what: &str, refusal: Option<Refusal>) -> anyhow::R
 }
 
 fn install(cx: &mut Ctx<'_>, home: &Home, args: &PluginInstallArgs) -> anyhow::Result<i32> {
-    let opts = options(cx, args.version.clone(), args.locked, args.yes);
+    let opts = options(cx, args.version.clone(), args.locked, args.yes)?;
     let mut refusal = None;
     let result =
         hooks_plugins::install(home, &args.id, &opts, &mut |plan| confirm(cx, plan, &mut refusal));
@@ -294,7 +320,7 @@ fn install(cx: &mut Ctx<'_>, home: &Home, args: &PluginInstallArgs) -> anyhow::R
 }
 
 fn update(cx: &mut Ctx<'_>, home: &Home, args: &PluginUpdateArgs) -> anyhow::Result<i32> {
-    let opts = options(cx, args.version.clone(), false, args.yes);
+    let opts = options(cx, args.version.clone(), false, args.yes)?;
     let mut refusal = None;
     let result = hooks_plugins::update(home, args.id.as_deref(), &opts, &mut |plan| {
         confirm(cx, plan, &mut refusal)
@@ -355,7 +381,7 @@ fn remove(cx: &mut Ctx<'_>, home: &Home, args: &PluginRemoveArgs) -> anyhow::Res
     if !r.deleted_files {
         writeln!(
             cx.out,
-            "its files at {} belong to another tool and were left in place",
+            "its files at {} are not in the plugin store (links resolved) and were left in place",
             r.install_path.display()
         )?;
     }

@@ -351,3 +351,41 @@ fn plugin_schemas() {
     let i = env.run(&["schema", "marketplace-index"]).json();
     assert_eq!(i["properties"]["schema"]["const"], 1);
 }
+
+/// `HOOKS_DOWNLOAD_STALL_TIMEOUT` sets the stall timeout of plugin downloads: a stalled
+/// server fails the install with a one-line error once it passes; a value that is not a
+/// positive number of seconds is refused before anything is fetched.
+#[test]
+fn a_stalled_download_fails_after_the_configured_timeout() {
+    let env = TestEnv::new("plugins-stall");
+    let author = Author::new(&env);
+    author.publish(&env, "1.0.0", "hi", false);
+    author.add_to(&env);
+    author.server.route("lint-1.0.0.tar.gz", hooks_tests::http::Route::Stall);
+    let before = state(&env);
+    let run = |value: &str| {
+        let out = env
+            .command(&["plugin", "install", "lint@team", "--yes"])
+            .env("HOOKS_DOWNLOAD_STALL_TIMEOUT", value)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stderr).unwrap())
+    };
+    let (code, stderr) = run("0.5");
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.starts_with("hooks: error: download of "), "{stderr}");
+    assert!(
+        stderr.contains("lint-1.0.0.tar.gz") && stderr.contains("stalled: no data for 0.5 s"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    for bad in ["0", "-1", "soon", "NaN"] {
+        let (code, stderr) = run(bad);
+        assert_eq!(code, Some(1), "{bad}");
+        assert!(
+            stderr.contains("HOOKS_DOWNLOAD_STALL_TIMEOUT") && stderr.contains("expected seconds"),
+            "{stderr}"
+        );
+    }
+    assert_eq!(state(&env), before);
+}

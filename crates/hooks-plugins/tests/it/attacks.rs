@@ -339,3 +339,127 @@ fn lockfile_digest_mismatch() {
     let e = refused(&home, &InstallOptions { locked: true, yes: true, ..Default::default() });
     assert!(matches!(e, PluginError::LockfileMismatch { .. }), "{e}");
 }
+
+/// `remove` deletes only a folder that is inside the plugin's store folder once links are
+/// resolved: a state file whose `installPath` only looks inside the store (`..`, a linked
+/// component, a linked store folder) loses the entry, and the folder it names survives.
+#[test]
+fn remove_never_deletes_outside_the_store() {
+    let (m, d, home) = setup();
+    let store = home.store_dir();
+    let victim = d.path().join("victim");
+    fs::create_dir_all(victim.join("sub")).unwrap();
+    fs::write(victim.join("sub/precious.txt"), "keep me").unwrap();
+    let linked_inside = store.join("alpha@market/1.0.0-link");
+    let linked_store = store.join("beta@market");
+    let crafted = [
+        ("alpha@market", format!("{}/../../../victim", store.display())),
+        ("alpha@market", linked_inside.join("sub").display().to_string()),
+        ("alpha@market", linked_inside.display().to_string()),
+        ("beta@market", linked_store.join("x").display().to_string()),
+    ];
+    for (id, install_path) in crafted {
+        install(&home, "alpha@market", &opts(), &mut yes()).unwrap();
+        if !linked_inside.exists() {
+            std::os::unix::fs::symlink(&victim, &linked_inside).unwrap();
+            fs::create_dir_all(d.path().join("elsewhere/x")).unwrap();
+            std::os::unix::fs::symlink(d.path().join("elsewhere"), &linked_store).unwrap();
+        }
+        let mut ip = InstalledPlugins::load(&home).unwrap();
+        ip.set(id, &InstallRecord { install_path: install_path.clone().into(), version: None });
+        fs::write(home.installed_plugins_file(), ip.to_bytes()).unwrap();
+        let r = remove(&home, id, false).unwrap();
+        assert!(!r.deleted_files, "{install_path}");
+        assert!(InstalledPlugins::load(&home).unwrap().get(id).is_none());
+        assert_eq!(fs::read_to_string(victim.join("sub/precious.txt")).unwrap(), "keep me");
+        assert!(d.path().join("elsewhere/x").is_dir(), "{install_path}");
+    }
+    // The control: a real store folder is deleted (alpha is installed for real after the
+    // last round).
+    let a = install(&home, "alpha@market", &opts(), &mut yes()).unwrap();
+    let r = remove(&home, "alpha@market", false).unwrap();
+    assert!(r.deleted_files);
+    assert!(!a.install_path.exists());
+    drop(m);
+}
+
+/// A signed index fetched over http(s) cannot make the engine read a local file: an entry
+/// whose `url` is a `file://` URL or an absolute path (here to a valid archive with the
+/// signed digest, so only the scheme is wrong) is refused and nothing is installed.
+#[test]
+fn signed_index_over_http_names_no_local_file() {
+    for form in ["file://", ""] {
+        let (m, _d, home) = setup();
+        let archive = m.root().join("alpha-1.0.0.tar.gz");
+        assert!(archive.is_file());
+        let local = format!("{form}{}", archive.display());
+        m.resign(|v| {
+            v["version"] = serde_json::Value::from(v["version"].as_u64().unwrap() + 1);
+            v["plugins"]["alpha"]["versions"]["1.0.0"]["url"] = local.clone().into();
+        });
+        let err = refused_fresh(&home);
+        let text = err.to_string();
+        if form.is_empty() {
+            // `/path` is a path on the index's own host, which has no such file.
+            assert!(matches!(err, PluginError::Download { .. }), "{err:?}");
+            assert!(text.contains(&m.server.url("")), "{text}");
+        } else {
+            assert!(matches!(err, PluginError::UnsupportedSource(_)), "{err:?}");
+            assert!(text.contains("may only name https:// URLs"), "{text}");
+        }
+    }
+}
+
+/// Every regular file under `dir`, with its size.
+fn files_with_sizes(dir: &std::path::Path) -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).into_iter().flatten().flatten() {
+            let t = e.file_type().unwrap();
+            if t.is_dir() {
+                stack.push(e.path());
+            } else if t.is_file() {
+                out.push((e.path().display().to_string(), e.metadata().unwrap().len()));
+            }
+        }
+    }
+    out
+}
+
+/// The plan is shown before anything is extracted: while the question is asked, the home
+/// holds the (compressed, signed-size) archive and the plan documents only, not the
+/// plugin's large file; declining leaves nothing behind in the store or its staging area.
+#[test]
+fn declining_extracts_nothing() {
+    let m = Market::new();
+    let src = make_plugin(m.dir.path(), "big", "1.0.0", "b");
+    fs::write(src.join("data.bin"), vec![0u8; 8 << 20]).unwrap();
+    let packed = pack(&src, Some(&m.root())).unwrap();
+    assert!(packed.size < 1 << 20 && packed.unpacked > 8 << 20, "{packed:?}");
+    m.build();
+    let (_d, home) = home();
+    m.add_to(&home);
+    let before = state_snapshot(&home);
+    let mut asked = 0;
+    let err = install(&home, "big@market", &InstallOptions::default(), &mut |plan| {
+        asked += 1;
+        assert_eq!(plan.hooks.len(), 1, "{plan:?}");
+        assert!(plan.files.iter().any(|(p, e)| p == "data.bin" && e.size == 8 << 20));
+        let files = files_with_sizes(home.root());
+        assert!(!files.iter().any(|(p, _)| p.ends_with("data.bin")), "extracted: {files:?}");
+        let total: u64 = files.iter().map(|(_, n)| n).sum();
+        assert!(total < 1 << 20, "{total} bytes on disk at the question: {files:?}");
+        false
+    })
+    .unwrap_err();
+    assert!(matches!(err, PluginError::Declined), "{err:?}");
+    assert_eq!(asked, 1);
+    assert_eq!(state_snapshot(&home), before);
+    assert!(files_with_sizes(&home.store_dir()).is_empty(), "{:?}", files_with_sizes(home.root()));
+
+    // On consent the whole tree is extracted and checked.
+    let r = install(&home, "big@market", &InstallOptions::default(), &mut yes()).unwrap();
+    assert_eq!(fs::metadata(r.install_path.join("data.bin")).unwrap().len(), 8 << 20);
+    assert!(verify(&home, None).unwrap().ok());
+}

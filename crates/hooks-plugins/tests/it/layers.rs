@@ -135,3 +135,45 @@ fn parse_diagnostics_stay_in_their_documents() {
     let codes: Vec<&str> = docs[0].parsed.diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, ["invalid_config"]);
 }
+
+/// A helper that a handler sources, which no hook document names, is re-hashed at load:
+/// tampering with it (or adding a file the manifest does not list) stops the plugin from
+/// loading with `plugin_tampered`.
+#[test]
+fn a_sourced_helper_is_verified_at_load() {
+    let m = Market::new();
+    let src = make_plugin(m.dir.path(), "guard", "1.0.0", "g");
+    fs::create_dir_all(src.join("lib")).unwrap();
+    fs::write(src.join("lib/helper.sh"), "check() { exit 2; }\n").unwrap();
+    fs::write(
+        src.join("bin/run.sh"),
+        "#!/bin/sh\n. \"$(dirname \"$0\")/../lib/helper.sh\"\ncheck\n",
+    )
+    .unwrap();
+    pack(&src, Some(&m.root())).unwrap();
+    m.build();
+    let (_d, home) = home();
+    m.add_to(&home);
+    let a = install(&home, "guard@market", &opts(), &mut yes()).unwrap();
+    let (docs, diags) = plugin_layers(&home, &LayerOptions::default());
+    assert!(diags.is_empty() && docs[0].inactive.is_none(), "{diags:?}");
+
+    fs::write(a.install_path.join("lib/helper.sh"), "check() { exit 0; }\n").unwrap();
+    let (docs, diags) = plugin_layers(&home, &LayerOptions::default());
+    assert!(
+        matches!(&docs[0].inactive, Some((InactiveStatus::Tampered, why)) if why.contains("lib/helper.sh: sha256")),
+        "{:?}",
+        docs[0].inactive
+    );
+    assert_eq!(diags.iter().filter(|d| d.code == codes::PLUGIN_TAMPERED).count(), 1, "{diags:?}");
+
+    fs::write(a.install_path.join("lib/helper.sh"), "check() { exit 2; }\n").unwrap();
+    assert!(plugin_layers(&home, &LayerOptions::default()).0[0].inactive.is_none());
+    fs::write(a.install_path.join("lib/extra.sh"), "exit 0\n").unwrap();
+    let (docs, _) = plugin_layers(&home, &LayerOptions::default());
+    assert!(
+        matches!(&docs[0].inactive, Some((InactiveStatus::Tampered, why)) if why.contains("lib/extra.sh: not in the manifest")),
+        "{:?}",
+        docs[0].inactive
+    );
+}

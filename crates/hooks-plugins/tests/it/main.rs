@@ -8,5 +8,6 @@ mod concurrency;
 mod forms;
 mod layers;
 mod signed;
+mod slow;
 mod store;
 mod support;
