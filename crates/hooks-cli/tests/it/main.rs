@@ -15,6 +15,7 @@ mod json_reports;
 mod list;
 mod migrate;
 mod plugins;
+mod process;
 mod python_host;
 mod run;
 mod schema;
