@@ -164,6 +164,12 @@ pub fn shutdown() {
 /// leaf: this process moves into the leaf for the duration of `start` and back out, so
 /// the child starts inside it before it can run a single instruction of its own.
 pub(crate) fn spawn<T>(start: impl FnOnce() -> io::Result<T>) -> io::Result<(T, Option<PathBuf>)> {
+    if !SUBREAPER.load(Ordering::Acquire) && containment().cgroup.is_none() {
+        // Nothing to order against: spawns run in parallel.
+        let child = start()?;
+        running().handlers += 1;
+        return Ok((child, None));
+    }
     let mut running = running();
     let mut slot = CGROUP.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut leaf = slot.as_deref().and_then(cgroup::enter_new_leaf);
@@ -272,6 +278,9 @@ fn settle(running: &mut Running, deadline: Instant) {
 fn sweep_orphans(runtime_owned: &[(u32, u64)], deadline: Instant) {
     let me = std::process::id();
     loop {
+        if !has_children() {
+            return;
+        }
         let orphans = children_of(me, runtime_owned);
         if orphans.is_empty() {
             return;
@@ -286,6 +295,14 @@ fn sweep_orphans(runtime_owned: &[(u32, u64)], deadline: Instant) {
             return;
         }
     }
+}
+
+/// Whether this process has any child at all, without reaping one (`waitid` with
+/// `WNOWAIT`: no child is `ECHILD`), which spares the `/proc` scan in the common case.
+fn has_children() -> bool {
+    use rustix::process::{WaitId, WaitIdOptions, waitid};
+    let options = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+    !matches!(waitid(WaitId::All, options), Err(rustix::io::Errno::CHILD))
 }
 
 /// Waits for one killed child (never any other), polling until the deadline.
