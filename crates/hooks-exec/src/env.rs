@@ -403,7 +403,9 @@ const WEBHOOK_URLS: &[&[u8]] = &[
 
 /// A known webhook URL with at least 8 characters of path after its prefix.
 fn has_webhook_url(value: &[u8]) -> bool {
-    if memchr::memchr(b'/', value).is_none() {
+    // Every prefix has a `.com/` or `.org/` host: most values (paths) have neither, and
+    // two searches are cheaper than ten.
+    if !contains(value, b".com/") && !contains(value, b".org/") {
         return false;
     }
     WEBHOOK_URLS.iter().any(|prefix| {
