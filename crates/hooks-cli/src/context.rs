@@ -53,12 +53,18 @@ impl Env {
 }
 
 /// Runs `hooks` on the process's arguments, streams and environment; returns the exit code.
+///
+/// Unlike [`run_with`], this is the process itself: `hooks run` and `hooks serve` contain
+/// their handlers' descendants and catch termination signals (see `signals.rs`).
 pub fn run() -> i32 {
+    crate::signals::own_process();
     let env = Env::capture();
     let (stdin, stdout, stderr) = (std::io::stdin(), std::io::stdout(), std::io::stderr());
     let mut stdout = stdout.lock();
     let mut stderr = stderr.lock();
-    run_with(std::env::args_os(), Box::new(stdin), &mut stdout, &mut stderr, &env)
+    let code = run_with(std::env::args_os(), Box::new(stdin), &mut stdout, &mut stderr, &env);
+    crate::signals::release();
+    code
 }
 
 /// Runs `hooks` with explicit arguments (the first is the program name), streams and

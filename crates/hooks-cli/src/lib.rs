@@ -21,6 +21,7 @@ pub mod fuzzing;
 mod hints;
 mod layers;
 mod report;
+mod signals;
 mod style;
 mod terminal;
 mod uuid;

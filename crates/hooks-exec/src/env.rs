@@ -23,9 +23,15 @@
 //!    `DBUS_SESSION_BUS_ADDRESS`, `DESKTOP_SESSION`, `SESSION_MANAGER`,
 //!    `GNOME_DESKTOP_SESSION_ID` and names starting with `XDG_SESSION_`
 //!    (`BW_SESSION`, `OP_SESSION_my`, `AWS_SESSION_TOKEN` are stripped);
-//! 5. has an underscore-separated part equal to `PASS`, `PW`, `PWD`, `PAT` or `CREDS`
-//!    (`SMTP_PASS`, `MYSQL_PWD`, `GITLAB_PAT`), except the name `PWD` itself (`OLDPWD` has
-//!    no such part).
+//! 5. has an underscore-separated part equal to `PASS`, `PW`, `PWD`, `PAT`, `CREDS`,
+//!    `CRED`, `JWT`, `OTP`, `SEED`, `SALT` or `SAS` (`SMTP_PASS`, `MYSQL_PWD`,
+//!    `GITLAB_PAT`, `DB_CRED`, `CI_JOB_JWT_V2`, `TOTP_SEED`, `AZURE_STORAGE_SAS`), except
+//!    the name `PWD` itself (`OLDPWD` and `PYTHONHASHSEED` have no such part;
+//!    `RANDOM_SEED` is stripped);
+//! 6. contains, from the secret scanners' rule families (gitleaks rules, trufflehog
+//!    detectors), `WEBHOOK` (Slack, Discord and Teams webhook URLs are bearer URLs),
+//!    `BEARER`, `MNEMONIC`, `SEED_PHRASE`, `SEEDPHRASE`, `RECOVERY_PHRASE`, `TOTP`,
+//!    `PASSCODE`, `HMAC` or `DBPASS`.
 //!
 //! Certificate names (`SSL_CERT_FILE`, `NODE_EXTRA_CA_CERTS`, `REQUESTS_CA_BUNDLE`) are
 //! kept on purpose: certificates are public, and without them TLS fails behind corporate
@@ -42,8 +48,11 @@
 //! 2. a **URL with a password**: `scheme://user:password@host` with a non-empty password
 //!    (database, Redis, AMQP and proxy URLs alike; `postgres://localhost/db` and
 //!    `https://user@host` are kept);
-//! 3. a **connection-string password**: `password=`, `pwd=`, `accountkey=` or
-//!    `sharedaccesskey=` (any case) at the start or after `;`, `&`, `?` or whitespace;
+//! 3. a **connection-string or query-string credential**: `password=`, `passwd=`,
+//!    `pwd=`, `accountkey=`, `sharedaccesskey=`, `access_token=`, `refresh_token=`,
+//!    `id_token=`, `private_token=`, `auth_token=`, `client_secret=`, `api_key=`,
+//!    `apikey=` or an Azure SAS `sig=` (any case) with a value, at the start or after `;`,
+//!    `&`, `?` or whitespace;
 //! 4. an **authorization header value**: `Bearer` or `Basic` (any case) followed by
 //!    whitespace and at least 16 base64 characters;
 //! 5. a **word with a known token prefix**. Words are the runs of `[A-Za-z0-9._-]`, so
@@ -59,8 +68,37 @@
 //!    - `dop_v1_` (40), `shpat_` `shpss_` `shpca_` `shppa_` (32): the body is hexadecimal;
 //!    - `AKIA` and `ASIA` (AWS access key ids): the body is exactly 16 upper-case letters
 //!      or digits;
+//!    - from the secret scanners' families: Vault `hvs.` `hvb.` `hvr.` (24), age
+//!      `AGE-SECRET-KEY-1` (50, letters and digits), GitLab `gldt-` `glrt-` `glptt-`
+//!      `glcbt-` `gloas-` `glimt-` `glft-` `glsoat-` `glagent-` (20), Grafana `glc_`
+//!      `glsa_` (32), Groq `gsk_` (40, letters and digits), Replicate `r8_` (30, letters
+//!      and digits), Perplexity `pplx-` and xAI `xai-` (40, letters and digits), Stripe
+//!      webhook `whsec_` (24), Google OAuth `GOCSPX-` (24), Atlassian `ATATT` (40), Sentry
+//!      `sntrys_` (40), Postman `PMAK-` (40), PlanetScale `pscale_tkn_` `pscale_pw_` (32),
+//!      Doppler `dp.st.` (40) and `dp.pt.` (40, letters and digits), Figma `figd_` (32),
+//!      Notion `ntn_` (40, letters and digits), 1Password `ops_eyJ` (40), Square
+//!      `sq0atp-` (22) and `sq0csp-` (40), Linear `lin_api_` (32, letters and digits),
+//!      Alibaba `LTAI` (16, letters and digits): mixed as above; Mailgun `key-` (32),
+//!      DigitalOcean `doo_v1_` `dor_v1_` (40), Pulumi `pul-` (40), Sentry `sntryu_` (40),
+//!      RubyGems `rubygems_` (40), Databricks `dapi` (32), Shopify `shpua_` (32):
+//!      hexadecimal;
 //! 6. a **JWT**: a word of three (JWS) or five (JWE) `.`-separated base64url segments whose
-//!    first segment decodes to a JSON object with an `alg` member.
+//!    first segment decodes to a JSON object with an `alg` member;
+//! 7. a **webhook URL**: `hooks.slack.com/services/`, `/workflows/` or `/triggers/`,
+//!    `discord.com/api/webhooks/` (and `discordapp.com`), `*.webhook.office.com/webhookb2/`,
+//!    `outlook.office.com/webhook/`, `hooks.zapier.com/hooks/catch/`,
+//!    `chat.googleapis.com/v1/spaces/` or `api.telegram.org/bot` followed by at least 8
+//!    characters of path: the URL is the credential;
+//! 8. a **credential assignment**: `password=` or `passwd=` after anything (a
+//!    `--db-password=` option, a `-Djavax.net.ssl.keyStorePassword=` property), npm's
+//!    `_authToken=`, `_auth=` and `_password=`, a `--password VALUE` option, or a `.netrc`
+//!    entry (`password VALUE` in a value that also has a `machine`, `login` or `default`
+//!    word);
+//! 9. a **JSON credential member**: `"auth"`, `"password"`, `"passwd"`, `"secret"`,
+//!    `"token"`, `"access_token"`, `"refresh_token"`, `"client_secret"`, `"private_key"`,
+//!    `"api_key"`, `"apikey"`, `"identitytoken"` or `"registrytoken"` (any case) with a
+//!    non-empty string value, as in a Docker `auths` configuration or a service-account
+//!    file.
 //!
 //! There is deliberately **no generic entropy rule**: `PATH`, `LS_COLORS`, Nix store
 //! paths, commit hashes and base64 configuration are high-entropy and must survive, and an
@@ -131,6 +169,15 @@ pub enum StripReason {
     TokenPrefix(&'static str),
     /// The value holds a JSON Web Token.
     Jwt,
+    /// The value holds a webhook URL (Slack, Discord, Teams and the like): the URL itself
+    /// is the credential.
+    WebhookUrl,
+    /// The value holds a credential assignment: an npm `_authToken=`, a `--password`
+    /// option, a `-D...Password=` property, a `.netrc` `password` entry.
+    CredentialAssignment,
+    /// The value holds a JSON member that carries a credential (`"auth"`, `"password"`,
+    /// `"token"`...), as in a Docker `auths` configuration.
+    JsonCredential,
 }
 
 /// Drops credential-looking variables, keeping the order of the rest.
@@ -170,10 +217,23 @@ const NAME_MARKERS: &[&str] = &[
     "CONNECTION_STRING",
     "CONN_STR",
     "CONNSTR",
+    // Secret-scanner families (gitleaks, trufflehog): webhook URLs are bearer URLs, wallet
+    // and one-time-password seeds are keys.
+    "WEBHOOK",
+    "BEARER",
+    "MNEMONIC",
+    "SEED_PHRASE",
+    "SEEDPHRASE",
+    "RECOVERY_PHRASE",
+    "TOTP",
+    "PASSCODE",
+    "HMAC",
+    "DBPASS",
 ];
 
 /// Underscore-separated name parts that mark a credential.
-const NAME_PARTS: &[&str] = &["PASS", "PW", "PWD", "PAT", "CREDS"];
+const NAME_PARTS: &[&str] =
+    &["PASS", "PW", "PWD", "PAT", "CREDS", "CRED", "JWT", "OTP", "SEED", "SALT", "SAS"];
 
 /// Names containing `SESSION` that are desktop plumbing, not secrets.
 const SESSION_EXEMPT: &[&str] =
@@ -239,6 +299,15 @@ fn value_reason(value: &[u8]) -> Option<StripReason> {
     if has_authorization(value) {
         return Some(StripReason::Authorization);
     }
+    if has_webhook_url(value) {
+        return Some(StripReason::WebhookUrl);
+    }
+    if has_credential_assignment(value) {
+        return Some(StripReason::CredentialAssignment);
+    }
+    if has_json_credential(value) {
+        return Some(StripReason::JsonCredential);
+    }
     for word in value.split(|b| !is_word_byte(*b)).filter(|w| !w.is_empty()) {
         if let Some(prefix) = token_prefix(word) {
             return Some(StripReason::TokenPrefix(prefix));
@@ -281,9 +350,29 @@ fn has_url_password(value: &[u8]) -> bool {
     false
 }
 
+/// The fields of [`has_connection_password`], lower case.
+const CONNECTION_FIELDS: &[&[u8]] = &[
+    b"password",
+    b"passwd",
+    b"pwd",
+    b"accountkey",
+    b"sharedaccesskey",
+    // Query-string credentials: OAuth tokens, GitLab's `private_token`, an Azure SAS
+    // signature (`?sv=...&sig=...`).
+    b"access_token",
+    b"refresh_token",
+    b"id_token",
+    b"private_token",
+    b"auth_token",
+    b"client_secret",
+    b"api_key",
+    b"apikey",
+    b"sig",
+];
+
 /// `password=...`-style fields of ADO.NET, Azure and query-string connection strings.
 fn has_connection_password(value: &[u8]) -> bool {
-    const FIELDS: &[&[u8]] = &[b"password", b"pwd", b"accountkey", b"sharedaccesskey"];
+    const FIELDS: &[&[u8]] = CONNECTION_FIELDS;
     memchr::memchr_iter(b'=', value).any(|eq| {
         // A value must follow, and not be empty (`;` or `&` right after the `=`).
         if value.get(eq + 1).is_none_or(|b| matches!(b, b';' | b'&')) {
@@ -294,6 +383,128 @@ fn has_connection_password(value: &[u8]) -> bool {
             value[start..eq].eq_ignore_ascii_case(field)
                 && (start == 0
                     || matches!(value[start - 1], b';' | b'&' | b'?' | b' ' | b'\t' | b'\n'))
+        })
+    })
+}
+
+/// Where each webhook service's secret URLs start (the path after it is the secret).
+const WEBHOOK_URLS: &[&[u8]] = &[
+    b"hooks.slack.com/services/",
+    b"hooks.slack.com/workflows/",
+    b"hooks.slack.com/triggers/",
+    b"discord.com/api/webhooks/",
+    b"discordapp.com/api/webhooks/",
+    b".webhook.office.com/webhookb2/",
+    b"outlook.office.com/webhook/",
+    b"hooks.zapier.com/hooks/catch/",
+    b"chat.googleapis.com/v1/spaces/",
+    b"api.telegram.org/bot",
+];
+
+/// A known webhook URL with at least 8 characters of path after its prefix.
+fn has_webhook_url(value: &[u8]) -> bool {
+    // Every prefix has a `.com/` or `.org/` host: most values (paths) have neither, and
+    // two searches are cheaper than ten.
+    if !contains(value, b".com/") && !contains(value, b".org/") {
+        return false;
+    }
+    WEBHOOK_URLS.iter().any(|prefix| {
+        memchr::memmem::find_iter(value, prefix).any(|at| {
+            value[at + prefix.len()..]
+                .iter()
+                .take_while(|b| !b.is_ascii_whitespace() && !matches!(b, b'"' | b'\''))
+                .count()
+                >= 8
+        })
+    })
+}
+
+/// Whether `value[at..]` starts with `word`, ignoring ASCII case.
+fn starts_with_ignore_case(value: &[u8], at: usize, word: &[u8]) -> bool {
+    value.get(at..at + word.len()).is_some_and(|w| w.eq_ignore_ascii_case(word))
+}
+
+/// Credential assignments that are not connection-string fields: npm's `_authToken=`,
+/// `_auth=` and `_password=` (after `:` in `.npmrc` lines), `password=` inside a word
+/// (`-Djavax.net.ssl.keyStorePassword=`, `--db-password=`), a `--password` option with its
+/// value after a space, and a `.netrc` `password` entry (`machine h login l password p`).
+fn has_credential_assignment(value: &[u8]) -> bool {
+    let non_empty_after = |end: usize| {
+        value.get(end).is_some_and(|b| !b.is_ascii_whitespace() && !matches!(b, b';' | b'&'))
+    };
+    // `password=` / `passwd=` with anything before it, and npm's fields.
+    let assigned = memchr::memchr_iter(b'=', value).any(|eq| {
+        if !non_empty_after(eq + 1) {
+            return false;
+        }
+        [&b"password"[..], b"passwd", b"_authtoken", b"_auth", b"_password"].iter().any(|field| {
+            eq >= field.len() && starts_with_ignore_case(value, eq - field.len(), field)
+        })
+    });
+    if assigned {
+        return true;
+    }
+    // `--password VALUE` and `.netrc` entries: `password`, whitespace, a value.
+    let netrc = || {
+        let word = |w: &[u8]| {
+            memchr::memmem::find_iter(value, w).any(|at| {
+                (at == 0 || value[at - 1].is_ascii_whitespace())
+                    && value.get(at + w.len()).is_some_and(u8::is_ascii_whitespace)
+            })
+        };
+        word(b"machine") || word(b"login") || word(b"default")
+    };
+    memchr::memchr2_iter(b'p', b'P', value).any(|at| {
+        if !starts_with_ignore_case(value, at, b"password") {
+            return false;
+        }
+        let end = at + b"password".len();
+        let spaces = value[end..].iter().take_while(|b| matches!(b, b' ' | b'\t')).count();
+        // A value follows: not the end, not another option.
+        if spaces == 0
+            || value.get(end + spaces).is_none_or(|b| b.is_ascii_whitespace() || *b == b'-')
+        {
+            return false;
+        }
+        let option = at >= 2 && &value[at - 2..at] == b"--";
+        let entry = at == 0 || value[at - 1].is_ascii_whitespace();
+        option || (entry && netrc())
+    })
+}
+
+/// JSON members whose string value is a credential (lower case, with their quotes).
+const JSON_CREDENTIAL_KEYS: &[&[u8]] = &[
+    b"\"auth\"",
+    b"\"password\"",
+    b"\"passwd\"",
+    b"\"secret\"",
+    b"\"token\"",
+    b"\"access_token\"",
+    b"\"refresh_token\"",
+    b"\"client_secret\"",
+    b"\"private_key\"",
+    b"\"api_key\"",
+    b"\"apikey\"",
+    b"\"identitytoken\"",
+    b"\"registrytoken\"",
+];
+
+/// `"auth": "..."`-style members with a non-empty string value (Docker's `auths`, service
+/// account files, credential helpers' output).
+fn has_json_credential(value: &[u8]) -> bool {
+    memchr::memchr_iter(b'"', value).any(|at| {
+        JSON_CREDENTIAL_KEYS.iter().any(|key| {
+            if !starts_with_ignore_case(value, at, key) {
+                return false;
+            }
+            let rest = &value[at + key.len()..];
+            let mut i = rest.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            if rest.get(i) != Some(&b':') {
+                return false;
+            }
+            i += 1;
+            i += rest[i..].iter().take_while(|b| b.is_ascii_whitespace()).count();
+            rest.get(i) == Some(&b'"') && rest.get(i + 1).is_some_and(|b| *b != b'"')
         })
     })
 }
@@ -369,6 +580,50 @@ const TOKEN_PREFIXES: &[(&str, usize, Body)] = &[
     ("shppa_", 32, Body::Hex),
     ("AKIA", 16, Body::AwsKeyId),
     ("ASIA", 16, Body::AwsKeyId),
+    // Secret-scanner families (gitleaks rules, trufflehog detectors).
+    ("hvs.", 24, Body::Mixed),
+    ("hvb.", 24, Body::Mixed),
+    ("hvr.", 24, Body::Mixed),
+    ("AGE-SECRET-KEY-1", 50, Body::Alnum),
+    ("gldt-", 20, Body::Mixed),
+    ("glrt-", 20, Body::Mixed),
+    ("glptt-", 20, Body::Mixed),
+    ("glcbt-", 20, Body::Mixed),
+    ("gloas-", 20, Body::Mixed),
+    ("glimt-", 20, Body::Mixed),
+    ("glft-", 20, Body::Mixed),
+    ("glsoat-", 20, Body::Mixed),
+    ("glagent-", 20, Body::Mixed),
+    ("glc_", 32, Body::Mixed),
+    ("glsa_", 32, Body::Mixed),
+    ("gsk_", 40, Body::Alnum),
+    ("r8_", 30, Body::Alnum),
+    ("pplx-", 40, Body::Alnum),
+    ("xai-", 40, Body::Alnum),
+    ("whsec_", 24, Body::Mixed),
+    ("key-", 32, Body::Hex),
+    ("GOCSPX-", 24, Body::Mixed),
+    ("doo_v1_", 40, Body::Hex),
+    ("dor_v1_", 40, Body::Hex),
+    ("ATATT", 40, Body::Mixed),
+    ("pul-", 40, Body::Hex),
+    ("sntrys_", 40, Body::Mixed),
+    ("sntryu_", 40, Body::Hex),
+    ("lin_api_", 32, Body::Alnum),
+    ("PMAK-", 40, Body::Mixed),
+    ("rubygems_", 40, Body::Hex),
+    ("pscale_tkn_", 32, Body::Mixed),
+    ("pscale_pw_", 32, Body::Mixed),
+    ("dp.pt.", 40, Body::Alnum),
+    ("dp.st.", 40, Body::Mixed),
+    ("figd_", 32, Body::Mixed),
+    ("ntn_", 40, Body::Alnum),
+    ("ops_eyJ", 40, Body::Mixed),
+    ("sq0atp-", 22, Body::Mixed),
+    ("sq0csp-", 40, Body::Mixed),
+    ("dapi", 32, Body::Hex),
+    ("LTAI", 16, Body::Alnum),
+    ("shpua_", 32, Body::Hex),
 ];
 
 /// The shortest word [`token_prefix`] can accept: prefix plus minimum body.
@@ -462,11 +717,12 @@ mod tests {
     /// which the faster ones must agree with.
     mod plain {
         pub fn connection_password(value: &[u8]) -> bool {
-            const FIELDS: &[&[u8]] = &[b"password=", b"pwd=", b"accountkey=", b"sharedaccesskey="];
+            let fields: Vec<Vec<u8>> =
+                super::CONNECTION_FIELDS.iter().map(|f| [f, &b"="[..]].concat()).collect();
             let lower = value.to_ascii_lowercase();
-            FIELDS.iter().any(|field| {
+            fields.iter().any(|field| {
                 lower.windows(field.len()).enumerate().any(|(at, w)| {
-                    w == *field
+                    w == field.as_slice()
                         && (at == 0
                             || matches!(lower[at - 1], b';' | b'&' | b'?' | b' ' | b'\t' | b'\n'))
                         && lower.get(at + field.len()).is_some_and(|b| !matches!(b, b';' | b'&'))
@@ -696,6 +952,96 @@ mod tests {
         let jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl";
         check("INNOCENT", jwt, Some(StripReason::Jwt));
         check("INNOCENT", "eyJ0eXAiOiJKV1QifQ.eyJzdWIiOiIxIn0.c2ln", None);
+    }
+
+    #[test]
+    fn secret_scanner_names() {
+        by_name("SLACK_WEBHOOK_URL", "WEBHOOK");
+        by_name("TWITTER_BEARER", "BEARER");
+        by_name("WALLET_MNEMONIC", "MNEMONIC");
+        by_name("SEED_PHRASE", "SEED_PHRASE");
+        by_name("TOTP_SEED", "TOTP");
+        by_name("DBPASS", "DBPASS");
+        by_name("DB_CRED", "CRED");
+        by_name("CI_JOB_JWT_V2", "JWT");
+        by_name("RANDOM_SEED", "SEED");
+        by_name("WP_NONCE_SALT", "SALT");
+        by_name("BLOB_SAS", "SAS");
+        by_name("GITHUB_OTP", "OTP");
+        keep("PYTHONHASHSEED", "0");
+        keep("SASL_MECHANISM", "PLAIN");
+        keep("SEEDLING", "x");
+    }
+
+    #[test]
+    fn webhook_urls() {
+        let hook = Some(StripReason::WebhookUrl);
+        check("N", "https://hooks.slack.com/services/T01/B02/aBcDeFgH", hook);
+        check("N", "https://discord.com/api/webhooks/1234/AbCdEfGh", hook);
+        check("N", "https://x.webhook.office.com/webhookb2/1a2b3c4d@e5", hook);
+        keep("DOCS", "https://api.slack.com/messaging/webhooks");
+        keep("DOCS", "https://hooks.slack.com/services/");
+        keep("DOCS", "https://discord.com/api/webhooks/ short");
+    }
+
+    #[test]
+    fn credential_assignments() {
+        let assigned = Some(StripReason::CredentialAssignment);
+        check("N", "//registry.npmjs.org/:_authToken=abc", assigned);
+        check("N", "//npm.pkg.github.com/:_auth=YWJj", assigned);
+        check("N", "--user=a --password=hunter2", assigned);
+        check("N", "-Dhttp.proxyPassword=hunter2", assigned);
+        check("N", "a passwd=hunter2", Some(StripReason::ConnectionStringPassword));
+        check("N", "mysql --password hunter2", assigned);
+        check("N", "machine h login l password hunter2", assigned);
+        check("N", "default login l password hunter2", assigned);
+        keep("N", "--password=");
+        keep("N", "type your password when asked");
+        keep("N", "the password is not here");
+        keep("N", "--password --other");
+        let conn = Some(StripReason::ConnectionStringPassword);
+        check("N", "https://h/cb?access_token=abc", conn);
+        check("N", "https://a.blob.core.windows.net/c?sv=1&sig=Zm9v", conn);
+        check("N", "https://gitlab/api?private_token=x", conn);
+        keep("N", "https://example.com/search?q=sig&lang=en");
+        keep("N", "design=sig");
+    }
+
+    #[test]
+    fn json_credentials() {
+        let json = Some(StripReason::JsonCredential);
+        check("N", r#"{"auths":{"r":{"auth":"YWJj"}}}"#, json);
+        check("N", r#"{"Secret" : "x"}"#, json);
+        check("N", r#"{"password":"p"}"#, json);
+        keep("N", r#"{"auth": ""}"#);
+        keep("N", r#"{"tokens": 3, "auth_method": "sso"}"#);
+        keep("N", r#"{"token": 3}"#);
+    }
+
+    #[test]
+    fn secret_scanner_prefixes() {
+        by_prefix("hvs.CAESIJ1a2B3c4D5e6F7g8H9i0JkLmN", "hvs.");
+        by_prefix(
+            "AGE-SECRET-KEY-1QQPQ8E3L5ZQ9XJ7K6Y2W4V8N0M3R5T7U9P2S4D6F8G0H2J4K6L8",
+            "AGE-SECRET-KEY-1",
+        );
+        by_prefix("gldt-Ab1Cd2Ef3Gh4Ij5Kl6Mn", "gldt-");
+        by_prefix("glrt-Ab1Cd2Ef3Gh4Ij5Kl6Mn", "glrt-");
+        by_prefix("glptt-0123456789abcdef0123456789abcdef01234567", "glptt-");
+        by_prefix("gsk_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Yz3A", "gsk_");
+        by_prefix("r8_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1", "r8_");
+        by_prefix("pplx-Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Yz3A", "pplx-");
+        by_prefix("xai-Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Yz3A", "xai-");
+        by_prefix("whsec_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8", "whsec_");
+        by_prefix("key-0123456789abcdef0123456789abcdef", "key-");
+        by_prefix("GOCSPX-Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8", "GOCSPX-");
+        by_prefix("doo_v1_0123456789abcdef0123456789abcdef01234567", "doo_v1_");
+        by_prefix("ATATT3xFfGF0Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1", "ATATT");
+        by_prefix("pul-0123456789abcdef0123456789abcdef01234567", "pul-");
+        keep("BINDS", "key-bindings-emacs-style-navigation-for-shell-x");
+        keep("PATH", "/opt/gsk_tools_and_scripts_for_the_whole_team_here/bin");
+        keep("HOST", "xai-prod-cluster-01");
+        keep("HOST", "pul-eu-west-1");
     }
 
     #[test]

@@ -31,7 +31,20 @@
 //!   handler is done, times out, fails on I/O, or the future is dropped (cancellation),
 //!   the **whole group** is sent `SIGKILL`, so no grandchild outlives its handler (ours:
 //!   the reference kills the group only on timeout and cancellation). A process that
-//!   leaves the group on purpose (`setsid`, `setpgid`) is not followed.
+//!   leaves the group on purpose (`setsid`, `setpgid`, a double-fork daemon) is reached
+//!   only through what the host enabled in [`crate::contain`]: a cgroup v2 leaf per
+//!   handler, and the child subreaper that kills orphans (the `hooks` CLI enables both
+//!   where the system offers them).
+//! - **Descriptors.** The handler gets exactly stdin, stdout and stderr: right before each
+//!   spawn every descriptor above 2 of this process is marked close-on-exec, so one a
+//!   host leaked (opened without `O_CLOEXEC`) does not reach it. This is process-wide: a
+//!   host that wants a descriptor inherited by a child of its own sets the flag back
+//!   itself right before that spawn.
+//! - **Signals.** The handler starts with an empty signal mask and `SIGPIPE` at its
+//!   default (the standard library's spawn resets both). Dispositions a host set to
+//!   "ignore" are inherited across `exec` (POSIX): the `hooks` CLI catches `SIGINT`,
+//!   `SIGTERM`, `SIGHUP` and `SIGQUIT`, so its handlers start with all four at their
+//!   defaults; a library host that ignores a signal passes that on.
 //! - **Reaping.** The direct child is always reaped: on the normal path by waiting for it,
 //!   after a kill by waiting up to [`REAP_GRACE`], and on cancellation (or a child stuck in
 //!   uninterruptible sleep past the grace) by Tokio's orphan queue, which reaps killed
@@ -59,9 +72,10 @@ use std::time::Duration;
 use hooks_core::text::py_repr;
 use hooks_core::{RawOutput, Termination};
 use rustix::pipe::{PipeFlags, pipe_with};
-use rustix::process::{Pid, Signal, kill_process_group};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::process::{ChildStdin, Command};
+
+use crate::contain::{self, Tree};
 
 /// How long a killed handler is waited for before its reaping is left to the runtime.
 pub const REAP_GRACE: Duration = Duration::from_secs(2);
@@ -100,7 +114,8 @@ pub struct ProcessSpec {
 ///
 /// Never fails and never panics on a handler's behaviour: every problem is a
 /// [`Termination`]. See the module documentation for the exact guarantees. Dropping the
-/// returned future kills the handler's process group.
+/// returned future kills the handler's process group (and its cgroup leaf and orphans,
+/// where [`crate::contain`] enabled them).
 pub async fn run_process(spec: &ProcessSpec, stdin: &[u8]) -> RawOutput {
     let prefilled = match prefilled_stdin(stdin) {
         Ok(fd) => fd,
@@ -117,12 +132,18 @@ pub async fn run_process(spec: &ProcessSpec, stdin: &[u8]) -> RawOutput {
     if let Some(fd) = prefilled {
         command.stdin(Stdio::from(fd));
     }
-    let mut child = match command.spawn() {
-        Ok(child) => child,
+    let spawned = contain::spawn(|| {
+        // Descriptors the host leaked (opened without close-on-exec) must not reach the
+        // handler: it gets exactly stdin, stdout and stderr.
+        close_fds::set_fds_cloexec_threadsafe(3, &[]);
+        command.spawn()
+    });
+    let (mut child, leaf) = match spawned {
+        Ok(started) => started,
         Err(err) => return ended(Termination::LaunchFailed(launch_error_text(&err, spec))),
     };
-    // Declared after `child`, so it is dropped (and kills the group) before the child is.
-    let mut group = GroupKiller::new(child.id());
+    // Declared after `child`, so it is dropped (and kills the tree) before the child is.
+    let mut tree = Tree::new(child.id(), leaf);
     let mut pipes = Pipes {
         stdin: child.stdin.take(),
         written: 0,
@@ -159,17 +180,19 @@ pub async fn run_process(spec: &ProcessSpec, stdin: &[u8]) -> RawOutput {
     let termination = match phase {
         Phase::Exited(exit) => {
             // Leftovers that closed their stdio (`cmd >/dev/null &`) die with the handler.
-            group.kill();
+            tree.finish(true);
             termination_of(exit)
         }
         Phase::TimedOut | Phase::Failed(_) => {
-            group.kill();
+            tree.kill();
             drop(pipes.stdin.take());
             if status.is_none() {
                 // A killed child exits at once unless it sits in uninterruptible sleep; past
                 // the grace, dropping it hands it to the runtime's orphan reaper.
-                let _ = tokio::time::timeout(REAP_GRACE, wait.as_mut()).await;
+                status =
+                    tokio::time::timeout(REAP_GRACE, wait.as_mut()).await.ok().and_then(Result::ok);
             }
+            tree.finish(status.is_some());
             match phase {
                 Phase::Failed(text) => Termination::IoFailed(text),
                 _ => Termination::TimedOut { timeout_secs: spec.timeout.as_secs_f64() },
@@ -288,34 +311,6 @@ fn termination_of(status: ExitStatus) -> Termination {
         (Some(code), _) => Termination::Exited(code),
         (None, Some(signal)) => Termination::Signaled(signal),
         (None, None) => Termination::IoFailed(format!("unrecognised wait status {status}")),
-    }
-}
-
-/// Kills the handler's process group once: explicitly, or when dropped (cancellation).
-struct GroupKiller {
-    pgid: Option<Pid>,
-}
-
-impl GroupKiller {
-    fn new(pid: Option<u32>) -> Self {
-        let pgid = pid.and_then(|pid| i32::try_from(pid).ok()).and_then(Pid::from_raw);
-        Self { pgid }
-    }
-
-    /// Sends SIGKILL to the whole group. The group id is the handler's pid; it cannot be
-    /// reused while any member of the group, or the unreaped handler, still exists, so the
-    /// signal reaches only our processes (or nobody, when the group is already empty).
-    fn kill(&mut self) {
-        if let Some(pgid) = self.pgid.take() {
-            // ESRCH (group already empty) is the common, expected answer.
-            let _ = kill_process_group(pgid, Signal::KILL);
-        }
-    }
-}
-
-impl Drop for GroupKiller {
-    fn drop(&mut self) {
-        self.kill();
     }
 }
 

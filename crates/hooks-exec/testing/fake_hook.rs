@@ -9,7 +9,13 @@
 //! 3. `--fork-grandchild-sleep-ms N` (repeatable): starts a child of its own that sleeps N
 //!    milliseconds and is never waited for; it modifies the latest one:
 //!    `--grandchild-holds-pipe` (the grandchild inherits stdout and stderr; otherwise they
-//!    are `/dev/null`) and `--grandchild-ignore-sigterm`;
+//!    are `/dev/null`), `--grandchild-ignore-sigterm`, and the escapes from the process
+//!    group: `--grandchild-setsid` (a new session, through `setsid(1)`, same pid),
+//!    `--grandchild-setpgid` (a process group of its own) and `--grandchild-daemon` (a
+//!    double fork: the grandchild starts a `setsid` child of its own with the same sleep
+//!    and exits at once; with `--write-pid`, both record themselves in the same file);
+//!    `--await-pids N`: then waits (up to 10 s) until FILE holds N lines, so that a daemon's
+//!    records are in before the handler goes on;
 //! 4. `--echo-stdin`: copies stdin to stdout until end of file;
 //! 5. `--print TEXT`, `--eprint TEXT` (repeatable): writes TEXT and a newline to stdout or
 //!    stderr;
@@ -37,6 +43,16 @@ struct Grandchild {
     sleep_ms: u64,
     holds_pipe: bool,
     ignore_sigterm: bool,
+    escape: Escape,
+}
+
+/// How a grandchild leaves the handler's process group.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Escape {
+    Stay,
+    Setsid,
+    Setpgid,
+    Daemon,
 }
 
 /// What the command line asked for.
@@ -44,6 +60,7 @@ struct Grandchild {
 struct Plan {
     ignore_sigterm: bool,
     write_pid: Option<PathBuf>,
+    await_pids: usize,
     grandchildren: Vec<Grandchild>,
     echo_stdin: bool,
     print: Vec<String>,
@@ -85,19 +102,29 @@ fn parse(args: &[String]) -> Result<Plan, String> {
         match flag.as_str() {
             "--ignore-sigterm" => plan.ignore_sigterm = true,
             "--write-pid" => plan.write_pid = Some(PathBuf::from(value()?)),
+            "--await-pids" => {
+                plan.await_pids = usize::try_from(number(value()?)?).map_err(|e| e.to_string())?;
+            }
             "--fork-grandchild-sleep-ms" => plan.grandchildren.push(Grandchild {
                 sleep_ms: number(value()?)?,
                 holds_pipe: false,
                 ignore_sigterm: false,
+                escape: Escape::Stay,
             }),
-            "--grandchild-holds-pipe" | "--grandchild-ignore-sigterm" => {
+            "--grandchild-holds-pipe"
+            | "--grandchild-ignore-sigterm"
+            | "--grandchild-setsid"
+            | "--grandchild-setpgid"
+            | "--grandchild-daemon" => {
                 let Some(last) = plan.grandchildren.last_mut() else {
                     return Err(format!("{flag} must follow --fork-grandchild-sleep-ms"));
                 };
-                if flag == "--grandchild-holds-pipe" {
-                    last.holds_pipe = true;
-                } else {
-                    last.ignore_sigterm = true;
+                match flag.as_str() {
+                    "--grandchild-holds-pipe" => last.holds_pipe = true,
+                    "--grandchild-ignore-sigterm" => last.ignore_sigterm = true,
+                    "--grandchild-setsid" => last.escape = Escape::Setsid,
+                    "--grandchild-setpgid" => last.escape = Escape::Setpgid,
+                    _ => last.escape = Escape::Daemon,
                 }
             }
             "--echo-stdin" => plan.echo_stdin = true,
@@ -129,8 +156,31 @@ fn run(plan: &Plan, args: &[String]) -> io::Result<()> {
     }
     let mut pids = vec![std::process::id()];
     for grandchild in &plan.grandchildren {
-        let mut command = Command::new(&me);
-        command.arg("--sleep-ms").arg(grandchild.sleep_ms.to_string()).stdin(Stdio::null());
+        let mut command = match grandchild.escape {
+            // Not a group leader, so `setsid(1)` calls setsid(2) and execs: same pid.
+            Escape::Setsid => {
+                let mut command = Command::new("setsid");
+                command.arg(&me);
+                command
+            }
+            Escape::Setpgid => {
+                let mut command = Command::new(&me);
+                command.process_group(0);
+                command
+            }
+            Escape::Daemon => {
+                let mut command = Command::new(&me);
+                command.arg("--fork-grandchild-sleep-ms").arg(grandchild.sleep_ms.to_string());
+                command.arg("--grandchild-setsid");
+                if let Some(file) = &plan.write_pid {
+                    command.arg("--write-pid").arg(file);
+                }
+                command
+            }
+            Escape::Stay => Command::new(&me),
+        };
+        let sleep_ms = if grandchild.escape == Escape::Daemon { 0 } else { grandchild.sleep_ms };
+        command.arg("--sleep-ms").arg(sleep_ms.to_string()).stdin(Stdio::null());
         if grandchild.ignore_sigterm {
             command.arg("--ignore-sigterm");
         }
@@ -146,6 +196,13 @@ fn run(plan: &Plan, args: &[String]) -> io::Result<()> {
             lines.push_str(&format!("{pid} {}\n", start_time(pid)));
         }
         OpenOptions::new().create(true).append(true).open(file)?.write_all(lines.as_bytes())?;
+        for _ in 0..2000 {
+            let text = std::fs::read_to_string(file)?;
+            if text.lines().count() >= plan.await_pids {
+                break;
+            }
+            sleep(Duration::from_millis(5));
+        }
     }
     let mut stdout = io::stdout().lock();
     if plan.echo_stdin {

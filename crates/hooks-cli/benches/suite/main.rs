@@ -4,7 +4,7 @@
 //! Run it through xtask (which builds in release mode first), or directly with
 //! `cargo bench -p hooks-cli --bench suite -- [--quick] [--hooks PATH] [--only WORD]...`
 //! (`--only` keeps the sections whose name contains WORD: `floors`, `dispatch`, `run`,
-//! `fan-out`, `scale`, `flood`, `plugins`). Rows:
+//! `fan-out`, `scale`, `flood`, `plugins`, `env`). Rows:
 //!
 //! 1. floors: spawn-and-wait of `/bin/true` and `sh -c true` with std, `sha256sum` over the
 //!    plugin fixture, `curl` of the plugin archive from a loopback server;
@@ -17,7 +17,9 @@
 //! 6. a handler printing 1 GiB: wall time against a shell pipe into `cat`, peak RSS;
 //! 7. plugins: verify against `sha256sum`, install against `curl` + `sha256sum` + `tar`,
 //!    a session's load (`hooks list`, the whole file set re-hashed) against a home without
-//!    plugins.
+//!    plugins;
+//! 8. env: the credential scrub of a 120-variable environment (ordinary variables,
+//!    credentials by name and by value), against copying the same variables.
 //!
 //! Measured and floor runs alternate round by round so that drift in machine load hits
 //! both alike. `--quick` runs few iterations on small sizes (a smoke test: it never judges).
@@ -154,7 +156,7 @@ fn main() {
     let started = Instant::now();
     let mut rows = Vec::new();
     let bench = Bench { plan: plan.clone(), hooks, scratch: scratch.clone() };
-    let sections: [(&str, Section); 7] = [
+    let sections: [(&str, Section); 8] = [
         ("spawn floors", Bench::spawn_floors),
         ("session dispatch", Bench::dispatch),
         ("hooks run and serve", Bench::end_to_end),
@@ -162,6 +164,7 @@ fn main() {
         ("scale", Bench::scale),
         ("flood", Bench::flood),
         ("plugins", plugins::rows),
+        ("env scrub", Bench::env_scrub),
     ];
     for (name, section) in sections {
         if !only.is_empty() && !only.iter().any(|word| name.contains(word)) {
@@ -665,6 +668,41 @@ impl Bench {
             rows.push(Row::new(label(n), Unit::Seconds, builds, target));
         }
         rows
+    }
+
+    /// The scrub of a 120-variable environment against copying it, per variable.
+    fn env_scrub(&self) -> Vec<Row> {
+        use std::ffi::OsString;
+        let mut vars: Vec<(OsString, OsString)> = Vec::new();
+        for i in 0..40 {
+            vars.push((
+                format!("APP_SETTING_{i}").into(),
+                format!("/usr/lib/app/{i}:/opt/x").into(),
+            ));
+            vars.push((format!("SERVICE_{i}_API_KEY").into(), "x".into()));
+            let value = format!("https://hooks.example.com/services/T0{i}/B0{i}/XyZ{i}aBcDeF");
+            vars.push((format!("HOOK_{i}").into(), value.into()));
+        }
+        let copy = OsString::from("LS_COLORS");
+        vars.push((copy, "rs=0:di=01;34:ln=01;36:mh=00:pi=40;33:so=01;35:*.tar=01;31".into()));
+        let n = vars.len() as f64;
+        let policy = hooks_exec::EnvPolicy::new();
+        let rounds = if self.plan.quick { 20 } else { 400 };
+        let (mut floor, mut scrub) = (Vec::new(), Vec::new());
+        for _ in 0..rounds {
+            floor.push(time(|| std::hint::black_box(vars.clone())).0 / n);
+            scrub.push(time(|| hooks_exec::scrub(vars.clone(), &policy)).0 / n);
+        }
+        let floor_label = "8 floor: copying one variable";
+        vec![
+            Row::new(floor_label, Unit::Seconds, floor, Target::Floor),
+            Row::new(
+                "8 environment scrub, per variable (120 variables)",
+                Unit::Seconds,
+                scrub,
+                Target::Ratio { floor: floor_label.to_owned() },
+            ),
+        ]
     }
 
     /// A handler printing `flood_bytes` through `hooks run`, against the shell pipe into

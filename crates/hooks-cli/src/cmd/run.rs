@@ -225,7 +225,14 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
         return Ok(0);
     }
     let tool = tool_name(&invocation);
-    let fired = fire(cx, &session, invocation, debug_lines)?;
+    crate::signals::contain_handlers();
+    let fired = match fire(cx, &session, invocation, debug_lines)? {
+        Ok(fired) => fired,
+        Err(signo) => {
+            cx.warn(format!("stopped by signal {signo}; every running handler was killed"));
+            return Ok(crate::signals::exit_status(signo));
+        }
+    };
     for d in &fired.decision.diagnostics {
         if d.code == codes::STOP_HOOK_ACTIVE_CONFLICT {
             cx.warn(d.message.clone());
@@ -237,17 +244,21 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
 }
 
 /// Runs the handlers; status texts go to stderr when it is a terminal, and so do the
-/// debug log's lines (`-v`) as they come.
+/// debug log's lines (`-v`) as they come. `Err(signo)`: a termination signal arrived
+/// first, and every running handler tree was killed.
 fn fire(
     cx: &mut Ctx<'_>,
     session: &Session,
     invocation: Invocation,
     mut debug_lines: tokio::sync::mpsc::UnboundedReceiver<String>,
-) -> anyhow::Result<Fired> {
+) -> anyhow::Result<Result<Fired, i32>> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
+    let mut stop = runtime
+        .block_on(async { crate::signals::Stop::install() })
+        .context("cannot catch termination signals")?;
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
     let show_status = cx.env.stderr_is_terminal;
     if show_status {
@@ -262,7 +273,9 @@ fn fire(
         tokio::pin!(fired);
         loop {
             tokio::select! {
-                fired = &mut fired => break fired,
+                fired = &mut fired => break Ok(fired),
+                // Leaving the loop drops the run, which kills every handler tree.
+                signo = stop.signalled() => break Err(signo),
                 Some(line) = debug_lines.recv() => {
                     if show_status {
                         let _ = err.control("\r\x1b[K");

@@ -11,7 +11,10 @@
 //! several may be in flight and their responses come back in completion order, each with
 //! its request's id. A malformed line gets an error response (id `null` when none could be
 //! read) and the session goes on. `shutdown` waits for the events in flight, answers
-//! `null` and ends the session; so does the end of stdin (without an answer).
+//! `null` and ends the session once the events in flight are answered. The end of stdin
+//! ends it at once: events still running are killed (their handler trees with them) and
+//! get no answer. `SIGINT`, `SIGTERM`, `SIGHUP` and `SIGQUIT` do the same and exit with
+//! `128 + signo`.
 //!
 //! Error codes follow JSON-RPC: -32700 the line is not JSON, -32600 not a request object,
 //! -32601 unknown method, -32602 bad params (unknown event, payload missing a field),
@@ -68,6 +71,10 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
+    crate::signals::contain_handlers();
+    let mut stop = runtime
+        .block_on(async { crate::signals::Stop::install() })
+        .context("cannot catch termination signals")?;
 
     // Changes of the status slot.
     let (note_tx, mut note_rx) = mpsc::unbounded_channel::<String>();
@@ -112,7 +119,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
     let out: &mut dyn Write = &mut *cx.out;
     let (err, err_style): (&mut dyn Write, _) = (&mut *cx.err, cx.err_style);
     let local = tokio::task::LocalSet::new();
-    let result: std::io::Result<()> = local.block_on(&runtime, async {
+    let result: std::io::Result<Option<i32>> = local.block_on(&runtime, async {
         let mut tasks: JoinSet<EventDone> = JoinSet::new();
         let mut reading = true;
         let mut shutdown_id: Option<Id> = None;
@@ -126,6 +133,12 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
             let due = status.due();
             tokio::select! {
                 biased;
+                signo = stop.signalled() => {
+                    // Aborting the events drops them, which kills every handler tree.
+                    tasks.shutdown().await;
+                    flush(out, &mut batch)?;
+                    return Ok(Some(signo));
+                }
                 Some(note) = note_rx.recv() => status.set(note, Instant::now()),
                 Some(line) = debug_rx.recv() => Ctx::debug_line(err, err_style, &line),
                 Some(done) = tasks.join_next(), if !tasks.is_empty() => {
@@ -137,7 +150,12 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
                     }
                 }
                 line = line_rx.recv(), if reading => {
-                    let Some(line) = line else { reading = false; continue };
+                    let Some(line) = line else {
+                        // The host is gone: events still running are killed, unanswered.
+                        reading = false;
+                        tasks.shutdown().await;
+                        continue;
+                    };
                     match handle(&line, &mut host, &defaults, &mut tasks, &mut batch) {
                         Handled::Done => {}
                         Handled::Shutdown(id) => {
@@ -172,10 +190,13 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
         if let Some(id) = shutdown_id {
             push_line(&mut batch, &Response::Result { id, result: Outcome::Shutdown(()) });
         }
-        flush(out, &mut batch)
+        flush(out, &mut batch)?;
+        Ok(None)
     });
-    result.context("cannot write to stdout")?;
-    Ok(0)
+    match result.context("cannot write to stdout")? {
+        Some(signo) => Ok(crate::signals::exit_status(signo)),
+        None => Ok(0),
+    }
 }
 
 /// The session the requests go to, and what a `session` request needs to start it again.

@@ -17,6 +17,7 @@ mod json_reports;
 mod list;
 mod migrate;
 mod plugins;
+mod process;
 mod python_host;
 mod redaction;
 mod run;

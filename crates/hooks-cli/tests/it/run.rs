@@ -502,8 +502,9 @@ fn verbose_shows_each_handler_and_very_verbose_its_data() {
 
     // `hooks serve` writes the same log on stderr.
     let line = format!(
-        "{}\n",
-        serde_json::json!({"id": 1, "method": "event", "params": {"event": "Stop", "payload": {"last_assistant_message": "done"}}})
+        "{}\n{}\n",
+        serde_json::json!({"id": 1, "method": "event", "params": {"event": "Stop", "payload": {"last_assistant_message": "done"}}}),
+        serde_json::json!({"id": 2, "method": "shutdown"})
     );
     let served = env.run_stdin(&["-v", "serve"], &line);
     assert_eq!(served.code, 0, "{}", served.stderr);

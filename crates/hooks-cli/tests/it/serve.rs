@@ -309,6 +309,8 @@ fn session_options_allow_env_and_capabilities() {
         for line in lines {
             writeln!(stdin, "{line}").unwrap();
         }
+        // `shutdown` waits for the events in flight; the end of stdin would kill them.
+        writeln!(stdin, r#"{{"id": "end", "method": "shutdown"}}"#).unwrap();
         drop(stdin);
         let schema = hooks_cli::schema("serve").unwrap();
         let out: Vec<Value> = BufReader::new(child.stdout.take().unwrap())

@@ -5,6 +5,7 @@
 mod cancel;
 mod concurrency;
 mod env;
+mod inherit;
 mod outcomes;
 mod session;
 mod sources;

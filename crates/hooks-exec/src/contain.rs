@@ -1,0 +1,480 @@
+//! Reaching every descendant of a handler: process groups, a child subreaper, cgroup leaves.
+//!
+//! Every handler leads its own process group, and the whole group is killed when the
+//! handler is done (see [`crate::run_process`]). A process that leaves the group on
+//! purpose (`setsid`, `setpgid`, a double-fork daemon) is out of reach of a group kill.
+//! Two process-wide mechanisms close that gap on Linux; a host opts into each, as both
+//! change the whole process:
+//!
+//! - [`enable_subreaper`] makes this process a child subreaper (`PR_SET_CHILD_SUBREAPER`):
+//!   every orphaned descendant of a handler is re-parented to this process instead of to
+//!   init. Whenever the last running handler ends (done, timed out, failed or dropped),
+//!   every child of this process that is not a handler is killed with `SIGKILL` and
+//!   reaped, level by level, until none is left. Because of that, a process that enables
+//!   it must not have children of its own besides handlers (or must accept that they are
+//!   killed then): the `hooks` CLI enables it, a library host decides. While other
+//!   handlers run an orphan cannot be told apart from theirs, so it is killed at the latest
+//!   when no handler runs any more, or by [`kill_orphans`] (the CLI calls it before it
+//!   exits).
+//! - [`enable_cgroups`] gives every handler a cgroup v2 leaf of its own under this
+//!   process's cgroup, when that cgroup is writable (root, or a delegated subtree such as
+//!   a systemd user session's) and the kernel has `cgroup.kill` (Linux 5.14). The handler
+//!   is moved into its leaf right after it starts, every descendant is born in it whatever
+//!   it does with sessions and groups, and the leaf is killed (`cgroup.kill`) and removed
+//!   when the handler is done. The move follows the start, so a descendant forked in the
+//!   first instants, before the move, stays outside the leaf: the process group and the
+//!   subreaper catch those.
+//!
+//! Neither mechanism exists outside Linux: there (macOS) only the process group is
+//! killed, and a process that leaves it on purpose survives its handler. [`containment`]
+//! says what is in effect.
+
+use std::io;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use rustix::process::{Pid, Signal, kill_process, kill_process_group};
+
+/// What reaches a handler's descendants in this process (see the module documentation).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Containment {
+    /// This process is a child subreaper and kills the orphans of its handlers.
+    pub subreaper: bool,
+    /// The folder under which each handler gets a cgroup v2 leaf.
+    pub cgroup: Option<PathBuf>,
+}
+
+static SUBREAPER: AtomicBool = AtomicBool::new(false);
+static CGROUP: Mutex<Option<PathBuf>> = Mutex::new(None);
+static LEAF_SEQ: AtomicU64 = AtomicU64::new(0);
+
+/// How long the kill paths wait for killed processes to exit before leaving the rest.
+const SETTLE: Duration = Duration::from_millis(500);
+
+/// Handlers that are running, and the lock that orders spawning against the sweep.
+struct Running {
+    handlers: usize,
+    /// Leaves that were killed but could not be removed yet (still populated).
+    stale_leaves: Vec<PathBuf>,
+    /// Handlers that ended unreaped (cancelled, or stuck past the grace): the runtime
+    /// reaps them, so the sweep must not (pid and start time, which tells a reused pid
+    /// apart).
+    runtime_owned: Vec<(u32, u64)>,
+}
+
+static RUNNING: Mutex<Running> =
+    Mutex::new(Running { handlers: 0, stale_leaves: Vec::new(), runtime_owned: Vec::new() });
+
+fn running() -> std::sync::MutexGuard<'static, Running> {
+    RUNNING.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// What is in effect for handlers started from now on.
+pub fn containment() -> Containment {
+    Containment {
+        subreaper: SUBREAPER.load(Ordering::Acquire),
+        cgroup: CGROUP.lock().ok().and_then(|g| g.clone()),
+    }
+}
+
+/// Makes this process a child subreaper and kills the orphans of its handlers from now on.
+///
+/// Process-wide and permanent for the process: see the module documentation for what it
+/// means to the process's other children. Fails (and changes nothing) outside Linux.
+pub fn enable_subreaper() -> io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        rustix::process::set_child_subreaper(Some(rustix::process::getpid()))?;
+        SUBREAPER.store(true, Ordering::Release);
+        Ok(())
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        Err(io::Error::new(io::ErrorKind::Unsupported, "no child subreaper on this system"))
+    }
+}
+
+/// Gives every handler started from now on a cgroup v2 leaf of its own; returns the folder
+/// the leaves go in (`<this process's cgroup>/hooks-<pid>`).
+///
+/// Fails (and changes nothing) when there is no cgroup v2 hierarchy, this process's cgroup
+/// is not writable, or the kernel has no `cgroup.kill`; the error says which.
+pub fn enable_cgroups() -> io::Result<PathBuf> {
+    #[cfg(target_os = "linux")]
+    {
+        let mut slot = CGROUP.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(dir) = slot.as_ref() {
+            return Ok(dir.clone());
+        }
+        let own = cgroup::own_dir()?;
+        cgroup::remove_stale(&own);
+        let dir = own.join(format!("hooks-{}", std::process::id()));
+        match std::fs::create_dir(&dir) {
+            Ok(()) => {}
+            Err(err) if err.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(err) => {
+                return Err(io::Error::new(
+                    err.kind(),
+                    format!("cannot create a cgroup under {}: {err}", own.display()),
+                ));
+            }
+        }
+        // A root cgroup has no `cgroup.kill`; every other one has, from Linux 5.14 on.
+        if !dir.join("cgroup.kill").exists() {
+            let _ = std::fs::remove_dir(&dir);
+            return Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                format!("{} has no cgroup.kill (Linux 5.14 or later)", dir.display()),
+            ));
+        }
+        *slot = Some(dir.clone());
+        Ok(dir)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        Err(io::Error::new(io::ErrorKind::Unsupported, "no cgroups on this system"))
+    }
+}
+
+/// Kills and reaps every orphan re-parented to this process, and every leaf left, when no
+/// handler runs (with the subreaper enabled; otherwise it does nothing). For a host that
+/// exits while handlers may have left orphans: the CLI calls it last.
+pub fn kill_orphans() {
+    let mut running = running();
+    if running.handlers == 0 {
+        settle(&mut running, Instant::now() + SETTLE);
+    }
+}
+
+/// Removes this process's cgroup folder once no handler runs (for a host that exits).
+pub fn shutdown() {
+    kill_orphans();
+    if let Ok(mut slot) = CGROUP.lock()
+        && let Some(dir) = slot.take()
+    {
+        let _ = std::fs::remove_dir(dir);
+    }
+}
+
+/// Starts a handler under the spawn lock, so an orphan sweep never mistakes it for an
+/// orphan, and counts it as running. With cgroups enabled the handler is born in a new
+/// leaf: this process moves into the leaf for the duration of `start` and back out, so
+/// the child starts inside it before it can run a single instruction of its own.
+pub(crate) fn spawn<T>(start: impl FnOnce() -> io::Result<T>) -> io::Result<(T, Option<PathBuf>)> {
+    if !SUBREAPER.load(Ordering::Acquire) && containment().cgroup.is_none() {
+        // Nothing to order against: spawns run in parallel.
+        let child = start()?;
+        running().handlers += 1;
+        return Ok((child, None));
+    }
+    let mut running = running();
+    let mut slot = CGROUP.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut leaf = slot.as_deref().and_then(cgroup::enter_new_leaf);
+    let started = start();
+    if let Some(dir) = leaf.as_ref().and_then(|l| l.parent()).and_then(|d| d.parent())
+        && !cgroup::move_self(dir)
+    {
+        // Stuck inside the leaf: it must never be killed, and no leaf is made again.
+        leaf = None;
+        *slot = None;
+    }
+    drop(slot);
+    match started {
+        Ok(child) => {
+            running.handlers += 1;
+            Ok((child, leaf))
+        }
+        Err(err) => {
+            if let Some(leaf) = leaf {
+                let _ = std::fs::remove_dir(leaf);
+            }
+            Err(err)
+        }
+    }
+}
+
+/// One running handler's reach: its process group, its cgroup leaf, its place in the
+/// count of running handlers. Killed when told, or when dropped.
+pub(crate) struct Tree {
+    pid: Option<u32>,
+    pgid: Option<Pid>,
+    leaf: Option<PathBuf>,
+    counted: bool,
+}
+
+impl Tree {
+    /// The tree of a handler just started with [`spawn`], in `leaf` if it has one.
+    pub(crate) fn new(pid: Option<u32>, leaf: Option<PathBuf>) -> Tree {
+        let pgid = pid.and_then(|pid| i32::try_from(pid).ok()).and_then(Pid::from_raw);
+        Tree { pid, pgid, leaf, counted: true }
+    }
+
+    /// Sends `SIGKILL` to the group and the leaf. The group id is the handler's pid; it
+    /// cannot be reused while any member of the group, or the unreaped handler, exists.
+    pub(crate) fn kill(&mut self) {
+        if let Some(pgid) = self.pgid.take() {
+            // ESRCH (group already empty) is the common, expected answer.
+            let _ = kill_process_group(pgid, Signal::KILL);
+        }
+        if let Some(leaf) = &self.leaf {
+            let _ = std::fs::write(leaf.join("cgroup.kill"), b"1");
+        }
+    }
+
+    /// Kills what is left, removes the leaf and leaves the count; the last handler to
+    /// leave kills the orphans. `reaped`: the handler itself was waited for (else the
+    /// runtime reaps it, and the sweep leaves it alone).
+    pub(crate) fn finish(&mut self, reaped: bool) {
+        self.kill();
+        if !std::mem::replace(&mut self.counted, false) {
+            return;
+        }
+        let mut running = running();
+        if !reaped
+            && SUBREAPER.load(Ordering::Acquire)
+            && let Some(pid) = self.pid
+            && let Some((_, start)) = stat_of(pid)
+        {
+            running.runtime_owned.push((pid, start));
+        }
+        running.handlers = running.handlers.saturating_sub(1);
+        let deadline = Instant::now() + SETTLE;
+        if let Some(leaf) = self.leaf.take()
+            && !cgroup::remove_leaf(&leaf, deadline)
+        {
+            running.stale_leaves.push(leaf);
+        }
+        if running.handlers == 0 {
+            settle(&mut running, deadline);
+        }
+    }
+}
+
+impl Drop for Tree {
+    fn drop(&mut self) {
+        // Cancellation: the handler is killed here and reaped by the runtime.
+        self.finish(false);
+    }
+}
+
+/// With no handler running: kills the stale leaves and the orphans, and reaps them.
+fn settle(running: &mut Running, deadline: Instant) {
+    running.stale_leaves.retain(|leaf| {
+        let _ = std::fs::write(leaf.join("cgroup.kill"), b"1");
+        !cgroup::remove_leaf(leaf, deadline)
+    });
+    if SUBREAPER.load(Ordering::Acquire) {
+        running.runtime_owned.retain(|&(pid, start)| stat_of(pid).is_some_and(|(_, s)| s == start));
+        sweep_orphans(&running.runtime_owned, deadline);
+    }
+}
+
+/// Kills every child of this process and reaps it, until none is left or the deadline
+/// passes. Only called with no handler running and the spawn lock held, so every child is
+/// an orphan of a handler that ended.
+fn sweep_orphans(runtime_owned: &[(u32, u64)], deadline: Instant) {
+    let me = std::process::id();
+    loop {
+        if !has_children() {
+            return;
+        }
+        let orphans = children_of(me, runtime_owned);
+        if orphans.is_empty() {
+            return;
+        }
+        for &pid in &orphans {
+            let _ = kill_process(pid, Signal::KILL);
+        }
+        for &pid in &orphans {
+            reap(pid, deadline);
+        }
+        if Instant::now() >= deadline {
+            return;
+        }
+    }
+}
+
+/// Whether this process has any child at all, without reaping one (`waitid` with
+/// `WNOWAIT`: no child is `ECHILD`), which spares the `/proc` scan in the common case.
+fn has_children() -> bool {
+    use rustix::process::{WaitId, WaitIdOptions, waitid};
+    let options = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+    !matches!(waitid(WaitId::All, options), Err(rustix::io::Errno::CHILD))
+}
+
+/// Waits for one killed child (never any other), polling until the deadline.
+fn reap(pid: Pid, deadline: Instant) {
+    use rustix::process::{WaitOptions, waitpid};
+    loop {
+        match waitpid(Some(pid), WaitOptions::NOHANG) {
+            Ok(Some(_)) | Err(_) => return,
+            Ok(None) if Instant::now() >= deadline => return,
+            Ok(None) => std::thread::sleep(Duration::from_micros(200)),
+        }
+    }
+}
+
+/// The processes whose parent is `parent`, from `/proc`, except those in `except`.
+fn children_of(parent: u32, except: &[(u32, u64)]) -> Vec<Pid> {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    let mut children = Vec::new();
+    for entry in entries.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Some((ppid, start)) = stat_of(pid) else { continue };
+        if ppid == parent
+            && !except.contains(&(pid, start))
+            && let Some(pid) = i32::try_from(pid).ok().and_then(Pid::from_raw)
+        {
+            children.push(pid);
+        }
+    }
+    children
+}
+
+/// The parent pid and start time of a process, from `/proc/PID/stat`.
+fn stat_of(pid: u32) -> Option<(u32, u64)> {
+    let mut buf = [0u8; 1024];
+    let path = format!("/proc/{pid}/stat");
+    let file = std::fs::File::open(path).ok()?;
+    let n = rustix::io::read(&file, &mut buf).ok()?;
+    parse_stat(&buf[..n])
+}
+
+/// The parent pid (field 4) and start time (field 22) in `/proc/PID/stat`, counted after
+/// the parenthesised name (which may hold spaces and parentheses).
+fn parse_stat(stat: &[u8]) -> Option<(u32, u64)> {
+    let close = stat.iter().rposition(|b| *b == b')')?;
+    let mut fields = stat[close + 1..].split(|b| b.is_ascii_whitespace()).filter(|f| !f.is_empty());
+    let number = |field: Option<&[u8]>| std::str::from_utf8(field?).ok()?.parse::<u64>().ok();
+    let _state = fields.next()?;
+    let ppid = u32::try_from(number(fields.next())?).ok()?;
+    let start = number(fields.nth(17))?;
+    Some((ppid, start))
+}
+
+#[cfg(target_os = "linux")]
+mod cgroup {
+    use super::*;
+
+    /// This process's cgroup v2 folder: the `0::` line of `/proc/self/cgroup` under the
+    /// cgroup2 mount of `/proc/self/mountinfo`.
+    pub(super) fn own_dir() -> io::Result<PathBuf> {
+        let unavailable = |what: &str| io::Error::new(io::ErrorKind::NotFound, what.to_owned());
+        let cgroups = std::fs::read_to_string("/proc/self/cgroup")?;
+        let relative = cgroups
+            .lines()
+            .find_map(|line| line.strip_prefix("0::"))
+            .ok_or_else(|| unavailable("this process is in no cgroup v2 hierarchy"))?;
+        let mounts = std::fs::read_to_string("/proc/self/mountinfo")?;
+        let mount = mounts
+            .lines()
+            .find_map(|line| {
+                let (fields, after) = line.split_once(" - ")?;
+                (after.split(' ').next() == Some("cgroup2")).then_some(())?;
+                let root = fields.split(' ').nth(3)?;
+                let point = fields.split(' ').nth(4)?;
+                (root == "/").then(|| PathBuf::from(point))
+            })
+            .ok_or_else(|| unavailable("no cgroup2 file system is mounted"))?;
+        let dir = mount.join(relative.trim_start_matches('/'));
+        if !dir.join("cgroup.procs").exists() {
+            return Err(unavailable("this process's cgroup v2 folder is not visible"));
+        }
+        Ok(dir)
+    }
+
+    /// Creates a leaf under `dir` and moves this process into it; `None` (and no leaf
+    /// left) when either step fails.
+    pub(super) fn enter_new_leaf(dir: &std::path::Path) -> Option<PathBuf> {
+        let leaf = dir.join(format!("h{}", LEAF_SEQ.fetch_add(1, Ordering::Relaxed)));
+        std::fs::create_dir(&leaf).ok()?;
+        if !move_self(&leaf) {
+            let _ = std::fs::remove_dir(&leaf);
+            return None;
+        }
+        Some(leaf)
+    }
+
+    /// Moves this whole process (every thread) into the cgroup `dir`.
+    pub(super) fn move_self(dir: &std::path::Path) -> bool {
+        std::fs::write(dir.join("cgroup.procs"), std::process::id().to_string()).is_ok()
+    }
+
+    /// Removes a killed leaf once it is empty; false when it is still populated at the
+    /// deadline.
+    pub(super) fn remove_leaf(leaf: &std::path::Path, deadline: Instant) -> bool {
+        loop {
+            match std::fs::remove_dir(leaf) {
+                Ok(()) => return true,
+                Err(err) if err.kind() == io::ErrorKind::NotFound => return true,
+                Err(_) if Instant::now() >= deadline => return false,
+                Err(_) => std::thread::sleep(Duration::from_micros(200)),
+            }
+        }
+    }
+
+    /// Removes the folders of engines that are gone (`hooks-<pid>` whose pid is not
+    /// alive), killing whatever their leaves still hold.
+    pub(super) fn remove_stale(own: &std::path::Path) {
+        let Ok(entries) = std::fs::read_dir(own) else { return };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(pid) = name.to_str().and_then(|n| n.strip_prefix("hooks-")) else {
+                continue;
+            };
+            let Ok(pid) = pid.parse::<u32>() else { continue };
+            if std::path::Path::new("/proc").join(pid.to_string()).exists() {
+                continue;
+            }
+            let dir = entry.path();
+            let deadline = Instant::now() + Duration::from_millis(100);
+            if let Ok(leaves) = std::fs::read_dir(&dir) {
+                for leaf in leaves.flatten().filter(|l| l.path().is_dir()) {
+                    let _ = std::fs::write(leaf.path().join("cgroup.kill"), b"1");
+                    remove_leaf(&leaf.path(), deadline);
+                }
+            }
+            let _ = std::fs::remove_dir(&dir);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+mod cgroup {
+    use super::*;
+
+    pub(super) fn enter_new_leaf(_: &std::path::Path) -> Option<PathBuf> {
+        None
+    }
+
+    pub(super) fn move_self(_: &std::path::Path) -> bool {
+        true
+    }
+
+    pub(super) fn remove_leaf(_: &std::path::Path, _: Instant) -> bool {
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stat_fields_are_read_after_the_name() {
+        let tail = "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 123456 99";
+        let stat = |head: &str| format!("{head} 42 42 {tail}\n");
+        assert_eq!(parse_stat(stat("42 (sh) S 7").as_bytes()), Some((7, 123456)));
+        assert_eq!(parse_stat(stat("42 (a) b) c) R 9").as_bytes()), Some((9, 123456)));
+        assert_eq!(parse_stat(b"42 (sh"), None);
+        assert_eq!(parse_stat(b"42 (sh) S 7 1 1"), None);
+        assert_eq!(parse_stat(b""), None);
+        let me = stat_of(std::process::id()).unwrap();
+        assert_eq!(me.0, rustix::process::getppid().map_or(0, |p| p.as_raw_nonzero().get() as u32));
+    }
+}
