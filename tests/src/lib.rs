@@ -6,6 +6,7 @@
 //! - [`XorShift`]: a tiny deterministic generator for property tests.
 //! - [`replay_fuzz_inputs`]: runs a crate's committed fuzz inputs through its fuzz body.
 //! - [`fresh_dir`]: a new, empty, canonical folder under the system temp dir.
+//! - [`git`]: runs `git` in a folder with a fixed identity, for real repositories in tests.
 //! - [`schema::validate`]: a JSON Schema validator for the subset the generated schemas
 //!   use, to check what the engine prints against what it documents.
 //!
@@ -16,6 +17,7 @@ pub mod http;
 pub mod schema;
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// A new, empty folder `{temp}/{prefix}-{pid}-{n}` with the `subdirs` made inside it,
@@ -32,6 +34,29 @@ pub fn fresh_dir(prefix: &str, subdirs: &[&str]) -> PathBuf {
         std::fs::create_dir_all(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     }
     root.canonicalize().unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+}
+
+/// Runs `git` in `dir` with a fixed identity, `main` as the first branch and no signing
+/// (so a machine's own git configuration changes nothing), and returns its trimmed stdout;
+/// panics with git's stderr when it fails.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "init.defaultBranch=main",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap_or_else(|e| panic!("git {args:?}: {e}"));
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
 
 /// Replays the committed fuzz inputs of `target` (`{crate_dir}/tests/fuzz_regressions/

@@ -259,6 +259,28 @@ pub enum HandlerStatus {
     },
 }
 
+impl HandlerStatus {
+    /// The word an audit shows for it (`active`, `duplicate`, `invalid`, `untrusted`,
+    /// `disabled`, `tampered`, `unverified`) and, unless it runs, why not.
+    pub fn word_and_reason(&self) -> (&'static str, Option<String>) {
+        match self {
+            HandlerStatus::Active => ("active", None),
+            HandlerStatus::Duplicate { of } => ("duplicate", Some(format!("duplicate of {of}"))),
+            HandlerStatus::InvalidMatcher { reason }
+            | HandlerStatus::UnsupportedMatcher { reason } => ("invalid", Some(reason.clone())),
+            HandlerStatus::Inactive { status, reason } => {
+                let word = match status {
+                    InactiveStatus::Untrusted => "untrusted",
+                    InactiveStatus::Disabled => "disabled",
+                    InactiveStatus::Tampered => "tampered",
+                    InactiveStatus::Unverified => "unverified",
+                };
+                (word, Some(reason.clone()))
+            }
+        }
+    }
+}
+
 /// A compiled group.
 #[derive(Debug, Clone)]
 struct Group {

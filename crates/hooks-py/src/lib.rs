@@ -18,9 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use hooks_core::{
-    Capabilities, CommonDefaults, Event, Handler, HandlerStatus, InactiveStatus, Invocation,
-};
+use hooks_core::{Capabilities, CommonDefaults, Event, Handler, Invocation};
 use hooks_exec::{
     CallbackGroup, CallbackInput, Fired, Home, Session, SessionOptions, resolve_home,
 };
@@ -477,22 +475,7 @@ fn fired_json(fired: &Fired, tool_name: Option<&str>) -> Value {
 
 /// One handler of the audit, as `hooks list --json` shows it.
 fn handler_json(h: &Handler) -> Value {
-    let (status, reason) = match &h.status {
-        HandlerStatus::Active => ("active", None),
-        HandlerStatus::Duplicate { of } => ("duplicate", Some(format!("duplicate of {of}"))),
-        HandlerStatus::InvalidMatcher { reason } | HandlerStatus::UnsupportedMatcher { reason } => {
-            ("invalid", Some(reason.clone()))
-        }
-        HandlerStatus::Inactive { status, reason } => {
-            let word = match status {
-                InactiveStatus::Untrusted => "untrusted",
-                InactiveStatus::Disabled => "disabled",
-                InactiveStatus::Tampered => "tampered",
-                InactiveStatus::Unverified => "unverified",
-            };
-            (word, Some(reason.clone()))
-        }
-    };
+    let (status, reason) = h.status.word_and_reason();
     json!({
         "id": h.id,
         "fingerprint": h.fingerprint,

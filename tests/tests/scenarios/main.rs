@@ -10,11 +10,4 @@ mod embedded;
 mod host;
 mod session;
 
-use std::path::Path;
-use std::process::Command;
-
-/// Runs `git` in `dir`; panics with its stderr on failure.
-pub fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git").args(args).current_dir(dir).output().expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-}
+pub use hooks_tests::git;

@@ -15,7 +15,7 @@
 use std::path::Path;
 
 use anyhow::anyhow;
-use hooks_core::{Diagnostic, Event, Handler, HandlerStatus, InactiveStatus, Program, Snapshot};
+use hooks_core::{Diagnostic, Event, Handler, Program, Snapshot};
 use hooks_exec::{Paths, Session};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -210,22 +210,7 @@ pub(crate) fn handler_json(h: &Handler) -> Value {
 
 /// The status word and the reason a handler does not run.
 pub(crate) fn status(h: &Handler) -> (&'static str, Option<String>) {
-    match &h.status {
-        HandlerStatus::Active => ("active", None),
-        HandlerStatus::Duplicate { of } => ("duplicate", Some(format!("duplicate of {of}"))),
-        HandlerStatus::InvalidMatcher { reason } | HandlerStatus::UnsupportedMatcher { reason } => {
-            ("invalid", Some(reason.clone()))
-        }
-        HandlerStatus::Inactive { status, reason } => {
-            let word = match status {
-                InactiveStatus::Untrusted => "untrusted",
-                InactiveStatus::Disabled => "disabled",
-                InactiveStatus::Tampered => "tampered",
-                InactiveStatus::Unverified => "unverified",
-            };
-            (word, Some(reason.clone()))
-        }
-    }
+    h.status.word_and_reason()
 }
 
 /// What a handler runs, as one line: the command, or the argv joined with spaces

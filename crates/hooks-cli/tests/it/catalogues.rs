@@ -5,7 +5,8 @@
 use std::fs;
 
 use crate::common::TestEnv;
-use crate::redaction::{git, write_plugin};
+use crate::redaction::write_plugin;
+use hooks_tests::git;
 
 #[test]
 fn github_shorthand_goes_to_the_github_base() {

@@ -6,30 +6,10 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::Command;
 
 use crate::common::TestEnv;
+use hooks_tests::git;
 use hooks_tests::http::Server;
-
-pub fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "-c",
-            "init.defaultBranch=main",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).trim().to_owned()
-}
 
 /// Writes plugin `name` (one PreToolUse hook running `bin/run.sh`) into `dir`.
 pub fn write_plugin(dir: &Path, name: &str, version: Option<&str>) {

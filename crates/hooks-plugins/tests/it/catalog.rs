@@ -3,31 +3,11 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::Command;
 
 use hooks_plugins::*;
 
 use crate::support::*;
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "-c",
-            "init.defaultBranch=main",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).trim().to_owned()
-}
+use hooks_tests::git;
 
 /// A catalogue folder with `alpha` under `plugins/alpha` and `beta` from `beta_source`.
 fn catalogue(dir: &Path, beta_source: serde_json::Value) -> std::path::PathBuf {
