@@ -24,6 +24,7 @@ Environment:
   NO_COLOR          set and non-empty: no colours with --color auto
   CLICOLOR_FORCE    set and not 0: colours with --color auto even without a terminal
   TERM              dumb: no colours with --color auto (CLICOLOR_FORCE still wins)
+  HOOKS_PROFILE     deepagents or claude-code, when --profile is not given
   HOOKS_DEBUG       1 (or DEEPAGENTS_CODE_DEBUG=1): log every load diagnostic and each
                     handler's launch, exit status and timing on stderr; 2 also the
                     stdin bytes and whole outputs
@@ -139,6 +140,10 @@ pub struct GlobalArgs {
     /// else the current directory]
     #[arg(long, global = true, value_name = "DIR")]
     pub project: Option<PathBuf>,
+    /// Which agent's hook contract to follow: deepagents (Deep Agents Code's files and
+    /// rules) or claude-code (Claude Code's) [default: $HOOKS_PROFILE, else deepagents]
+    #[arg(long, global = true, value_name = "NAME")]
+    pub profile: Option<hooks_core::Profile>,
     /// Load the project's hooks for this run without a trust entry (the bytes present at
     /// start are trusted)
     #[arg(long, global = true)]

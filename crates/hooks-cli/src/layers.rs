@@ -16,7 +16,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
-use hooks_core::{Capabilities, Diagnostic, LayerDocument};
+use hooks_core::{Capabilities, Diagnostic, LayerDocument, Profile};
 use hooks_exec::{
     AppNames, LoadRequest, Paths, ProjectGrant, SessionOptions, Sources, find_project_root,
     resolve_home,
@@ -48,6 +48,8 @@ pub(crate) struct Setup {
     pub dev_plugins: Vec<DevPlugin>,
     /// `--require-verified`.
     pub require_verified: bool,
+    /// `--profile`, else `$HOOKS_PROFILE`, else `deepagents`.
+    pub profile: Profile,
 }
 
 impl Setup {
@@ -77,7 +79,15 @@ impl Setup {
         for spec in &global.plugin_dirs {
             dev_plugins.push(dev_plugin(spec, &cwd)?);
         }
-        Ok(Setup { names, cwd, paths, dev_plugins, require_verified: global.require_verified })
+        let profile = profile(global, env)?;
+        Ok(Setup {
+            names,
+            cwd,
+            paths,
+            dev_plugins,
+            require_verified: global.require_verified,
+            profile,
+        })
     }
 
     /// The plugin documents of a session (installed plugins, then `--plugin-dir` ones)
@@ -97,6 +107,7 @@ impl Setup {
     /// Session options for these settings: the host environment is `env`'s.
     pub fn session_options(&self, global: &GlobalArgs, env: &Env) -> SessionOptions {
         let mut options = SessionOptions::new(self.cwd.clone());
+        options.profile = self.profile;
         options.project = Some(self.paths.project_root.clone());
         options.home = Some(self.paths.home.root().to_path_buf());
         options.names = self.names.clone();
@@ -133,10 +144,29 @@ impl Setup {
         } else {
             ProjectGrant::None
         };
-        let request =
-            LoadRequest { grant, project_file: None, plugin_documents, plugin_diagnostics };
+        let request = LoadRequest {
+            profile: self.profile,
+            grant,
+            project_file: None,
+            plugin_documents,
+            plugin_diagnostics,
+        };
         Sources::load(&self.paths, request)
     }
+}
+
+/// The profile: `--profile`, else `$HOOKS_PROFILE` (when set and not empty), else
+/// `deepagents`.
+pub(crate) fn profile(global: &GlobalArgs, env: &Env) -> anyhow::Result<Profile> {
+    Ok(match (global.profile, env.var("HOOKS_PROFILE")) {
+        (Some(p), _) => p,
+        (None, Some(name)) if !name.is_empty() => name
+            .to_str()
+            .unwrap_or_default()
+            .parse()
+            .map_err(|e| anyhow::anyhow!("HOOKS_PROFILE: {e}"))?,
+        (None, _) => Profile::default(),
+    })
 }
 
 /// The engine's capabilities for a host's `--capability` list: Deep Agents Code's

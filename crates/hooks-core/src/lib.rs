@@ -16,6 +16,7 @@ pub mod legacy;
 pub mod matcher;
 pub mod output;
 pub mod payload;
+pub mod profile;
 pub mod reduce;
 pub mod render;
 #[cfg(feature = "schemars")]
@@ -30,6 +31,7 @@ pub use dispatch::{Dispatch, Job, JobKind, JobOutput, Outcome, TurnState};
 pub use event::Event;
 pub use output::{HandlerResult, RawOutput, Termination};
 pub use payload::{CommonDefaults, EventInput, Invocation, PayloadError};
+pub use profile::Profile;
 pub use reduce::{Decision, PermissionBehavior};
 pub use render::Effect;
 #[cfg(feature = "schemars")]

@@ -35,6 +35,7 @@ use crate::config::{HandlerConfig, LegacyHandler, ParsedConfig};
 use crate::diag::{Diagnostic, Position, codes};
 use crate::event::Event;
 use crate::matcher::{self, Matcher, MatcherKind};
+use crate::profile::Profile;
 
 /// Where a document comes from. The order of the variants is the precedence order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -131,6 +132,8 @@ impl LayerDocument {
 /// Options of a snapshot build.
 #[derive(Debug, Clone, Default)]
 pub struct SnapshotOptions {
+    /// The profile (CLAUDE-CODE.md 1.1); part of the snapshot id when not the default.
+    pub profile: Profile,
     /// The project root, exported to plugin handlers as `CLAUDE_PROJECT_DIR`.
     pub project_dir: Option<String>,
     /// The host's in-process callback groups, in registration order.
@@ -308,6 +311,7 @@ const REGEX_CHUNK: usize = 256;
 #[derive(Debug, Clone)]
 pub struct Snapshot {
     id: String,
+    profile: Profile,
     handlers: Vec<Handler>,
     events: HashMap<Event, EventIndex>,
     diagnostics: Vec<Diagnostic>,
@@ -341,6 +345,11 @@ impl Snapshot {
     /// The snapshot id: SHA-256 (hex) of the canonical JSON of the merged configuration.
     pub fn id(&self) -> &str {
         &self.id
+    }
+
+    /// The profile the snapshot was built for.
+    pub fn profile(&self) -> Profile {
+        self.profile
     }
 
     /// Every handler, active or not, in configuration order per event (events in SPEC
@@ -676,11 +685,23 @@ impl<'a> Builder<'a> {
             }
             doc.raw("]");
         }
-        doc.raw("}}");
+        doc.raw("}");
+        if self.options.profile != Profile::DeepAgents {
+            // Only a non-default profile is hashed: a deepagents id stays the reference's.
+            doc.key("profile", false);
+            doc.str(self.options.profile.name());
+        }
+        doc.raw("}");
         let id = sha256_hex(&doc.0);
         let mut handlers = self.handlers;
         handlers.extend(self.inactive);
-        Snapshot { id, handlers, events: self.events, diagnostics: self.diagnostics }
+        Snapshot {
+            id,
+            profile: self.options.profile,
+            handlers,
+            events: self.events,
+            diagnostics: self.diagnostics,
+        }
     }
 }
 

@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use hooks_core::{
     Capabilities, Decision, Diagnostic, Dispatch, Effect, Event, Handler, Invocation, Job, JobKind,
-    JobOutput, LayerDocument, Program, Snapshot, Termination, TurnState,
+    JobOutput, LayerDocument, Profile, Program, Snapshot, Termination, TurnState,
 };
 use serde::Serialize;
 
@@ -48,6 +48,8 @@ type JobFuture = dyn Future<Output = (usize, JobOutput, HandlerRun)> + Send;
 /// Everything a host decides when it starts a session.
 #[derive(Clone)]
 pub struct SessionOptions {
+    /// The profile (CLAUDE-CODE.md 1.1); `deepagents` by default.
+    pub profile: Profile,
     /// The session's working directory; the project root is discovered from it.
     pub cwd: PathBuf,
     /// The project root, when the host knows it (else discovered from `cwd`).
@@ -82,6 +84,7 @@ impl SessionOptions {
     /// Options for a session in `cwd` with every other setting at its default.
     pub fn new(cwd: impl Into<PathBuf>) -> Self {
         Self {
+            profile: Profile::default(),
             cwd: cwd.into(),
             project: None,
             home: None,
@@ -477,6 +480,7 @@ fn load(
         (_, None) => (ProjectGrant::None, None),
     };
     let request = LoadRequest {
+        profile: options.profile,
         grant,
         project_file,
         plugin_documents: options.plugin_documents.clone(),

@@ -31,8 +31,8 @@
 use std::path::PathBuf;
 
 use hooks_core::{
-    CallbackSpec, ConfigKind, Diagnostic, InactiveStatus, Layer, LayerDocument, Snapshot,
-    SnapshotOptions, parse_config,
+    CallbackSpec, ConfigKind, Diagnostic, InactiveStatus, Layer, LayerDocument, Profile,
+    Snapshot, SnapshotOptions, parse_config,
 };
 
 use crate::discovery::{LayerFile, Paths, read_layer_file};
@@ -41,6 +41,8 @@ use crate::trust::{ProjectGrant, ProjectLayer, SkipReason, TrustStore};
 /// What a load is asked to do beyond reading [`Paths`].
 #[derive(Debug, Clone, Default)]
 pub struct LoadRequest {
+    /// The profile (CLAUDE-CODE.md 1.1): which files load and which rules apply.
+    pub profile: Profile,
     /// How the host vouches for the project file beyond the trust store.
     pub grant: ProjectGrant,
     /// The project file, when the host already read it (headless trust covers the bytes
@@ -84,6 +86,8 @@ impl Source {
 /// documents as passed) and the diagnostics about them.
 #[derive(Debug, Clone)]
 pub struct Sources {
+    /// The profile the sources were loaded for.
+    pub profile: Profile,
     /// Where the layers live.
     pub paths: Paths,
     /// The sources.
@@ -158,6 +162,7 @@ impl Sources {
             sources.push(Source { path, bytes: None, sha256: None, document });
         }
         Sources {
+            profile: request.profile,
             paths: paths.clone(),
             sources,
             diagnostics,
@@ -176,6 +181,7 @@ impl Sources {
     /// load diagnostic, each once: the loader's, the plugin host's, then the snapshot's.
     pub fn into_snapshot(self, callbacks: Vec<CallbackSpec>) -> (Snapshot, Vec<Diagnostic>) {
         let options = SnapshotOptions {
+            profile: self.profile,
             project_dir: Some(self.paths.project_root.display().to_string()),
             callbacks,
         };
@@ -190,7 +196,7 @@ impl Sources {
     /// The snapshot of every source as if it loaded: what validation checks (see
     /// [`check_sources`]).
     pub fn check(&self) -> Snapshot {
-        check_sources(&self.sources)
+        check_sources(&self.sources, self.profile)
     }
 }
 
@@ -198,8 +204,8 @@ impl Sources {
 /// so a file that does not load is checked too). Its diagnostics are the parse diagnostics
 /// and matcher rejections of every document; the loader's and the plugin host's stay in
 /// [`Sources::diagnostics`] and [`Sources::plugin_diagnostics`].
-pub fn check_sources(sources: &[Source]) -> Snapshot {
+pub fn check_sources(sources: &[Source], profile: Profile) -> Snapshot {
     let documents =
         sources.iter().map(|s| LayerDocument { inactive: None, ..s.document.clone() }).collect();
-    Snapshot::build(documents, &SnapshotOptions::default())
+    Snapshot::build(documents, &SnapshotOptions { profile, ..SnapshotOptions::default() })
 }

@@ -86,6 +86,8 @@ pub(crate) fn unknown_event(name: &str) -> String {
 pub(crate) struct Listing<'a> {
     /// The snapshot's id.
     pub snapshot_id: &'a str,
+    /// The profile the snapshot follows.
+    pub profile: hooks_core::Profile,
     /// The project root.
     pub project_root: String,
     /// The hooks home.
@@ -165,6 +167,7 @@ impl<'a> Listing<'a> {
     ) -> Self {
         Listing {
             snapshot_id: snapshot.id(),
+            profile: snapshot.profile(),
             project_root: paths.project_root.display().to_string(),
             home: paths.home.root().display().to_string(),
             handlers: handlers.iter().map(|h| ListedHandler::new(h)).collect(),

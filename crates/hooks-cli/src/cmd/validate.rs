@@ -25,6 +25,7 @@ use crate::report;
 
 /// Validates the files and prints the reports.
 pub(crate) fn run(cx: &mut Ctx<'_>, args: &ValidateArgs) -> anyhow::Result<i32> {
+    let profile = crate::layers::profile(cx.global, cx.env)?;
     let (files, mut diagnostics) = if args.files.is_empty() {
         let loaded = Setup::new(cx.global, cx.env)?.sources(cx.global);
         let mut diagnostics = loaded.diagnostics;
@@ -33,7 +34,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ValidateArgs) -> anyhow::Result<i32> 
     } else {
         explicit_files(cx, args)
     };
-    diagnostics.extend(check_sources(&files).diagnostics().iter().cloned());
+    diagnostics.extend(check_sources(&files, profile).diagnostics().iter().cloned());
     // File order (the snapshot orders by layer); stable within one file.
     let rank = |d: &Diagnostic| {
         files

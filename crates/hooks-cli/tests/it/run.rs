@@ -521,3 +521,37 @@ fn verbose_shows_each_handler_and_very_verbose_its_data() {
         assert!(!text.contains("value-not-to-print"), "{text}");
     }
 }
+
+#[test]
+fn the_profile_comes_from_the_flag_else_hooks_profile_and_a_bad_name_is_an_error() {
+    let env = TestEnv::new("run-profile");
+    env.user_hooks(r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"true"}]}]}}"#);
+    let listing = |args: &[&str], var: Option<&str>| {
+        let mut cmd = env.command(args);
+        if let Some(v) = var {
+            cmd.env("HOOKS_PROFILE", v);
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let default = listing(&["list", "--json"], None);
+    let flag = listing(&["--profile", "claude-code", "list", "--json"], None);
+    let var = listing(&["list", "--json"], Some("claude-code"));
+    let empty = listing(&["list", "--json"], Some(""));
+    assert_eq!(default["profile"], "deepagents");
+    assert_eq!(flag["profile"], "claude-code");
+    assert_eq!(var, flag);
+    assert_eq!(empty, default);
+    assert_ne!(flag["snapshot_id"], default["snapshot_id"], "the profile is part of the id");
+    let flag_wins = listing(&["--profile", "deepagents", "list", "--json"], Some("claude-code"));
+    assert_eq!(flag_wins, default);
+
+    let out = env.command(&["list"]).env("HOOKS_PROFILE", "claude").output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("HOOKS_PROFILE: unknown profile 'claude'"), "{stderr}");
+    let out = env.run(&["--profile", "claude", "list"]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("invalid value 'claude' for '--profile <NAME>'"), "{}", out.stderr);
+}

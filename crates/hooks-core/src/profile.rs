@@ -1,0 +1,76 @@
+//! The profile: which agent's hook contract the engine follows (CLAUDE-CODE.md 1.1).
+//!
+//! `deepagents` (the default) is SPEC.md, the reference's behaviour, plus the superset
+//! CLAUDE-CODE.md 1.2 lists; `claude-code` is Claude Code's: its settings files, plugin
+//! state and the rules of CLAUDE-CODE.md section 11. The profile is fixed for a snapshot
+//! and is part of its id (a `claude-code` snapshot never shares an id with a `deepagents`
+//! one; a `deepagents` id stays the bytes the reference hashes).
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// Which contract the engine follows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub enum Profile {
+    /// Deep Agents Code (SPEC.md), the default.
+    #[default]
+    #[serde(rename = "deepagents")]
+    DeepAgents,
+    /// Claude Code (CLAUDE-CODE.md).
+    #[serde(rename = "claude-code")]
+    ClaudeCode,
+}
+
+/// A profile name that is neither `deepagents` nor `claude-code`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown profile '{0}' (expected deepagents or claude-code)")]
+pub struct UnknownProfile(pub String);
+
+impl Profile {
+    /// Both profiles, the default first.
+    pub const ALL: [Profile; 2] = [Profile::DeepAgents, Profile::ClaudeCode];
+
+    /// The name: `deepagents` or `claude-code`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Profile::DeepAgents => "deepagents",
+            Profile::ClaudeCode => "claude-code",
+        }
+    }
+
+    /// True for `claude-code`.
+    pub const fn is_claude_code(self) -> bool {
+        matches!(self, Profile::ClaudeCode)
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Profile {
+    type Err = UnknownProfile;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Profile::ALL.into_iter().find(|p| p.name() == s).ok_or_else(|| UnknownProfile(s.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for p in Profile::ALL {
+            assert_eq!(p.name().parse::<Profile>(), Ok(p));
+            assert_eq!(serde_json::to_string(&p).ok(), Some(format!("\"{}\"", p.name())));
+        }
+        assert_eq!(Profile::default(), Profile::DeepAgents);
+        assert!("Claude-Code".parse::<Profile>().is_err());
+    }
+}
