@@ -35,6 +35,7 @@ use crate::config::{HandlerConfig, LegacyHandler, ParsedConfig};
 use crate::diag::{Diagnostic, Position, codes};
 use crate::event::Event;
 use crate::matcher::{self, Matcher, MatcherKind};
+use crate::policy::HttpPolicy;
 use crate::profile::Profile;
 
 /// Where a document comes from. The order of the variants is the precedence order.
@@ -134,6 +135,8 @@ impl LayerDocument {
 pub struct SnapshotOptions {
     /// The profile (CLAUDE-CODE.md 1.1); part of the snapshot id when not the default.
     pub profile: Profile,
+    /// The HTTP policy of the settings layers (CLAUDE-CODE.md 7.2), for `http` handlers.
+    pub http_policy: HttpPolicy,
     /// The project root, exported to plugin handlers as `CLAUDE_PROJECT_DIR`.
     pub project_dir: Option<String>,
     /// The host's in-process callback groups, in registration order.
@@ -312,6 +315,7 @@ const REGEX_CHUNK: usize = 256;
 pub struct Snapshot {
     id: String,
     profile: Profile,
+    http_policy: HttpPolicy,
     handlers: Vec<Handler>,
     events: HashMap<Event, EventIndex>,
     diagnostics: Vec<Diagnostic>,
@@ -350,6 +354,11 @@ impl Snapshot {
     /// The profile the snapshot was built for.
     pub fn profile(&self) -> Profile {
         self.profile
+    }
+
+    /// The HTTP policy `http` handlers are held to.
+    pub fn http_policy(&self) -> &HttpPolicy {
+        &self.http_policy
     }
 
     /// Every handler, active or not, in configuration order per event (events in SPEC
@@ -698,6 +707,7 @@ impl<'a> Builder<'a> {
         Snapshot {
             id,
             profile: self.options.profile,
+            http_policy: self.options.http_policy.clone(),
             handlers,
             events: self.events,
             diagnostics: self.diagnostics,

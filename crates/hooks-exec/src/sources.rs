@@ -31,8 +31,8 @@
 use std::path::PathBuf;
 
 use hooks_core::{
-    CallbackSpec, ConfigKind, Diagnostic, InactiveStatus, Layer, LayerDocument, Profile,
-    Snapshot, SnapshotOptions, parse_config,
+    CallbackSpec, ConfigKind, Diagnostic, InactiveStatus, Layer, LayerDocument, Profile, Snapshot,
+    SnapshotOptions, parse_config,
 };
 
 use crate::discovery::{LayerFile, Paths, read_layer_file};
@@ -184,6 +184,7 @@ impl Sources {
             profile: self.profile,
             project_dir: Some(self.paths.project_root.display().to_string()),
             callbacks,
+            ..SnapshotOptions::default()
         };
         let documents = self.sources.into_iter().map(|s| s.document).collect();
         let snapshot = Snapshot::build(documents, &options);
