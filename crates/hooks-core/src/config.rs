@@ -9,6 +9,7 @@ use crate::diag::{Diagnostic, Position, Severity, codes};
 use crate::event::Event;
 use crate::json::{JsonMember, JsonValue, Spanned, parse_json};
 use crate::legacy;
+use crate::profile::Profile;
 
 /// What kind of file a document came from; decides whether the legacy format is accepted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -167,7 +168,19 @@ pub struct ParsedConfig {
 /// Project and user documents in the legacy format are migrated (SPEC 3); a plugin
 /// document in that format is invalid.
 pub fn parse_config(bytes: &[u8], source: &str, kind: ConfigKind) -> ParsedConfig {
+    parse_config_for(bytes, source, kind, Profile::DeepAgents)
+}
+
+/// [`parse_config`] under a profile's rules (CLAUDE-CODE.md 1.1): the `deepagents`
+/// profile is exactly [`parse_config`].
+pub fn parse_config_for(
+    bytes: &[u8],
+    source: &str,
+    kind: ConfigKind,
+    profile: Profile,
+) -> ParsedConfig {
     let mut cx = Loader::new(source);
+    cx.profile = profile;
     let mut parsed = ParsedConfig::default();
     let root = match parse_json(bytes) {
         Ok(root) => root,
@@ -235,6 +248,8 @@ pub(crate) mod detail {
 /// Collects diagnostics for one document and validates its parts.
 pub(crate) struct Loader<'s> {
     source: &'s str,
+    /// The profile whose rules apply.
+    pub(crate) profile: Profile,
     pub(crate) diagnostics: Vec<Diagnostic>,
     errors: usize,
 }
@@ -246,7 +261,7 @@ pub(crate) fn join(prefix: &str, key: &str) -> String {
 
 impl<'s> Loader<'s> {
     pub(crate) fn new(source: &'s str) -> Self {
-        Loader { source, diagnostics: Vec::new(), errors: 0 }
+        Loader { source, profile: Profile::DeepAgents, diagnostics: Vec::new(), errors: 0 }
     }
 
     /// Adds a diagnostic, labelled with this document's source.

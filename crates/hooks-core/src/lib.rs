@@ -26,7 +26,7 @@ pub mod snapshot;
 pub mod text;
 
 pub use capabilities::Capabilities;
-pub use config::{ConfigKind, ParsedConfig, parse_config};
+pub use config::{ConfigKind, ParsedConfig, parse_config, parse_config_for};
 pub use diag::{Diagnostic, Position, Severity, codes};
 pub use dispatch::{Dispatch, Job, JobKind, JobOutput, Outcome, TurnState};
 pub use event::Event;
