@@ -20,6 +20,7 @@ pub mod policy;
 pub mod profile;
 pub mod reduce;
 pub mod render;
+pub mod rule;
 #[cfg(feature = "schemars")]
 mod schema;
 pub mod snapshot;

@@ -1,0 +1,870 @@
+//! The `if` condition of a handler: one permission rule, `Tool` or `Tool(specifier)`,
+//! matched against a tool call (CLAUDE-CODE.md 6.3).
+//!
+//! [`Rule::parse`] compiles the text once (at snapshot build); [`Rule::matches`] decides
+//! for one call whether the handler runs. The module does no I/O: the caller gives the
+//! payload `cwd`, the user's home and the folder the rule's layer came from in a
+//! [`RuleContext`].
+//!
+//! Where a call cannot be judged, the rule **fails open** and the handler runs (6.3
+//! rule 5): a Bash command that does not parse, a command word that is an expansion, a
+//! command holding `$(`, a backtick or a variable when the pattern states more than the
+//! command name, a missing `file_path` or `url`, an anchor (`~/`, `/`) the host gave no
+//! folder for.
+
+use std::fmt;
+
+/// One compiled `if` rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rule {
+    text: String,
+    tool: ToolPart,
+    spec: Spec,
+}
+
+/// The tool part of a rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum ToolPart {
+    /// A built-in or other tool name, compared exactly (file tools cover their family).
+    Name(String),
+    /// `mcp__server`, `mcp__server__*`: every tool of the server.
+    McpServer(String),
+    /// `mcp__server__tool`, or a prefix `mcp__server__get_*`.
+    McpTool { server: String, tool: String, prefix: bool },
+}
+
+/// The specifier of a rule, by tool family.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Spec {
+    /// No specifier, or `(*)`: every call of the tool.
+    Any,
+    /// `Bash(pattern)`.
+    Bash(String),
+    /// `PowerShell(pattern)`.
+    PowerShell(String),
+    /// `Edit(path)`, `Write(path)`, `Read(path)`: a gitignore-style path pattern.
+    Path(String),
+    /// `WebFetch(domain:D)`, `D` lowercased, without a trailing `.`.
+    Domain(String),
+    /// `Agent(name)`.
+    Agent(String),
+}
+
+/// Why a rule's text is not a rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RuleError {
+    /// The text is empty or only whitespace.
+    Empty,
+    /// The tool part is empty or holds a character that is not a letter, digit, `_`, `-`
+    /// or (in an MCP name) `*`.
+    BadToolName(String),
+    /// A `(` without the closing `)` at the end, or text after it.
+    Unbalanced,
+    /// `Tool()`.
+    EmptySpecifier,
+    /// A specifier on a tool that takes none (only `*` is accepted there).
+    NoSpecifier(String),
+    /// A WebFetch specifier that is not `domain:...`.
+    BadDomain(String),
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RuleError::Empty => write!(f, "the rule is empty"),
+            RuleError::BadToolName(t) => write!(f, "'{t}' is not a tool name"),
+            RuleError::Unbalanced => {
+                write!(f, "expected 'Tool' or 'Tool(specifier)' with the ')' at the end")
+            }
+            RuleError::EmptySpecifier => write!(f, "the specifier in '()' is empty"),
+            RuleError::NoSpecifier(t) => write!(
+                f,
+                "'{t}' takes no specifier (only Bash, PowerShell, Edit, Write, Read, WebFetch \
+                 and Agent do; use '{t}' or '{t}(*)')"
+            ),
+            RuleError::BadDomain(s) => {
+                write!(f, "WebFetch takes 'domain:<host pattern>', not '{s}'")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RuleError {}
+
+/// What a rule is evaluated against besides the call: absolute folders, without a
+/// trailing `/`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RuleContext<'a> {
+    /// The payload `cwd`: the anchor of relative patterns (`x`, `./x`).
+    pub cwd: &'a str,
+    /// The user's home: the anchor of `~/x`; `None` when the host gave none.
+    pub home: Option<&'a str>,
+    /// The folder of the rule's source (project: start dir; user: home; plugin: its root):
+    /// the anchor of `/x`; `None` when unknown.
+    pub source_dir: Option<&'a str>,
+}
+
+impl Rule {
+    /// Parses one rule (CLAUDE-CODE.md 6.3): `Tool` or `Tool(specifier)`, surrounding
+    /// whitespace ignored, no combinators.
+    pub fn parse(text: &str) -> Result<Rule, RuleError> {
+        let t = text.trim();
+        if t.is_empty() {
+            return Err(RuleError::Empty);
+        }
+        let (name, spec) = match t.find('(') {
+            None => (t, None),
+            Some(open) => {
+                if !t.ends_with(')') {
+                    return Err(RuleError::Unbalanced);
+                }
+                (t[..open].trim_end(), Some(&t[open + 1..t.len() - 1]))
+            }
+        };
+        let tool = tool_part(name)?;
+        let spec = match spec {
+            None => Spec::Any,
+            Some(s) if s.trim().is_empty() => return Err(RuleError::EmptySpecifier),
+            Some(s) if s.trim() == "*" => Spec::Any,
+            Some(s) => specifier(&tool, name, s.trim())?,
+        };
+        Ok(Rule { text: t.to_owned(), tool, spec })
+    }
+
+    /// The rule as written (trimmed).
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// True when the handler runs for this call: the tool part names `tool_name` and the
+    /// specifier matches `tool_input` (or cannot be judged: fail open).
+    pub fn matches(
+        &self,
+        tool_name: &str,
+        tool_input: &serde_json::Value,
+        cx: &RuleContext<'_>,
+    ) -> bool {
+        if !self.tool_matches(tool_name) {
+            return false;
+        }
+        let str_field = |k: &str| tool_input.get(k).and_then(serde_json::Value::as_str);
+        match &self.spec {
+            Spec::Any => true,
+            Spec::Bash(p) => str_field("command").is_none_or(|c| bash_matches(p, c)),
+            Spec::PowerShell(p) => str_field("command").is_none_or(|c| powershell_matches(p, c)),
+            Spec::Path(p) => {
+                let path = if tool_name == "NotebookEdit" {
+                    str_field("notebook_path").or_else(|| str_field("file_path"))
+                } else {
+                    str_field("file_path")
+                };
+                path.is_none_or(|path| path_matches(p, path, cx).unwrap_or(true))
+            }
+            Spec::Domain(d) => {
+                str_field("url").is_none_or(|u| url_host(u).is_none_or(|h| domain_matches(d, &h)))
+            }
+            Spec::Agent(a) => str_field("subagent_type") == Some(a.as_str()),
+        }
+    }
+
+    fn tool_matches(&self, tool_name: &str) -> bool {
+        match &self.tool {
+            ToolPart::Name(n) => match n.as_str() {
+                "Edit" => matches!(tool_name, "Edit" | "MultiEdit" | "Write" | "NotebookEdit"),
+                "Agent" => matches!(tool_name, "Agent" | "Task"),
+                n => n == tool_name,
+            },
+            ToolPart::McpServer(s) => mcp_split(tool_name).is_some_and(|(ts, _)| ts == s),
+            ToolPart::McpTool { server, tool, prefix } => {
+                mcp_split(tool_name).is_some_and(|(ts, tt)| {
+                    ts == server && if *prefix { tt.starts_with(tool.as_str()) } else { tt == tool }
+                })
+            }
+        }
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// `mcp__server__tool` → (`server`, `tool`).
+fn mcp_split(name: &str) -> Option<(&str, &str)> {
+    name.strip_prefix("mcp__")?.split_once("__")
+}
+
+fn tool_part(name: &str) -> Result<ToolPart, RuleError> {
+    let bad = || RuleError::BadToolName(name.to_owned());
+    let word = |s: &str, star: bool| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || (star && c == '*'))
+    };
+    if let Some(rest) = name.strip_prefix("mcp__") {
+        let (server, tool) = match rest.split_once("__") {
+            None => (rest, None),
+            Some((s, t)) => (s, Some(t)),
+        };
+        if !word(server, false) {
+            return Err(bad());
+        }
+        return match tool {
+            None | Some("*") => Ok(ToolPart::McpServer(server.to_owned())),
+            Some(t) if word(t, true) => {
+                let prefix = t.ends_with('*');
+                let t = t.trim_end_matches('*');
+                if t.contains('*') || t.is_empty() {
+                    return Err(bad());
+                }
+                Ok(ToolPart::McpTool { server: server.to_owned(), tool: t.to_owned(), prefix })
+            }
+            Some(_) => Err(bad()),
+        };
+    }
+    if !word(name, false) {
+        return Err(bad());
+    }
+    Ok(ToolPart::Name(name.to_owned()))
+}
+
+fn specifier(tool: &ToolPart, name: &str, s: &str) -> Result<Spec, RuleError> {
+    let ToolPart::Name(n) = tool else {
+        return Err(RuleError::NoSpecifier(name.to_owned()));
+    };
+    Ok(match n.as_str() {
+        "Bash" => Spec::Bash(s.to_owned()),
+        "PowerShell" => Spec::PowerShell(s.to_owned()),
+        "Edit" | "Write" | "Read" => Spec::Path(s.to_owned()),
+        "WebFetch" => {
+            let d = s.strip_prefix("domain:").map(str::trim);
+            match d {
+                Some(d) if !d.is_empty() => {
+                    Spec::Domain(d.trim_end_matches('.').to_ascii_lowercase())
+                }
+                _ => return Err(RuleError::BadDomain(s.to_owned())),
+            }
+        }
+        "Agent" | "Task" => Spec::Agent(s.to_owned()),
+        _ => return Err(RuleError::NoSpecifier(name.to_owned())),
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Wildcards
+
+/// `*` matches any run of characters (spaces included); everything else is literal.
+fn glob(pattern: &[char], text: &[char], fold: bool) -> bool {
+    let eq = |a: char, b: char| if fold { a.to_lowercase().eq(b.to_lowercase()) } else { a == b };
+    let (mut p, mut t) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while t < text.len() {
+        if p < pattern.len() && pattern[p] == '*' {
+            star = Some((p, t));
+            p += 1;
+        } else if p < pattern.len() && eq(pattern[p], text[t]) {
+            p += 1;
+            t += 1;
+        } else if let Some((sp, st)) = star {
+            p = sp + 1;
+            t = st + 1;
+            star = Some((sp, st + 1));
+        } else {
+            return false;
+        }
+    }
+    pattern[p..].iter().all(|&c| c == '*')
+}
+
+/// A command pattern (rule 1): `:*` at the end is ` *`; a trailing ` *` also matches the
+/// bare prefix; without `*` the match is exact.
+fn command_pattern_matches(pattern: &str, command: &str, fold: bool) -> bool {
+    let pattern = match pattern.strip_suffix(":*") {
+        Some(head) => format!("{head} *"),
+        None => pattern.to_owned(),
+    };
+    let cmd: Vec<char> = command.chars().collect();
+    let pat: Vec<char> = pattern.chars().collect();
+    if glob(&pat, &cmd, fold) {
+        return true;
+    }
+    match pattern.strip_suffix(" *") {
+        Some(head) => glob(&head.chars().collect::<Vec<_>>(), &cmd, fold),
+        None => false,
+    }
+}
+
+/// The text of a pattern before its trailing ` *`, `:*` or `*`.
+fn pattern_head(pattern: &str) -> &str {
+    pattern
+        .strip_suffix(" *")
+        .or_else(|| pattern.strip_suffix(":*"))
+        .or_else(|| pattern.strip_suffix('*'))
+        .unwrap_or(pattern)
+}
+
+// ---------------------------------------------------------------------------------------
+// Bash
+
+/// One word of a simple command: its source text and what it holds.
+#[derive(Debug, Clone, Default)]
+struct Word {
+    raw: String,
+    /// Unquoted value (quotes removed, escapes resolved), for wrapper and assignment checks.
+    value: String,
+    /// Holds `$(`, a backtick, `$NAME` or `${NAME}` outside single quotes.
+    expansion: bool,
+    /// Starts with an expansion (the word is itself one, in command position).
+    leading_expansion: bool,
+}
+
+/// The simple commands of a command line, `$(...)` and backtick bodies included.
+#[derive(Debug, Default)]
+struct Parsed {
+    commands: Vec<Vec<Word>>,
+    /// The line holds `$(`, a backtick or a variable expansion anywhere.
+    expansion: bool,
+}
+
+#[derive(Debug)]
+struct Unparsable;
+
+struct Lexer<'a> {
+    chars: Vec<char>,
+    pos: usize,
+    out: &'a mut Parsed,
+    /// How many backtick bodies enclose the position (a backtick there closes one).
+    ticks: usize,
+}
+
+impl Lexer<'_> {
+    fn peek(&self, k: usize) -> Option<char> {
+        self.chars.get(self.pos + k).copied()
+    }
+
+    /// Reads simple commands until the end, or (when `close` is set) the `)` or backtick
+    /// that ends a substitution body.
+    fn list(&mut self, close: Option<char>) -> Result<(), Unparsable> {
+        let mut words: Vec<Word> = Vec::new();
+        let mut depth = 0usize;
+        loop {
+            let Some(c) = self.peek(0) else {
+                self.flush(&mut words);
+                return if close.is_some() { Err(Unparsable) } else { Ok(()) };
+            };
+            if Some(c) == close && (c == '`' || depth == 0) {
+                self.pos += 1;
+                self.flush(&mut words);
+                return Ok(());
+            }
+            if c == '`' && self.ticks > 0 {
+                // A backtick closing an outer body inside `$(`: not shell we follow.
+                return Err(Unparsable);
+            }
+            match c {
+                ' ' | '\t' | '\r' => self.pos += 1,
+                '\n' | ';' | '|' => {
+                    self.pos += 1;
+                    if matches!(self.peek(0), Some('|' | '&')) && c == '|' {
+                        self.pos += 1;
+                    }
+                    self.flush(&mut words);
+                }
+                '&' => {
+                    self.pos += 1;
+                    if self.peek(0) == Some('>') {
+                        // `&>file`: a redirection, part of the command.
+                        let w = self.word()?;
+                        let mut w = w;
+                        w.raw.insert(0, '&');
+                        words.push(w);
+                    } else {
+                        if self.peek(0) == Some('&') {
+                            self.pos += 1;
+                        }
+                        self.flush(&mut words);
+                    }
+                }
+                '(' => {
+                    self.pos += 1;
+                    depth += 1;
+                    self.flush(&mut words);
+                }
+                ')' => {
+                    self.pos += 1;
+                    depth = depth.saturating_sub(1);
+                    self.flush(&mut words);
+                }
+                '#' => {
+                    while self.peek(0).is_some_and(|c| c != '\n') {
+                        self.pos += 1;
+                    }
+                }
+                _ => {
+                    let w = self.word()?;
+                    words.push(w);
+                }
+            }
+        }
+    }
+
+    fn flush(&mut self, words: &mut Vec<Word>) {
+        if !words.is_empty() {
+            self.out.commands.push(std::mem::take(words));
+        }
+    }
+
+    /// Reads one word, recursing into substitutions.
+    fn word(&mut self) -> Result<Word, Unparsable> {
+        let start = self.pos;
+        let mut w = Word::default();
+        while let Some(c) = self.peek(0) {
+            match c {
+                ' ' | '\t' | '\r' | '\n' | ';' | '(' | ')' | '|' => break,
+                '`' if self.ticks > 0 => break,
+                '&' if !matches!(self.chars.get(self.pos.wrapping_sub(1)), Some('>' | '<')) => {
+                    break;
+                }
+                '\\' => {
+                    self.pos += 1;
+                    if let Some(n) = self.peek(0) {
+                        if n != '\n' {
+                            w.value.push(n);
+                        }
+                        self.pos += 1;
+                    }
+                }
+                '\'' => {
+                    self.pos += 1;
+                    loop {
+                        match self.peek(0) {
+                            None => return Err(Unparsable),
+                            Some('\'') => break,
+                            Some(c) => w.value.push(c),
+                        }
+                        self.pos += 1;
+                    }
+                    self.pos += 1;
+                }
+                '"' => {
+                    self.pos += 1;
+                    loop {
+                        match self.peek(0) {
+                            None => return Err(Unparsable),
+                            Some('"') => break,
+                            Some('\\') => {
+                                self.pos += 1;
+                                if let Some(n) = self.peek(0) {
+                                    w.value.push(n);
+                                }
+                                self.pos += 1;
+                            }
+                            Some('`') if self.ticks > 0 => return Err(Unparsable),
+                            Some('$' | '`') => {
+                                let leading = w.value.is_empty() && !w.expansion;
+                                self.dollar_or_tick(&mut w, leading)?;
+                            }
+                            Some(c) => {
+                                w.value.push(c);
+                                self.pos += 1;
+                            }
+                        }
+                    }
+                    self.pos += 1;
+                }
+                '$' | '`' => {
+                    let leading = w.value.is_empty() && !w.expansion;
+                    self.dollar_or_tick(&mut w, leading)?;
+                }
+                c => {
+                    w.value.push(c);
+                    self.pos += 1;
+                }
+            }
+        }
+        w.raw = self.chars[start..self.pos].iter().collect();
+        Ok(w)
+    }
+
+    /// At a `$` or backtick: a substitution (parsed as commands), a variable, or a literal
+    /// `$`.
+    fn dollar_or_tick(&mut self, w: &mut Word, leading: bool) -> Result<(), Unparsable> {
+        let mark = |w: &mut Word, out: &mut Parsed| {
+            w.expansion = true;
+            w.leading_expansion |= leading;
+            out.expansion = true;
+        };
+        if self.peek(0) == Some('`') {
+            self.pos += 1;
+            mark(w, self.out);
+            self.ticks += 1;
+            let body = self.list(Some('`'));
+            self.ticks -= 1;
+            return body;
+        }
+        match self.peek(1) {
+            Some('(') => {
+                self.pos += 2;
+                mark(w, self.out);
+                self.list(Some(')'))
+            }
+            Some('{') => {
+                self.pos += 2;
+                mark(w, self.out);
+                while self.peek(0).is_some_and(|c| c != '}') {
+                    self.pos += 1;
+                }
+                if self.peek(0).is_none() {
+                    return Err(Unparsable);
+                }
+                self.pos += 1;
+                Ok(())
+            }
+            Some(c) if c.is_ascii_alphanumeric() || "_?@*#!$-".contains(c) => {
+                self.pos += 2;
+                mark(w, self.out);
+                if c.is_ascii_alphabetic() || c == '_' {
+                    while self.peek(0).is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+                        self.pos += 1;
+                    }
+                }
+                Ok(())
+            }
+            _ => {
+                w.value.push('$');
+                self.pos += 1;
+                Ok(())
+            }
+        }
+    }
+}
+
+fn parse_bash(command: &str) -> Result<Parsed, Unparsable> {
+    let mut out = Parsed::default();
+    let mut lx = Lexer { chars: command.chars().collect(), pos: 0, out: &mut out, ticks: 0 };
+    lx.list(None)?;
+    Ok(out)
+}
+
+/// `NAME=value`.
+fn is_assignment(w: &Word) -> bool {
+    let Some((name, _)) = w.raw.split_once('=') else { return false };
+    let mut cs = name.chars();
+    cs.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && cs.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// How many words the process wrapper at the start of `words` takes (0: none) (rule 3).
+fn wrapper_len(words: &[Word]) -> usize {
+    let name = words[0].value.as_str();
+    let flags_then = |with_arg: &[&str], operands: usize| {
+        let mut i = 1;
+        while i < words.len() && words[i].value.starts_with('-') && words[i].value.len() > 1 {
+            let f = words[i].value.as_str();
+            i += if with_arg.contains(&f) { 2 } else { 1 };
+            if f == "--" {
+                break;
+            }
+        }
+        i + operands
+    };
+    match name {
+        "timeout" => flags_then(&["-s", "--signal", "-k", "--kill-after"], 1),
+        "time" => flags_then(&[], 0),
+        "nice" => flags_then(&["-n", "--adjustment"], 0),
+        "stdbuf" => flags_then(&["-i", "-o", "-e", "--input", "--output", "--error"], 0),
+        "nohup" | "builtin" | "noglob" => 1,
+        "command" => match words.get(1).map(|w| w.value.as_str()) {
+            Some("-v" | "-V") => 0,
+            Some("-p") => 2,
+            _ => 1,
+        },
+        "xargs" => match words.get(1) {
+            Some(w) if w.value.starts_with('-') => 0,
+            _ => 1,
+        },
+        _ => 0,
+    }
+}
+
+/// The words of a simple command after its assignments and wrappers.
+fn strip_prefixes(mut words: &[Word]) -> &[Word] {
+    loop {
+        while words.first().is_some_and(is_assignment) {
+            words = &words[1..];
+        }
+        if words.is_empty() {
+            return words;
+        }
+        let n = wrapper_len(words);
+        if n == 0 {
+            return words;
+        }
+        words = &words[n.min(words.len())..];
+    }
+}
+
+/// `Bash(pattern)` against one command line (rules 1 to 5). Each subcommand is tried
+/// without its assignments and wrappers and as written, so `Bash(timeout *)` still
+/// matches `timeout 30 make`.
+fn bash_matches(pattern: &str, command: &str) -> bool {
+    let Ok(parsed) = parse_bash(command) else { return true };
+    if parsed.expansion && pattern_head(pattern).contains(' ') {
+        return true;
+    }
+    let mut any = false;
+    for words in &parsed.commands {
+        let stripped = strip_prefixes(words);
+        let Some(first) = stripped.first() else { continue };
+        if first.leading_expansion {
+            return true;
+        }
+        let text = |ws: &[Word]| ws.iter().map(|w| w.raw.as_str()).collect::<Vec<_>>().join(" ");
+        any |= command_pattern_matches(pattern, &text(stripped), false)
+            || command_pattern_matches(pattern, &text(words), false);
+    }
+    any
+}
+
+// ---------------------------------------------------------------------------------------
+// PowerShell
+
+/// Common cmdlet aliases, lowercase alias → cmdlet.
+const PS_ALIASES: &[(&str, &str)] = &[
+    ("gci", "Get-ChildItem"),
+    ("ls", "Get-ChildItem"),
+    ("dir", "Get-ChildItem"),
+    ("gc", "Get-Content"),
+    ("cat", "Get-Content"),
+    ("type", "Get-Content"),
+    ("sc", "Set-Content"),
+    ("ac", "Add-Content"),
+    ("echo", "Write-Output"),
+    ("write", "Write-Output"),
+    ("rm", "Remove-Item"),
+    ("ri", "Remove-Item"),
+    ("del", "Remove-Item"),
+    ("erase", "Remove-Item"),
+    ("rd", "Remove-Item"),
+    ("rmdir", "Remove-Item"),
+    ("cp", "Copy-Item"),
+    ("cpi", "Copy-Item"),
+    ("copy", "Copy-Item"),
+    ("mv", "Move-Item"),
+    ("mi", "Move-Item"),
+    ("move", "Move-Item"),
+    ("ni", "New-Item"),
+    ("cd", "Set-Location"),
+    ("sl", "Set-Location"),
+    ("chdir", "Set-Location"),
+    ("pwd", "Get-Location"),
+    ("gl", "Get-Location"),
+    ("ps", "Get-Process"),
+    ("gps", "Get-Process"),
+    ("kill", "Stop-Process"),
+    ("spps", "Stop-Process"),
+    ("iwr", "Invoke-WebRequest"),
+    ("curl", "Invoke-WebRequest"),
+    ("wget", "Invoke-WebRequest"),
+    ("irm", "Invoke-RestMethod"),
+    ("iex", "Invoke-Expression"),
+    ("ii", "Invoke-Item"),
+    ("gcm", "Get-Command"),
+    ("select", "Select-Object"),
+    ("where", "Where-Object"),
+    ("?", "Where-Object"),
+    ("foreach", "ForEach-Object"),
+    ("%", "ForEach-Object"),
+    ("sort", "Sort-Object"),
+    ("measure", "Measure-Object"),
+    ("cls", "Clear-Host"),
+    ("clear", "Clear-Host"),
+];
+
+/// The first word resolved through [`PS_ALIASES`], the rest as written.
+fn ps_canonical(command: &str) -> String {
+    let command = command.trim();
+    let (first, rest) = match command.find(char::is_whitespace) {
+        Some(i) => (&command[..i], &command[i..]),
+        None => (command, ""),
+    };
+    let lower = first.to_ascii_lowercase();
+    let first = PS_ALIASES.iter().find(|(a, _)| *a == lower).map_or(first, |(_, c)| c);
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    if words.is_empty() { first.to_owned() } else { format!("{first} {}", words.join(" ")) }
+}
+
+/// Splits a PowerShell line on `;`, `|`, `&&`, `||` outside quotes; `None` when a quote is
+/// unbalanced.
+fn ps_split(command: &str) -> Option<Vec<String>> {
+    let mut parts = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let mut chars = command.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some('"'), '`') => {
+                cur.push(c);
+                if let Some(n) = chars.next() {
+                    cur.push(n);
+                }
+            }
+            (Some(q), c) if c == q => {
+                quote = None;
+                cur.push(c);
+            }
+            (Some(_), c) => cur.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                cur.push(c);
+            }
+            (None, ';' | '\n') => parts.push(std::mem::take(&mut cur)),
+            (None, '|') => {
+                if chars.peek() == Some(&'|') {
+                    chars.next();
+                }
+                parts.push(std::mem::take(&mut cur));
+            }
+            (None, '&') if chars.peek() == Some(&'&') => {
+                chars.next();
+                parts.push(std::mem::take(&mut cur));
+            }
+            (None, c) => cur.push(c),
+        }
+    }
+    if quote.is_some() {
+        return None;
+    }
+    parts.push(cur);
+    Some(parts.into_iter().filter(|p| !p.trim().is_empty()).collect())
+}
+
+/// `PowerShell(pattern)`: case-insensitive, aliases resolved in pattern and command.
+fn powershell_matches(pattern: &str, command: &str) -> bool {
+    let Some(parts) = ps_split(command) else { return true };
+    let pattern = ps_canonical(pattern);
+    parts.iter().any(|p| command_pattern_matches(&pattern, &ps_canonical(p), true))
+}
+
+// ---------------------------------------------------------------------------------------
+// File paths
+
+/// Lexically normalised absolute path segments; `None` for a relative path.
+fn segments(path: &str) -> Option<Vec<&str>> {
+    if !path.starts_with('/') {
+        return None;
+    }
+    let mut out: Vec<&str> = Vec::new();
+    for s in path.split('/') {
+        match s {
+            "" | "." => {}
+            ".." => {
+                out.pop();
+            }
+            s => out.push(s),
+        }
+    }
+    Some(out)
+}
+
+/// A path pattern against an absolute (or cwd-relative) path; `None` when its anchor is
+/// unknown.
+fn path_matches(pattern: &str, path: &str, cx: &RuleContext<'_>) -> Option<bool> {
+    let (anchor, rest) = if let Some(r) = pattern.strip_prefix("//") {
+        ("/", r)
+    } else if let Some(r) = pattern.strip_prefix("~/") {
+        (cx.home?, r)
+    } else if let Some(r) = pattern.strip_prefix('/') {
+        (cx.source_dir?, r)
+    } else {
+        (cx.cwd, pattern.strip_prefix("./").unwrap_or(pattern))
+    };
+    let full = if path.starts_with('/') { path.to_owned() } else { format!("{}/{path}", cx.cwd) };
+    let anchor = segments(anchor)?;
+    let Some(path) = segments(&full) else { return Some(false) };
+    if path.len() < anchor.len() || path[..anchor.len()] != anchor[..] {
+        return Some(false);
+    }
+    let under = &path[anchor.len()..];
+    let rest = match rest.strip_suffix('/') {
+        Some(dir) => format!("{dir}/**"),
+        None => rest.to_owned(),
+    };
+    let pat: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
+    if pat.is_empty() {
+        return Some(false);
+    }
+    if pat.len() == 1 && pat[0] != "**" {
+        // No inner `/`: the basename, at any depth under the anchor.
+        return Some(under.last().is_some_and(|b| segment_matches(pat[0], b)));
+    }
+    Some(segments_match(&pat, under))
+}
+
+/// `*` and `?` within one segment.
+fn segment_matches(pattern: &str, name: &str) -> bool {
+    let p: Vec<char> = pattern.chars().collect();
+    let n: Vec<char> = name.chars().collect();
+    fn go(p: &[char], n: &[char]) -> bool {
+        match p.first() {
+            None => n.is_empty(),
+            Some('*') => (0..=n.len()).any(|k| go(&p[1..], &n[k..])),
+            Some('?') => !n.is_empty() && go(&p[1..], &n[1..]),
+            Some(c) => n.first() == Some(c) && go(&p[1..], &n[1..]),
+        }
+    }
+    go(&p, &n)
+}
+
+/// Segment patterns against path segments: `**` spans zero or more segments, one or more
+/// at the end of the pattern (the folder's contents).
+fn segments_match(pat: &[&str], path: &[&str]) -> bool {
+    match pat.first() {
+        None => path.is_empty(),
+        Some(&"**") if pat.len() == 1 => !path.is_empty(),
+        Some(&"**") => (0..=path.len()).any(|k| segments_match(&pat[1..], &path[k..])),
+        Some(p) => {
+            path.first().is_some_and(|s| segment_matches(p, s))
+                && segments_match(&pat[1..], &path[1..])
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// WebFetch
+
+/// The host of a URL, lowercased, without port, userinfo or trailing `.`.
+fn url_host(url: &str) -> Option<String> {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = if let Some(v6) = host.strip_prefix('[') {
+        v6.split(']').next()?
+    } else {
+        host.split(':').next()?
+    };
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    (!host.is_empty()).then_some(host)
+}
+
+/// `domain:D` (D lowercased): `*` all; `*.D` any subdomain depth, not `D`; another `*`
+/// spans one label.
+fn domain_matches(pattern: &str, host: &str) -> bool {
+    if pattern == "*" {
+        return true;
+    }
+    let host: Vec<&str> = host.split('.').collect();
+    let label = |p: &str, h: &str| segment_matches(p, h);
+    if let Some(base) = pattern.strip_prefix("*.") {
+        let base: Vec<&str> = base.split('.').collect();
+        return host.len() > base.len()
+            && host[host.len() - base.len()..].iter().zip(&base).all(|(h, p)| label(p, h));
+    }
+    let pat: Vec<&str> = pattern.split('.').collect();
+    pat.len() == host.len() && host.iter().zip(&pat).all(|(h, p)| label(p, h))
+}
+
+#[cfg(test)]
+mod tests;
