@@ -27,6 +27,7 @@ fn document(n: usize) -> LayerDocument {
                     argv: None,
                     timeout: None,
                     status_message: None,
+                    if_condition: None,
                     legacy: None,
                     field: String::new(),
                     position: None,

@@ -64,6 +64,8 @@ pub struct HandlerConfig {
     pub timeout: Option<f64>,
     /// Status line text while the handler runs.
     pub status_message: Option<String>,
+    /// The `if` rule as written (CLAUDE-CODE.md 6.3), checked by [`crate::rule::Rule::parse`].
+    pub if_condition: Option<String>,
     /// Set for handlers migrated from the legacy format: output and exit status ignored.
     pub legacy: Option<LegacyHandler>,
     /// JSON path of the handler, e.g. `hooks.PreToolUse[0].hooks[1]`.
@@ -223,7 +225,7 @@ const ROOT_KEYS: &[&str] = &["hooks", "$schema"];
 const GROUP_KEYS: &[&str] = &["matcher", "hooks"];
 /// Keys allowed in a handler.
 const HANDLER_KEYS: &[&str] =
-    &["type", "command", "argv", "timeout", "statusMessage", "status_message", "async"];
+    &["type", "command", "argv", "timeout", "statusMessage", "status_message", "async", "if"];
 
 /// Reference detail texts (pydantic's wording, as the reference shows them).
 pub(crate) mod detail {
@@ -522,6 +524,8 @@ impl<'s> Loader<'s> {
             }
         }
 
+        let if_condition = present("if").and_then(|m| self.if_condition(&join(field, "if"), m));
+
         if self.error_count() > errors_before {
             return None;
         }
@@ -530,10 +534,30 @@ impl<'s> Loader<'s> {
             argv,
             timeout,
             status_message,
+            if_condition,
             legacy: None,
             field: field.to_owned(),
             position: Some(h.pos),
         })
+    }
+
+    /// Validates an `if` value (CLAUDE-CODE.md 6.3): a string holding one rule. A rule that
+    /// does not parse makes the handler invalid (ours: a condition that cannot be read
+    /// would otherwise run the handler on every call, or on none).
+    fn if_condition(&mut self, field: &str, m: &JsonMember) -> Option<String> {
+        let Some(text) = m.value.value.as_str() else {
+            self.invalid(field, detail::STRING, m.value.pos);
+            return None;
+        };
+        match crate::rule::Rule::parse(text) {
+            Ok(_) => Some(text.to_owned()),
+            Err(e) => {
+                let detail =
+                    format!("Value error, invalid rule {}: {e}", crate::text::py_repr(text));
+                self.invalid(field, &detail, m.value.pos);
+                None
+            }
+        }
     }
 
     /// Validates an `argv` value (SPEC 2): a non-empty list of strings, `argv[0]` not blank.

@@ -210,4 +210,7 @@ pub mod codes {
     /// The payload's `stop_hook_active` disagrees with the continuation count the host
     /// gave; the count wins (ours).
     pub const STOP_HOOK_ACTIVE_CONFLICT: &str = "stop_hook_active_conflict";
+    /// A handler has `if` on an event other than the tool events: it loads and never runs
+    /// (CLAUDE-CODE.md 2.3).
+    pub const IF_NEVER_EVALUATED: &str = "if_never_evaluated";
 }

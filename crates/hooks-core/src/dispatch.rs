@@ -65,6 +65,7 @@ use crate::output::{HandlerResult, RawOutput, format_seconds, parse_output, pars
 use crate::payload::{EventInput, Invocation};
 use crate::reduce::{Decision, ReduceContext, Reduction};
 use crate::render::{Effect, render_effect};
+use crate::rule::RuleContext;
 use crate::snapshot::{Handler, Program, Snapshot};
 
 /// The continuation counts a session keeps between events: consecutive Stop
@@ -271,8 +272,8 @@ impl Dispatch {
         let tool_name = tool_name.map(str::to_owned);
         let payload: Arc<[u8]> = invocation.to_wire().into();
         let handlers = snapshot.handlers();
-        let jobs: Vec<Job> = snapshot
-            .matching_positions(event, target)
+        let positions = snapshot.matching_positions(event, target);
+        let jobs: Vec<Job> = if_allowed(snapshot, &invocation, positions)
             .into_iter()
             .enumerate()
             .map(|(index, at)| job(index, &handlers[at], at, &payload, &invocation, event))
@@ -377,6 +378,31 @@ impl Dispatch {
 }
 
 /// The job of one matched handler.
+/// Keeps the matching handlers whose `if` rule admits the call (CLAUDE-CODE.md 6.3): the
+/// others yield no job and are never started. Only tool events have active handlers
+/// with a rule (2.3).
+fn if_allowed(snapshot: &Snapshot, invocation: &Invocation, mut at: Vec<usize>) -> Vec<usize> {
+    let handlers = snapshot.handlers();
+    if !at.iter().any(|&i| handlers[i].if_rule.is_some()) {
+        return at;
+    }
+    let wire = invocation.to_wire_value();
+    let text = |k: &str| wire.get(k).and_then(serde_json::Value::as_str).unwrap_or("");
+    let input = wire.get("tool_input").unwrap_or(&serde_json::Value::Null);
+    at.retain(|&i| {
+        let h = &handlers[i];
+        h.if_rule.as_ref().is_none_or(|rule| {
+            let cx = RuleContext {
+                cwd: text("cwd"),
+                home: snapshot.home(),
+                source_dir: h.if_anchor.as_deref(),
+            };
+            rule.matches(text("tool_name"), input, &cx)
+        })
+    });
+    at
+}
+
 fn job(
     index: usize,
     h: &Handler,

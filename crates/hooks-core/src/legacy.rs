@@ -189,6 +189,7 @@ fn migrate_entry(
             argv: Some(argv.clone()),
             timeout: Some(LegacyHandler::TIMEOUT_SECS),
             status_message: None,
+            if_condition: None,
             legacy: Some(LegacyHandler { legacy_event: name }),
             field: command_field.clone(),
             position: Some(argv_pos),

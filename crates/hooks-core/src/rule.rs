@@ -14,6 +14,20 @@
 
 use std::fmt;
 
+use crate::event::Event;
+
+/// True on the events that evaluate `if` (CLAUDE-CODE.md 6.3): the tool events. On any
+/// other event a handler with `if` never runs (2.3).
+pub fn evaluated_on(event: Event) -> bool {
+    matches!(
+        event,
+        Event::PreToolUse
+            | Event::PostToolUse
+            | Event::PostToolUseFailure
+            | Event::PermissionRequest
+    )
+}
+
 /// One compiled `if` rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rule {
@@ -91,6 +105,12 @@ impl fmt::Display for RuleError {
 }
 
 impl std::error::Error for RuleError {}
+
+impl serde::Serialize for Rule {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.text)
+    }
+}
 
 /// What a rule is evaluated against besides the call: absolute folders, without a
 /// trailing `/`.

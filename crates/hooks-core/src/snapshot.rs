@@ -37,6 +37,7 @@ use crate::event::Event;
 use crate::matcher::{self, Matcher, MatcherKind};
 use crate::policy::HttpPolicy;
 use crate::profile::Profile;
+use crate::rule::{self, Rule};
 
 /// Where a document comes from. The order of the variants is the precedence order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -139,6 +140,9 @@ pub struct SnapshotOptions {
     pub http_policy: HttpPolicy,
     /// The project root, exported to plugin handlers as `CLAUDE_PROJECT_DIR`.
     pub project_dir: Option<String>,
+    /// The user's home folder (`$HOME`): the anchor of `~/` in `if` rules (CLAUDE-CODE.md
+    /// 6.3). `None`: such patterns fail open.
+    pub home: Option<String>,
     /// The host's in-process callback groups, in registration order.
     pub callbacks: Vec<CallbackSpec>,
 }
@@ -206,6 +210,13 @@ pub struct Handler {
     pub effective_timeout: f64,
     /// Status line text.
     pub status_message: Option<String>,
+    /// The compiled `if` rule (CLAUDE-CODE.md 6.3), serialized as written.
+    #[serde(rename = "if", skip_serializing_if = "Option::is_none")]
+    pub if_rule: Option<Rule>,
+    /// The folder a `/x` pattern of the `if` rule is anchored at: the layer's source
+    /// (project: the project root; user: home; plugin: its root).
+    #[serde(skip)]
+    pub if_anchor: Option<String>,
     /// Side-effect-only legacy handler.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub legacy: Option<String>,
@@ -256,6 +267,12 @@ pub enum HandlerStatus {
         /// The diagnostic text.
         reason: String,
     },
+    /// It has an `if` on an event that never evaluates one (CLAUDE-CODE.md 2.3): loaded,
+    /// never run.
+    NeverEvaluated {
+        /// The diagnostic text.
+        reason: String,
+    },
     /// Its layer is present but not loaded.
     Inactive {
         /// Why.
@@ -267,13 +284,14 @@ pub enum HandlerStatus {
 
 impl HandlerStatus {
     /// The word an audit shows for it (`active`, `duplicate`, `invalid`, `untrusted`,
-    /// `disabled`, `tampered`, `unverified`) and, unless it runs, why not.
+    /// `disabled`, `tampered`, `unverified`, `inactive`) and, unless it runs, why not.
     pub fn word_and_reason(&self) -> (&'static str, Option<String>) {
         match self {
             HandlerStatus::Active => ("active", None),
             HandlerStatus::Duplicate { of } => ("duplicate", Some(format!("duplicate of {of}"))),
             HandlerStatus::InvalidMatcher { reason }
             | HandlerStatus::UnsupportedMatcher { reason } => ("invalid", Some(reason.clone())),
+            HandlerStatus::NeverEvaluated { reason } => ("inactive", Some(reason.clone())),
             HandlerStatus::Inactive { status, reason } => {
                 let word = match status {
                     InactiveStatus::Untrusted => "untrusted",
@@ -315,6 +333,7 @@ const REGEX_CHUNK: usize = 256;
 pub struct Snapshot {
     id: String,
     profile: Profile,
+    home: Option<String>,
     http_policy: HttpPolicy,
     handlers: Vec<Handler>,
     events: HashMap<Event, EventIndex>,
@@ -354,6 +373,11 @@ impl Snapshot {
     /// The profile the snapshot was built for.
     pub fn profile(&self) -> Profile {
         self.profile
+    }
+
+    /// The user's home the snapshot was built with ([`SnapshotOptions::home`]).
+    pub fn home(&self) -> Option<&str> {
+        self.home.as_deref()
     }
 
     /// The HTTP policy `http` handlers are held to.
@@ -481,8 +505,25 @@ impl<'a> Builder<'a> {
         env
     }
 
+    /// The source folder of a document, the anchor of `/x` in its `if` rules (6.3): the
+    /// project root for the project layer, the plugin root for a plugin, else the folder
+    /// of the file (the user file's is the home folder), `None` when that is unknown.
+    fn if_anchor(&self, doc: &LayerDocument) -> Option<String> {
+        match &doc.layer {
+            Layer::Project => self.options.project_dir.clone(),
+            Layer::Plugin(p) => Some(p.root.clone()),
+            Layer::Callback => None,
+            _ => match doc.source.rsplit_once('/') {
+                Some(("", _)) => Some("/".to_owned()),
+                Some((dir, _)) if doc.source.starts_with('/') => Some(dir.to_owned()),
+                _ => None,
+            },
+        }
+    }
+
     fn add_document(&mut self, doc: &LayerDocument) {
         let env = self.env_for(&doc.layer);
+        let anchor = self.if_anchor(doc);
         for eg in &doc.parsed.config.events {
             let event = eg.event;
             self.events.entry(event).or_default();
@@ -492,6 +533,7 @@ impl<'a> Builder<'a> {
                     .handlers
                     .iter()
                     .map(|h| compile_handler(event, group.matcher.as_deref(), h, doc, &env))
+                    .map(|h| Handler { if_anchor: anchor.clone(), ..h })
                     .collect();
                 if let Some((status, reason)) = &doc.inactive {
                     for h in &mut handlers {
@@ -603,6 +645,21 @@ impl<'a> Builder<'a> {
                 };
                 continue;
             }
+            if h.if_rule.is_some() && !rule::evaluated_on(event) {
+                let reason = format!(
+                    "Hook {id} at {source}:{}: 'if' is evaluated only on tool events; it never \
+                     runs on {event}",
+                    h.field
+                );
+                self.diagnostics.push(
+                    Diagnostic::warning(codes::IF_NEVER_EVALUATED, reason.clone())
+                        .with_source(source)
+                        .with_field(format!("{}.if", h.field))
+                        .at(h.position),
+                );
+                h.status = HandlerStatus::NeverEvaluated { reason };
+                continue;
+            }
             if callback_group.is_some() {
                 active.push(self.handlers.len() as u32 + hi as u32);
                 continue;
@@ -707,6 +764,7 @@ impl<'a> Builder<'a> {
         Snapshot {
             id,
             profile: self.options.profile,
+            home: self.options.home.clone(),
             http_policy: self.options.http_policy.clone(),
             handlers,
             events: self.events,
@@ -764,6 +822,8 @@ fn compile_handler(
         timeout: h.timeout,
         effective_timeout,
         status_message: h.status_message.clone(),
+        if_rule: h.if_condition.as_deref().and_then(|r| Rule::parse(r).ok()),
+        if_anchor: None,
         legacy: h.legacy.as_ref().map(|l| l.legacy_event.clone()),
         env: env.to_vec(),
         layer: doc.layer.clone(),
@@ -806,6 +866,8 @@ fn callback_handler(
         timeout: Some(timeout),
         effective_timeout: timeout,
         status_message: None,
+        if_rule: None,
+        if_anchor: None,
         legacy: None,
         env: Vec::new(),
         layer: Layer::Callback,
@@ -850,6 +912,8 @@ fn identity_key(h: &Handler) -> Vec<u8> {
     }
     key.raw(",");
     key.opt_str(h.legacy.as_deref());
+    key.raw(",");
+    key.opt_str(h.if_rule.as_ref().map(Rule::as_str));
     key.raw(",[");
     for (i, (k, v)) in h.env.iter().enumerate() {
         if i > 0 {
@@ -976,6 +1040,12 @@ impl Canon {
             self.str("command");
             self.raw(":");
             self.str(c);
+            self.raw(",");
+        }
+        if let Some(rule) = &h.if_condition {
+            self.str("if");
+            self.raw(":");
+            self.str(rule);
             self.raw(",");
         }
         if let Some(s) = &h.status_message {

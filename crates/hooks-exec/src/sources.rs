@@ -183,6 +183,7 @@ impl Sources {
         let options = SnapshotOptions {
             profile: self.profile,
             project_dir: Some(self.paths.project_root.display().to_string()),
+            home: user_home(),
             callbacks,
             ..SnapshotOptions::default()
         };
@@ -199,6 +200,13 @@ impl Sources {
     pub fn check(&self) -> Snapshot {
         check_sources(&self.sources, self.profile)
     }
+}
+
+/// The user's home folder, `$HOME` when set and absolute: the anchor of `~/` in `if`
+/// rules (CLAUDE-CODE.md 6.3).
+fn user_home() -> Option<String> {
+    let home = std::env::var_os("HOME")?.into_string().ok()?;
+    home.starts_with('/').then(|| home.trim_end_matches('/').to_owned()).filter(|h| !h.is_empty())
 }
 
 /// The snapshot of `sources` as if each loaded: what validation checks (it runs nothing,

@@ -294,3 +294,182 @@ fn agent_subagent_type() {
     assert!(runs("Agent(Explore)", "Task", json!({"subagent_type": "Explore"})), "older name");
     assert!(runs("Agent", "Agent", json!({"subagent_type": "Plan"})));
 }
+
+// ---------------------------------------------------------------------------------------
+// `if` in configuration, snapshot and dispatch (CLAUDE-CODE.md 2.3, 6.3, 6.4)
+
+mod in_snapshot {
+    use serde_json::json;
+
+    use crate::{
+        Capabilities, CommonDefaults, ConfigKind, Dispatch, Event, HandlerStatus, Invocation,
+        Layer, LayerDocument, Profile, Snapshot, SnapshotOptions, TurnState, codes,
+        parse_config_for,
+    };
+
+    fn snapshot(
+        layer: Layer,
+        source: &str,
+        config: serde_json::Value,
+        profile: Profile,
+    ) -> Snapshot {
+        let kind = if layer == Layer::Project { ConfigKind::Project } else { ConfigKind::User };
+        let parsed = parse_config_for(config.to_string().as_bytes(), source, kind, profile);
+        let options = SnapshotOptions {
+            profile,
+            project_dir: Some("/p".to_owned()),
+            home: Some("/h".to_owned()),
+            ..SnapshotOptions::default()
+        };
+        Snapshot::build(vec![LayerDocument::new(layer, source, parsed)], &options)
+    }
+
+    fn pre_tool(tool: &str, input: serde_json::Value) -> Invocation {
+        let defaults = CommonDefaults {
+            session_id: "s".into(),
+            transcript_path: String::new(),
+            cwd: "/p".into(),
+            permission_mode: None,
+        };
+        let payload = json!({"tool_name": tool, "tool_input": input, "tool_use_id": "t1"});
+        Invocation::from_host_json(Event::PreToolUse, &payload, &defaults).unwrap().0
+    }
+
+    fn jobs(s: &Snapshot, inv: Invocation) -> Vec<String> {
+        let d = Dispatch::new(s, inv, &TurnState::default(), Capabilities::deep_agents());
+        d.jobs().iter().map(|j| j.handler_id.clone()).collect()
+    }
+
+    fn pre_tool_config(handlers: serde_json::Value) -> serde_json::Value {
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": handlers}]}})
+    }
+
+    #[test]
+    fn if_is_a_handler_field_in_both_profiles() {
+        for profile in [Profile::DeepAgents, Profile::ClaudeCode] {
+            let config = pre_tool_config(json!([
+                {"type": "command", "command": "a", "if": "Bash(rm *)"},
+                {"type": "command", "command": "b", "if": 5},
+                {"type": "command", "command": "c",
+                 "if": "Bash(rm *"},
+            ]));
+            let text = serde_json::to_string_pretty(&config).unwrap();
+            let parsed = parse_config_for(text.as_bytes(), "h.json", ConfigKind::User, profile);
+            let handlers = &parsed.config.events[0].groups[0].handlers;
+            assert_eq!(handlers.len(), 1, "{profile:?}: invalid `if` drops the handler");
+            assert_eq!(handlers[0].if_condition.as_deref(), Some("Bash(rm *)"));
+            let d: Vec<_> =
+                parsed.diagnostics.iter().map(|d| (d.code.as_str(), d.field.clone())).collect();
+            assert_eq!(
+                d,
+                [
+                    (codes::INVALID_CONFIG, Some("hooks.PreToolUse[0].hooks[1].if".to_owned())),
+                    (codes::INVALID_CONFIG, Some("hooks.PreToolUse[0].hooks[2].if".to_owned())),
+                ],
+                "{profile:?}: no unknown_field for `if`"
+            );
+            let bad = &parsed.diagnostics[1];
+            assert!(bad.message.contains("'Bash(rm *'"), "{}", bad.message);
+            assert!(bad.message.contains("')' at the end"), "{}", bad.message);
+            // At the value: its line and column in the file.
+            let at = text.find("\"Bash(rm *\"").unwrap();
+            let line = text[..at].matches('\n').count() as u32 + 1;
+            let column = (at - text[..at].rfind('\n').map_or(0, |n| n + 1)) as u32 + 1;
+            assert_eq!((bad.line, bad.column), (Some(line), Some(column)), "{text}");
+        }
+    }
+
+    /// F06 (without processes; the real-process version is in hooks-exec): the handler
+    /// yields no job for `npm test` and one for `rm -rf /tmp/build`.
+    #[test]
+    fn f06_if_decides_before_any_job() {
+        let s = snapshot(
+            Layer::User,
+            "/h/hooks.json",
+            pre_tool_config(json!([{"type": "command", "command": "deny", "if": "Bash(rm *)"}])),
+            Profile::ClaudeCode,
+        );
+        assert!(jobs(&s, pre_tool("Bash", json!({"command": "npm test"}))).is_empty());
+        assert_eq!(
+            jobs(&s, pre_tool("Bash", json!({"command": "rm -rf /tmp/build"}))),
+            ["PreToolUse:0:0"]
+        );
+    }
+
+    /// F07: handlers equal but for `if` are both active (6.4), in both profiles; equal
+    /// `if` too makes a duplicate.
+    #[test]
+    fn f07_if_is_part_of_the_identity() {
+        for profile in [Profile::DeepAgents, Profile::ClaudeCode] {
+            let s = snapshot(
+                Layer::User,
+                "/h/hooks.json",
+                pre_tool_config(json!([
+                    {"type": "command", "command": "x", "if": "Bash(git commit:*)"},
+                    {"type": "command", "command": "x", "if": "Bash(git push:*)"},
+                    {"type": "command", "command": "x", "if": "Bash(git push:*)"},
+                ])),
+                profile,
+            );
+            let st: Vec<_> = s.handlers().iter().map(|h| h.status.word_and_reason().0).collect();
+            assert_eq!(st, ["active", "active", "duplicate"], "{profile:?}");
+            assert!(!s.diagnostics().iter().any(|d| d.is_error()), "{:?}", s.diagnostics());
+            assert_eq!(
+                jobs(&s, pre_tool("Bash", json!({"command": "git push origin"}))),
+                ["PreToolUse:0:1"]
+            );
+        }
+    }
+
+    /// F08 and table row 18: `if` on Stop loads with `if_never_evaluated`, shows
+    /// `inactive` and never runs (2.3).
+    #[test]
+    fn f08_if_on_other_events_never_runs() {
+        let s = snapshot(
+            Layer::User,
+            "/h/hooks.json",
+            json!({"hooks": {"Stop": [{"hooks": [
+                {"type": "command", "command": "x", "if": "Bash(*)"},
+                {"type": "command", "command": "y"},
+            ]}]}}),
+            Profile::ClaudeCode,
+        );
+        let d = &s.diagnostics()[0];
+        assert_eq!(
+            (d.code.as_str(), d.field.as_deref()),
+            (codes::IF_NEVER_EVALUATED, Some("hooks.Stop[0].hooks[0].if"))
+        );
+        assert!(!d.is_error());
+        assert!(matches!(s.handlers()[0].status, HandlerStatus::NeverEvaluated { .. }));
+        let (word, reason) = s.handlers()[0].status.word_and_reason();
+        assert_eq!(word, "inactive");
+        assert!(reason.unwrap().contains("never runs on Stop"));
+        let ids: Vec<_> = s.matching(Event::Stop, None).iter().map(|h| h.id.clone()).collect();
+        assert_eq!(ids, [Some("Stop:0:1".to_owned())]);
+    }
+
+    /// The `/x` anchor is the layer's source folder: the project root for the project
+    /// file, the file's folder for the user file (row 27).
+    #[test]
+    fn slash_anchor_is_the_source_folder() {
+        let config = json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "x", "if": "Read(/secrets/**)"}]}]}});
+        let read = |p: &str| pre_tool("Read", json!({"file_path": p}));
+        let user = snapshot(Layer::User, "/h/hooks.json", config.clone(), Profile::ClaudeCode);
+        assert!(jobs(&user, read("/p/secrets/k")).is_empty());
+        assert_eq!(jobs(&user, read("/h/secrets/k")).len(), 1);
+        let project =
+            snapshot(Layer::Project, "/p/.deepagents/hooks.json", config, Profile::ClaudeCode);
+        assert_eq!(jobs(&project, read("/p/secrets/k")).len(), 1);
+        assert!(jobs(&project, read("/h/secrets/k")).is_empty());
+    }
+
+    #[test]
+    fn home_anchor_comes_from_the_snapshot_options() {
+        let config = json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "x", "if": "Read(~/.ssh/**)"}]}]}});
+        let s = snapshot(Layer::User, "/h/hooks.json", config, Profile::ClaudeCode);
+        assert_eq!(jobs(&s, pre_tool("Read", json!({"file_path": "/h/.ssh/id_rsa"}))).len(), 1);
+        assert!(jobs(&s, pre_tool("Read", json!({"file_path": "/p/.ssh/id_rsa"}))).is_empty());
+    }
+}

@@ -9,6 +9,7 @@ fn handler(command: &str) -> HandlerConfig {
         argv: None,
         timeout: None,
         status_message: None,
+        if_condition: None,
         legacy: None,
         field: String::new(),
         position: None,
@@ -356,6 +357,7 @@ fn direct_canonical_json_equals_the_value_route() {
                 argv: (j % 2 == 0).then(|| vec![(*text).to_owned(), "x".to_owned()]),
                 timeout: *timeout,
                 status_message: ((i + j) % 3 == 0).then(|| format!("status {text}")),
+                if_condition: None,
                 ..handler("")
             };
             let matcher = (j % 3 != 0).then_some(*text);

@@ -5,6 +5,7 @@
 mod cancel;
 mod concurrency;
 mod env;
+mod if_rule;
 mod inherit;
 mod outcomes;
 mod session;
