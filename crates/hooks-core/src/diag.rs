@@ -210,4 +210,12 @@ pub mod codes {
     /// The payload's `stop_hook_active` disagrees with the continuation count the host
     /// gave; the count wins (ours).
     pub const STOP_HOOK_ACTIVE_CONFLICT: &str = "stop_hook_active_conflict";
+    /// A background handler stopped at session end, its process group killed
+    /// (CLAUDE-CODE.md 9.1 rule 5).
+    pub const CANCELLED: &str = "cancelled";
+    /// A wrongly typed `additionalContext` or `systemMessage` of a background handler,
+    /// dropped alone (CLAUDE-CODE.md 9.1 rule 2).
+    pub const ASYNC_FIELD_DROPPED: &str = "async_field_dropped";
+    /// An output field that has no effect here (CLAUDE-CODE.md 6.5 rule 7, 9.1 rule 2).
+    pub const IGNORED_OUTPUT_FIELD: &str = "ignored_output_field";
 }

@@ -10,6 +10,7 @@ fn handler(command: &str) -> HandlerConfig {
         timeout: None,
         status_message: None,
         legacy: None,
+        background: Default::default(),
         field: String::new(),
         position: None,
     }
