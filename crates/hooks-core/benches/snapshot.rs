@@ -29,6 +29,7 @@ fn document(n: usize) -> LayerDocument {
                     status_message: None,
                     if_condition: None,
                     legacy: None,
+                    background: Default::default(),
                     field: String::new(),
                     position: None,
                 }],

@@ -68,10 +68,45 @@ pub struct HandlerConfig {
     pub if_condition: Option<String>,
     /// Set for handlers migrated from the legacy format: output and exit status ignored.
     pub legacy: Option<LegacyHandler>,
+    /// `async`, `asyncRewake`, `rewakeMessage`, `rewakeSummary` as written (claude-code
+    /// profile, CLAUDE-CODE.md 9); all absent in the deepagents profile.
+    pub background: AsyncSpec,
     /// JSON path of the handler, e.g. `hooks.PreToolUse[0].hooks[1]`.
     pub field: String,
     /// Where the handler starts in the file.
     pub position: Option<Position>,
+}
+
+/// The background fields of a command handler (CLAUDE-CODE.md 9.1, 9.2), as written:
+/// `None` is absent. They are part of the handler's identity (6.4).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AsyncSpec {
+    /// `async`.
+    pub asynchronous: Option<bool>,
+    /// `asyncRewake` (implies `async`).
+    pub rewake: Option<bool>,
+    /// `rewakeMessage`: put before the rewake body, separated by a blank line.
+    pub rewake_message: Option<String>,
+    /// `rewakeSummary`: the rewake's summary when the output names none.
+    pub rewake_summary: Option<String>,
+}
+
+impl AsyncSpec {
+    /// True when the handler runs in the background: `async` or `asyncRewake` is true.
+    pub fn is_background(&self) -> bool {
+        self.asynchronous == Some(true) || self.rewake == Some(true)
+    }
+
+    /// True when an exit 2 emits a rewake (`asyncRewake: true`).
+    pub fn is_rewake(&self) -> bool {
+        self.rewake == Some(true)
+    }
+}
+
+/// True for the events on which `async` is ignored with `unsupported_field` and the handler
+/// runs synchronously (CLAUDE-CODE.md 9.1 rule 7: WorktreeCreate, which needs its answer).
+pub fn async_ignored_on(event: Event) -> bool {
+    event.name() == "WorktreeCreate"
 }
 
 /// A side-effect-only handler migrated from the legacy format (SPEC 3).
@@ -226,6 +261,20 @@ const GROUP_KEYS: &[&str] = &["matcher", "hooks"];
 /// Keys allowed in a handler.
 const HANDLER_KEYS: &[&str] =
     &["type", "command", "argv", "timeout", "statusMessage", "status_message", "async", "if"];
+/// Keys allowed in a handler in the claude-code profile (CLAUDE-CODE.md 6.1, 9).
+const CC_HANDLER_KEYS: &[&str] = &[
+    "type",
+    "command",
+    "argv",
+    "timeout",
+    "statusMessage",
+    "status_message",
+    "async",
+    "asyncRewake",
+    "rewakeMessage",
+    "rewakeSummary",
+    "if",
+];
 
 /// Reference detail texts (pydantic's wording, as the reference shows them).
 pub(crate) mod detail {
@@ -365,16 +414,42 @@ impl<'s> Loader<'s> {
                 self.invalid(&field, "expected a list of matcher groups", m.value.pos);
                 continue;
             };
-            let groups: Vec<GroupConfig> = raw_groups
+            let mut groups: Vec<GroupConfig> = raw_groups
                 .iter()
                 .enumerate()
                 .filter_map(|(i, g)| self.group(&format!("{field}[{i}]"), g))
                 .collect();
+            if async_ignored_on(event) {
+                self.ignore_async(event, &mut groups);
+            }
             if !groups.is_empty() || raw_groups.is_empty() {
                 config.events.push(EventGroups { event, groups });
             }
         }
         config
+    }
+
+    /// Runs the background handlers of an event that needs its answer synchronously
+    /// (CLAUDE-CODE.md 9.1 rule 7): each gets an `unsupported_field` warning.
+    fn ignore_async(&mut self, event: Event, groups: &mut [GroupConfig]) {
+        for h in groups.iter_mut().flat_map(|g| g.handlers.iter_mut()) {
+            if !h.background.is_background() {
+                continue;
+            }
+            h.background.asynchronous = None;
+            h.background.rewake = None;
+            let field = join(&h.field, "async");
+            let message = format!(
+                "Field 'async' at {}:{field} is not supported on {event}; the handler runs \
+                 synchronously",
+                self.source
+            );
+            self.push(
+                Diagnostic::warning(codes::UNSUPPORTED_FIELD, message)
+                    .with_field(field)
+                    .at(h.position),
+            );
+        }
     }
 
     /// Validates one matcher group; `None` when it is dropped.
@@ -437,7 +512,11 @@ impl<'s> Loader<'s> {
             self.invalid(field, detail::HANDLER_OBJECT, h.pos);
             return None;
         };
-        self.members(members, field, Some(HANDLER_KEYS));
+        let keys = match self.profile {
+            Profile::DeepAgents => HANDLER_KEYS,
+            Profile::ClaudeCode => CC_HANDLER_KEYS,
+        };
+        self.members(members, field, Some(keys));
         let errors_before = self.error_count();
         let present = |key: &str| h.get(key).filter(|m| !m.value.value.is_null());
 
@@ -514,13 +593,37 @@ impl<'s> Loader<'s> {
             }
         });
 
+        let mut background = AsyncSpec::default();
         if let Some(m) = present("async") {
             match m.value.value {
-                JsonValue::Bool(false) => {}
-                JsonValue::Bool(true) => {
+                JsonValue::Bool(false) if self.profile == Profile::DeepAgents => {}
+                JsonValue::Bool(false) => background.asynchronous = Some(false),
+                // SPEC 2 rejects it; the deepagents profile keeps the reference's rule
+                // (CLAUDE-CODE.md 16.13, docs/claude-code.md "Background handlers").
+                JsonValue::Bool(true) if self.profile == Profile::DeepAgents => {
                     self.invalid(&join(field, "async"), detail::ASYNC, m.value.pos)
                 }
+                JsonValue::Bool(true) => background.asynchronous = Some(true),
                 _ => self.invalid(&join(field, "async"), detail::BOOLEAN, m.value.pos),
+            }
+        }
+        if self.profile == Profile::ClaudeCode {
+            if let Some(m) = present("asyncRewake") {
+                match m.value.value {
+                    JsonValue::Bool(b) => background.rewake = Some(b),
+                    _ => self.invalid(&join(field, "asyncRewake"), detail::BOOLEAN, m.value.pos),
+                }
+            }
+            for (key, slot) in [
+                ("rewakeMessage", &mut background.rewake_message),
+                ("rewakeSummary", &mut background.rewake_summary),
+            ] {
+                if let Some(m) = present(key) {
+                    match m.value.value.as_str() {
+                        Some(s) => *slot = Some(s.to_owned()),
+                        None => self.invalid(&join(field, key), detail::STRING, m.value.pos),
+                    }
+                }
             }
         }
 
@@ -536,6 +639,7 @@ impl<'s> Loader<'s> {
             status_message,
             if_condition,
             legacy: None,
+            background,
             field: field.to_owned(),
             position: Some(h.pos),
         })

@@ -213,4 +213,12 @@ pub mod codes {
     /// A handler has `if` on an event other than the tool events: it loads and never runs
     /// (CLAUDE-CODE.md 2.3).
     pub const IF_NEVER_EVALUATED: &str = "if_never_evaluated";
+    /// A background handler stopped at session end, its process group killed
+    /// (CLAUDE-CODE.md 9.1 rule 5).
+    pub const CANCELLED: &str = "cancelled";
+    /// A wrongly typed `additionalContext` or `systemMessage` of a background handler,
+    /// dropped alone (CLAUDE-CODE.md 9.1 rule 2).
+    pub const ASYNC_FIELD_DROPPED: &str = "async_field_dropped";
+    /// An output field that has no effect here (CLAUDE-CODE.md 6.5 rule 7, 9.1 rule 2).
+    pub const IGNORED_OUTPUT_FIELD: &str = "ignored_output_field";
 }

@@ -58,11 +58,13 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use crate::background::Background;
 use crate::capabilities::Capabilities;
 use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
 use crate::output::{HandlerResult, RawOutput, format_seconds, parse_output, parse_output_value};
 use crate::payload::{EventInput, Invocation};
+use crate::profile::Profile;
 use crate::reduce::{Decision, ReduceContext, Reduction};
 use crate::render::{Effect, render_effect};
 use crate::rule::RuleContext;
@@ -190,6 +192,12 @@ pub struct Job {
     pub legacy: bool,
     /// The position of its handler in [`Snapshot::handlers`].
     pub handler: usize,
+    /// Set for a background handler (`async` or `asyncRewake`, CLAUDE-CODE.md 9.1): the
+    /// invocation does not wait for it and its id is in the decision's `async_pending`;
+    /// the host runs it to its end and turns its result into an
+    /// [`AsyncResult`](crate::AsyncResult) with [`finish_background`](crate::finish_background).
+    /// [`Dispatch::accept`] refuses its result.
+    pub background: Option<Background>,
 }
 
 /// The raw result of one job, as the host observed it.
@@ -228,6 +236,7 @@ pub struct Dispatch {
     caps: Capabilities,
     jobs: Vec<Job>,
     accepted: Vec<bool>,
+    profile: Profile,
     reduction: Reduction,
     stopping: Option<Stopping>,
     /// The effect's tool name, for tool events.
@@ -282,9 +291,13 @@ impl Dispatch {
         for w in warnings {
             reduction.note(w);
         }
+        reduction.set_async_pending(
+            jobs.iter().filter(|j| j.background.is_some()).map(|j| j.handler_id.clone()).collect(),
+        );
         Dispatch {
             event,
-            accepted: vec![false; jobs.len()],
+            accepted: jobs.iter().map(|j| j.background.is_some()).collect(),
+            profile: snapshot.profile(),
             invocation,
             ctx,
             caps,
@@ -315,7 +328,13 @@ impl Dispatch {
         &self.ctx
     }
 
-    /// The jobs to run, in configuration order; all may run at once.
+    /// True when the job at `index` runs in the background ([`Job::background`]).
+    pub fn is_background(&self, index: usize) -> bool {
+        self.jobs.get(index).is_some_and(|j| j.background.is_some())
+    }
+
+    /// The jobs to run, in configuration order; all may run at once. Background jobs
+    /// ([`Job::background`]) are run without waiting for them.
     pub fn jobs(&self) -> &[Job] {
         &self.jobs
     }
@@ -329,6 +348,13 @@ impl Dispatch {
         }
         Some(match output {
             JobOutput::Process(raw) => parse_output(self.event, raw, &self.caps),
+            // CLAUDE-CODE.md 9.4: a callback's `{"async": true, ...}` contributes nothing.
+            JobOutput::Object(value)
+                if self.profile == Profile::ClaudeCode
+                    && value.get("async") == Some(&serde_json::Value::Bool(true)) =>
+            {
+                HandlerResult::default()
+            }
             JobOutput::Object(value) => parse_output_value(self.event, value, &self.caps),
             JobOutput::TimedOut => HandlerResult::failure(
                 codes::TIMEOUT,
@@ -435,6 +461,12 @@ fn job(
         status,
         legacy: h.legacy.is_some(),
         handler,
+        background: h.background.is_background().then(|| Background {
+            rewake: h.background.is_rewake(),
+            rewake_message: h.background.rewake_message.clone(),
+            rewake_summary: h.background.rewake_summary.clone(),
+            detached: false,
+        }),
     }
 }
 

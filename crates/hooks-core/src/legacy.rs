@@ -191,6 +191,7 @@ fn migrate_entry(
             status_message: None,
             if_condition: None,
             legacy: Some(LegacyHandler { legacy_event: name }),
+            background: Default::default(),
             field: command_field.clone(),
             position: Some(argv_pos),
         };

@@ -2,6 +2,7 @@
 //!
 #![doc = include_str!("../README.md")]
 
+pub mod background;
 mod capabilities;
 pub mod config;
 pub mod diag;
@@ -26,8 +27,14 @@ mod schema;
 pub mod snapshot;
 pub mod text;
 
+pub use background::{
+    AsyncResult, Background, BackgroundFinish, Rewake, async_response, cancelled, detach_line,
+    finish_background,
+};
 pub use capabilities::Capabilities;
-pub use config::{ConfigKind, ParsedConfig, parse_config, parse_config_for};
+pub use config::{
+    AsyncSpec, ConfigKind, ParsedConfig, async_ignored_on, parse_config, parse_config_for,
+};
 pub use diag::{Diagnostic, Position, Severity, codes};
 pub use dispatch::{Dispatch, Job, JobKind, JobOutput, Outcome, TurnState};
 pub use event::Event;

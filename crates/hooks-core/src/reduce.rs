@@ -104,6 +104,9 @@ pub struct Decision {
     pub updated_input: Option<Map<String, Value>>,
     /// Every diagnostic of the invocation, in order.
     pub diagnostics: Vec<Diagnostic>,
+    /// The ids of the background handlers this invocation started and did not wait for
+    /// (CLAUDE-CODE.md 9.1, 13), in configuration order; serialized only when not empty.
+    pub async_pending: Vec<String>,
 }
 
 impl Decision {
@@ -122,6 +125,7 @@ impl Decision {
             suppress_original_prompt: false,
             updated_input: None,
             diagnostics: Vec::new(),
+            async_pending: Vec::new(),
         }
     }
 
@@ -159,6 +163,9 @@ impl Serialize for Decision {
             map.serialize_entry("updated_input", input)?;
         }
         map.serialize_entry("diagnostics", &self.diagnostics)?;
+        if !self.async_pending.is_empty() {
+            map.serialize_entry("async_pending", &self.async_pending)?;
+        }
         map.end()
     }
 }
@@ -206,6 +213,12 @@ impl Reduction {
             next: 0,
             rewrite_taken: false,
         }
+    }
+
+    /// Records the background handlers the invocation does not wait for (the decision's
+    /// `async_pending`).
+    pub fn set_async_pending(&mut self, ids: Vec<String>) {
+        self.decision.async_pending = ids;
     }
 
     /// Adds the result of the handler at `config_index` (0-based, in configuration order).

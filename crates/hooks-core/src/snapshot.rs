@@ -31,7 +31,7 @@ use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::config::{HandlerConfig, LegacyHandler, ParsedConfig};
+use crate::config::{AsyncSpec, HandlerConfig, LegacyHandler, ParsedConfig};
 use crate::diag::{Diagnostic, Position, codes};
 use crate::event::Event;
 use crate::matcher::{self, Matcher, MatcherKind};
@@ -220,6 +220,9 @@ pub struct Handler {
     /// Side-effect-only legacy handler.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub legacy: Option<String>,
+    /// The background fields (CLAUDE-CODE.md 9), as written.
+    #[serde(skip)]
+    pub background: AsyncSpec,
     /// Extra environment for the process (plugin variables), after scrubbing.
     pub env: Vec<(String, String)>,
     /// Its layer.
@@ -825,6 +828,7 @@ fn compile_handler(
         if_rule: h.if_condition.as_deref().and_then(|r| Rule::parse(r).ok()),
         if_anchor: None,
         legacy: h.legacy.as_ref().map(|l| l.legacy_event.clone()),
+        background: h.background.clone(),
         env: env.to_vec(),
         layer: doc.layer.clone(),
         source: doc.source.clone(),
@@ -869,6 +873,7 @@ fn callback_handler(
         if_rule: None,
         if_anchor: None,
         legacy: None,
+        background: AsyncSpec::default(),
         env: Vec::new(),
         layer: Layer::Callback,
         source: CALLBACK_SOURCE.to_owned(),
@@ -914,7 +919,23 @@ fn identity_key(h: &Handler) -> Vec<u8> {
     key.opt_str(h.legacy.as_deref());
     key.raw(",");
     key.opt_str(h.if_rule.as_ref().map(Rule::as_str));
+    // CLAUDE-CODE.md 6.4: the background fields are part of the identity.
     key.raw(",[");
+    let b = &h.background;
+    for (i, flag) in [b.asynchronous, b.rewake].into_iter().enumerate() {
+        if i > 0 {
+            key.raw(",");
+        }
+        match flag {
+            Some(f) => key.raw(if f { "true" } else { "false" }),
+            None => key.raw("null"),
+        }
+    }
+    key.raw(",");
+    key.opt_str(b.rewake_message.as_deref());
+    key.raw(",");
+    key.opt_str(b.rewake_summary.as_deref());
+    key.raw("],[");
     for (i, (k, v)) in h.env.iter().enumerate() {
         if i > 0 {
             key.raw(",");
@@ -1028,13 +1049,22 @@ impl Canon {
     }
 
     /// A handler as the reference serializes it for the snapshot id: by alias, `None`
-    /// and `async` omitted: `{"argv"?, "command"?, "statusMessage"?, "timeout"?, "type"}`.
+    /// and a deepagents `async` omitted: `{"argv"?, "async"?, "asyncRewake"?, "command"?,
+    /// "rewakeMessage"?, "rewakeSummary"?, "statusMessage"?, "timeout"?, "type"}` (the
+    /// background fields exist only in the claude-code profile).
     fn handler(&mut self, h: &HandlerConfig) {
         self.raw("{");
         if let Some(argv) = &h.argv {
             self.key("argv", true);
             self.strs(argv);
             self.raw(",");
+        }
+        let b = &h.background;
+        for (key, flag) in [("async", b.asynchronous), ("asyncRewake", b.rewake)] {
+            if let Some(f) = flag {
+                self.str(key);
+                self.raw(if f { ":true," } else { ":false," });
+            }
         }
         if let Some(c) = &h.command {
             self.str("command");
@@ -1047,6 +1077,16 @@ impl Canon {
             self.raw(":");
             self.str(rule);
             self.raw(",");
+        }
+        for (key, text) in
+            [("rewakeMessage", &b.rewake_message), ("rewakeSummary", &b.rewake_summary)]
+        {
+            if let Some(t) = text {
+                self.str(key);
+                self.raw(":");
+                self.str(t);
+                self.raw(",");
+            }
         }
         if let Some(s) = &h.status_message {
             self.str("statusMessage");

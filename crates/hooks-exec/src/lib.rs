@@ -35,6 +35,9 @@ pub use env::{EnvPolicy, StripReason, scrub, strip_reason};
 pub use home::{Home, sanitize_plugin_id};
 pub use process::{PREFILL_MAX, ProcessSpec, Program, REAP_GRACE, run_process};
 pub use review::{TrustReview, TrustSubject};
-pub use session::{Fired, HandlerRun, Session, SessionError, SessionOptions, StatusListener};
+pub use session::{
+    AsyncResultListener, Fired, HandlerRun, RewakeListener, Session, SessionError, SessionOptions,
+    StatusListener,
+};
 pub use sources::{LoadRequest, Source, Sources, check_sources};
 pub use trust::{ProjectGrant, TrustEntry, TrustError, TrustState, TrustStore};

@@ -29,8 +29,9 @@ use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use hooks_core::{
-    Capabilities, Decision, Diagnostic, Dispatch, Effect, Event, Handler, Invocation, Job, JobKind,
-    JobOutput, LayerDocument, Profile, Program, Snapshot, Termination, TurnState,
+    AsyncResult, Background, Capabilities, Decision, Diagnostic, Dispatch, Effect, Event, Handler,
+    Invocation, Job, JobKind, JobOutput, LayerDocument, Profile, Program, Rewake, Snapshot,
+    Termination, TurnState, cancelled, finish_background,
 };
 use serde::Serialize;
 
@@ -113,6 +114,14 @@ pub enum SessionError {
 /// Called with the shared status text while handlers run (`""` when the last one ends).
 pub type StatusListener = Arc<dyn Fn(&str) + Send + Sync>;
 
+/// Called with each rewake as soon as its `asyncRewake` handler exits 2, from the runtime
+/// thread that ran it (CLAUDE-CODE.md 9.2: the host learns of it even while idle).
+pub type RewakeListener = Arc<dyn Fn(&Rewake) + Send + Sync>;
+
+/// Called with each background handler's result as soon as it finishes (also when it is
+/// cancelled at session end), from the runtime thread that ran it.
+pub type AsyncResultListener = Arc<dyn Fn(&AsyncResult) + Send + Sync>;
+
 /// One handler's run, as reported to hosts.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(
@@ -180,6 +189,7 @@ pub struct Session {
     turn: Mutex<TurnState>,
     status: Arc<StatusSlot>,
     debug: Option<Arc<DebugLog>>,
+    background: Arc<BackgroundSlot>,
 }
 
 impl Session {
@@ -227,6 +237,7 @@ impl Session {
             turn: Mutex::new(TurnState::default()),
             status: Arc::new(StatusSlot::default()),
             debug,
+            background: Arc::new(BackgroundSlot::default()),
         })
     }
 
@@ -323,11 +334,17 @@ impl Session {
 
         // Every job runs inside this future (no task is spawned): dropping it drops the
         // jobs, and each kills its process group there and then, runtime or not.
-        let mut running: Vec<Option<Pin<Box<JobFuture>>>> = dispatch
-            .jobs()
-            .iter()
-            .map(|job| Some(self.run_job(job, &cwd, callback_input.as_ref())))
-            .collect();
+        let mut running: Vec<Option<Pin<Box<JobFuture>>>> = Vec::new();
+        for job in dispatch.jobs() {
+            match &job.background {
+                Some(background) => {
+                    let run = self.run_job(job, &cwd, callback_input.as_ref(), false);
+                    self.start_background(event, job, background.clone(), run);
+                    running.push(None);
+                }
+                None => running.push(Some(self.run_job(job, &cwd, callback_input.as_ref(), true))),
+            }
+        }
         let mut runs: Vec<Option<HandlerRun>> = vec![None; running.len()];
         poll_fn(|cx| {
             let mut pending = false;
@@ -358,11 +375,135 @@ impl Session {
     }
 
     /// The future of one job: a process, or one of the host's callbacks.
+    /// Starts a background job on the current Tokio runtime: it runs past the end of
+    /// [`Session::fire`], owned by the session (CLAUDE-CODE.md 9.1).
+    fn start_background(
+        &self,
+        event: Event,
+        job: &Job,
+        background: Background,
+        run: Pin<Box<JobFuture>>,
+    ) {
+        let slot = Arc::clone(&self.background);
+        let key = slot.next.fetch_add(1, Ordering::Relaxed);
+        let id = job.handler_id.clone();
+        background_lock(&slot.state).running.push(Running {
+            key,
+            handler_id: id.clone(),
+            event,
+            task: None,
+        });
+        let task_slot = Arc::clone(&slot);
+        let task = tokio::spawn(async move {
+            let (_, output, _) = run.await;
+            let raw = match output {
+                JobOutput::Process(raw) => raw,
+                // Only processes run in the background.
+                _ => hooks_core::RawOutput {
+                    termination: Termination::IoFailed("not a process".to_owned()),
+                    stdout: Vec::new(),
+                    stderr: Vec::new(),
+                    stdout_truncated: false,
+                    stderr_truncated: false,
+                },
+            };
+            let done = finish_background(event, &id, &background, &raw);
+            task_slot.deliver(key, done.result, done.rewake);
+        });
+        let mut state = background_lock(&slot.state);
+        match state.running.iter_mut().find(|r| r.key == key) {
+            Some(running) => running.task = Some(task),
+            // It already finished.
+            None => drop(task),
+        }
+    }
+
+    /// The finished background handlers' results not taken yet, in the order they
+    /// finished; each is returned once (CLAUDE-CODE.md 9.1 rule 3). Call it before each
+    /// model request.
+    pub fn take_async_results(&self) -> Vec<AsyncResult> {
+        std::mem::take(&mut background_lock(&self.background.state).results)
+    }
+
+    /// The rewakes not taken yet (CLAUDE-CODE.md 9.2); each is returned once.
+    pub fn take_rewakes(&self) -> Vec<Rewake> {
+        std::mem::take(&mut background_lock(&self.background.state).rewakes)
+    }
+
+    /// The ids of the background handlers still running, in the order they started.
+    pub fn background_running(&self) -> Vec<String> {
+        let state = background_lock(&self.background.state);
+        state.running.iter().map(|r| r.handler_id.clone()).collect()
+    }
+
+    /// Sets the listener told of each rewake as it happens (it is queued for
+    /// [`Session::take_rewakes`] too).
+    pub fn on_rewake(&self, listener: RewakeListener) {
+        if let Ok(mut l) = self.background.on_rewake.lock() {
+            *l = Some(listener);
+        }
+    }
+
+    /// Sets the listener told of each background result as it happens (it is queued for
+    /// [`Session::take_async_results`] too).
+    pub fn on_async_result(&self, listener: AsyncResultListener) {
+        if let Ok(mut l) = self.background.on_result.lock() {
+            *l = Some(listener);
+        }
+    }
+
+    /// Waits until every background handler running now has finished (each stops at its
+    /// timeout at the latest).
+    pub async fn wait_background(&self) {
+        loop {
+            let task = {
+                let mut state = background_lock(&self.background.state);
+                state.running.iter_mut().find_map(|r| r.task.take())
+            };
+            match task {
+                Some(task) => {
+                    let _ = task.await;
+                }
+                None => {
+                    if background_lock(&self.background.state).running.is_empty() {
+                        return;
+                    }
+                    // A job registered but whose task is not stored yet: let it store.
+                    tokio::task::yield_now().await;
+                }
+            }
+        }
+    }
+
+    /// Ends the session's background work (CLAUDE-CODE.md 9.1 rule 5): every running
+    /// background handler's process group is killed and it is finalized `cancelled`
+    /// (queued for [`Session::take_async_results`] and told to the listener). Returns
+    /// when all of them are gone.
+    pub async fn end_session(&self) {
+        let running = std::mem::take(&mut background_lock(&self.background.state).running);
+        for r in &running {
+            if let Some(task) = &r.task {
+                task.abort();
+            }
+        }
+        for r in running {
+            let finished = match r.task {
+                // Dropping the job's future kills its process group (see `run_process`).
+                Some(task) => task.await.is_ok(),
+                None => false,
+            };
+            if !finished {
+                self.background.deliver(r.key, cancelled(r.event, &r.handler_id), None);
+            }
+        }
+    }
+
     fn run_job(
         &self,
         job: &Job,
         cwd: &Path,
         callback_input: Option<&(serde_json::Value, Option<String>)>,
+        show_status: bool,
     ) -> Pin<Box<JobFuture>> {
         let index = job.index;
         let id = job.handler_id.clone();
@@ -391,7 +532,7 @@ impl Session {
                 let cwd = cwd.to_path_buf();
                 Box::pin(async move {
                     let started = Instant::now();
-                    let _active = status.start(text);
+                    let _active = show_status.then(|| status.start(text));
                     if let Some(log) = &debug {
                         log.launch(&id, &program, &stdin);
                     }
@@ -489,6 +630,73 @@ fn load(
     let callbacks = options.callbacks.iter().map(CallbackGroup::spec).collect();
     let (snapshot, diagnostics) = Sources::load(paths, request).into_snapshot(callbacks);
     Loaded { snapshot: Arc::new(snapshot), diagnostics }
+}
+
+/// The session's background handlers: the running ones and what the finished ones
+/// delivered.
+#[derive(Default)]
+struct BackgroundSlot {
+    state: Mutex<BackgroundState>,
+    on_rewake: Mutex<Option<RewakeListener>>,
+    on_result: Mutex<Option<AsyncResultListener>>,
+    next: AtomicU64,
+}
+
+#[derive(Default)]
+struct BackgroundState {
+    running: Vec<Running>,
+    results: Vec<AsyncResult>,
+    rewakes: Vec<Rewake>,
+}
+
+/// One running background handler.
+struct Running {
+    key: u64,
+    handler_id: String,
+    event: Event,
+    /// Its task; `None` only between registration and spawn, or while awaited.
+    task: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl BackgroundSlot {
+    /// Records what a background handler delivered, then tells the listeners.
+    fn deliver(&self, key: u64, result: AsyncResult, rewake: Option<Rewake>) {
+        {
+            let mut state = background_lock(&self.state);
+            state.running.retain(|r| r.key != key);
+            state.results.push(result.clone());
+            if let Some(rewake) = &rewake {
+                state.rewakes.push(rewake.clone());
+            }
+        }
+        if let Some(rewake) = &rewake {
+            let listener = self.on_rewake.lock().ok().and_then(|l| l.clone());
+            if let Some(listener) = listener {
+                listener(rewake);
+            }
+        }
+        let listener = self.on_result.lock().ok().and_then(|l| l.clone());
+        if let Some(listener) = listener {
+            listener(&result);
+        }
+    }
+}
+
+impl Drop for Session {
+    /// Running background handlers die with the session: their tasks are aborted, and
+    /// dropping a job kills its process group.
+    fn drop(&mut self) {
+        let state = background_lock(&self.background.state);
+        for r in &state.running {
+            if let Some(task) = &r.task {
+                task.abort();
+            }
+        }
+    }
+}
+
+fn background_lock(state: &Mutex<BackgroundState>) -> std::sync::MutexGuard<'_, BackgroundState> {
+    state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The shared status slot: the most recently started active handler's text shows; when

@@ -32,7 +32,7 @@ use std::path::PathBuf;
 
 use hooks_core::{
     CallbackSpec, ConfigKind, Diagnostic, InactiveStatus, Layer, LayerDocument, Profile, Snapshot,
-    SnapshotOptions, parse_config,
+    SnapshotOptions, parse_config_for,
 };
 
 use crate::discovery::{LayerFile, Paths, read_layer_file};
@@ -74,9 +74,17 @@ impl Source {
         self.document.inactive.is_none()
     }
 
-    fn read(path: PathBuf, layer: Layer, kind: ConfigKind, bytes: Vec<u8>, sha256: String) -> Self {
+    /// Parses a file's bytes under a profile's rules (CLAUDE-CODE.md 1.1).
+    fn read(
+        path: PathBuf,
+        layer: Layer,
+        kind: ConfigKind,
+        bytes: Vec<u8>,
+        sha256: String,
+        profile: Profile,
+    ) -> Self {
         let label = path.display().to_string();
-        let parsed = parse_config(&bytes, &label, kind);
+        let parsed = parse_config_for(&bytes, &label, kind, profile);
         let document = LayerDocument::new(layer, label, parsed);
         Source { path, bytes: Some(bytes), sha256: Some(sha256), document }
     }
@@ -104,6 +112,7 @@ impl Sources {
     /// Loads the sources of `paths`: opens the trust store, reads and decides the project
     /// file, reads the user file, takes the host's plugin documents.
     pub fn load(paths: &Paths, request: LoadRequest) -> Sources {
+        let profile = request.profile;
         let mut diagnostics = Vec::new();
         let trust_store = match TrustStore::open(&paths.home.state_dir()) {
             Ok(store) => Some(store),
@@ -126,7 +135,7 @@ impl Sources {
         let project_source = |bytes: Vec<u8>| {
             let sha256 = hooks_core::snapshot::sha256_hex(&bytes);
             let path = paths.project_file.clone();
-            Source::read(path, Layer::Project, ConfigKind::Project, bytes, sha256)
+            Source::read(path, Layer::Project, ConfigKind::Project, bytes, sha256, profile)
         };
         match project {
             ProjectLayer::Absent => {}
@@ -153,9 +162,14 @@ impl Sources {
         match read_layer_file(&user_file) {
             LayerFile::Missing => {}
             LayerFile::Failed(d) => diagnostics.push(d),
-            LayerFile::Read { bytes, sha256 } => {
-                sources.push(Source::read(user_file, Layer::User, ConfigKind::User, bytes, sha256))
-            }
+            LayerFile::Read { bytes, sha256 } => sources.push(Source::read(
+                user_file,
+                Layer::User,
+                ConfigKind::User,
+                bytes,
+                sha256,
+                profile,
+            )),
         }
         for document in request.plugin_documents {
             let path = PathBuf::from(&document.source);

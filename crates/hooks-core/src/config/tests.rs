@@ -753,3 +753,48 @@ fn legacy_stdin_text_is_what_the_reference_writes() {
         r#"{"event": "task.complete", "thread_id": "\u00e9\"\\\n\u007f\ud83d\ude00"}"#,
     );
 }
+
+fn parse_cc(text: &str) -> ParsedConfig {
+    parse_config_for(text.as_bytes(), "F", ConfigKind::User, Profile::ClaudeCode)
+}
+
+fn only_handler(parsed: &ParsedConfig) -> &HandlerConfig {
+    &parsed.config.events[0].groups[0].handlers[0]
+}
+
+#[test]
+fn claude_code_accepts_the_background_fields() {
+    // CLAUDE-CODE.md 6.1, 9.1, 9.2.
+    let text = r#"{"hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": "x",
+        "async": true, "asyncRewake": true, "rewakeMessage": "M", "rewakeSummary": "S"}]}]}}"#;
+    let parsed = parse_cc(text);
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+    let b = &only_handler(&parsed).background;
+    assert!(b.is_background() && b.is_rewake());
+    assert_eq!((b.rewake_message.as_deref(), b.rewake_summary.as_deref()), (Some("M"), Some("S")));
+    // asyncRewake alone implies async.
+    let text = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x",
+        "asyncRewake": true}]}]}}"#;
+    assert!(only_handler(&parse_cc(text)).background.is_background());
+    // Wrong types are invalid_config and drop the handler.
+    let text = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x",
+        "asyncRewake": "yes", "rewakeMessage": 1}]}]}}"#;
+    let parsed = parse_cc(text);
+    let codes: Vec<_> = parsed.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, vec!["invalid_config", "invalid_config"]);
+    assert!(parsed.config.events.is_empty());
+}
+
+#[test]
+fn deepagents_keeps_the_reference_rejection_of_async() {
+    // CLAUDE-CODE.md 16.13: the golden cases pin the reference's rejection.
+    let text = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x",
+        "async": true}]}]}}"#;
+    let parsed = parse_config(text.as_bytes(), "F", ConfigKind::User);
+    assert_eq!(parsed.diagnostics[0].code, codes::INVALID_CONFIG);
+    let text = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x",
+        "asyncRewake": true}]}]}}"#;
+    let parsed = parse_config(text.as_bytes(), "F", ConfigKind::User);
+    assert_eq!(parsed.diagnostics[0].code, codes::UNKNOWN_FIELD);
+    assert!(!only_handler(&parsed).background.is_background());
+}

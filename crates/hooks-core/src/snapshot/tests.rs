@@ -11,6 +11,7 @@ fn handler(command: &str) -> HandlerConfig {
         status_message: None,
         if_condition: None,
         legacy: None,
+        background: Default::default(),
         field: String::new(),
         position: None,
     }

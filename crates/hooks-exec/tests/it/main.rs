@@ -2,6 +2,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod background;
 mod cancel;
 mod concurrency;
 mod env;
