@@ -11,6 +11,9 @@ pub enum Severity {
     Error,
     /// Something was ignored or adjusted; the rest applies.
     Warning,
+    /// Nothing was wrong: a note for the debug log (the claude-code profile's plain stdout
+    /// outside context events, stderr of a successful handler, ignored output keys).
+    Info,
 }
 
 /// A line and column (both 1-based, column counted in characters) in a JSON text.
@@ -85,6 +88,11 @@ impl Diagnostic {
     /// A warning-level diagnostic.
     pub fn warning(code: &str, message: impl Into<String>) -> Self {
         Self::new(code, Severity::Warning, message)
+    }
+
+    /// An info-level diagnostic: debug-log material, never shown as a warning.
+    pub fn info(code: &str, message: impl Into<String>) -> Self {
+        Self::new(code, Severity::Info, message)
     }
 
     /// Sets the handler id.
@@ -210,4 +218,19 @@ pub mod codes {
     /// The payload's `stop_hook_active` disagrees with the continuation count the host
     /// gave; the count wins (ours).
     pub const STOP_HOOK_ACTIVE_CONFLICT: &str = "stop_hook_active_conflict";
+    /// claude-code: plain stdout of an event that takes no plain-text context, kept in the
+    /// debug log only (CLAUDE-CODE.md 6.5 rule 2; info).
+    pub const PLAIN_STDOUT_IGNORED: &str = "plain_stdout_ignored";
+    /// claude-code: stderr of a handler that exited 0, kept in the debug log only
+    /// (CLAUDE-CODE.md 6.5 rule 6; info).
+    pub const HOOK_STDERR: &str = "hook_stderr";
+    /// claude-code: an output key this event ignores: an unknown top-level key (6.5 rule
+    /// 7, debug) or a discarded `systemMessage`/`continue` (4.2; info).
+    pub const IGNORED_OUTPUT_FIELD: &str = "ignored_output_field";
+    /// claude-code: `permissionDecision: "defer"` without the host capability `defer`;
+    /// ranked as no decision (CLAUDE-CODE.md 11.3).
+    pub const DEFER_IGNORED: &str = "defer_ignored";
+    /// claude-code: a later handler's rewrite of a first-wins field was ignored
+    /// (CLAUDE-CODE.md 11.3).
+    pub const MULTIPLE_REWRITES: &str = "multiple_rewrites";
 }

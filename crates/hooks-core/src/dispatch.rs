@@ -61,8 +61,11 @@ use std::sync::Arc;
 use crate::capabilities::Capabilities;
 use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
-use crate::output::{HandlerResult, RawOutput, format_seconds, parse_output, parse_output_value};
+use crate::output::{
+    HandlerResult, RawOutput, format_seconds, parse_output_for, parse_output_value_for,
+};
 use crate::payload::{EventInput, Invocation};
+use crate::profile::Profile;
 use crate::reduce::{Decision, ReduceContext, Reduction};
 use crate::render::{Effect, render_effect};
 use crate::snapshot::{Handler, Program, Snapshot};
@@ -222,6 +225,7 @@ pub struct Outcome {
 #[derive(Debug)]
 pub struct Dispatch {
     event: Event,
+    profile: Profile,
     invocation: Invocation,
     ctx: ReduceContext,
     caps: Capabilities,
@@ -242,9 +246,21 @@ impl Dispatch {
         caps: Capabilities,
     ) -> Dispatch {
         let event = invocation.event();
+        let profile = snapshot.profile();
         let mut warnings = Vec::new();
+        let base = ReduceContext {
+            profile,
+            // 4.2: a SessionStart title counts only for startup, resume and fork.
+            session_title_allowed: match &invocation.input {
+                EventInput::SessionStart(i) => {
+                    matches!(i.source.as_str(), "startup" | "resume" | "fork")
+                }
+                _ => true,
+            },
+            ..ReduceContext::default()
+        };
         let (ctx, stopping) = match turn.loop_count(&invocation.input) {
-            None => (ReduceContext::default(), None),
+            None => (base, None),
             Some(count) => {
                 let derived = count.count > 0;
                 let active = match invocation.stated_stop_hook_active() {
@@ -261,7 +277,11 @@ impl Dispatch {
                     _ => Stopping::Main,
                 };
                 (
-                    ReduceContext { stop_continuations: count.count, stop_hook_active: active },
+                    ReduceContext {
+                        stop_continuations: count.count,
+                        stop_hook_active: active,
+                        ..base
+                    },
                     Some(stopping),
                 )
             }
@@ -283,6 +303,7 @@ impl Dispatch {
         }
         Dispatch {
             event,
+            profile,
             accepted: vec![false; jobs.len()],
             invocation,
             ctx,
@@ -309,6 +330,15 @@ impl Dispatch {
         self.invocation.to_wire_value()
     }
 
+    /// Sets the continuation cap of Stop and SubagentStop in the claude-code profile: the
+    /// host's `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` (`None`: no cap; the default is
+    /// [`MAX_STOP_CONTINUATIONS`](crate::reduce::MAX_STOP_CONTINUATIONS)). Call it before
+    /// accepting any result; the deepagents profile always caps Stop at 8 and ignores it.
+    pub fn set_continuation_cap(&mut self, cap: Option<u32>) {
+        self.ctx.continuation_cap = cap;
+        self.reduction.set_continuation_cap(cap);
+    }
+
     /// What the reduction knows of the turn (continuation count, `stop_hook_active`).
     pub fn context(&self) -> &ReduceContext {
         &self.ctx
@@ -327,8 +357,10 @@ impl Dispatch {
             return None;
         }
         Some(match output {
-            JobOutput::Process(raw) => parse_output(self.event, raw, &self.caps),
-            JobOutput::Object(value) => parse_output_value(self.event, value, &self.caps),
+            JobOutput::Process(raw) => parse_output_for(self.event, raw, &self.caps, self.profile),
+            JobOutput::Object(value) => {
+                parse_output_value_for(self.event, value, &self.caps, self.profile)
+            }
             JobOutput::TimedOut => HandlerResult::failure(
                 codes::TIMEOUT,
                 format!("Hook exceeded its {} second timeout", format_seconds(job.timeout)),
