@@ -493,6 +493,9 @@ pub enum Capability {
     /// PermissionRequest `hookSpecificOutput.decision.updatedInput`, applied with
     /// `behavior: "allow"` and returned as the decision's `updated_input`.
     PermissionRequestUpdatedInput,
+    /// PreToolUse `permissionDecision: "defer"` (claude-code profile): the host can pause
+    /// a tool call for later (a non-interactive run with a single tool call).
+    Defer,
 }
 
 /// `hooks list`.

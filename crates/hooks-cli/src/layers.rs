@@ -108,6 +108,8 @@ impl Setup {
     pub fn session_options(&self, global: &GlobalArgs, env: &Env) -> SessionOptions {
         let mut options = SessionOptions::new(self.cwd.clone());
         options.profile = self.profile;
+        // claude-code applies every output of CLAUDE-CODE.md 4.2 (11, capabilities row).
+        options.capabilities = Capabilities::for_profile(self.profile);
         options.project = Some(self.paths.project_root.clone());
         options.home = Some(self.paths.home.root().to_path_buf());
         options.names = self.names.clone();
@@ -130,7 +132,7 @@ impl Setup {
     ) -> SessionOptions {
         let mut options = self.session_options(global, env);
         options.env_allow = allow_env.to_vec();
-        options.capabilities = host_capabilities(capabilities);
+        options.capabilities = host_capabilities(self.profile, capabilities);
         options
     }
 
@@ -169,10 +171,12 @@ pub(crate) fn profile(global: &GlobalArgs, env: &Env) -> anyhow::Result<Profile>
     })
 }
 
-/// The engine's capabilities for a host's `--capability` list: Deep Agents Code's
-/// (nothing optional applied) plus each one named.
-pub(crate) fn host_capabilities(list: &[Capability]) -> Capabilities {
-    list.iter().fold(Capabilities::deep_agents(), |caps, c| match c {
+/// The engine's capabilities for a host's `--capability` list: the profile's (deepagents:
+/// nothing optional applied; claude-code: every output of CLAUDE-CODE.md 4.2) plus each
+/// one named.
+pub(crate) fn host_capabilities(profile: Profile, list: &[Capability]) -> Capabilities {
+    list.iter().fold(Capabilities::for_profile(profile), |caps, c| match c {
+        Capability::Defer => caps.with_defer(true),
         Capability::UpdatedInput => {
             caps.with_pre_tool_use_updated_input(true).with_permission_request_updated_input(true)
         }
@@ -222,17 +226,20 @@ mod tests {
 
     #[test]
     fn capabilities() {
-        assert_eq!(host_capabilities(&[]), Capabilities::deep_agents());
-        assert_eq!(host_capabilities(&[Capability::UpdatedInput]), Capabilities::agent_sdk());
+        assert_eq!(host_capabilities(Profile::DeepAgents, &[]), Capabilities::deep_agents());
         assert_eq!(
-            host_capabilities(&[Capability::PermissionRequestUpdatedInput]),
+            host_capabilities(Profile::DeepAgents, &[Capability::UpdatedInput]),
+            Capabilities::agent_sdk()
+        );
+        assert_eq!(
+            host_capabilities(Profile::DeepAgents, &[Capability::PermissionRequestUpdatedInput]),
             Capabilities::deep_agents().with_permission_request_updated_input(true)
         );
         assert_eq!(
-            host_capabilities(&[
-                Capability::PreToolUseUpdatedInput,
-                Capability::PermissionRequestUpdatedInput
-            ]),
+            host_capabilities(
+                Profile::DeepAgents,
+                &[Capability::PreToolUseUpdatedInput, Capability::PermissionRequestUpdatedInput]
+            ),
             Capabilities::agent_sdk()
         );
     }

@@ -21,6 +21,16 @@ pub struct Capabilities {
     /// PermissionRequest `hookSpecificOutput.decision.updatedInput` (with `behavior:
     /// "allow"`), returned as the decision's `updated_input`.
     pub permission_request_updated_input: bool,
+    /// PreToolUse `permissionDecision: "defer"` (CLAUDE-CODE.md 11.3): the host can pause
+    /// the call for later (a non-interactive run with a single tool call). Without it a
+    /// defer is `defer_ignored` and ranks as no decision (claude-code profile).
+    pub defer: bool,
+    /// The outputs CLAUDE-CODE.md 4.2 adds to SPEC's (claude-code profile): SessionStart
+    /// `initialUserMessage`, `sessionTitle`, `watchPaths`, `reloadSkills`; UserPromptSubmit
+    /// `sessionTitle`; PermissionRequest `updatedPermissions`; PostToolUse
+    /// `updatedToolOutput`, `updatedMCPToolOutput`, `classifierContext`. Without it they
+    /// are `unsupported_field`, as SPEC 9 says.
+    pub claude_code_outputs: bool,
 }
 
 impl Capabilities {
@@ -30,7 +40,12 @@ impl Capabilities {
     /// deny stays); `updatedPermissions`, `updatedToolOutput`, `updatedMCPToolOutput`, the
     /// SessionStart extras and `sessionTitle` are reported and ignored.
     pub const fn deep_agents() -> Self {
-        Self { pre_tool_use_updated_input: false, permission_request_updated_input: false }
+        Self {
+            pre_tool_use_updated_input: false,
+            permission_request_updated_input: false,
+            defer: false,
+            claude_code_outputs: false,
+        }
     }
 
     /// The Claude Agent SDK profile: tool-input rewrites are applied with an allow.
@@ -38,7 +53,47 @@ impl Capabilities {
     /// When several handlers rewrite the input, the first in configuration order wins and
     /// the others get a `duplicate_rewrite` warning.
     pub const fn agent_sdk() -> Self {
-        Self { pre_tool_use_updated_input: true, permission_request_updated_input: true }
+        Self {
+            pre_tool_use_updated_input: true,
+            permission_request_updated_input: true,
+            defer: false,
+            claude_code_outputs: false,
+        }
+    }
+
+    /// Claude Code (CLAUDE-CODE.md 11, capabilities row): every output of 4.2 is applied;
+    /// `defer` stays off, since it needs a non-interactive run with a single tool call
+    /// (the host turns it on with [`Capabilities::with_defer`]). Hosts may narrow it.
+    pub const fn claude_code() -> Self {
+        Self {
+            pre_tool_use_updated_input: true,
+            permission_request_updated_input: true,
+            defer: false,
+            claude_code_outputs: true,
+        }
+    }
+
+    /// The default capabilities of a profile: [`Capabilities::deep_agents`] or
+    /// [`Capabilities::claude_code`].
+    pub const fn for_profile(profile: crate::Profile) -> Self {
+        match profile {
+            crate::Profile::DeepAgents => Self::deep_agents(),
+            crate::Profile::ClaudeCode => Self::claude_code(),
+        }
+    }
+
+    /// Returns a copy with `permissionDecision: "defer"` honoured or not.
+    #[must_use]
+    pub const fn with_defer(mut self, applied: bool) -> Self {
+        self.defer = applied;
+        self
+    }
+
+    /// Returns a copy with the outputs CLAUDE-CODE.md 4.2 adds applied or not.
+    #[must_use]
+    pub const fn with_claude_code_outputs(mut self, applied: bool) -> Self {
+        self.claude_code_outputs = applied;
+        self
     }
 
     /// Returns a copy with PreToolUse `updatedInput` applied or not.

@@ -11,6 +11,9 @@ pub enum Severity {
     Error,
     /// Something was ignored or adjusted; the rest applies.
     Warning,
+    /// Nothing was wrong: a note for the debug log (the claude-code profile's plain stdout
+    /// outside context events, stderr of a successful handler, ignored output keys).
+    Info,
 }
 
 /// A line and column (both 1-based, column counted in characters) in a JSON text.
@@ -85,6 +88,11 @@ impl Diagnostic {
     /// A warning-level diagnostic.
     pub fn warning(code: &str, message: impl Into<String>) -> Self {
         Self::new(code, Severity::Warning, message)
+    }
+
+    /// An info-level diagnostic: debug-log material, never shown as a warning.
+    pub fn info(code: &str, message: impl Into<String>) -> Self {
+        Self::new(code, Severity::Info, message)
     }
 
     /// Sets the handler id.
@@ -219,6 +227,20 @@ pub mod codes {
     /// A wrongly typed `additionalContext` or `systemMessage` of a background handler,
     /// dropped alone (CLAUDE-CODE.md 9.1 rule 2).
     pub const ASYNC_FIELD_DROPPED: &str = "async_field_dropped";
-    /// An output field that has no effect here (CLAUDE-CODE.md 6.5 rule 7, 9.1 rule 2).
+    /// An output field that has no effect here: an unknown top-level key (claude-code,
+    /// CLAUDE-CODE.md 6.5 rule 7, debug), a discarded `systemMessage`/`continue` (4.2;
+    /// info), a background handler's field other than context (9.1 rule 2).
     pub const IGNORED_OUTPUT_FIELD: &str = "ignored_output_field";
+    /// claude-code: plain stdout of an event that takes no plain-text context, kept in the
+    /// debug log only (CLAUDE-CODE.md 6.5 rule 2; info).
+    pub const PLAIN_STDOUT_IGNORED: &str = "plain_stdout_ignored";
+    /// claude-code: stderr of a handler that exited 0, kept in the debug log only
+    /// (CLAUDE-CODE.md 6.5 rule 6; info).
+    pub const HOOK_STDERR: &str = "hook_stderr";
+    /// claude-code: `permissionDecision: "defer"` without the host capability `defer`;
+    /// ranked as no decision (CLAUDE-CODE.md 11.3).
+    pub const DEFER_IGNORED: &str = "defer_ignored";
+    /// claude-code: a later handler's rewrite of a first-wins field was ignored
+    /// (CLAUDE-CODE.md 11.3).
+    pub const MULTIPLE_REWRITES: &str = "multiple_rewrites";
 }

@@ -62,7 +62,9 @@ use crate::background::Background;
 use crate::capabilities::Capabilities;
 use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
-use crate::output::{HandlerResult, RawOutput, format_seconds, parse_output, parse_output_value};
+use crate::output::{
+    HandlerResult, RawOutput, format_seconds, parse_output_for, parse_output_value_for,
+};
 use crate::payload::{EventInput, Invocation};
 use crate::profile::Profile;
 use crate::reduce::{Decision, ReduceContext, Reduction};
@@ -231,12 +233,12 @@ pub struct Outcome {
 #[derive(Debug)]
 pub struct Dispatch {
     event: Event,
+    profile: Profile,
     invocation: Invocation,
     ctx: ReduceContext,
     caps: Capabilities,
     jobs: Vec<Job>,
     accepted: Vec<bool>,
-    profile: Profile,
     reduction: Reduction,
     stopping: Option<Stopping>,
     /// The effect's tool name, for tool events.
@@ -252,9 +254,21 @@ impl Dispatch {
         caps: Capabilities,
     ) -> Dispatch {
         let event = invocation.event();
+        let profile = snapshot.profile();
         let mut warnings = Vec::new();
+        let base = ReduceContext {
+            profile,
+            // 4.2: a SessionStart title counts only for startup, resume and fork.
+            session_title_allowed: match &invocation.input {
+                EventInput::SessionStart(i) => {
+                    matches!(i.source.as_str(), "startup" | "resume" | "fork")
+                }
+                _ => true,
+            },
+            ..ReduceContext::default()
+        };
         let (ctx, stopping) = match turn.loop_count(&invocation.input) {
-            None => (ReduceContext::default(), None),
+            None => (base, None),
             Some(count) => {
                 let derived = count.count > 0;
                 let active = match invocation.stated_stop_hook_active() {
@@ -271,7 +285,11 @@ impl Dispatch {
                     _ => Stopping::Main,
                 };
                 (
-                    ReduceContext { stop_continuations: count.count, stop_hook_active: active },
+                    ReduceContext {
+                        stop_continuations: count.count,
+                        stop_hook_active: active,
+                        ..base
+                    },
                     Some(stopping),
                 )
             }
@@ -297,7 +315,7 @@ impl Dispatch {
         Dispatch {
             event,
             accepted: jobs.iter().map(|j| j.background.is_some()).collect(),
-            profile: snapshot.profile(),
+            profile,
             invocation,
             ctx,
             caps,
@@ -321,6 +339,15 @@ impl Dispatch {
     /// The wire payload as a JSON value (what callbacks receive).
     pub fn wire_value(&self) -> serde_json::Value {
         self.invocation.to_wire_value()
+    }
+
+    /// Sets the continuation cap of Stop and SubagentStop in the claude-code profile: the
+    /// host's `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` (`None`: no cap; the default is
+    /// [`MAX_STOP_CONTINUATIONS`](crate::reduce::MAX_STOP_CONTINUATIONS)). Call it before
+    /// accepting any result; the deepagents profile always caps Stop at 8 and ignores it.
+    pub fn set_continuation_cap(&mut self, cap: Option<u32>) {
+        self.ctx.continuation_cap = cap;
+        self.reduction.set_continuation_cap(cap);
     }
 
     /// What the reduction knows of the turn (continuation count, `stop_hook_active`).
@@ -347,7 +374,7 @@ impl Dispatch {
             return None;
         }
         Some(match output {
-            JobOutput::Process(raw) => parse_output(self.event, raw, &self.caps),
+            JobOutput::Process(raw) => parse_output_for(self.event, raw, &self.caps, self.profile),
             // CLAUDE-CODE.md 9.4: a callback's `{"async": true, ...}` contributes nothing.
             JobOutput::Object(value)
                 if self.profile == Profile::ClaudeCode
@@ -355,7 +382,9 @@ impl Dispatch {
             {
                 HandlerResult::default()
             }
-            JobOutput::Object(value) => parse_output_value(self.event, value, &self.caps),
+            JobOutput::Object(value) => {
+                parse_output_value_for(self.event, value, &self.caps, self.profile)
+            }
             JobOutput::TimedOut => HandlerResult::failure(
                 codes::TIMEOUT,
                 format!("Hook exceeded its {} second timeout", format_seconds(job.timeout)),

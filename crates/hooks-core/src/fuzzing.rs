@@ -93,11 +93,20 @@ pub fn output(data: &[u8]) {
     // Bits 5 and 6 of the first byte (unused by the first output) pick the context.
     let ctx = match data.first().map_or(0, |b| (b >> 5) & 3) {
         0 => ReduceContext::default(),
-        1 => ReduceContext { stop_continuations: 1, stop_hook_active: true },
-        2 => ReduceContext { stop_continuations: MAX_STOP_CONTINUATIONS, stop_hook_active: true },
+        1 => ReduceContext {
+            stop_continuations: 1,
+            stop_hook_active: true,
+            ..ReduceContext::default()
+        },
+        2 => ReduceContext {
+            stop_continuations: MAX_STOP_CONTINUATIONS,
+            stop_hook_active: true,
+            ..ReduceContext::default()
+        },
         _ => ReduceContext {
             stop_continuations: MAX_STOP_CONTINUATIONS - 1,
             stop_hook_active: false,
+            ..ReduceContext::default()
         },
     };
     let capability_sets = [

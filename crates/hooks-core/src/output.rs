@@ -18,6 +18,7 @@ use crate::capabilities::{
 };
 use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
+use crate::profile::Profile;
 
 /// How a handler process ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -165,6 +166,8 @@ pub enum SpecificOutput {
         updated_tool_output: Option<Value>,
         /// Not applied.
         updated_mcp_tool_output: Option<Value>,
+        /// A note for the auto-mode classifier (claude-code, CLAUDE-CODE.md 11.3).
+        classifier_context: Option<String>,
     },
     /// PostToolUseFailure.
     PostToolUseFailure {
@@ -232,6 +235,12 @@ pub struct HookOutput {
     pub specific: Option<SpecificOutput>,
     /// Unknown top-level keys, sorted.
     pub unknown_fields: Vec<String>,
+    /// `decision: "approve"` (claude-code, CLAUDE-CODE.md 6.5 rule 7): an allow on
+    /// PreToolUse, nothing elsewhere.
+    pub approve: bool,
+    /// True when the block stands for an exit 2 (claude-code: the event's exit-2 effect of
+    /// CLAUDE-CODE.md 4.2 applies, which differs from a JSON block on some events).
+    pub exit_block: bool,
 }
 
 impl Default for HookOutput {
@@ -247,6 +256,8 @@ impl Default for HookOutput {
             reason: None,
             specific: None,
             unknown_fields: Vec::new(),
+            approve: false,
+            exit_block: false,
         }
     }
 }
@@ -282,6 +293,9 @@ pub struct HandlerResult {
     pub plain_text: Option<String>,
     /// Problems with this one result, in the reference's order.
     pub diagnostics: Vec<Diagnostic>,
+    /// User notices this result shows by itself (claude-code: `{Event} hook error: ...`
+    /// for a non-blocking failure or an output failing its schema, CLAUDE-CODE.md 6.5).
+    pub notices: Vec<String>,
     /// Diagnostics before this index precede the output's stop-reason effects.
     pub(crate) stop_slot: usize,
     /// Diagnostics from this index on follow the output's block effect.
@@ -295,6 +309,7 @@ impl Default for HandlerResult {
             output: None,
             plain_text: None,
             diagnostics: Vec::new(),
+            notices: Vec::new(),
             stop_slot: usize::MAX,
             block_slot: usize::MAX,
         }
@@ -338,6 +353,29 @@ impl HandlerResult {
 ///
 /// Truncated streams add `stdout_truncated` / `stderr_truncated` warnings first.
 pub fn parse_output(event: Event, raw: &RawOutput, caps: &Capabilities) -> HandlerResult {
+    parse_output_for(event, raw, caps, Profile::DeepAgents)
+}
+
+/// [`parse_output`] under a profile's rules: `deepagents` is SPEC 7 exactly; `claude-code`
+/// follows CLAUDE-CODE.md 6.5:
+///
+/// - stdout is JSON when its first character after whitespace (and a BOM) is `{` and all
+///   of it is one object; anything else (arrays and strings included) is plain text;
+/// - exit 0: plain text is context on SessionStart and UserPromptSubmit, elsewhere
+///   `plain_stdout_ignored` (info; never `malformed_json`); stderr goes to the debug log
+///   (`hook_stderr`, info); an object failing its schema adds an `invalid_output` notice;
+/// - exit 2: the event's block, its message the JSON's own blocking reason, else the
+///   trimmed stderr, else `Hook blocked the operation`; the other valid JSON fields still
+///   apply (PermissionRequest: exit 2 is not honoured, stderr discarded, no diagnostic);
+/// - another status or a signal: a schema-valid object alone decides; otherwise
+///   `nonzero_exit` with the notice `{Event} hook error: Failed with non-blocking status
+///   code: {first stderr line}` (blank stderr: `Hook exited with status {code}`).
+pub fn parse_output_for(
+    event: Event,
+    raw: &RawOutput,
+    caps: &Capabilities,
+    profile: Profile,
+) -> HandlerResult {
     let status = match &raw.termination {
         Termination::Exited(code) => i64::from(*code),
         Termination::Signaled(signal) => -i64::from(*signal),
@@ -376,6 +414,10 @@ pub fn parse_output(event: Event, raw: &RawOutput, caps: &Capabilities) -> Handl
             format!("Hook stderr exceeded {} bytes", RawOutput::STREAM_CAP),
         ));
     }
+    if profile.is_claude_code() {
+        claude_code_status(event, status, raw, caps, &mut result);
+        return result;
+    }
     match status {
         0 => parse_stdout(event, &raw.stdout, caps, &mut result),
         2 => {
@@ -399,14 +441,179 @@ pub fn parse_output(event: Event, raw: &RawOutput, caps: &Capabilities) -> Handl
 /// Validates an output object returned by an in-process callback, exactly as if a command
 /// had printed it on stdout and exited 0.
 pub fn parse_output_value(event: Event, value: &Value, caps: &Capabilities) -> HandlerResult {
+    parse_output_value_for(event, value, caps, Profile::DeepAgents)
+}
+
+/// [`parse_output_value`] under a profile's rules (claude-code: strict booleans, `approve`,
+/// `ignored_output_field`, the `invalid_output` notice; CLAUDE-CODE.md 6.5).
+pub fn parse_output_value_for(
+    event: Event,
+    value: &Value,
+    caps: &Capabilities,
+    profile: Profile,
+) -> HandlerResult {
     let mut result = HandlerResult::default();
-    validate_output(event, value.clone(), caps, &mut result);
+    validate_output(event, value.clone(), caps, profile, &mut result);
+    if profile.is_claude_code() {
+        invalid_output_notices(event, &mut result);
+    }
     result
 }
 
-/// True when plain stdout is context for `event` (SessionStart, UserPromptSubmit).
+/// True when plain stdout is context for `event` (SessionStart, UserPromptSubmit; the
+/// same in both profiles, CLAUDE-CODE.md 6.5 rule 2).
 pub(crate) const fn plain_text_is_context(event: Event) -> bool {
     matches!(event, Event::SessionStart | Event::UserPromptSubmit)
+}
+
+/// True when CLAUDE-CODE.md 4.2 discards `systemMessage` and `continue` of the event's
+/// outputs (`ignored_output_field`, info).
+pub(crate) const fn discards_universal_fields(event: Event) -> bool {
+    matches!(event, Event::Notification | Event::PreCompact | Event::SessionEnd)
+}
+
+/// Text of the notice a claude-code handler failure shows (CLAUDE-CODE.md 4.2).
+pub(crate) fn hook_error_notice(event: Event, text: &str) -> String {
+    format!("{event} hook error: {text}")
+}
+
+/// stdout as a JSON object under CLAUDE-CODE.md 6.5 rule 1: the first character after
+/// whitespace (a UTF-8 BOM allowed) is `{`, and all of it parses as one object.
+fn claude_code_json(stdout: &[u8]) -> Option<Map<String, Value>> {
+    let body = stdout.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(stdout);
+    let start = body.iter().position(|b| !b.is_ascii_whitespace())?;
+    if body[start] != b'{' {
+        return None;
+    }
+    match serde_json::from_slice::<Value>(&body[start..]) {
+        Ok(Value::Object(map)) => Some(map),
+        _ => None,
+    }
+}
+
+fn is_blank(bytes: &[u8]) -> bool {
+    bytes.iter().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c))
+}
+
+/// A `{Event} hook error: {message}` notice per `invalid_output` diagnostic (6.5 rule 3).
+fn invalid_output_notices(event: Event, result: &mut HandlerResult) {
+    let notices = result
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == codes::INVALID_OUTPUT)
+        .map(|d| hook_error_notice(event, &d.message));
+    result.notices.extend(notices);
+}
+
+fn has_invalid_output(result: &HandlerResult) -> bool {
+    result.diagnostics.iter().any(|d| d.code == codes::INVALID_OUTPUT)
+}
+
+/// The reason of an output's own blocking decision: `reason` of `decision: "block"`, or
+/// PreToolUse `permissionDecisionReason` with a deny (CLAUDE-CODE.md 6.5 rule 4).
+fn own_block_reason(out: &HookOutput) -> Option<String> {
+    let filled = |s: &Option<String>| s.as_ref().filter(|r| !r.is_empty()).cloned();
+    if out.block
+        && let Some(reason) = filled(&out.reason)
+    {
+        return Some(reason);
+    }
+    match &out.specific {
+        Some(SpecificOutput::PreToolUse {
+            permission_decision: Some(PermissionDecision::Deny),
+            permission_decision_reason,
+            ..
+        }) => filled(permission_decision_reason),
+        _ => None,
+    }
+}
+
+/// The claude-code reading of an exit status and its streams (CLAUDE-CODE.md 6.5).
+fn claude_code_status(
+    event: Event,
+    status: i64,
+    raw: &RawOutput,
+    caps: &Capabilities,
+    result: &mut HandlerResult,
+) {
+    let profile = Profile::ClaudeCode;
+    let json = claude_code_json(&raw.stdout);
+    let stderr = String::from_utf8_lossy(&raw.stderr);
+    let stderr = py_trim(&stderr);
+    match status {
+        0 => {
+            if let Some(map) = json {
+                validate_output(event, Value::Object(map), caps, profile, result);
+                invalid_output_notices(event, result);
+            } else if !is_blank(&raw.stdout) {
+                let text = py_trim(&String::from_utf8_lossy(&raw.stdout)).to_owned();
+                if !plain_text_is_context(event) {
+                    result.diagnostics.push(Diagnostic::info(
+                        codes::PLAIN_STDOUT_IGNORED,
+                        format!(
+                            "Plain stdout of a {event} hook is not context; kept in the debug \
+                             log ({} characters)",
+                            text.chars().count()
+                        ),
+                    ));
+                }
+                result.plain_text = Some(text);
+            }
+            if !stderr.is_empty() {
+                result.diagnostics.push(Diagnostic::info(
+                    codes::HOOK_STDERR,
+                    format!("Hook stderr: {}", first_line(stderr)),
+                ));
+            }
+        }
+        // PermissionRequest: exit 2 is not honoured, its stderr discarded, no diagnostic
+        // (CLAUDE-CODE.md 11); a JSON object still applies as on exit 0, without notices.
+        2 if event == Event::PermissionRequest => {
+            if let Some(map) = json {
+                validate_output(event, Value::Object(map), caps, profile, result);
+            }
+        }
+        2 => {
+            let mut own = None;
+            if let Some(map) = json {
+                validate_output(event, Value::Object(map), caps, profile, result);
+                if !has_invalid_output(result) {
+                    own = result.output.as_ref().and_then(own_block_reason);
+                }
+            }
+            let reason = own
+                .or_else(|| (!stderr.is_empty()).then(|| stderr.to_owned()))
+                .unwrap_or_else(|| EXIT_2_DEFAULT_REASON.to_owned());
+            let out = result.output.get_or_insert_with(HookOutput::default);
+            out.block = true;
+            out.exit_block = true;
+            out.reason = Some(reason);
+        }
+        _ => {
+            if let Some(map) = json {
+                let before = result.diagnostics.len();
+                validate_output(event, Value::Object(map), caps, profile, result);
+                if !result.diagnostics[before..].iter().any(|d| d.code == codes::INVALID_OUTPUT) {
+                    // A schema-valid object alone decides (6.5 rule 5).
+                    return;
+                }
+                result.output = None;
+                invalid_output_notices(event, result);
+            }
+            let text = if stderr.is_empty() {
+                format!("Hook exited with status {status}")
+            } else {
+                format!("Failed with non-blocking status code: {}", first_line(stderr))
+            };
+            result.notices.push(hook_error_notice(event, &text));
+            result.diagnostics.push(Diagnostic::warning(codes::NONZERO_EXIT, text));
+        }
+    }
+}
+
+/// The first line of a (trimmed) text.
+fn first_line(text: &str) -> &str {
+    text.lines().next().map_or("", |l| l.trim_end())
 }
 
 fn parse_stdout(event: Event, stdout: &[u8], caps: &Capabilities, result: &mut HandlerResult) {
@@ -416,7 +623,7 @@ fn parse_stdout(event: Event, stdout: &[u8], caps: &Capabilities, result: &mut H
     }
     let body = stdout.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(stdout);
     match serde_json::from_slice::<Value>(body) {
-        Ok(value) => validate_output(event, value, caps, result),
+        Ok(value) => validate_output(event, value, caps, Profile::DeepAgents, result),
         Err(_) => {
             if !plain_text_is_context(event) {
                 result.diagnostics.push(Diagnostic::warning(
@@ -430,24 +637,44 @@ fn parse_stdout(event: Event, stdout: &[u8], caps: &Capabilities, result: &mut H
 }
 
 /// Validates an output document, moving its strings into the result.
-fn validate_output(event: Event, value: Value, caps: &Capabilities, result: &mut HandlerResult) {
-    let mut v = Validator { diags: &mut result.diagnostics };
+fn validate_output(
+    event: Event,
+    value: Value,
+    caps: &Capabilities,
+    profile: Profile,
+    result: &mut HandlerResult,
+) {
+    let cc = profile.is_claude_code();
+    let mut v = Validator { diags: &mut result.diagnostics, strict: cc };
     let Value::Object(mut map) = value else {
         v.invalid(None, &format!("expected a JSON object, got {}", kind(&value)));
         return;
     };
     let map = &mut map;
     let mut out = HookOutput::default();
+    let discards = cc && discards_universal_fields(event);
+    let mut discarded: Vec<&str> = Vec::new();
     if let Field::Valid(b) = v.boolean(map, "", "continue") {
-        out.continue_processing = b;
+        if discards {
+            discarded.push("continue");
+        } else {
+            out.continue_processing = b;
+        }
     }
     out.stop_reason = v.string(map, "", "stopReason").valid();
-    out.suppress_output = v.boolean(map, "", "suppressOutput").valid().unwrap_or(false);
+    // claude-code: `suppressOutput` is validated and has no effect (6.5 rule 7).
+    let suppress = v.boolean(map, "", "suppressOutput").valid().unwrap_or(false);
+    out.suppress_output = suppress && !cc;
     out.system_message = v.string(map, "", "systemMessage").valid();
+    if discards && out.system_message.take().is_some() {
+        discarded.push("systemMessage");
+    }
     out.terminal_sequence = v.string(map, "", "terminalSequence").valid();
     match map.remove("decision") {
         None | Some(Value::Null) => {}
         Some(Value::String(s)) if s == "block" => out.block = true,
+        Some(Value::String(s)) if cc && s == "approve" => out.approve = true,
+        Some(_) if cc => v.invalid(Some("decision"), "expected \"block\" or \"approve\""),
         Some(_) => v.invalid(Some("decision"), "expected \"block\""),
     }
     out.reason = v.string(map, "", "reason").valid();
@@ -483,19 +710,34 @@ fn validate_output(event: Event, value: Value, caps: &Capabilities, result: &mut
         );
     }
     for name in &unknown {
-        diags.push(
+        diags.push(if cc {
+            Diagnostic::info(
+                codes::IGNORED_OUTPUT_FIELD,
+                format!("Hook output field ignored: {name}"),
+            )
+            .with_field(name.as_str())
+        } else {
             Diagnostic::warning(
                 codes::UNSUPPORTED_FIELD,
                 format!("Unsupported hook output field ignored: {name}"),
             )
-            .with_field(name.as_str()),
+            .with_field(name.as_str())
+        });
+    }
+    for name in discarded {
+        diags.push(
+            Diagnostic::info(
+                codes::IGNORED_OUTPUT_FIELD,
+                format!("{name} has no effect on {event} hooks and was ignored"),
+            )
+            .with_field(name),
         );
     }
     out.unknown_fields = unknown;
     result.block_slot = diags.len();
     if let Some(spec) = specific {
         if spec.event() == event {
-            specific_diagnostics(&spec, caps, diags);
+            specific_diagnostics(&spec, caps, profile, diags);
             out.specific = Some(spec);
         } else {
             diags.push(
@@ -512,7 +754,15 @@ fn validate_output(event: Event, value: Value, caps: &Capabilities, result: &mut
 
 /// `unsupported_field` warnings for the fields of a (matching) specific output that the
 /// host does not apply (SPEC 9).
-fn specific_diagnostics(spec: &SpecificOutput, caps: &Capabilities, diags: &mut Vec<Diagnostic>) {
+fn specific_diagnostics(
+    spec: &SpecificOutput,
+    caps: &Capabilities,
+    profile: Profile,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let cc = profile.is_claude_code();
+    // claude-code applies the outputs CLAUDE-CODE.md 4.2 adds unless the host narrowed it.
+    let extra = caps.claude_code_outputs;
     let mut unsupported = |field: &str, message: Option<&str>| {
         let message = message.map_or_else(|| unsupported_field_message(field, None), str::to_owned);
         diags.push(Diagnostic::warning(codes::UNSUPPORTED_FIELD, message).with_field(field));
@@ -524,7 +774,7 @@ fn specific_diagnostics(spec: &SpecificOutput, caps: &Capabilities, diags: &mut 
             watch_paths,
             reload_skills,
             ..
-        } => {
+        } if !extra => {
             if initial_user_message.as_deref().is_some_and(|s| !s.is_empty()) {
                 unsupported("initialUserMessage", None);
             }
@@ -538,17 +788,21 @@ fn specific_diagnostics(spec: &SpecificOutput, caps: &Capabilities, diags: &mut 
                 unsupported("reloadSkills", None);
             }
         }
-        SpecificOutput::UserPromptSubmit { session_title: Some(_), .. } => {
+        SpecificOutput::UserPromptSubmit { session_title: Some(_), .. } if !extra => {
             unsupported("sessionTitle", None)
         }
         SpecificOutput::PreToolUse { permission_decision, updated_input, .. } => {
-            if *permission_decision == Some(PermissionDecision::Defer) {
+            // claude-code: a defer without the capability is `defer_ignored` (reduction).
+            if *permission_decision == Some(PermissionDecision::Defer) && !cc {
                 let message = unsupported_field_message("permissionDecision", Some("defer"));
                 unsupported("permissionDecision", Some(&message));
             }
             if updated_input.is_some() {
                 if !caps.pre_tool_use_updated_input {
                     unsupported("updatedInput", Some(UPDATED_INPUT_UNSUPPORTED));
+                } else if cc {
+                    // claude-code takes a rewrite with allow, ask or no decision (11.3); a
+                    // deny's rewrite is dropped by the reduction.
                 } else if *permission_decision != Some(PermissionDecision::Allow) {
                     unsupported("updatedInput", Some(UPDATED_INPUT_NEEDS_ALLOW));
                 }
@@ -560,11 +814,19 @@ fn specific_diagnostics(spec: &SpecificOutput, caps: &Capabilities, diags: &mut 
             if updated_input.is_some() && !caps.permission_request_updated_input {
                 unsupported("updatedInput", Some(UPDATED_INPUT_UNSUPPORTED));
             }
-            if !updated_permissions.is_empty() {
+            if !updated_permissions.is_empty() && !extra {
                 unsupported("updatedPermissions", None);
             }
         }
-        SpecificOutput::PostToolUse { updated_tool_output, updated_mcp_tool_output, .. } => {
+        SpecificOutput::PostToolUse {
+            updated_tool_output,
+            updated_mcp_tool_output,
+            classifier_context,
+            ..
+        } if !extra => {
+            if cc && classifier_context.is_some() {
+                unsupported("classifierContext", None);
+            }
             if updated_tool_output.is_some() {
                 unsupported("updatedToolOutput", None);
             }
@@ -598,6 +860,9 @@ impl<T> Field<T> {
 /// Reads typed fields, reporting each invalid one as `invalid_output`.
 struct Validator<'a> {
     diags: &'a mut Vec<Diagnostic>,
+    /// claude-code: booleans must be JSON booleans (Claude's schema), not the
+    /// reference's lax reading.
+    strict: bool,
 }
 
 const HSO: &str = "hookSpecificOutput";
@@ -638,7 +903,7 @@ impl Validator<'_> {
     fn boolean(&mut self, obj: &mut Map<String, Value>, prefix: &str, key: &str) -> Field<bool> {
         match obj.remove(key) {
             None => Field::Absent,
-            Some(v) => match lax_bool(&v) {
+            Some(v) => match if self.strict { v.as_bool() } else { lax_bool(&v) } {
                 Some(b) => Field::Valid(b),
                 None => {
                     self.invalid_at(prefix, key, &format!("expected a boolean, got {}", kind(&v)));
@@ -792,6 +1057,7 @@ impl Validator<'_> {
                 additional_context,
                 updated_tool_output: Self::any(m, "updatedToolOutput"),
                 updated_mcp_tool_output: Self::any(m, "updatedMCPToolOutput"),
+                classifier_context: self.string(m, HSO, "classifierContext").valid(),
             },
             Event::PostToolUseFailure => SpecificOutput::PostToolUseFailure { additional_context },
             Event::Stop => SpecificOutput::Stop { additional_context },

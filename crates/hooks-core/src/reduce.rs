@@ -15,8 +15,9 @@ use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
 use crate::output::{
     DEFAULT_BLOCK_REASON, HandlerResult, HookOutput, PermissionDecision, PermissionRequestDecision,
-    SpecificOutput, plain_text_is_context,
+    SpecificOutput, hook_error_notice, plain_text_is_context,
 };
+use crate::profile::Profile;
 
 /// Most characters kept of any user- or model-facing string in a decision (ours).
 pub const TEXT_CAP: usize = 10_000;
@@ -28,18 +29,47 @@ pub const TRUNCATION_MARKER: &str = "\n…[truncated]";
 /// Consecutive Stop continuations after which a Stop block is ignored.
 pub const MAX_STOP_CONTINUATIONS: u32 = 8;
 
+/// Most characters of the joined `classifierContext` of one tool call (CLAUDE-CODE.md
+/// 11.3).
+pub const CLASSIFIER_CONTEXT_CAP: usize = 2_000;
+
 /// What the host knows about the invocation that the reduction needs.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ReduceContext {
-    /// Consecutive Stop continuations so far in this turn; at
-    /// [`MAX_STOP_CONTINUATIONS`] a Stop block or context is ignored (`continuation_cap`).
+    /// Consecutive continuations so far of the loop that is stopping (Stop: the main
+    /// loop; SubagentStop: that subagent); at the cap a block or context is ignored
+    /// (`continuation_cap`).
     pub stop_continuations: u32,
-    /// The payload's `stop_hook_active`; when it is true (or `stop_continuations` is above
-    /// 0) a SubagentStop block is ignored with `continuation_guard`.
+    /// The payload's `stop_hook_active`; in the deepagents profile, when it is true (or
+    /// `stop_continuations` is above 0) a SubagentStop block is ignored with
+    /// `continuation_guard`.
     pub stop_hook_active: bool,
+    /// Whose rules apply (CLAUDE-CODE.md 11).
+    pub profile: Profile,
+    /// claude-code: the continuation cap of Stop and SubagentStop, from the host's
+    /// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` (default [`MAX_STOP_CONTINUATIONS`]; `None`: no
+    /// cap). The deepagents profile always caps Stop at [`MAX_STOP_CONTINUATIONS`].
+    pub continuation_cap: Option<u32>,
+    /// False for a SessionStart whose `source` is neither startup, resume nor fork: its
+    /// `sessionTitle` is not applied (CLAUDE-CODE.md 4.2).
+    pub session_title_allowed: bool,
 }
 
-/// A permission outcome, ranked `None < Allow < Ask < Deny`.
+impl Default for ReduceContext {
+    /// No continuation yet, deepagents, the default cap, titles allowed.
+    fn default() -> Self {
+        Self {
+            stop_continuations: 0,
+            stop_hook_active: false,
+            profile: Profile::DeepAgents,
+            continuation_cap: Some(MAX_STOP_CONTINUATIONS),
+            session_title_allowed: true,
+        }
+    }
+}
+
+/// A permission outcome, ranked `None < Allow < Ask < Defer < Deny` (`Defer` only in the
+/// claude-code profile with the host capability `defer`, CLAUDE-CODE.md 11).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
@@ -50,6 +80,8 @@ pub enum PermissionBehavior {
     Allow,
     /// Force the prompt.
     Ask,
+    /// Pause the call for the host to resume later (claude-code, capability `defer`).
+    Defer,
     /// Refuse.
     Deny,
 }
@@ -102,6 +134,23 @@ pub struct Decision {
     pub suppress_original_prompt: bool,
     /// A rewritten tool input, when the host applies rewrites and the call is allowed.
     pub updated_input: Option<Map<String, Value>>,
+    /// PermissionRequest (claude-code): the permission updates of every allow, in order.
+    pub updated_permissions: Vec<Value>,
+    /// PostToolUse (claude-code): what the model sees instead of the tool's output.
+    pub updated_tool_output: Option<Value>,
+    /// PostToolUse (claude-code): the legacy MCP form of `updated_tool_output`.
+    pub updated_mcp_tool_output: Option<Value>,
+    /// PostToolUse (claude-code): the note for the auto-mode classifier, joined by
+    /// newlines, at most [`CLASSIFIER_CONTEXT_CAP`] characters.
+    pub classifier_context: Option<String>,
+    /// SessionStart, UserPromptSubmit (claude-code): the session's new title.
+    pub session_title: Option<String>,
+    /// SessionStart (claude-code): the first user turn of a non-interactive run.
+    pub initial_user_message: Option<String>,
+    /// SessionStart (claude-code): absolute paths FileChanged watches, first-seen order.
+    pub watch_paths: Vec<String>,
+    /// SessionStart (claude-code): the host rescans its skills.
+    pub reload_skills: bool,
     /// Every diagnostic of the invocation, in order.
     pub diagnostics: Vec<Diagnostic>,
     /// The ids of the background handlers this invocation started and did not wait for
@@ -124,6 +173,14 @@ impl Decision {
             continue_loop: false,
             suppress_original_prompt: false,
             updated_input: None,
+            updated_permissions: Vec::new(),
+            updated_tool_output: None,
+            updated_mcp_tool_output: None,
+            classifier_context: None,
+            session_title: None,
+            initial_user_message: None,
+            watch_paths: Vec::new(),
+            reload_skills: false,
             diagnostics: Vec::new(),
             async_pending: Vec::new(),
         }
@@ -153,7 +210,8 @@ impl Serialize for Decision {
         }
         map.serialize_entry("context", &self.context)?;
         map.serialize_entry("feedback", &self.feedback)?;
-        if self.event == Event::Stop {
+        // SubagentStop continues only in the claude-code profile: the key appears then.
+        if self.event == Event::Stop || (self.event == Event::SubagentStop && self.continue_loop) {
             map.serialize_entry("continue_loop", &self.continue_loop)?;
         }
         if self.event == Event::UserPromptSubmit {
@@ -161,6 +219,30 @@ impl Serialize for Decision {
         }
         if let Some(input) = &self.updated_input {
             map.serialize_entry("updated_input", input)?;
+        }
+        if !self.updated_permissions.is_empty() {
+            map.serialize_entry("updated_permissions", &self.updated_permissions)?;
+        }
+        if let Some(v) = &self.updated_tool_output {
+            map.serialize_entry("updated_tool_output", v)?;
+        }
+        if let Some(v) = &self.updated_mcp_tool_output {
+            map.serialize_entry("updated_mcp_tool_output", v)?;
+        }
+        if let Some(v) = &self.classifier_context {
+            map.serialize_entry("classifier_context", v)?;
+        }
+        if let Some(v) = &self.session_title {
+            map.serialize_entry("session_title", v)?;
+        }
+        if let Some(v) = &self.initial_user_message {
+            map.serialize_entry("initial_user_message", v)?;
+        }
+        if !self.watch_paths.is_empty() {
+            map.serialize_entry("watch_paths", &self.watch_paths)?;
+        }
+        if self.reload_skills {
+            map.serialize_entry("reload_skills", &true)?;
         }
         map.serialize_entry("diagnostics", &self.diagnostics)?;
         if !self.async_pending.is_empty() {
@@ -200,6 +282,8 @@ pub struct Reduction {
     next: usize,
     /// True once a rewrite of the tool input was taken.
     rewrite_taken: bool,
+    /// claude-code `classifierContext` lines so far (joined and capped at the end).
+    classifier: Vec<String>,
 }
 
 impl Reduction {
@@ -212,6 +296,7 @@ impl Reduction {
             pending: VecDeque::new(),
             next: 0,
             rewrite_taken: false,
+            classifier: Vec::new(),
         }
     }
 
@@ -261,11 +346,38 @@ impl Reduction {
         for (id, result) in pending.into_iter().flatten() {
             self.apply(id, result);
         }
+        let cc = self.ctx.profile.is_claude_code();
+        let classifier = std::mem::take(&mut self.classifier);
         let d = &mut self.decision;
-        if d.updated_input.is_some()
-            && (!d.continue_processing || d.permission.behavior != PermissionBehavior::Allow)
-        {
+        // claude-code takes a rewrite with allow, ask or no decision (11.3); SPEC with
+        // allow only.
+        let keeps_rewrite = if cc {
+            matches!(
+                d.permission.behavior,
+                PermissionBehavior::None | PermissionBehavior::Allow | PermissionBehavior::Ask
+            ) && !(d.event == Event::PermissionRequest
+                && d.permission.behavior != PermissionBehavior::Allow)
+        } else {
+            d.permission.behavior == PermissionBehavior::Allow
+        };
+        if d.updated_input.is_some() && (!d.continue_processing || !keeps_rewrite) {
             d.updated_input = None;
+        }
+        // A deny beats every allow: no permission update applies (11.2).
+        if d.permission.behavior != PermissionBehavior::Allow {
+            d.updated_permissions.clear();
+        }
+        // A deferred call does not run now: nothing to place context beside (4.2).
+        if d.permission.behavior == PermissionBehavior::Defer {
+            d.context.clear();
+        }
+        if !classifier.is_empty() {
+            let joined = classifier.join("\n");
+            let joined = match joined.char_indices().nth(CLASSIFIER_CONTEXT_CAP) {
+                Some((cut, _)) => joined[..cut].to_owned(),
+                None => joined,
+            };
+            d.classifier_context = Some(joined);
         }
         self.decision
     }
@@ -274,7 +386,8 @@ impl Reduction {
     /// result's own leading diagnostics, stop reason, notices, the per-output diagnostics,
     /// the block effect, then the hook-specific part.
     fn apply(&mut self, id: String, result: HandlerResult) {
-        let HandlerResult { output, plain_text, diagnostics, stop_slot, block_slot } = result;
+        let HandlerResult { output, plain_text, diagnostics, notices, stop_slot, block_slot } =
+            result;
         let len = diagnostics.len();
         let stop_slot = stop_slot.min(len);
         let block_slot = block_slot.clamp(stop_slot, len);
@@ -285,6 +398,10 @@ impl Reduction {
         {
             let text = self.cap(&id, "stdout", text);
             self.decision.context.push(text);
+        }
+        for notice in notices {
+            let notice = self.cap(&id, "notice", notice);
+            self.decision.notices.push(notice);
         }
         let Some(output) = output else {
             self.emit(&id, diags);
@@ -300,6 +417,8 @@ impl Reduction {
             reason,
             specific,
             unknown_fields: _,
+            approve,
+            exit_block,
         } = output;
         self.decision.continue_processing &= continue_processing;
         if let Some(stop_reason) = stop_reason
@@ -327,12 +446,21 @@ impl Reduction {
         }
         self.emit(&id, diags.by_ref().take(block_slot - stop_slot));
         if block {
-            self.block(&id, reason.filter(|r| !r.is_empty()));
+            self.block(&id, reason.filter(|r| !r.is_empty()), exit_block);
         }
         self.emit(&id, diags);
+        // claude-code: legacy `decision: "approve"` is an allow on PreToolUse (6.5 rule 7).
+        if approve && self.decision.event == Event::PreToolUse {
+            self.permission(&id, PermissionBehavior::Allow, None, false, "reason");
+        }
         if let Some(specific) = specific {
             self.specific(&id, specific);
         }
+    }
+
+    /// Sets the claude-code continuation cap (see [`ReduceContext::continuation_cap`]).
+    pub(crate) fn set_continuation_cap(&mut self, cap: Option<u32>) {
+        self.ctx.continuation_cap = cap;
     }
 
     /// Adds a diagnostic of the invocation itself (no handler), before any result.
@@ -372,9 +500,24 @@ impl Reduction {
 
     /// The block effect of SPEC 4 for the invoked event; `reason` is the block's message
     /// (`None` for a block without one).
-    fn block(&mut self, id: &str, reason: Option<String>) {
+    fn block(&mut self, id: &str, reason: Option<String>, exit_block: bool) {
         let event = self.decision.event;
         let text = reason.unwrap_or_else(|| DEFAULT_BLOCK_REASON.to_owned());
+        if self.ctx.profile.is_claude_code() {
+            match event {
+                // CLAUDE-CODE.md 11: the subagent continues, no guard, the cap applies.
+                Event::SubagentStop => return self.continue_turn(id, "reason", text),
+                // 4.2: an exit 2 is a notice with its stderr.
+                Event::SessionStart | Event::SubagentStart | Event::SessionEnd if exit_block => {
+                    let notice = self.cap(id, "reason", hook_error_notice(event, &text));
+                    self.decision.notices.push(notice);
+                    return;
+                }
+                // 4.2: exit 2 is ignored.
+                Event::Notification if exit_block => return,
+                _ => {}
+            }
+        }
         match event {
             Event::UserPromptSubmit | Event::PreCompact => {
                 self.decision.continue_processing = false;
@@ -425,14 +568,21 @@ impl Reduction {
         }
     }
 
-    /// A Stop continuation (block or context), subject to the cap.
+    /// A Stop continuation (block or context), subject to the cap; in the claude-code
+    /// profile a SubagentStop continuation too (its own count, the same cap).
     fn continue_turn(&mut self, id: &str, field: &str, message: String) {
-        if self.ctx.stop_continuations >= MAX_STOP_CONTINUATIONS {
+        let cap = if self.ctx.profile.is_claude_code() {
+            self.ctx.continuation_cap
+        } else {
+            Some(MAX_STOP_CONTINUATIONS)
+        };
+        if let Some(cap) = cap
+            && self.ctx.stop_continuations >= cap
+        {
+            let event = self.decision.event;
             self.decision.diagnostics.push(Diagnostic::warning(
                 codes::CONTINUATION_CAP,
-                format!(
-                    "Ignored Stop continuation after {MAX_STOP_CONTINUATIONS} consecutive attempts"
-                ),
+                format!("Ignored {event} continuation after {cap} consecutive attempts"),
             ));
             return;
         }
@@ -460,12 +610,45 @@ impl Reduction {
         if behavior > self.decision.permission.behavior {
             let reason = reason.map(|r| self.cap(id, field, r));
             self.decision.permission = Permission { behavior, reason, interrupt };
+        } else if self.ctx.profile.is_claude_code()
+            && behavior == PermissionBehavior::Deny
+            && self.decision.permission.behavior == PermissionBehavior::Deny
+        {
+            // 11.2: the first deny's message, `interrupt` if any deny sets it.
+            self.decision.permission.interrupt |= interrupt;
         }
     }
 
-    /// Takes the first rewrite of the tool input; later ones get `duplicate_rewrite`.
+    /// Takes the first value of a claude-code first-wins field (11.3); a later one gets
+    /// `multiple_rewrites` and false.
+    fn first_wins<T>(&mut self, id: &str, field: &str, slot: SlotOf<T>, value: T) -> bool {
+        let taken = slot(&mut self.decision);
+        if taken.is_some() {
+            self.warn(
+                id,
+                codes::MULTIPLE_REWRITES,
+                format!(
+                    "{field} ignored: an earlier handler in configuration order already set it"
+                ),
+                field,
+            );
+            return false;
+        }
+        *taken = Some(value);
+        true
+    }
+
+    /// Takes the first rewrite of the tool input; later ones get `duplicate_rewrite`
+    /// (claude-code: `multiple_rewrites`).
     fn rewrite(&mut self, id: &str, input: Map<String, Value>) {
-        if self.rewrite_taken {
+        if self.rewrite_taken && self.ctx.profile.is_claude_code() {
+            self.warn(
+                id,
+                codes::MULTIPLE_REWRITES,
+                "updatedInput ignored: an earlier handler in configuration order already rewrote the tool input",
+                "updatedInput",
+            );
+        } else if self.rewrite_taken {
             self.warn(
                 id,
                 codes::DUPLICATE_REWRITE,
@@ -479,6 +662,9 @@ impl Reduction {
     }
 
     fn specific(&mut self, id: &str, specific: SpecificOutput) {
+        if self.ctx.profile.is_claude_code() {
+            return self.specific_claude_code(id, specific);
+        }
         match specific {
             SpecificOutput::SessionStart { additional_context, .. }
             | SpecificOutput::PostToolUse { additional_context, .. }
@@ -554,7 +740,195 @@ impl Reduction {
             }
         }
     }
+
+    /// The hook-specific part under the claude-code rules (CLAUDE-CODE.md 4.2, 11.1-11.3).
+    fn specific_claude_code(&mut self, id: &str, specific: SpecificOutput) {
+        let extra = self.caps.claude_code_outputs;
+        match specific {
+            SpecificOutput::SessionStart {
+                additional_context,
+                initial_user_message,
+                session_title,
+                watch_paths,
+                reload_skills,
+            } => {
+                self.context(id, additional_context);
+                if !extra {
+                    return;
+                }
+                if let Some(message) = initial_user_message.filter(|m| !m.is_empty()) {
+                    let message = self.cap(id, "initialUserMessage", message);
+                    self.first_wins(
+                        id,
+                        "initialUserMessage",
+                        |d| &mut d.initial_user_message,
+                        message,
+                    );
+                }
+                if self.ctx.session_title_allowed {
+                    self.title(id, session_title);
+                }
+                for path in watch_paths {
+                    if !self.decision.watch_paths.contains(&path) {
+                        self.decision.watch_paths.push(path);
+                    }
+                }
+                self.decision.reload_skills |= reload_skills;
+            }
+            SpecificOutput::UserPromptSubmit {
+                additional_context,
+                session_title,
+                suppress_original_prompt,
+            } => {
+                self.context(id, additional_context);
+                self.decision.suppress_original_prompt |= suppress_original_prompt;
+                if extra {
+                    self.title(id, session_title);
+                }
+            }
+            SpecificOutput::PreToolUse {
+                permission_decision,
+                permission_decision_reason,
+                updated_input,
+                additional_context,
+            } => {
+                self.context(id, additional_context);
+                let mut behavior = match permission_decision {
+                    Some(PermissionDecision::Allow) => Some(PermissionBehavior::Allow),
+                    Some(PermissionDecision::Ask) => Some(PermissionBehavior::Ask),
+                    Some(PermissionDecision::Deny) => Some(PermissionBehavior::Deny),
+                    Some(PermissionDecision::Defer) if self.caps.defer => {
+                        Some(PermissionBehavior::Defer)
+                    }
+                    Some(PermissionDecision::Defer) => {
+                        self.warn(
+                            id,
+                            codes::DEFER_IGNORED,
+                            "permissionDecision 'defer' needs a host that can defer a tool call; \
+                             ranked as no decision",
+                            "hookSpecificOutput.permissionDecision",
+                        );
+                        None
+                    }
+                    None => None,
+                };
+                if let Some(input) = updated_input {
+                    if !self.caps.pre_tool_use_updated_input {
+                        if behavior != Some(PermissionBehavior::Deny) {
+                            behavior = None;
+                        }
+                    } else if matches!(
+                        behavior,
+                        None | Some(PermissionBehavior::Allow | PermissionBehavior::Ask)
+                    ) {
+                        self.rewrite(id, input);
+                    }
+                }
+                let Some(behavior) = behavior else { return };
+                // 11.1: the reason is the model's with deny, a user notice with allow or
+                // ask, ignored with defer.
+                let reason = match behavior {
+                    PermissionBehavior::Deny => permission_decision_reason,
+                    PermissionBehavior::Allow | PermissionBehavior::Ask => {
+                        if let Some(text) = permission_decision_reason.filter(|r| !r.is_empty()) {
+                            let text =
+                                self.cap(id, "hookSpecificOutput.permissionDecisionReason", text);
+                            self.decision.notices.push(text);
+                        }
+                        None
+                    }
+                    _ => None,
+                };
+                self.permission(
+                    id,
+                    behavior,
+                    reason,
+                    false,
+                    "hookSpecificOutput.permissionDecisionReason",
+                );
+            }
+            SpecificOutput::PermissionRequest { decision } => match decision {
+                Some(PermissionRequestDecision::Allow { updated_input, updated_permissions }) => {
+                    match updated_input {
+                        None => {}
+                        Some(input) if self.caps.permission_request_updated_input => {
+                            self.rewrite(id, input);
+                        }
+                        Some(_) => return,
+                    }
+                    if extra {
+                        self.decision.updated_permissions.extend(updated_permissions);
+                    }
+                    self.permission(id, PermissionBehavior::Allow, None, false, "");
+                }
+                Some(PermissionRequestDecision::Deny { message, interrupt }) => self.permission(
+                    id,
+                    PermissionBehavior::Deny,
+                    message,
+                    interrupt,
+                    "hookSpecificOutput.decision.message",
+                ),
+                None => {}
+            },
+            SpecificOutput::PostToolUse {
+                additional_context,
+                updated_tool_output,
+                updated_mcp_tool_output,
+                classifier_context,
+            } => {
+                self.context(id, additional_context);
+                if !extra {
+                    return;
+                }
+                let mut own_output_won = true;
+                if let Some(value) = updated_tool_output {
+                    own_output_won = self.first_wins(
+                        id,
+                        "updatedToolOutput",
+                        |d| &mut d.updated_tool_output,
+                        value,
+                    );
+                }
+                if let Some(value) = updated_mcp_tool_output {
+                    self.first_wins(
+                        id,
+                        "updatedMCPToolOutput",
+                        |d| &mut d.updated_mcp_tool_output,
+                        value,
+                    );
+                }
+                // 11.3: dropped when its own updatedToolOutput loses.
+                if let Some(text) = classifier_context.filter(|t| !t.is_empty())
+                    && own_output_won
+                {
+                    self.classifier.push(text);
+                }
+            }
+            SpecificOutput::PostToolUseFailure { additional_context }
+            | SpecificOutput::SubagentStart { additional_context } => {
+                self.context(id, additional_context);
+            }
+            // 4.2: the context continues the loop as feedback, like a block.
+            SpecificOutput::Stop { additional_context }
+            | SpecificOutput::SubagentStop { additional_context } => {
+                if let Some(text) = additional_context {
+                    self.continue_turn(id, "hookSpecificOutput.additionalContext", text);
+                }
+            }
+        }
+    }
+
+    /// A `sessionTitle`, first wins (11.3).
+    fn title(&mut self, id: &str, title: Option<String>) {
+        if let Some(title) = title.filter(|t| !t.is_empty()) {
+            let title = self.cap(id, "sessionTitle", title);
+            self.first_wins(id, "sessionTitle", |d| &mut d.session_title, title);
+        }
+    }
 }
+
+/// The place in a decision of one first-wins field.
+type SlotOf<T> = fn(&mut Decision) -> &mut Option<T>;
 
 /// Cuts `text` to [`TEXT_CAP`] characters (marker included) on a character boundary.
 /// `Ok` when it already fits, `Err` with the cut text otherwise.

@@ -39,6 +39,9 @@ pub enum Effect {
         /// Context lines joined by newlines, if any.
         appended_context: Option<String>,
     },
+    /// PreToolUse (claude-code, capability `defer`): the call is paused for the host to
+    /// resume later; context is dropped.
+    ToolDeferred,
     /// PreToolUse: nobody decided; the normal approval flow applies.
     ToolNormalApproval {
         /// Context lines joined by newlines, if any.
@@ -98,6 +101,13 @@ pub enum Effect {
         /// Context lines joined by newlines, prefixed to the task description.
         description_prefix: Option<String>,
     },
+    /// SubagentStop (claude-code): the subagent goes on with this instruction.
+    SubagentContinues {
+        /// Feedback lines joined, or `Continue working.`.
+        injected_message: String,
+        /// The host's continuation count of this subagent for its next SubagentStop.
+        next_continuation_count: u32,
+    },
     /// SubagentStop: text appended to the task result.
     SubagentStopped {
         /// Context lines joined by newlines, if any.
@@ -152,6 +162,7 @@ impl Effect {
             Effect::ToolAllowed { appended_context } => {
                 json!({"outcome": "allow", "appended_context": appended_context})
             }
+            Effect::ToolDeferred => json!({"outcome": "defer"}),
             Effect::ToolNormalApproval { appended_context } => {
                 json!({"outcome": "normal_approval", "appended_context": appended_context})
             }
@@ -198,6 +209,11 @@ impl Effect {
             Effect::SubagentStarted { description_prefix } => {
                 json!({"description_prefix": description_prefix})
             }
+            Effect::SubagentContinues { injected_message, next_continuation_count } => json!({
+                "continue_subagent": true,
+                "injected_message": injected_message,
+                "next_continuation_count": next_continuation_count,
+            }),
             Effect::SubagentStopped { appended_to_task_result } => {
                 json!({"appended_to_task_result": appended_to_task_result})
             }
@@ -256,6 +272,7 @@ pub fn render_effect(decision: &Decision, tool_name: Option<&str>, ctx: &ReduceC
                     appended_context,
                 },
                 PermissionBehavior::Allow => Effect::ToolAllowed { appended_context },
+                PermissionBehavior::Defer => Effect::ToolDeferred,
                 _ => Effect::ToolNormalApproval { appended_context },
             }
         }
@@ -310,6 +327,14 @@ pub fn render_effect(decision: &Decision, tool_name: Option<&str>, ctx: &ReduceC
         },
         Event::SubagentStart => {
             Effect::SubagentStarted { description_prefix: joined(&d.context, "\n") }
+        }
+        Event::SubagentStop if d.continue_processing && d.continue_loop => {
+            let feedback = d.feedback.join("\n");
+            let message = Some(py_trim(&feedback)).filter(|s| !s.is_empty());
+            Effect::SubagentContinues {
+                injected_message: message.unwrap_or("Continue working.").to_owned(),
+                next_continuation_count: ctx.stop_continuations.saturating_add(1),
+            }
         }
         Event::SubagentStop => {
             Effect::SubagentStopped { appended_to_task_result: joined(&d.context, "\n") }
@@ -379,6 +404,8 @@ pub fn render_notices(decision: &Decision, tool_name: Option<&str>) -> Vec<Notic
         let (severity, label) = match diag.severity {
             Severity::Error => (NoticeSeverity::Error, "error"),
             Severity::Warning => (NoticeSeverity::Warning, "warning"),
+            // Debug-log material (claude-code), never a notice.
+            Severity::Info => continue,
         };
         out.push(Notice { severity, message: format!("Hook {label}: {}", diag.message) });
     }

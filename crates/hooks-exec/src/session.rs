@@ -190,6 +190,21 @@ pub struct Session {
     status: Arc<StatusSlot>,
     debug: Option<Arc<DebugLog>>,
     background: Arc<BackgroundSlot>,
+    /// claude-code: the Stop and SubagentStop continuation cap from the host's
+    /// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` (`None`: no cap).
+    stop_block_cap: Option<u32>,
+}
+
+/// The continuation cap a host environment gives (CLAUDE-CODE.md 11, EV#variables):
+/// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` as a whole number, `0` for no cap; unset, empty or not
+/// a number: the default 8.
+fn stop_block_cap(value: Option<&std::ffi::OsStr>) -> Option<u32> {
+    let default = Some(hooks_core::reduce::MAX_STOP_CONTINUATIONS);
+    match value.and_then(|v| v.to_str()).map(str::trim).map(str::parse::<u32>) {
+        Some(Ok(0)) => None,
+        Some(Ok(n)) => Some(n),
+        _ => default,
+    }
 }
 
 impl Session {
@@ -211,6 +226,7 @@ impl Session {
             None => Paths::discover(&options.cwd, home, &options.names),
         };
         let debug = DebugLog::new(&host_env, options.debug.as_ref()).map(Arc::new);
+        let stop_block_cap = stop_block_cap(lookup("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP").as_deref());
         let policy = EnvPolicy::allowing(options.env_allow.iter().cloned());
         let mut base_env = scrub(host_env, &policy);
         base_env.retain(|(k, _)| k != "CLAUDE_PROJECT_DIR");
@@ -238,6 +254,7 @@ impl Session {
             status: Arc::new(StatusSlot::default()),
             debug,
             background: Arc::new(BackgroundSlot::default()),
+            stop_block_cap,
         })
     }
 
@@ -325,6 +342,9 @@ impl Session {
             let turn = lock(&self.turn);
             Dispatch::new(&snapshot, invocation, &turn, self.options.capabilities)
         };
+        if snapshot.profile().is_claude_code() {
+            dispatch.set_continuation_cap(self.stop_block_cap);
+        }
         let event = dispatch.event();
         let cwd = PathBuf::from(&dispatch.invocation().common.cwd);
         let callback_input =
@@ -750,5 +770,22 @@ struct StatusGuard {
 impl Drop for StatusGuard {
     fn drop(&mut self) {
         self.slot.end(self.token);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stop_block_cap;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn stop_block_cap_reads_the_host_variable() {
+        assert_eq!(stop_block_cap(None), Some(8));
+        assert_eq!(stop_block_cap(Some(OsStr::new("2"))), Some(2));
+        assert_eq!(stop_block_cap(Some(OsStr::new(" 12 "))), Some(12));
+        assert_eq!(stop_block_cap(Some(OsStr::new("0"))), None);
+        assert_eq!(stop_block_cap(Some(OsStr::new(""))), Some(8));
+        assert_eq!(stop_block_cap(Some(OsStr::new("-1"))), Some(8));
+        assert_eq!(stop_block_cap(Some(OsStr::new("many"))), Some(8));
     }
 }

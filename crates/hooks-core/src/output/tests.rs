@@ -455,12 +455,12 @@ fn unsupported_specific_fields_deep_agents() {
     check_json(
         Event::PostToolUse,
         r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":null,"updatedMCPToolOutput":{"x":1}}}"#,
-        json!({"output": {"specific": "PostToolUse { additional_context: None, updated_tool_output: None, updated_mcp_tool_output: Some(Object {\"x\": Number(1)}) }"}, "diags": [unsupported("updatedMCPToolOutput")]}),
+        json!({"output": {"specific": "PostToolUse { additional_context: None, updated_tool_output: None, updated_mcp_tool_output: Some(Object {\"x\": Number(1)}), classifier_context: None }"}, "diags": [unsupported("updatedMCPToolOutput")]}),
     );
     check_json(
         Event::PostToolUse,
         r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":"new"}}"#,
-        json!({"output": {"specific": "PostToolUse { additional_context: None, updated_tool_output: Some(String(\"new\")), updated_mcp_tool_output: None }"}, "diags": [unsupported("updatedToolOutput")]}),
+        json!({"output": {"specific": "PostToolUse { additional_context: None, updated_tool_output: Some(String(\"new\")), updated_mcp_tool_output: None, classifier_context: None }"}, "diags": [unsupported("updatedToolOutput")]}),
     );
 }
 

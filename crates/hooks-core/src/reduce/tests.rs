@@ -341,7 +341,11 @@ fn stop_continuations_and_cap() {
         &[block.clone(), ctx_out.clone()],
         stop_view(true, true, json!(["  keep going  ", "more"]), json!([])),
     );
-    let at = |n: u32| ReduceContext { stop_continuations: n, stop_hook_active: n > 0 };
+    let at = |n: u32| ReduceContext {
+        stop_continuations: n,
+        stop_hook_active: n > 0,
+        ..ReduceContext::default()
+    };
     check_with(
         e,
         at(7),
@@ -544,8 +548,12 @@ fn subagent_stop_block_is_context_or_guarded() {
         "continuation_guard|||Ignored recursive stop-hook continuation",
     ]});
     for ctx in [
-        ReduceContext { stop_continuations: 0, stop_hook_active: true },
-        ReduceContext { stop_continuations: 1, stop_hook_active: false },
+        ReduceContext { stop_continuations: 0, stop_hook_active: true, ..ReduceContext::default() },
+        ReduceContext {
+            stop_continuations: 1,
+            stop_hook_active: false,
+            ..ReduceContext::default()
+        },
     ] {
         check_with(e, ctx, Capabilities::default(), &handlers, guarded.clone());
     }
@@ -682,7 +690,11 @@ fn text_cap() {
     // An ignored string is not reported.
     let d = reduce(
         Event::Stop,
-        &ReduceContext { stop_continuations: 8, stop_hook_active: true },
+        &ReduceContext {
+            stop_continuations: 8,
+            stop_hook_active: true,
+            ..ReduceContext::default()
+        },
         results(Event::Stop, &[exit2(&big)], &caps),
         &caps,
     );
@@ -774,7 +786,11 @@ fn property_finish_order_does_not_matter() {
         let event = rng.pick(&Event::ALL);
         let caps = rng.pick(&[Capabilities::deep_agents(), Capabilities::agent_sdk()]);
         let n = u32::try_from(rng.below(9)).unwrap_or(0);
-        let ctx = ReduceContext { stop_continuations: n, stop_hook_active: n > 0 };
+        let ctx = ReduceContext {
+            stop_continuations: n,
+            stop_hook_active: n > 0,
+            ..ReduceContext::default()
+        };
         let count = rng.below(7);
         let all: Vec<(String, HandlerResult)> = (0..count)
             .map(|i| (format!("{event}:0:{i}"), parse_output(event, &random_raw(&mut rng), &caps)))
@@ -880,6 +896,7 @@ fn property_random_bytes_never_panic() {
         let ctx = ReduceContext {
             stop_continuations: u32::try_from(rng.below(10)).unwrap_or(0),
             stop_hook_active: rng.below(2) == 0,
+            ..ReduceContext::default()
         };
         let d = reduce(event, &ctx, [(format!("{event}:0:0"), result)], &caps);
         assert!(serde_json::to_string(&d).is_ok());

@@ -216,7 +216,11 @@ fn stop_effects() {
         json!({"continue_turn": true, "injected_user_message": "keep going  \nmore", "next_continuation_count": 1}),
         &[],
     );
-    let at = |n: u32| ReduceContext { stop_continuations: n, stop_hook_active: n > 0 };
+    let at = |n: u32| ReduceContext {
+        stop_continuations: n,
+        stop_hook_active: n > 0,
+        ..ReduceContext::default()
+    };
     check_ctx(
         e,
         at(7),
@@ -398,7 +402,7 @@ fn subagent_and_notification_effects() {
     );
     check_ctx(
         Event::SubagentStop,
-        ReduceContext { stop_continuations: 1, stop_hook_active: true },
+        ReduceContext { stop_continuations: 1, stop_hook_active: true, ..ReduceContext::default() },
         &[(2, "", "r")],
         json!({"appended_to_task_result": null}),
         &["Hook warning: Ignored recursive stop-hook continuation"],

@@ -276,7 +276,11 @@ mod tests {
         for d in decisions() {
             let value = serde_json::to_value(&d).expect("serializes");
             assert_eq!(hooks_tests::schema::validate(&decision, &value), Ok(()), "{value}");
-            let ctx = ReduceContext { stop_continuations: 1, stop_hook_active: false };
+            let ctx = ReduceContext {
+                stop_continuations: 1,
+                stop_hook_active: false,
+                ..ReduceContext::default()
+            };
             let rendered =
                 serde_json::to_value(render_effect(&d, Some("Bash"), &ctx)).expect("serializes");
             assert_eq!(hooks_tests::schema::validate(&effect, &rendered), Ok(()), "{rendered}");
