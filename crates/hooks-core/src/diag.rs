@@ -210,4 +210,7 @@ pub mod codes {
     /// The payload's `stop_hook_active` disagrees with the continuation count the host
     /// gave; the count wins (ours).
     pub const STOP_HOOK_ACTIVE_CONFLICT: &str = "stop_hook_active_conflict";
+    /// A host setting of the environment that does not parse (for example
+    /// `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS=soon`); the default applies (ours).
+    pub const INVALID_HOST_SETTING: &str = "invalid_host_setting";
 }

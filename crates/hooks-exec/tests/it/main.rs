@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod cancel;
+mod claude;
 mod concurrency;
 mod env;
 mod inherit;
