@@ -243,4 +243,7 @@ pub mod codes {
     /// claude-code: a later handler's rewrite of a first-wins field was ignored
     /// (CLAUDE-CODE.md 11.3).
     pub const MULTIPLE_REWRITES: &str = "multiple_rewrites";
+    /// A host setting of the environment that does not parse (for example
+    /// `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS=soon`); the default applies (ours).
+    pub const INVALID_HOST_SETTING: &str = "invalid_host_setting";
 }

@@ -72,6 +72,10 @@ use crate::render::{Effect, render_effect};
 use crate::rule::RuleContext;
 use crate::snapshot::{Handler, Program, Snapshot};
 
+mod host;
+
+pub use host::{HostContext, SESSIONEND_TIMEOUT_VAR, gets_env_file, parse_env_file};
+
 /// The continuation counts a session keeps between events: consecutive Stop
 /// continuations of the main loop, and of each subagent (by `agent_id`).
 ///
@@ -243,15 +247,34 @@ pub struct Dispatch {
     stopping: Option<Stopping>,
     /// The effect's tool name, for tool events.
     tool_name: Option<String>,
+    /// Claude-code: the fail-closed texts of timed-out callbacks, by job index (11.5).
+    timed_out_callbacks: BTreeMap<usize, String>,
+    /// Claude-code: the `CLAUDE_ENV_FILE` path and what it holds after the handlers (10.2).
+    env_file: Option<(String, String)>,
 }
 
 impl Dispatch {
     /// Starts the dispatch of `invocation` against `snapshot`.
     pub fn new(
         snapshot: &Snapshot,
+        invocation: Invocation,
+        turn: &TurnState,
+        caps: Capabilities,
+    ) -> Dispatch {
+        Self::with_host(snapshot, invocation, turn, caps, &HostContext::default())
+    }
+
+    /// Starts the dispatch of `invocation` against `snapshot` with what the host adds
+    /// ([`HostContext`]). Under the claude-code profile every process job also gets
+    /// `CLAUDE_CODE_SESSION_ID`, `CLAUDE_EFFORT` (when the payload has an effort) and, for
+    /// [`gets_env_file`] events, `CLAUDE_ENV_FILE` (CLAUDE-CODE.md 10.1, 10.2); SessionEnd
+    /// jobs are bounded by the shared budget (11.4). The deepagents profile ignores `host`.
+    pub fn with_host(
+        snapshot: &Snapshot,
         mut invocation: Invocation,
         turn: &TurnState,
         caps: Capabilities,
+        host: &HostContext,
     ) -> Dispatch {
         let event = invocation.event();
         let profile = snapshot.profile();
@@ -300,11 +323,15 @@ impl Dispatch {
         let payload: Arc<[u8]> = invocation.to_wire().into();
         let handlers = snapshot.handlers();
         let positions = snapshot.matching_positions(event, target);
-        let jobs: Vec<Job> = if_allowed(snapshot, &invocation, positions)
+        let mut jobs: Vec<Job> = if_allowed(snapshot, &invocation, positions)
             .into_iter()
             .enumerate()
             .map(|(index, at)| job(index, &handlers[at], at, &payload, &invocation, event))
             .collect();
+        let profile = snapshot.profile();
+        if profile == Profile::ClaudeCode {
+            warnings.extend(host::adjust_jobs(&mut jobs, handlers, &invocation, host));
+        }
         let mut reduction = Reduction::new(event, ctx, caps);
         for w in warnings {
             reduction.note(w);
@@ -323,6 +350,8 @@ impl Dispatch {
             reduction,
             stopping,
             tool_name,
+            timed_out_callbacks: BTreeMap::new(),
+            env_file: None,
         }
     }
 
@@ -396,8 +425,27 @@ impl Dispatch {
     /// Takes the raw result of the job at `index` (in any order). Returns false, ignoring
     /// it, for an unknown index or a job already answered.
     pub fn accept(&mut self, index: usize, output: JobOutput) -> bool {
+        if self.profile == Profile::ClaudeCode
+            && matches!(output, JobOutput::TimedOut)
+            && let Some(job) = self.jobs.get(index)
+            && matches!(job.kind, JobKind::Callback { .. })
+            && !self.accepted.get(index).copied().unwrap_or(true)
+        {
+            self.timed_out_callbacks.insert(index, host::callback_timeout_text(job));
+        }
         let result = self.parse(index, &output);
         self.accept_result(index, result)
+    }
+
+    /// Gives what the session's `CLAUDE_ENV_FILE` holds once the handlers are done
+    /// (CLAUDE-CODE.md 10.2): a non-empty file puts `path` in the decision as `env_file`
+    /// and its exported pairs as `env_file_vars` ([`parse_env_file`]). Only for
+    /// [`gets_env_file`] events; ignored elsewhere.
+    pub fn env_file_contents(&mut self, path: &str, contents: &[u8]) {
+        if gets_env_file(self.profile, self.event) && !contents.is_empty() {
+            let text = String::from_utf8_lossy(contents).into_owned();
+            self.env_file = Some((path.to_owned(), text));
+        }
     }
 
     /// Takes a result the host parsed itself with [`Dispatch::parse`] (`None` for a
@@ -418,7 +466,14 @@ impl Dispatch {
     /// The decision from the results accepted so far (a job never answered counts as no
     /// result), and the turn state for the next event.
     pub fn finish(self, turn: &mut TurnState) -> Outcome {
-        let decision = self.reduction.finish();
+        let mut decision = self.reduction.finish();
+        if let Some((_, text)) = self.timed_out_callbacks.into_iter().next() {
+            host::fail_closed(&mut decision, text);
+        }
+        if let Some((path, text)) = self.env_file {
+            decision.env_file_vars = parse_env_file(&text);
+            decision.env_file = Some(path);
+        }
         if let Some(stopping) = &self.stopping {
             turn.record(stopping, decision.continue_loop);
         }

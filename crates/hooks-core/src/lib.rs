@@ -36,7 +36,10 @@ pub use config::{
     AsyncSpec, ConfigKind, ParsedConfig, async_ignored_on, parse_config, parse_config_for,
 };
 pub use diag::{Diagnostic, Position, Severity, codes};
-pub use dispatch::{Dispatch, Job, JobKind, JobOutput, Outcome, TurnState};
+pub use dispatch::{
+    Dispatch, HostContext, Job, JobKind, JobOutput, Outcome, SESSIONEND_TIMEOUT_VAR, TurnState,
+    gets_env_file, parse_env_file,
+};
 pub use event::Event;
 pub use output::{HandlerResult, RawOutput, Termination};
 pub use payload::{CommonDefaults, EventInput, Invocation, PayloadError};

@@ -108,7 +108,8 @@ impl Default for Permission {
 /// Serializes as `{"continue", "stop_reason", "notices", "terminal_sequences",
 /// "permission" (PreToolUse and PermissionRequest only), "context", "feedback",
 /// "continue_loop" (Stop only), "suppress_original_prompt" (UserPromptSubmit only),
-/// "updated_input" (only when set), "diagnostics"}`.
+/// "updated_input" (only when set), "env_file" and "env_file_vars" (only when set),
+/// "diagnostics"}`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decision {
     /// The invoked event (not serialized: the host knows it).
@@ -156,6 +157,12 @@ pub struct Decision {
     /// The ids of the background handlers this invocation started and did not wait for
     /// (CLAUDE-CODE.md 9.1, 13), in configuration order; serialized only when not empty.
     pub async_pending: Vec<String>,
+    /// Claude-code: the session's `CLAUDE_ENV_FILE` when it is not empty after the
+    /// handlers (CLAUDE-CODE.md 10.2); the host sources it before later Bash commands.
+    pub env_file: Option<String>,
+    /// The `export` pairs of [`Decision::env_file`], parsed as
+    /// [`crate::parse_env_file`] says (last assignment wins).
+    pub env_file_vars: Vec<(String, String)>,
 }
 
 impl Decision {
@@ -183,6 +190,8 @@ impl Decision {
             reload_skills: false,
             diagnostics: Vec::new(),
             async_pending: Vec::new(),
+            env_file: None,
+            env_file_vars: Vec::new(),
         }
     }
 
@@ -244,9 +253,26 @@ impl Serialize for Decision {
         if self.reload_skills {
             map.serialize_entry("reload_skills", &true)?;
         }
+        if let Some(path) = &self.env_file {
+            map.serialize_entry("env_file", path)?;
+            map.serialize_entry("env_file_vars", &EnvVars(&self.env_file_vars))?;
+        }
         map.serialize_entry("diagnostics", &self.diagnostics)?;
         if !self.async_pending.is_empty() {
             map.serialize_entry("async_pending", &self.async_pending)?;
+        }
+        map.end()
+    }
+}
+
+/// Name-value pairs serialized as one JSON object, in their order.
+struct EnvVars<'a>(&'a [(String, String)]);
+
+impl Serialize for EnvVars<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, value) in self.0 {
+            map.serialize_entry(name, value)?;
         }
         map.end()
     }

@@ -175,6 +175,11 @@ impl DebugLog {
         }
     }
 
+    /// A line about the session's own work (its files), escaped.
+    pub(crate) fn note(&self, text: &str) {
+        self.emit(DebugLevel::Handlers, &[escape_control(text)]);
+    }
+
     pub(crate) fn callback(&self, id: &str, elapsed: Duration) {
         let line = format!("callback {id}: done after {:.1} ms", elapsed.as_secs_f64() * 1e3);
         self.emit(DebugLevel::Handlers, &[line]);

@@ -109,6 +109,12 @@
 //!
 //! A name on the [`EnvPolicy`] allow list (exact, case-sensitive match) passes both checks.
 //! Nothing else does.
+//!
+//! # The claude-code profile
+//!
+//! [`strip_profile`] then also drops every variable whose name starts with `OTEL_` (the
+//! OpenTelemetry exporter settings of the host, CLAUDE-CODE.md 10.1), allow list or not:
+//! a handler that wants telemetry configures its own. The deepagents profile keeps them.
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
@@ -191,6 +197,14 @@ pub fn scrub(
     vars.into_iter()
         .filter(|(name, value)| policy.is_allowed(name) || strip_reason(name, value).is_none())
         .collect()
+}
+
+/// What the profile strips on top of [`scrub`] (module docs, "The claude-code profile"):
+/// under claude-code every `OTEL_*` variable; nothing under deepagents.
+pub fn strip_profile(vars: &mut Vec<(OsString, OsString)>, profile: hooks_core::Profile) {
+    if profile == hooks_core::Profile::ClaudeCode {
+        vars.retain(|(name, _)| !name.as_bytes().starts_with(b"OTEL_"));
+    }
 }
 
 /// Why [`scrub`] would drop this variable (ignoring any allow list), or `None` to keep it.

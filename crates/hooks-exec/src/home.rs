@@ -19,6 +19,7 @@
 //! | `plugins/cache/` | git clones and downloaded catalogues |
 //! | `plugins/data/{sanitized id}` | each plugin's data folder |
 //! | `plugins/adopted/{sanitized id}.json` | manifests pinned by adoption |
+//! | `.state/sessions/{session id}/` | a claude-code session's folder (0700), unless the host gives one: `env` (its `CLAUDE_ENV_FILE`, 0600) |
 
 use std::path::{Path, PathBuf};
 
@@ -67,6 +68,24 @@ impl Home {
     /// `{home}/.state/hooks_trust.d`: the copies of trusted project files.
     pub fn trust_copies_dir(&self) -> PathBuf {
         self.state_dir().join(TRUST_COPIES_DIR)
+    }
+
+    /// `{home}/.state/sessions/{session_id}`: the folder of a claude-code session
+    /// (CLAUDE-CODE.md 10.2, 6.5 rule 8) when the host gives none. An id that is not a
+    /// plain file name (ASCII letters, digits, `.`, `_`, `-`, at most 128, not starting
+    /// with `.`) is replaced by `sha256-` and the first 32 hex digits of its SHA-256, so
+    /// no id names a path outside the sessions folder.
+    pub fn session_dir(&self, session_id: &str) -> PathBuf {
+        let plain = !session_id.is_empty()
+            && session_id.len() <= 128
+            && !session_id.starts_with('.')
+            && session_id.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
+        let name = if plain {
+            session_id.to_owned()
+        } else {
+            format!("sha256-{}", &sha256_hex(session_id.as_bytes())[..32])
+        };
+        self.state_dir().join("sessions").join(name)
     }
 
     /// `{home}/.state/installed_plugins.json`.
@@ -187,5 +206,16 @@ mod tests {
         let key = sanitize_plugin_id("a@b");
         assert_eq!(home.data_dir("a@b"), p(&format!("/h/plugins/data/{key}")));
         assert_eq!(home.adopted_manifest("a@b"), p(&format!("/h/plugins/adopted/{key}.json")));
+        assert_eq!(home.session_dir("s-1.a_b"), p("/h/.state/sessions/s-1.a_b"));
+    }
+
+    #[test]
+    fn session_ids_never_leave_the_sessions_folder() {
+        let home = Home::new("/h");
+        for id in ["", "..", ".hidden", "a/b", "../../etc", "é", &"x".repeat(129)] {
+            let dir = home.session_dir(id);
+            let d = sha256_hex(id.as_bytes())[..32].to_owned();
+            assert_eq!(dir, PathBuf::from(format!("/h/.state/sessions/sha256-{d}")), "{id:?}");
+        }
     }
 }

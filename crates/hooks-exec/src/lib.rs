@@ -31,7 +31,7 @@ pub use discovery::{
     AppNames, HomeError, LayerFile, Paths, find_project_root, read_layer_file, read_project_file,
     resolve_home,
 };
-pub use env::{EnvPolicy, StripReason, scrub, strip_reason};
+pub use env::{EnvPolicy, StripReason, scrub, strip_profile, strip_reason};
 pub use home::{Home, sanitize_plugin_id};
 pub use process::{PREFILL_MAX, ProcessSpec, Program, REAP_GRACE, run_process};
 pub use review::{TrustReview, TrustSubject};

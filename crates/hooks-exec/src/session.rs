@@ -30,15 +30,16 @@ use std::time::{Duration, Instant};
 
 use hooks_core::{
     AsyncResult, Background, Capabilities, Decision, Diagnostic, Dispatch, Effect, Event, Handler,
-    Invocation, Job, JobKind, JobOutput, LayerDocument, Profile, Program, Rewake, Snapshot,
-    Termination, TurnState, cancelled, finish_background,
+    HostContext, Invocation, Job, JobKind, JobOutput, LayerDocument, Profile, Program, Rewake,
+    SESSIONEND_TIMEOUT_VAR, Snapshot, Termination, TurnState, cancelled, finish_background,
+    gets_env_file,
 };
 use serde::Serialize;
 
 use crate::callback::{CallbackGroup, run_callback};
 use crate::debug::{DebugLog, DebugSink};
 use crate::discovery::{AppNames, HomeError, LayerFile, Paths, read_project_file, resolve_home};
-use crate::env::{EnvPolicy, scrub};
+use crate::env::{EnvPolicy, scrub, strip_profile};
 use crate::process::{self, ProcessSpec};
 use crate::sources::{LoadRequest, Sources};
 use crate::trust::ProjectGrant;
@@ -79,6 +80,10 @@ pub struct SessionOptions {
     /// The host's debug log of what each handler does (see [`DebugSink`]); besides the
     /// one `HOOKS_DEBUG` turns on.
     pub debug: Option<DebugSink>,
+    /// Claude-code: the session's folder (its `CLAUDE_ENV_FILE` is `{session_dir}/env`,
+    /// CLAUDE-CODE.md 10.2); `None`: `{home}/.state/sessions/{session_id}`
+    /// ([`crate::Home::session_dir`]), created 0700 when first needed.
+    pub session_dir: Option<PathBuf>,
 }
 
 impl SessionOptions {
@@ -98,6 +103,7 @@ impl SessionOptions {
             capabilities: Capabilities::default(),
             callbacks: Vec::new(),
             debug: None,
+            session_dir: None,
         }
     }
 }
@@ -185,6 +191,8 @@ pub struct Session {
     start_sha256: Option<String>,
     /// Scrubbed host environment plus `CLAUDE_PROJECT_DIR`.
     base_env: Arc<[(OsString, OsString)]>,
+    /// The host's `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS` (claude-code, 11.4).
+    sessionend_timeout_ms: Option<String>,
     /// The continuation counts of the main loop and of each subagent.
     turn: Mutex<TurnState>,
     status: Arc<StatusSlot>,
@@ -228,9 +236,21 @@ impl Session {
         let debug = DebugLog::new(&host_env, options.debug.as_ref()).map(Arc::new);
         let stop_block_cap = stop_block_cap(lookup("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP").as_deref());
         let policy = EnvPolicy::allowing(options.env_allow.iter().cloned());
+        let sessionend_timeout_ms = lookup(SESSIONEND_TIMEOUT_VAR)
+            .filter(|_| options.profile == Profile::ClaudeCode)
+            .map(|v| v.to_string_lossy().into_owned());
         let mut base_env = scrub(host_env, &policy);
+        strip_profile(&mut base_env, options.profile);
+        // CLAUDE-CODE.md 10.1: claude-code's project folder is `start_dir`, the session's
+        // folder (16.7); deepagents keeps the discovered project root.
+        let project_dir = match options.profile {
+            Profile::ClaudeCode => {
+                absolute(&options.cwd, &std::env::current_dir().unwrap_or_default())
+            }
+            _ => paths.project_root.clone(),
+        };
         base_env.retain(|(k, _)| k != "CLAUDE_PROJECT_DIR");
-        base_env.push(("CLAUDE_PROJECT_DIR".into(), paths.project_root.clone().into_os_string()));
+        base_env.push(("CLAUDE_PROJECT_DIR".into(), project_dir.into_os_string()));
 
         let start_file = if options.trust_project_hooks && !paths.project_is_user_file() {
             read_project_file(&paths)
@@ -250,6 +270,7 @@ impl Session {
             loaded: RwLock::new(loaded),
             start_sha256,
             base_env: base_env.into(),
+            sessionend_timeout_ms,
             turn: Mutex::new(TurnState::default()),
             status: Arc::new(StatusSlot::default()),
             debug,
@@ -338,9 +359,16 @@ impl Session {
     /// inside it, not as tasks, so no further runtime tick is needed.
     pub async fn fire(&self, invocation: Invocation) -> Fired {
         let snapshot = self.snapshot();
+        let env_file = gets_env_file(snapshot.profile(), invocation.event())
+            .then(|| self.env_file(&invocation.common.session_id))
+            .flatten();
+        let host = HostContext {
+            env_file: env_file.as_ref().map(|p| p.to_string_lossy().into_owned()),
+            sessionend_timeout_ms: self.sessionend_timeout_ms.clone(),
+        };
         let mut dispatch = {
             let turn = lock(&self.turn);
-            Dispatch::new(&snapshot, invocation, &turn, self.options.capabilities)
+            Dispatch::with_host(&snapshot, invocation, &turn, self.options.capabilities, &host)
         };
         if snapshot.profile().is_claude_code() {
             dispatch.set_continuation_cap(self.stop_block_cap);
@@ -383,6 +411,11 @@ impl Session {
         })
         .await;
 
+        if let Some(path) = &env_file
+            && let Ok(contents) = crate::fs::read_regular(path)
+        {
+            dispatch.env_file_contents(&path.to_string_lossy(), &contents);
+        }
         let outcome = dispatch.finish(&mut lock(&self.turn));
         Fired {
             event,
@@ -391,6 +424,52 @@ impl Session {
             decision: outcome.decision,
             effect: outcome.effect,
             handlers: runs.into_iter().flatten().collect(),
+        }
+    }
+
+    /// The session's folder for `session_id`: the host's, else under the home.
+    fn session_dir(&self, session_id: &str) -> PathBuf {
+        match &self.options.session_dir {
+            Some(dir) => absolute(dir, &self.options.cwd),
+            None => self.paths.home.session_dir(session_id),
+        }
+    }
+
+    /// Creates (when missing) and returns the session's `CLAUDE_ENV_FILE`,
+    /// `{session_dir}/env` (CLAUDE-CODE.md 10.2): folders 0700, the file 0600, never
+    /// truncated (handlers append), a symbolic link refused. `None` when it cannot be
+    /// created (the debug log says why): the handlers then run without the variable.
+    fn env_file(&self, session_id: &str) -> Option<PathBuf> {
+        use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+        let dir = self.session_dir(session_id);
+        let path = dir.join("env");
+        let made = std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&dir)
+            .and_then(|()| {
+                std::fs::OpenOptions::new()
+                    .append(true)
+                    .create(true)
+                    .mode(0o600)
+                    .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+                    .open(&path)
+            })
+            .and_then(|file| {
+                if file.metadata()?.is_file() {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::other("not a regular file"))
+                }
+            });
+        match made {
+            Ok(()) => Some(path),
+            Err(err) => {
+                if let Some(log) = &self.debug {
+                    log.note(&format!("CLAUDE_ENV_FILE {} not created: {err}", path.display()));
+                }
+                None
+            }
         }
     }
 

@@ -100,6 +100,8 @@ impl JsonSchema for Decision {
                 "continue_loop": {"description": "Stop only: keep the turn going with the feedback.", "type": "boolean"},
                 "suppress_original_prompt": {"description": "UserPromptSubmit only: drop the prompt text.", "type": "boolean"},
                 "updated_input": {"description": "A rewritten tool input; present only when set.", "type": "object"},
+                "env_file": {"description": "Claude-code: the session's CLAUDE_ENV_FILE, present when it is not empty after the handlers; the host sources it before later Bash commands.", "type": "string"},
+                "env_file_vars": {"description": "The `export NAME=VALUE` pairs of `env_file`, quotes removed, last assignment winning; present with `env_file`.", "type": "object", "additionalProperties": {"type": "string"}},
                 "diagnostics": {
                     "description": "Every diagnostic of the invocation, in order.",
                     "type": "array",

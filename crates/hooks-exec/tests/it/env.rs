@@ -3,7 +3,7 @@
 use std::ffi::OsString;
 
 use hooks_core::Termination;
-use hooks_exec::{EnvPolicy, run_process, scrub};
+use hooks_exec::{EnvPolicy, run_process, scrub, strip_profile};
 
 use crate::support::fake;
 
@@ -584,4 +584,33 @@ async fn the_handler_gets_exactly_the_given_environment() {
     let mut lines: Vec<&str> = text.lines().collect();
     lines.sort_unstable();
     assert_eq!(lines, ["AND=that", "ONLY=this"]);
+}
+
+/// CLAUDE-CODE.md 10.1: claude-code also strips `OTEL_*` (allow-listed or not) before a
+/// real handler sees the environment; deepagents keeps them.
+#[tokio::test]
+async fn claude_code_strips_telemetry_settings_deepagents_keeps_them() {
+    let vars: Vec<(OsString, OsString)> = [
+        ("PATH", "/usr/bin:/bin"),
+        ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318"),
+        ("OTEL_RESOURCE_ATTRIBUTES", "service.name=agent"),
+        ("NOT_OTEL_X", "kept"),
+    ]
+    .map(|(k, v)| (OsString::from(k), OsString::from(v)))
+    .into();
+    let policy = EnvPolicy::allowing(["OTEL_RESOURCE_ATTRIBUTES"]);
+    for (profile, expect_otel) in
+        [(hooks_core::Profile::ClaudeCode, false), (hooks_core::Profile::DeepAgents, true)]
+    {
+        let mut env = scrub(vars.clone(), &policy);
+        strip_profile(&mut env, profile);
+        let mut spec = fake(&["--print-env"]);
+        spec.env = env.into();
+        let out = run_process(&spec, b"{}").await;
+        assert_eq!(out.termination, Termination::Exited(0));
+        let printed = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(printed.contains("OTEL_EXPORTER_OTLP_ENDPOINT="), expect_otel, "{printed}");
+        assert_eq!(printed.contains("OTEL_RESOURCE_ATTRIBUTES="), expect_otel, "{printed}");
+        assert!(printed.contains("NOT_OTEL_X=kept"), "{printed}");
+    }
 }

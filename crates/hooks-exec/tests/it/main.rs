@@ -4,6 +4,7 @@
 
 mod background;
 mod cancel;
+mod claude;
 mod concurrency;
 mod env;
 mod if_rule;
