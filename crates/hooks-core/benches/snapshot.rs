@@ -28,6 +28,7 @@ fn document(n: usize) -> LayerDocument {
                     timeout: None,
                     status_message: None,
                     legacy: None,
+                    kind: Default::default(),
                     field: String::new(),
                     position: None,
                 }],

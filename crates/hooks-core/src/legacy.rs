@@ -190,6 +190,7 @@ fn migrate_entry(
             timeout: Some(LegacyHandler::TIMEOUT_SECS),
             status_message: None,
             legacy: Some(LegacyHandler { legacy_event: name }),
+            kind: Default::default(),
             field: command_field.clone(),
             position: Some(argv_pos),
         };

@@ -18,6 +18,7 @@ pub mod output;
 pub mod payload;
 pub mod policy;
 pub mod profile;
+pub mod redact;
 pub mod reduce;
 pub mod render;
 #[cfg(feature = "schemars")]
@@ -28,7 +29,10 @@ pub mod text;
 pub use capabilities::Capabilities;
 pub use config::{ConfigKind, ParsedConfig, parse_config, parse_config_for};
 pub use diag::{Diagnostic, Position, Severity, codes};
-pub use dispatch::{Dispatch, Job, JobKind, JobOutput, Outcome, TurnState};
+pub use dispatch::{
+    Dispatch, HostKind, HostRequest, HttpOutcome, Job, JobKind, JobOutput, Outcome, TurnState,
+    mcp_arguments, render_prompt,
+};
 pub use event::Event;
 pub use output::{HandlerResult, RawOutput, Termination};
 pub use payload::{CommonDefaults, EventInput, Invocation, PayloadError};
