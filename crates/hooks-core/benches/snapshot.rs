@@ -30,6 +30,7 @@ fn document(n: usize) -> LayerDocument {
                     if_condition: None,
                     legacy: None,
                     background: Default::default(),
+                    kind: Default::default(),
                     field: String::new(),
                     position: None,
                 }],

@@ -11,6 +11,9 @@ use crate::json::{JsonMember, JsonValue, Spanned, parse_json};
 use crate::legacy;
 use crate::profile::Profile;
 
+mod types;
+pub use types::{AgentHandler, HandlerType, HttpHandler, McpToolHandler, PromptHandler};
+
 /// What kind of file a document came from; decides whether the legacy format is accepted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ConfigKind {
@@ -71,6 +74,9 @@ pub struct HandlerConfig {
     /// `async`, `asyncRewake`, `rewakeMessage`, `rewakeSummary` as written (claude-code
     /// profile, CLAUDE-CODE.md 9); all absent in the deepagents profile.
     pub background: AsyncSpec,
+    /// The handler type and its fields; [`HandlerType::Command`] for `command` (then
+    /// `command` or `argv` is set) and always under the deepagents profile.
+    pub kind: HandlerType,
     /// JSON path of the handler, e.g. `hooks.PreToolUse[0].hooks[1]`.
     pub field: String,
     /// Where the handler starts in the file.
@@ -422,6 +428,9 @@ impl<'s> Loader<'s> {
             if async_ignored_on(event) {
                 self.ignore_async(event, &mut groups);
             }
+            for g in &mut groups {
+                self.drop_unsupported_types(event, g);
+            }
             if !groups.is_empty() || raw_groups.is_empty() {
                 config.events.push(EventGroups { event, groups });
             }
@@ -512,21 +521,37 @@ impl<'s> Loader<'s> {
             self.invalid(field, detail::HANDLER_OBJECT, h.pos);
             return None;
         };
-        let keys = match self.profile {
-            Profile::DeepAgents => HANDLER_KEYS,
-            Profile::ClaudeCode => CC_HANDLER_KEYS,
+        // CLAUDE-CODE.md 2.2: the claude-code profile also takes the other four types.
+        let claude = self.profile == Profile::ClaudeCode;
+        let typed = h
+            .get("type")
+            .and_then(|m| m.value.value.as_str())
+            .filter(|t| claude && *t != "command" && types::TYPE_NAMES.contains(t));
+        match typed {
+            Some(ty) => self.members(members, field, Some(&types::known_keys(ty))),
+            None => {
+                let keys = match self.profile {
+                    Profile::DeepAgents => HANDLER_KEYS,
+                    Profile::ClaudeCode => CC_HANDLER_KEYS,
+                };
+                self.members(members, field, Some(keys))
+            }
         };
-        self.members(members, field, Some(keys));
         let errors_before = self.error_count();
         let present = |key: &str| h.get(key).filter(|m| !m.value.value.is_null());
 
         match h.get("type") {
+            _ if claude => {
+                self.handler_type_name(field, h);
+            }
             None => self.invalid(&join(field, "type"), detail::REQUIRED, h.pos),
             Some(m) if m.value.value.as_str() == Some("command") => {}
             Some(m) => self.invalid(&join(field, "type"), detail::TYPE, m.value.pos),
         }
+        let kind = typed.map(|ty| self.typed_fields(field, ty, h)).unwrap_or_default();
+        let command_type = typed.is_none();
 
-        let command = match present("command") {
+        let command = match present("command").filter(|_| command_type) {
             None => None,
             Some(m) => match m.value.value.as_str() {
                 Some(s) if s.trim().is_empty() => {
@@ -541,8 +566,10 @@ impl<'s> Loader<'s> {
             },
         };
 
-        let argv = present("argv").and_then(|m| self.argv(&join(field, "argv"), &m.value));
-        if present("command").is_none() && present("argv").is_none() {
+        let argv = present("argv")
+            .filter(|_| command_type)
+            .and_then(|m| self.argv(&join(field, "argv"), &m.value));
+        if command_type && present("command").is_none() && present("argv").is_none() {
             self.invalid(&join(field, "command"), detail::REQUIRED, h.pos);
         }
 
@@ -594,7 +621,7 @@ impl<'s> Loader<'s> {
         });
 
         let mut background = AsyncSpec::default();
-        if let Some(m) = present("async") {
+        if let Some(m) = present("async").filter(|_| command_type) {
             match m.value.value {
                 JsonValue::Bool(false) if self.profile == Profile::DeepAgents => {}
                 JsonValue::Bool(false) => background.asynchronous = Some(false),
@@ -640,6 +667,7 @@ impl<'s> Loader<'s> {
             if_condition,
             legacy: None,
             background,
+            kind,
             field: field.to_owned(),
             position: Some(h.pos),
         })

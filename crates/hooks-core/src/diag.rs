@@ -246,4 +246,28 @@ pub mod codes {
     /// A host setting of the environment that does not parse (for example
     /// `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS=soon`); the default applies (ours).
     pub const INVALID_HOST_SETTING: &str = "invalid_host_setting";
+    /// A handler type its event does not accept, skipped (CLAUDE-CODE.md 2.2).
+    pub const UNSUPPORTED_HANDLER_TYPE: &str = "unsupported_handler_type";
+    /// An http handler whose URL no `allowedHttpHookUrls` pattern matches, not run (7.2).
+    pub const HTTP_URL_BLOCKED: &str = "http_url_blocked";
+    /// An http handler whose URL resolves to a link-local or metadata address (7.4).
+    pub const HTTP_ADDRESS_REFUSED: &str = "http_address_refused";
+    /// An http handler answered with a redirect, not followed (7.4).
+    pub const HTTP_REDIRECT_NOT_FOLLOWED: &str = "http_redirect_not_followed";
+    /// An http response body over 100,000 bytes (7.4).
+    pub const HTTP_BODY_TOO_LARGE: &str = "http_body_too_large";
+    /// A 2xx http response whose body is neither blank nor one JSON object (7.5).
+    pub const HTTP_NON_JSON_BODY: &str = "http_non_json_body";
+    /// A non-2xx http response (7.5).
+    pub const HTTP_STATUS: &str = "http_status";
+    /// An http request that failed to connect or complete (7.5).
+    pub const HTTP_FAILED: &str = "http_failed";
+    /// A header value with CR or LF after interpolation (7.3, ours).
+    pub const INVALID_HEADER: &str = "invalid_header";
+    /// A prompt, agent or mcp_tool handler skipped: no host answers them (8.5).
+    pub const HANDLER_NEEDS_HOST: &str = "handler_needs_host";
+    /// A host-delegated handler whose reply is not what 8.3 allows.
+    pub const HOST_HANDLER_FAILED: &str = "host_handler_failed";
+    /// An mcp_tool `input` placeholder naming a payload path that is absent (8.2).
+    pub const MCP_INPUT_PATH_MISSING: &str = "mcp_input_path_missing";
 }

@@ -72,8 +72,10 @@ use crate::render::{Effect, render_effect};
 use crate::rule::RuleContext;
 use crate::snapshot::{Handler, Program, Snapshot};
 
+mod delegated;
 mod host;
 
+pub use delegated::{HostKind, HostRequest, HttpOutcome, mcp_arguments, render_prompt};
 pub use host::{HostContext, SESSIONEND_TIMEOUT_VAR, gets_env_file, parse_env_file};
 
 /// The continuation counts a session keeps between events: consecutive Stop
@@ -160,6 +162,7 @@ enum Stopping {
 
 /// What a job runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(clippy::large_enum_variant)]
 pub enum JobKind {
     /// A process: `/bin/sh -c` of a command, or an argv, with the job's stdin.
     Process(Program),
@@ -173,6 +176,13 @@ pub enum JobKind {
         /// The position of the callback in its group.
         index: usize,
     },
+    /// An HTTP POST of the job's stdin bytes (CLAUDE-CODE.md 7); the engine applies the
+    /// snapshot's [`HttpPolicy`](crate::HttpPolicy) and interpolates the headers, and
+    /// answers with [`JobOutput::Http`].
+    Http(crate::config::HttpHandler),
+    /// A request the host answers (CLAUDE-CODE.md 8), with [`JobOutput::Host`]; without a
+    /// host, [`JobOutput::NoHost`].
+    Host(HostRequest),
 }
 
 /// One handler to run for the invocation.
@@ -218,6 +228,14 @@ pub enum JobOutput {
     /// A callback failed without answering (it raised, or returned something that is not
     /// an output object); the text says why. A non-blocking error, like a crashed process.
     Failed(String),
+    /// What an http handler's request came to (CLAUDE-CODE.md 7.5).
+    Http(HttpOutcome),
+    /// The host's reply to a [`JobKind::Host`] request (CLAUDE-CODE.md 8.3), or why it
+    /// failed (a `host_handler_failed` non-blocking error).
+    Host(Result<serde_json::Value, String>),
+    /// No host answers host-delegated handlers (CLAUDE-CODE.md 8.5): `handler_needs_host`
+    /// info, no effect.
+    NoHost,
 }
 
 /// The end of a dispatch.
@@ -326,7 +344,9 @@ impl Dispatch {
         let mut jobs: Vec<Job> = if_allowed(snapshot, &invocation, positions)
             .into_iter()
             .enumerate()
-            .map(|(index, at)| job(index, &handlers[at], at, &payload, &invocation, event))
+            .map(|(index, at)| {
+                job(index, &handlers[at], at, &payload, &invocation, event, &mut warnings)
+            })
             .collect();
         let profile = snapshot.profile();
         if profile == Profile::ClaudeCode {
@@ -419,6 +439,31 @@ impl Dispatch {
                 format!("Hook exceeded its {} second timeout", format_seconds(job.timeout)),
             ),
             JobOutput::Failed(why) => HandlerResult::failure(codes::CALLBACK_FAILED, why.clone()),
+            JobOutput::Http(outcome) => delegated::http_result(self.event, outcome, &self.caps),
+            JobOutput::Host(reply) => match (&job.kind, reply) {
+                (JobKind::Host(request), Ok(reply)) => {
+                    delegated::host_result(self.event, request, reply, &self.caps)
+                }
+                (_, Ok(_)) => HandlerResult::failure(
+                    codes::HOST_HANDLER_FAILED,
+                    format!("Handler {} is not answered by the host", job.handler_id),
+                ),
+                (_, Err(why)) => HandlerResult::failure(codes::HOST_HANDLER_FAILED, why.clone()),
+            },
+            JobOutput::NoHost => HandlerResult {
+                diagnostics: vec![Diagnostic::warning(
+                    codes::HANDLER_NEEDS_HOST,
+                    format!(
+                        "Handler {} needs a host that answers {} handlers; skipped",
+                        job.handler_id,
+                        match &job.kind {
+                            JobKind::Host(r) => r.kind_name(),
+                            _ => "host-delegated",
+                        }
+                    ),
+                )],
+                ..HandlerResult::default()
+            },
         })
     }
 
@@ -520,9 +565,32 @@ fn job(
     payload: &Arc<[u8]>,
     invocation: &Invocation,
     event: Event,
+    warnings: &mut Vec<Diagnostic>,
 ) -> Job {
+    let host = |kind| {
+        JobKind::Host(HostRequest {
+            kind,
+            handler_id: h.id.clone().unwrap_or_default(),
+            event,
+            // Whole milliseconds, at least one.
+            timeout_ms: ((h.effective_timeout * 1000.0).ceil() as u64).max(1),
+            input: invocation.to_wire_value(),
+        })
+    };
+    let compact = || String::from_utf8_lossy(payload).into_owned();
     let kind = match &h.program {
         Program::Callback { group, index } => JobKind::Callback { group: *group, index: *index },
+        Program::Http(x) => JobKind::Http(x.clone()),
+        Program::Prompt(p) => host(delegated::prompt_kind(p, &compact())),
+        Program::Agent(a) => host(delegated::agent_kind(a, &compact())),
+        Program::McpTool(m) => {
+            let mut diags = Vec::new();
+            let kind = delegated::mcp_kind(m, &invocation.to_wire_value(), &mut diags);
+            warnings.extend(
+                diags.into_iter().map(|d| d.with_handler(h.id.clone().unwrap_or_default())),
+            );
+            host(kind)
+        }
         program => JobKind::Process(program.clone()),
     };
     let stdin = match h.legacy_handler() {

@@ -96,6 +96,27 @@ impl Event {
         }
     }
 
+    /// True when `ty` (a handler `type`) runs on this event (CLAUDE-CODE.md 4.1 "types",
+    /// 2.2): `cm` = command, mcp_tool; `chm` = those and http; `all5` = every type.
+    pub fn accepts_handler_type(self, ty: &str) -> bool {
+        let cm = matches!(ty, "command" | "mcp_tool");
+        let chm = cm || ty == "http";
+        let all5 = chm || matches!(ty, "prompt" | "agent");
+        match self {
+            Event::SessionStart => cm,
+            Event::SessionEnd | Event::Notification | Event::SubagentStart | Event::PreCompact => {
+                chm
+            }
+            Event::UserPromptSubmit
+            | Event::PermissionRequest
+            | Event::PreToolUse
+            | Event::PostToolUse
+            | Event::PostToolUseFailure
+            | Event::Stop
+            | Event::SubagentStop => all5,
+        }
+    }
+
     /// The payload key a matcher is tested against, or `None` when the event takes no
     /// matcher (UserPromptSubmit, Stop).
     pub const fn matcher_target(self) -> Option<&'static str> {

@@ -88,13 +88,11 @@ impl JsonNumber {
     }
 
     /// The value as `i64` when written as an integer (no fraction, no exponent) in range.
-    #[cfg(test)]
     pub fn as_i64(&self) -> Option<i64> {
         self.0.parse::<i64>().ok()
     }
 
     /// True when written without fraction or exponent.
-    #[cfg(test)]
     pub fn is_integer(&self) -> bool {
         !self.0.contains(['.', 'e', 'E'])
     }
@@ -140,7 +138,6 @@ impl Spanned {
 
     /// Converts to a `serde_json::Value`. Duplicate keys keep the last value; a number too
     /// large for `f64` (which `serde_json::Value` cannot hold) becomes `null`.
-    #[cfg(any(test, feature = "fuzzing"))]
     pub fn to_serde(&self) -> serde_json::Value {
         use serde_json::Value;
         match &self.value {
@@ -161,7 +158,6 @@ impl Spanned {
 }
 
 impl JsonNumber {
-    #[cfg(any(test, feature = "fuzzing"))]
     fn to_serde(&self) -> serde_json::Value {
         if let Ok(i) = self.0.parse::<i64>() {
             return i.into();

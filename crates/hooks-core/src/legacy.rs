@@ -192,6 +192,7 @@ fn migrate_entry(
             if_condition: None,
             legacy: Some(LegacyHandler { legacy_event: name }),
             background: Default::default(),
+            kind: Default::default(),
             field: command_field.clone(),
             position: Some(argv_pos),
         };

@@ -19,6 +19,7 @@ pub mod output;
 pub mod payload;
 pub mod policy;
 pub mod profile;
+pub mod redact;
 pub mod reduce;
 pub mod render;
 pub mod rule;
@@ -37,8 +38,8 @@ pub use config::{
 };
 pub use diag::{Diagnostic, Position, Severity, codes};
 pub use dispatch::{
-    Dispatch, HostContext, Job, JobKind, JobOutput, Outcome, SESSIONEND_TIMEOUT_VAR, TurnState,
-    gets_env_file, parse_env_file,
+    Dispatch, HostContext, HostKind, HostRequest, HttpOutcome, Job, JobKind, JobOutput, Outcome,
+    SESSIONEND_TIMEOUT_VAR, TurnState, gets_env_file, mcp_arguments, parse_env_file, render_prompt,
 };
 pub use event::Event;
 pub use output::{HandlerResult, RawOutput, Termination};

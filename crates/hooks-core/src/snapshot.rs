@@ -31,7 +31,10 @@ use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::config::{AsyncSpec, HandlerConfig, LegacyHandler, ParsedConfig};
+use crate::config::{
+    AgentHandler, AsyncSpec, HandlerConfig, HandlerType, HttpHandler, LegacyHandler,
+    McpToolHandler, ParsedConfig, PromptHandler,
+};
 use crate::diag::{Diagnostic, Position, codes};
 use crate::event::Event;
 use crate::matcher::{self, Matcher, MatcherKind};
@@ -184,6 +187,23 @@ pub enum Program {
         /// The position of the callback in its group.
         index: usize,
     },
+    /// An HTTP POST the engine sends (CLAUDE-CODE.md 7).
+    Http(HttpHandler),
+    /// A model call the host answers (CLAUDE-CODE.md 8).
+    Prompt(PromptHandler),
+    /// An agent loop the host runs (CLAUDE-CODE.md 8).
+    Agent(AgentHandler),
+    /// An MCP tool call the host makes (CLAUDE-CODE.md 8); a plugin's `server` is already
+    /// `plugin:<plugin>:<server>`.
+    #[serde(rename = "mcp_tool")]
+    McpTool(McpToolHandler),
+}
+
+impl Program {
+    /// True for the types the host answers (prompt, agent, mcp_tool; CLAUDE-CODE.md 8.1).
+    pub fn is_host_delegated(&self) -> bool {
+        matches!(self, Program::Prompt(_) | Program::Agent(_) | Program::McpTool(_))
+    }
 }
 
 /// One compiled handler of the snapshot.
@@ -783,13 +803,29 @@ fn compile_handler(
     doc: &LayerDocument,
     env: &[(String, String)],
 ) -> Handler {
-    let program = match (&h.argv, &h.command) {
-        (Some(argv), _) => Program::Argv(argv.iter().map(|a| substitute(a, env)).collect()),
-        (None, Some(c)) => Program::Command(c.clone()),
-        (None, None) => Program::Command(String::new()),
+    let program = match (&h.kind, &h.argv, &h.command) {
+        (HandlerType::Http(x), ..) => Program::Http(x.clone()),
+        (HandlerType::Prompt(x), ..) => Program::Prompt(x.clone()),
+        (HandlerType::Agent(x), ..) => Program::Agent(x.clone()),
+        (HandlerType::McpTool(x), ..) => {
+            let mut x = x.clone();
+            if let Some(p) = doc.layer.plugin() {
+                // CLAUDE-CODE.md 8.2: a plugin's servers are `plugin:<plugin>:<server>`.
+                let name = p.id.split('@').next().unwrap_or(&p.id);
+                x.server = format!("plugin:{name}:{}", x.server);
+            }
+            Program::McpTool(x)
+        }
+        (_, Some(argv), _) => Program::Argv(argv.iter().map(|a| substitute(a, env)).collect()),
+        (_, None, Some(c)) => Program::Command(c.clone()),
+        (_, None, None) => Program::Command(String::new()),
     };
     let effective_timeout = h.timeout.unwrap_or_else(|| {
-        if h.legacy.is_some() { LegacyHandler::TIMEOUT_SECS } else { event.default_timeout_secs() }
+        if h.legacy.is_some() {
+            LegacyHandler::TIMEOUT_SECS
+        } else {
+            h.kind.default_timeout_secs(event)
+        }
     });
     // `{"env", "event", "handler", "matcher", "origin": {"layer", "plugin"?, "source"}}`.
     let mut canon = Canon::default();
@@ -948,6 +984,14 @@ fn identity_key(h: &Handler) -> Vec<u8> {
     }
     key.raw("],");
     key.opt_str(h.layer.plugin().map(|p| p.id.as_str()));
+    // CLAUDE-CODE.md 6.4: the type and every type field (commands are covered above).
+    if matches!(
+        h.program,
+        Program::Http(_) | Program::Prompt(_) | Program::Agent(_) | Program::McpTool(_)
+    ) {
+        key.raw(",");
+        key.raw(&canonical_json(serde_json::to_value(&h.program).unwrap_or(Value::Null)));
+    }
     key.raw("]");
     key.0
 }
@@ -1100,7 +1144,34 @@ impl Canon {
             self.num(t);
             self.raw(",");
         }
-        self.raw("\"type\":\"command\"}");
+        self.raw("\"type\":");
+        self.str(h.kind.name());
+        self.type_fields(&h.kind);
+        self.raw("}");
+    }
+
+    /// The type fields of a non-command handler (CLAUDE-CODE.md 6.4), under a `typeFields` key
+    /// sorted after `type`; nothing for a command, so command identities do not change.
+    fn type_fields(&mut self, kind: &HandlerType) {
+        let value = match kind {
+            HandlerType::Command => return,
+            HandlerType::Http(x) => serde_json::json!({
+                "allowedEnvVars": x.allowed_env_vars,
+                "headers": x.headers.iter().map(|(k, v)| serde_json::json!([k, v])).collect::<Vec<_>>(),
+                "url": x.url,
+            }),
+            HandlerType::Prompt(x) => serde_json::json!({
+                "continueOnBlock": x.continue_on_block, "model": x.model, "prompt": x.prompt,
+            }),
+            HandlerType::Agent(x) => serde_json::json!({
+                "maxTurns": x.max_turns, "model": x.model, "prompt": x.prompt,
+            }),
+            HandlerType::McpTool(x) => serde_json::json!({
+                "input": x.input, "server": x.server, "tool": x.tool,
+            }),
+        };
+        self.raw(",\"typeFields\":");
+        self.raw(&canonical_json(value));
     }
 }
 

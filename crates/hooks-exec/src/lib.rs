@@ -14,6 +14,7 @@ mod discovery;
 mod env;
 pub mod fs;
 mod home;
+pub mod http;
 mod process;
 mod review;
 #[cfg(test)]

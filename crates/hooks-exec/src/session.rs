@@ -386,11 +386,17 @@ impl Session {
         for job in dispatch.jobs() {
             match &job.background {
                 Some(background) => {
-                    let run = self.run_job(job, &cwd, callback_input.as_ref(), false);
+                    let run = self.run_job(job, &cwd, callback_input.as_ref(), false, &snapshot);
                     self.start_background(event, job, background.clone(), run);
                     running.push(None);
                 }
-                None => running.push(Some(self.run_job(job, &cwd, callback_input.as_ref(), true))),
+                None => running.push(Some(self.run_job(
+                    job,
+                    &cwd,
+                    callback_input.as_ref(),
+                    true,
+                    &snapshot,
+                ))),
             }
         }
         let mut runs: Vec<Option<HandlerRun>> = vec![None; running.len()];
@@ -603,6 +609,7 @@ impl Session {
         cwd: &Path,
         callback_input: Option<&(serde_json::Value, Option<String>)>,
         show_status: bool,
+        snapshot: &Snapshot,
     ) -> Pin<Box<JobFuture>> {
         let index = job.index;
         let id = job.handler_id.clone();
@@ -615,7 +622,7 @@ impl Session {
                 let program = match program {
                     Program::Command(c) => process::Program::Shell(c.clone()),
                     Program::Argv(a) => process::Program::Argv(a.clone()),
-                    Program::Callback { .. } => process::Program::Argv(Vec::new()),
+                    _ => process::Program::Argv(Vec::new()),
                 };
                 let env = if job.env.is_empty() {
                     Arc::clone(&self.base_env)
@@ -682,6 +689,39 @@ impl Session {
                     };
                     (index, output, run)
                 })
+            }
+            JobKind::Http(handler) => {
+                let handler = handler.clone();
+                let policy = snapshot.http_policy().clone();
+                let body = Arc::clone(&job.stdin);
+                Box::pin(async move {
+                    let started = Instant::now();
+                    let _active = status.start(text);
+                    let lookup = |name: &str| std::env::var(name).ok();
+                    let output =
+                        crate::http::run_http(handler, policy, body, timeout, lookup).await;
+                    let run = HandlerRun {
+                        id,
+                        exit_code: None,
+                        timed_out: matches!(output, JobOutput::TimedOut),
+                        elapsed_ms: millis(started.elapsed()),
+                        stdout_truncated: false,
+                        stderr_truncated: false,
+                    };
+                    (index, output, run)
+                })
+            }
+            // CLAUDE-CODE.md 8.5: no host answers them here; skipped, never blocking.
+            JobKind::Host(_) => {
+                let run = HandlerRun {
+                    id,
+                    exit_code: None,
+                    timed_out: false,
+                    elapsed_ms: 0,
+                    stdout_truncated: false,
+                    stderr_truncated: false,
+                };
+                Box::pin(std::future::ready((index, JobOutput::NoHost, run)))
             }
         }
     }

@@ -235,6 +235,11 @@ pub(crate) fn runs(h: &Handler) -> String {
         Program::Callback { group, index } => {
             format!("in-process callback {index} of the host's group {group}")
         }
+        // CLAUDE-CODE.md 7.4: URL credentials are never shown.
+        Program::Http(x) => format!("POST {}", hooks_core::redact::redact_url(&x.url)),
+        Program::Prompt(_) => "prompt, answered by the host".to_owned(),
+        Program::Agent(_) => "agent, answered by the host".to_owned(),
+        Program::McpTool(x) => format!("mcp_tool {}/{}, answered by the host", x.server, x.tool),
     }
 }
 

@@ -798,3 +798,140 @@ fn deepagents_keeps_the_reference_rejection_of_async() {
     assert_eq!(parsed.diagnostics[0].code, codes::UNKNOWN_FIELD);
     assert!(!only_handler(&parsed).background.is_background());
 }
+
+/// CLAUDE-CODE.md 2.2, 7.1, 8.2: the claude-code profile's handler types.
+mod handler_types {
+    use super::*;
+
+    fn cc(text: &str) -> ParsedConfig {
+        parse_config_for(text.as_bytes(), F, ConfigKind::User, Profile::ClaudeCode)
+    }
+
+    fn kinds(p: &ParsedConfig) -> Vec<HandlerType> {
+        p.config
+            .events
+            .iter()
+            .flat_map(|e| e.groups.iter().flat_map(|g| g.handlers.iter().map(|h| h.kind.clone())))
+            .collect()
+    }
+
+    fn codes_of(p: &ParsedConfig) -> Vec<(String, String)> {
+        p.diagnostics
+            .iter()
+            .map(|d| (d.code.to_string(), d.field.clone().unwrap_or_default()))
+            .collect()
+    }
+
+    #[test]
+    fn each_type_loads_with_its_fields_and_defaults() {
+        let p = cc(r#"{"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "http", "url": "https://h.example/x", "headers": {"A": "Bearer $T"},
+             "allowedEnvVars": ["T"], "timeout": 5, "statusMessage": "s"},
+            {"type": "prompt", "prompt": "judge $ARGUMENTS", "model": "m", "continueOnBlock": true},
+            {"type": "agent", "prompt": "check"},
+            {"type": "mcp_tool", "server": "srv", "tool": "scan", "input": {"f": "${tool_input.x}"}}
+        ]}]}}"#);
+        assert_eq!(codes_of(&p), vec![]);
+        assert_eq!(
+            kinds(&p),
+            vec![
+                HandlerType::Http(HttpHandler {
+                    url: "https://h.example/x".into(),
+                    headers: vec![("A".into(), "Bearer $T".into())],
+                    allowed_env_vars: vec!["T".into()],
+                }),
+                HandlerType::Prompt(PromptHandler {
+                    prompt: "judge $ARGUMENTS".into(),
+                    model: Some("m".into()),
+                    continue_on_block: true,
+                }),
+                HandlerType::Agent(AgentHandler {
+                    prompt: "check".into(),
+                    model: None,
+                    max_turns: 50,
+                }),
+                HandlerType::McpTool(McpToolHandler {
+                    server: "srv".into(),
+                    tool: "scan".into(),
+                    input: Some(serde_json::json!({"f": "${tool_input.x}"})),
+                }),
+            ]
+        );
+        let h = &p.config.events[0].groups[0].handlers[0];
+        assert_eq!((h.timeout, h.status_message.as_deref()), (Some(5.0), Some("s")));
+    }
+
+    #[test]
+    fn missing_or_bad_type_fields_are_invalid_config_at_the_value() {
+        let p = cc(r#"{"hooks": {"Stop": [{"hooks": [
+            {"type": "http", "url": "ftp://x/"},
+            {"type": "http"},
+            {"type": "prompt", "prompt": 3},
+            {"type": "agent", "prompt": "p", "maxTurns": 0},
+            {"type": "mcp_tool", "server": "s", "tool": "t", "input": []},
+            {"type": "http", "url": "http://a/", "allowedEnvVars": ["1X"], "headers": {"H": 1}},
+            {"type": "bogus", "command": "x"},
+            {"type": "prompt", "prompt": "ok", "command": "stray"}
+        ]}]}}"#);
+        let c = codes_of(&p);
+        let f = "hooks.Stop[0].hooks";
+        for (i, key) in [
+            (0, "url"),
+            (1, "url"),
+            (2, "prompt"),
+            (3, "maxTurns"),
+            (4, "input"),
+            (5, "allowedEnvVars[0]"),
+            (5, "headers.H"),
+            (6, "type"),
+        ] {
+            let want = ("invalid_config".to_owned(), format!("{f}[{i}].{key}"));
+            assert!(c.contains(&want), "{want:?} in {c:?}");
+        }
+        // `command` is not a prompt field: a warning, the handler still loads.
+        assert!(c.contains(&("unknown_field".into(), format!("{f}[7].command"))), "{c:?}");
+        assert_eq!(kinds(&p).len(), 1);
+    }
+
+    /// CLAUDE-CODE.md 2.2 and F41: a type the event does not accept is skipped with a
+    /// warning; the rest of the group loads.
+    #[test]
+    fn f41_http_on_session_start_is_unsupported_and_absent() {
+        let p = cc(r#"{"hooks": {"SessionStart": [{"hooks": [
+            {"type": "http", "url": "http://127.0.0.1:1/x"},
+            {"type": "command", "command": "true"},
+            {"type": "mcp_tool", "server": "s", "tool": "t"}
+        ]}], "Notification": [{"hooks": [{"type": "prompt", "prompt": "p"},
+            {"type": "http", "url": "http://a/"}]}]}}"#);
+        let c = codes_of(&p);
+        assert_eq!(
+            c,
+            vec![
+                ("unsupported_handler_type".into(), "hooks.SessionStart[0].hooks[0].type".into()),
+                ("unsupported_handler_type".into(), "hooks.Notification[0].hooks[0].type".into()),
+            ]
+        );
+        assert!(p.diagnostics.iter().all(|d| !d.is_error()));
+        let k: Vec<&str> = kinds(&p).iter().map(HandlerType::name).collect();
+        assert_eq!(k, ["command", "mcp_tool", "http"]);
+    }
+
+    #[test]
+    fn the_deepagents_profile_still_takes_only_commands() {
+        let p = parse(r#"{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "p"}]}]}}"#);
+        assert!(p.diagnostics.iter().any(|d| d.message.ends_with("Input should be 'command'")));
+        assert!(p.config.events.is_empty());
+    }
+
+    #[test]
+    fn default_timeouts_prompt_30_agent_60_others_the_event() {
+        let e = Event::UserPromptSubmit;
+        let prompt = PromptHandler { prompt: "p".into(), model: None, continue_on_block: false };
+        let agent = AgentHandler { prompt: "p".into(), model: None, max_turns: 50 };
+        assert_eq!(HandlerType::Prompt(prompt).default_timeout_secs(Event::Stop), 30.0);
+        assert_eq!(HandlerType::Agent(agent).default_timeout_secs(Event::Stop), 60.0);
+        let mcp = McpToolHandler { server: "s".into(), tool: "t".into(), input: None };
+        assert_eq!(HandlerType::McpTool(mcp).default_timeout_secs(e), 30.0);
+        assert_eq!(HandlerType::Command.default_timeout_secs(Event::Stop), 600.0);
+    }
+}

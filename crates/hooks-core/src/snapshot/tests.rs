@@ -12,6 +12,7 @@ fn handler(command: &str) -> HandlerConfig {
         if_condition: None,
         legacy: None,
         background: Default::default(),
+        kind: Default::default(),
         field: String::new(),
         position: None,
     }
@@ -392,4 +393,65 @@ fn direct_canonical_json_equals_the_value_route() {
         }
     }
     assert_eq!(checked, texts.len() * timeouts.len() * envs.len() * 2);
+}
+
+/// CLAUDE-CODE.md 6.4: every type field is part of a handler's identity; a plugin's
+/// mcp_tool server is `plugin:<plugin>:<server>` (8.2).
+#[test]
+fn type_fields_are_part_of_the_identity() {
+    let typed = |kind: HandlerType| HandlerConfig { command: None, kind, ..handler("") };
+    let http = |url: &str, header: &str| {
+        typed(HandlerType::Http(HttpHandler {
+            url: url.into(),
+            headers: vec![("A".into(), header.into())],
+            allowed_env_vars: Vec::new(),
+        }))
+    };
+    let prompt = |model: Option<&str>, cob: bool| {
+        typed(HandlerType::Prompt(PromptHandler {
+            prompt: "p".into(),
+            model: model.map(str::to_owned),
+            continue_on_block: cob,
+        }))
+    };
+    let mcp = |input: serde_json::Value| {
+        typed(HandlerType::McpTool(McpToolHandler {
+            server: "srv".into(),
+            tool: "t".into(),
+            input: Some(input),
+        }))
+    };
+    let handlers = vec![
+        http("http://a/", "x"),
+        http("http://a/", "x"),
+        http("http://b/", "x"),
+        http("http://a/", "y"),
+        prompt(None, false),
+        prompt(Some("m"), false),
+        prompt(None, true),
+        mcp(serde_json::json!({"f": 1})),
+        mcp(serde_json::json!({"f": 2})),
+    ];
+    let s = build(vec![
+        doc(Layer::User, "u", vec![(Event::Stop, vec![group(None, handlers)])]),
+        doc(
+            plugin("tools@m"),
+            "x",
+            vec![(Event::Stop, vec![group(None, vec![mcp(serde_json::json!({"f": 1}))])])],
+        ),
+    ]);
+    let dups: Vec<_> =
+        s.handlers().iter().filter(|h| !h.is_active()).map(|h| h.id.clone()).collect();
+    assert_eq!(dups, [Some("Stop:0:1".to_owned())]);
+    let servers: Vec<_> = s
+        .handlers()
+        .iter()
+        .filter_map(|h| match &h.program {
+            Program::McpTool(m) => Some(m.server.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(servers, ["srv", "srv", "plugin:tools:srv"]);
+    let timeouts: Vec<f64> = s.handlers().iter().map(|h| h.effective_timeout).collect();
+    assert_eq!(timeouts[..7], [600.0, 600.0, 600.0, 600.0, 30.0, 30.0, 30.0]);
 }

@@ -34,6 +34,8 @@ pub fn run_jobs(dispatch: &Dispatch, path: &str, cwd: &Path) -> Vec<(usize, JobO
                     }
                     // This host registers no callbacks.
                     JobKind::Callback { .. } => JobOutput::TimedOut,
+                    // Nor does it send HTTP or answer host handlers.
+                    JobKind::Http(_) | JobKind::Host(_) => JobOutput::NoHost,
                 };
                 let _ = tx.send((job.index, output));
             });
