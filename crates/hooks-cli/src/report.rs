@@ -22,6 +22,7 @@ pub(crate) fn render(d: &Diagnostic, text: Option<&[u8]>, style: Style) -> Strin
     let label = match d.severity {
         Severity::Error => style.red_bold(&format!("error[{}]", d.code)),
         Severity::Warning => style.yellow_bold(&format!("warning[{}]", d.code)),
+        Severity::Info => style.blue_bold(&format!("info[{}]", d.code)),
     };
     // Every text of a diagnostic may come from a file: escaped, with the one escaper.
     let mut out = format!("{label}: {}\n", style.bold(&escape_control(&crate::hints::text(d))));
@@ -59,6 +60,7 @@ pub(crate) fn render(d: &Diagnostic, text: Option<&[u8]>, style: Style) -> Strin
     let caret = match d.severity {
         Severity::Error => style.red_bold("^"),
         Severity::Warning => style.yellow_bold("^"),
+        Severity::Info => style.blue_bold("^"),
     };
     let _ = writeln!(out, "{pad} {gutter} {lead}{caret} {}", escape_control(&reason(d)));
     out

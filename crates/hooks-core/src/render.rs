@@ -380,6 +380,7 @@ pub fn render_notices(decision: &Decision, tool_name: Option<&str>) -> Vec<Notic
         let (severity, label) = match diag.severity {
             Severity::Error => (NoticeSeverity::Error, "error"),
             Severity::Warning => (NoticeSeverity::Warning, "warning"),
+            Severity::Info => (NoticeSeverity::Information, "info"),
         };
         out.push(Notice { severity, message: format!("Hook {label}: {}", diag.message) });
     }
