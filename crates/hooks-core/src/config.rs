@@ -239,17 +239,34 @@ pub fn parse_config_for(
         parsed.diagnostics = cx.diagnostics;
         return parsed;
     };
-    cx.members(root_members, "", Some(ROOT_KEYS));
+    let root_keys = if kind == ConfigKind::Plugin { PLUGIN_ROOT_KEYS } else { ROOT_KEYS };
+    cx.members(root_members, "", Some(root_keys));
+    if kind == ConfigKind::Plugin
+        && let Some(d) = root.get("description")
+        && d.value.value.as_str().is_none()
+    {
+        // CLAUDE-CODE.md 2.1: a plugin document's `description` is a string; another type
+        // is reported and the hooks still load.
+        cx.invalid_with(Severity::Warning, "description", detail::STRING, d.value.pos);
+    }
+    // CLAUDE-CODE.md 11: the claude-code profile has no legacy format to migrate.
+    let migrates = kind != ConfigKind::Plugin && profile == Profile::DeepAgents;
     match root.get("hooks") {
-        Some(m) if legacy::is_legacy(&m.value) && kind != ConfigKind::Plugin => {
+        Some(m) if legacy::is_legacy(&m.value) && migrates => {
             parsed.config = legacy::migrate(&mut cx, &m.value).config;
             parsed.legacy = true;
         }
         Some(m) => match m.value.value.as_object() {
             Some(events) => parsed.config = cx.events(events),
-            None if legacy::is_legacy(&m.value) => cx.invalid(
+            None if legacy::is_legacy(&m.value) && kind == ConfigKind::Plugin => cx.invalid(
                 "hooks",
                 "expected an object (plugin hook documents cannot use the legacy list format)",
+                m.value.pos,
+            ),
+            None if legacy::is_legacy(&m.value) => cx.invalid(
+                "hooks",
+                "expected an object (the claude-code profile does not read the legacy list \
+                 format)",
                 m.value.pos,
             ),
             None => cx.invalid("hooks", "expected an object", m.value.pos),
@@ -262,6 +279,9 @@ pub fn parse_config_for(
 
 /// Keys allowed at the root of a document.
 const ROOT_KEYS: &[&str] = &["hooks", "$schema"];
+/// Keys allowed at the root of a plugin hook document (CLAUDE-CODE.md 2.1: a
+/// `description` string is accepted silently).
+const PLUGIN_ROOT_KEYS: &[&str] = &["hooks", "$schema", "description"];
 /// Keys allowed in a matcher group.
 const GROUP_KEYS: &[&str] = &["matcher", "hooks"];
 /// Keys allowed in a handler.
@@ -409,11 +429,17 @@ impl<'s> Loader<'s> {
         for m in self.members(events, "hooks", None) {
             let field = join("hooks", &m.key);
             let Some(event) = Event::from_name(&m.key) else {
-                let detail = match Event::suggest(&m.key) {
-                    Some(s) => format!("unknown hook event (did you mean '{s}'?)"),
-                    None => "unknown hook event".to_owned(),
-                };
-                self.invalid(&field, &detail, m.key_pos);
+                // CLAUDE-CODE.md 1.8 (both profiles): a warning, the event's groups dropped
+                // (they take no index), the file's other events kept.
+                let hint = Event::suggest(&m.key)
+                    .map(|s| format!(" (did you mean '{s}'?)"))
+                    .unwrap_or_default();
+                let message = format!("Unknown hook event '{}' ignored{hint}", m.key);
+                self.push(
+                    Diagnostic::warning(codes::UNKNOWN_EVENT, message)
+                        .with_field(field)
+                        .at(Some(m.key_pos)),
+                );
                 continue;
             };
             let Some(raw_groups) = m.value.value.as_array() else {

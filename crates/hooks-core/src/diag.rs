@@ -11,8 +11,9 @@ pub enum Severity {
     Error,
     /// Something was ignored or adjusted; the rest applies.
     Warning,
-    /// Nothing was wrong: a note for the debug log (the claude-code profile's plain stdout
-    /// outside context events, stderr of a successful handler, ignored output keys).
+    /// Nothing was wrong: worth knowing (`ignored_matcher`, `blocked_by_policy`) or a note
+    /// for the debug log (the claude-code profile's plain stdout outside context events,
+    /// stderr of a successful handler, ignored output keys); never a notice.
     Info,
 }
 
@@ -156,12 +157,20 @@ pub mod codes {
     pub const TRUST_STORE_UNREADABLE: &str = "trust_store_unreadable";
     /// A structural problem; the offending file, event, group or handler is dropped.
     pub const INVALID_CONFIG: &str = "invalid_config";
+    /// An event key that is not one of the 31 events; its groups are dropped
+    /// (CLAUDE-CODE.md 1.8).
+    pub const UNKNOWN_EVENT: &str = "unknown_event";
     /// A matcher that is not a valid regular expression.
     pub const INVALID_MATCHER: &str = "invalid_matcher";
     /// A matcher on an event that has no matcher target.
     pub const UNSUPPORTED_MATCHER: &str = "unsupported_matcher";
+    /// A matcher on a no-matcher event in the claude-code profile: ignored, the group
+    /// matches always (CLAUDE-CODE.md 3.3; info).
+    pub const IGNORED_MATCHER: &str = "ignored_matcher";
     /// An unknown key in a config object (ours).
     pub const UNKNOWN_FIELD: &str = "unknown_field";
+    /// A payload field of CLAUDE-CODE.md 5.2's table was missing and got its default.
+    pub const PAYLOAD_DEFAULTED: &str = "payload_defaulted";
     /// A JSON object key given twice (ours).
     pub const DUPLICATE_KEY: &str = "duplicate_key";
     /// A handler identical to an earlier one, run once (ours).

@@ -1,4 +1,5 @@
-//! The twelve lifecycle events and their static properties.
+//! The 31 lifecycle events and their static properties (SPEC section 4's twelve, then the
+//! nineteen of CLAUDE-CODE.md 4.1 in that table's order).
 
 use std::fmt;
 use std::str::FromStr;
@@ -33,16 +34,55 @@ pub enum Event {
     SubagentStart,
     /// A subagent is about to stop.
     SubagentStop,
+    /// The host ran its setup (`--init-only`, or `-p` with `--init`/`--maintenance`).
+    Setup,
+    /// A CLAUDE.md or rules file entered the context.
+    InstructionsLoaded,
+    /// A typed command expanded into a prompt.
+    UserPromptExpansion,
+    /// A batch of assistant text is displayed.
+    MessageDisplay,
+    /// Auto mode denied a tool call.
+    PermissionDenied,
+    /// A parallel batch of tool calls resolved, before the next model call.
+    PostToolBatch,
+    /// A task is being created.
+    TaskCreated,
+    /// A task is being marked completed.
+    TaskCompleted,
+    /// The turn ended on an API error.
+    StopFailure,
+    /// A teammate is about to go idle.
+    TeammateIdle,
+    /// A settings, policy or skill file changed.
+    ConfigChange,
+    /// The working directory changed.
+    CwdChanged,
+    /// A directory was added mid-session.
+    DirectoryAdded,
+    /// A watched file changed.
+    FileChanged,
+    /// A worktree is being created.
+    WorktreeCreate,
+    /// A worktree is being removed.
+    WorktreeRemove,
+    /// The conversation was compacted.
+    PostCompact,
+    /// An MCP server asks for user input.
+    Elicitation,
+    /// The user answered an elicitation, before the reply is sent.
+    ElicitationResult,
 }
 
-/// An event name that is not one of the twelve (case-sensitive).
+/// An event name that is not one of the 31 (case-sensitive).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown hook event '{0}'")]
 pub struct UnknownEvent(pub String);
 
 impl Event {
-    /// All events, in the order of SPEC section 4.
-    pub const ALL: [Event; 12] = [
+    /// All events: SPEC section 4's twelve in its order, then the nineteen CLAUDE-CODE.md
+    /// 4.1 adds, in the order of its table.
+    pub const ALL: [Event; 31] = [
         Event::SessionStart,
         Event::UserPromptSubmit,
         Event::SessionEnd,
@@ -55,6 +95,25 @@ impl Event {
         Event::Stop,
         Event::SubagentStart,
         Event::SubagentStop,
+        Event::Setup,
+        Event::InstructionsLoaded,
+        Event::UserPromptExpansion,
+        Event::MessageDisplay,
+        Event::PermissionDenied,
+        Event::PostToolBatch,
+        Event::TaskCreated,
+        Event::TaskCompleted,
+        Event::StopFailure,
+        Event::TeammateIdle,
+        Event::ConfigChange,
+        Event::CwdChanged,
+        Event::DirectoryAdded,
+        Event::FileChanged,
+        Event::WorktreeCreate,
+        Event::WorktreeRemove,
+        Event::PostCompact,
+        Event::Elicitation,
+        Event::ElicitationResult,
     ];
 
     /// The wire name.
@@ -72,6 +131,25 @@ impl Event {
             Event::Stop => "Stop",
             Event::SubagentStart => "SubagentStart",
             Event::SubagentStop => "SubagentStop",
+            Event::Setup => "Setup",
+            Event::InstructionsLoaded => "InstructionsLoaded",
+            Event::UserPromptExpansion => "UserPromptExpansion",
+            Event::MessageDisplay => "MessageDisplay",
+            Event::PermissionDenied => "PermissionDenied",
+            Event::PostToolBatch => "PostToolBatch",
+            Event::TaskCreated => "TaskCreated",
+            Event::TaskCompleted => "TaskCompleted",
+            Event::StopFailure => "StopFailure",
+            Event::TeammateIdle => "TeammateIdle",
+            Event::ConfigChange => "ConfigChange",
+            Event::CwdChanged => "CwdChanged",
+            Event::DirectoryAdded => "DirectoryAdded",
+            Event::FileChanged => "FileChanged",
+            Event::WorktreeCreate => "WorktreeCreate",
+            Event::WorktreeRemove => "WorktreeRemove",
+            Event::PostCompact => "PostCompact",
+            Event::Elicitation => "Elicitation",
+            Event::ElicitationResult => "ElicitationResult",
         }
     }
 
@@ -88,50 +166,120 @@ impl Event {
         crate::config::suggest(name, &names).and_then(Event::from_name)
     }
 
-    /// Default handler timeout in seconds: 30 for UserPromptSubmit, 600 otherwise.
+    /// Default handler timeout in seconds (CLAUDE-CODE.md 4.1): 10 for MessageDisplay, 30 for
+    /// UserPromptSubmit, 600 otherwise.
     pub const fn default_timeout_secs(self) -> f64 {
         match self {
+            Event::MessageDisplay => 10.0,
             Event::UserPromptSubmit => 30.0,
             _ => 600.0,
         }
     }
 
-    /// True when `ty` (a handler `type`) runs on this event (CLAUDE-CODE.md 4.1 "types",
-    /// 2.2): `cm` = command, mcp_tool; `chm` = those and http; `all5` = every type.
-    pub fn accepts_handler_type(self, ty: &str) -> bool {
-        let cm = matches!(ty, "command" | "mcp_tool");
-        let chm = cm || ty == "http";
-        let all5 = chm || matches!(ty, "prompt" | "agent");
-        match self {
-            Event::SessionStart => cm,
-            Event::SessionEnd | Event::Notification | Event::SubagentStart | Event::PreCompact => {
-                chm
-            }
-            Event::UserPromptSubmit
-            | Event::PermissionRequest
-            | Event::PreToolUse
-            | Event::PostToolUse
-            | Event::PostToolUseFailure
-            | Event::Stop
-            | Event::SubagentStop => all5,
-        }
-    }
-
     /// The payload key a matcher is tested against, or `None` when the event takes no
-    /// matcher (UserPromptSubmit, Stop).
+    /// matcher (CLAUDE-CODE.md 3.3: UserPromptSubmit, PostToolBatch, Stop, TeammateIdle,
+    /// TaskCreated, TaskCompleted, WorktreeCreate, WorktreeRemove, MessageDisplay,
+    /// CwdChanged). FileChanged matches the basename of its `file_path`.
     pub const fn matcher_target(self) -> Option<&'static str> {
         match self {
-            Event::SessionStart => Some("source"),
+            Event::SessionStart | Event::ConfigChange | Event::DirectoryAdded => Some("source"),
             Event::SessionEnd => Some("reason"),
             Event::Notification => Some("notification_type"),
-            Event::PreCompact => Some("trigger"),
+            Event::PreCompact | Event::PostCompact | Event::Setup => Some("trigger"),
             Event::PermissionRequest
+            | Event::PermissionDenied
             | Event::PreToolUse
             | Event::PostToolUse
             | Event::PostToolUseFailure => Some("tool_name"),
             Event::SubagentStart | Event::SubagentStop => Some("agent_type"),
-            Event::UserPromptSubmit | Event::Stop => None,
+            Event::InstructionsLoaded => Some("load_reason"),
+            Event::UserPromptExpansion => Some("command_name"),
+            Event::StopFailure => Some("error"),
+            Event::FileChanged => Some("file_path"),
+            Event::Elicitation | Event::ElicitationResult => Some("mcp_server_name"),
+            Event::UserPromptSubmit
+            | Event::Stop
+            | Event::PostToolBatch
+            | Event::TeammateIdle
+            | Event::TaskCreated
+            | Event::TaskCompleted
+            | Event::WorktreeCreate
+            | Event::WorktreeRemove
+            | Event::MessageDisplay
+            | Event::CwdChanged => None,
         }
+    }
+
+    /// True for the events whose exact-set matchers use CLAUDE-CODE.md 3.1 rule 3 (only
+    /// letters, digits, `_` and `|`; only `|` splits): FileChanged and StopFailure.
+    pub const fn narrow_exact_matcher(self) -> bool {
+        matches!(self, Event::FileChanged | Event::StopFailure)
+    }
+
+    /// True for the five tool events (PreToolUse, PostToolUse, PostToolUseFailure,
+    /// PermissionRequest, PermissionDenied): the events whose handlers may carry `if`.
+    pub const fn is_tool_event(self) -> bool {
+        matches!(
+            self,
+            Event::PreToolUse
+                | Event::PostToolUse
+                | Event::PostToolUseFailure
+                | Event::PermissionRequest
+                | Event::PermissionDenied
+        )
+    }
+
+    /// True for the twelve events of SPEC section 4.
+    pub const fn is_spec_event(self) -> bool {
+        (self as u8) <= (Event::SubagentStop as u8)
+    }
+
+    /// The handler types the event accepts (CLAUDE-CODE.md 4.1 "types"): all five
+    /// (`command`, `http`, `mcp_tool`, `prompt`, `agent`), `command`/`http`/`mcp_tool`, or
+    /// `command`/`mcp_tool` (SessionStart, Setup).
+    pub const fn handler_types(self) -> &'static [&'static str] {
+        const ALL5: &[&str] = &["command", "http", "mcp_tool", "prompt", "agent"];
+        const CHM: &[&str] = &["command", "http", "mcp_tool"];
+        const CM: &[&str] = &["command", "mcp_tool"];
+        match self {
+            Event::SessionStart | Event::Setup => CM,
+            Event::UserPromptSubmit
+            | Event::UserPromptExpansion
+            | Event::PreToolUse
+            | Event::PermissionRequest
+            | Event::PermissionDenied
+            | Event::PostToolUse
+            | Event::PostToolUseFailure
+            | Event::PostToolBatch
+            | Event::SubagentStop
+            | Event::TaskCreated
+            | Event::TaskCompleted
+            | Event::Stop
+            | Event::TeammateIdle => ALL5,
+            Event::InstructionsLoaded
+            | Event::MessageDisplay
+            | Event::Notification
+            | Event::SubagentStart
+            | Event::StopFailure
+            | Event::ConfigChange
+            | Event::CwdChanged
+            | Event::DirectoryAdded
+            | Event::FileChanged
+            | Event::WorktreeCreate
+            | Event::WorktreeRemove
+            | Event::PreCompact
+            | Event::PostCompact
+            | Event::Elicitation
+            | Event::ElicitationResult
+            | Event::SessionEnd => CHM,
+        }
+    }
+
+    /// True when the event accepts handlers of `handler_type` (one of `command`, `http`,
+    /// `mcp_tool`, `prompt`, `agent`; any other name is false). See
+    /// [`Event::handler_types`].
+    pub fn accepts_handler_type(self, handler_type: &str) -> bool {
+        self.handler_types().contains(&handler_type)
     }
 
     /// True when the event has a permission decision (PreToolUse, PermissionRequest).
@@ -179,23 +327,72 @@ mod tests {
 
     #[test]
     fn defaults_and_targets() {
-        let cases: &[(Event, f64, Option<&str>)] = &[
-            (Event::SessionStart, 600.0, Some("source")),
-            (Event::UserPromptSubmit, 30.0, None),
-            (Event::SessionEnd, 600.0, Some("reason")),
-            (Event::PermissionRequest, 600.0, Some("tool_name")),
-            (Event::Notification, 600.0, Some("notification_type")),
-            (Event::PreToolUse, 600.0, Some("tool_name")),
-            (Event::PostToolUse, 600.0, Some("tool_name")),
-            (Event::PostToolUseFailure, 600.0, Some("tool_name")),
-            (Event::PreCompact, 600.0, Some("trigger")),
-            (Event::Stop, 600.0, None),
-            (Event::SubagentStart, 600.0, Some("agent_type")),
-            (Event::SubagentStop, 600.0, Some("agent_type")),
+        // CLAUDE-CODE.md 4.1: timeout, matcher target and types per event.
+        let cases: &[(Event, f64, Option<&str>, &str)] = &[
+            (Event::SessionStart, 600.0, Some("source"), "cm"),
+            (Event::UserPromptSubmit, 30.0, None, "all5"),
+            (Event::SessionEnd, 600.0, Some("reason"), "chm"),
+            (Event::PermissionRequest, 600.0, Some("tool_name"), "all5"),
+            (Event::Notification, 600.0, Some("notification_type"), "chm"),
+            (Event::PreToolUse, 600.0, Some("tool_name"), "all5"),
+            (Event::PostToolUse, 600.0, Some("tool_name"), "all5"),
+            (Event::PostToolUseFailure, 600.0, Some("tool_name"), "all5"),
+            (Event::PreCompact, 600.0, Some("trigger"), "chm"),
+            (Event::Stop, 600.0, None, "all5"),
+            (Event::SubagentStart, 600.0, Some("agent_type"), "chm"),
+            (Event::SubagentStop, 600.0, Some("agent_type"), "all5"),
+            (Event::Setup, 600.0, Some("trigger"), "cm"),
+            (Event::InstructionsLoaded, 600.0, Some("load_reason"), "chm"),
+            (Event::UserPromptExpansion, 600.0, Some("command_name"), "all5"),
+            (Event::MessageDisplay, 10.0, None, "chm"),
+            (Event::PermissionDenied, 600.0, Some("tool_name"), "all5"),
+            (Event::PostToolBatch, 600.0, None, "all5"),
+            (Event::TaskCreated, 600.0, None, "all5"),
+            (Event::TaskCompleted, 600.0, None, "all5"),
+            (Event::StopFailure, 600.0, Some("error"), "chm"),
+            (Event::TeammateIdle, 600.0, None, "all5"),
+            (Event::ConfigChange, 600.0, Some("source"), "chm"),
+            (Event::CwdChanged, 600.0, None, "chm"),
+            (Event::DirectoryAdded, 600.0, Some("source"), "chm"),
+            (Event::FileChanged, 600.0, Some("file_path"), "chm"),
+            (Event::WorktreeCreate, 600.0, None, "chm"),
+            (Event::WorktreeRemove, 600.0, None, "chm"),
+            (Event::PostCompact, 600.0, Some("trigger"), "chm"),
+            (Event::Elicitation, 600.0, Some("mcp_server_name"), "chm"),
+            (Event::ElicitationResult, 600.0, Some("mcp_server_name"), "chm"),
         ];
-        for &(e, t, target) in cases {
+        assert_eq!(cases.len(), Event::ALL.len());
+        for (&(e, t, target, types), all) in cases.iter().zip(Event::ALL) {
+            assert_eq!(e, all, "ALL order");
             assert_eq!(e.default_timeout_secs(), t, "{e}");
             assert_eq!(e.matcher_target(), target, "{e}");
+            let expected: &[&str] = match types {
+                "all5" => &["command", "http", "mcp_tool", "prompt", "agent"],
+                "chm" => &["command", "http", "mcp_tool"],
+                _ => &["command", "mcp_tool"],
+            };
+            for ty in ["command", "http", "mcp_tool", "prompt", "agent"] {
+                assert_eq!(e.accepts_handler_type(ty), expected.contains(&ty), "{e} {ty}");
+            }
+            assert!(!e.accepts_handler_type("bogus"), "{e}");
         }
+    }
+
+    #[test]
+    fn tool_and_spec_events() {
+        let tools: Vec<Event> = Event::ALL.into_iter().filter(|e| e.is_tool_event()).collect();
+        assert_eq!(
+            tools,
+            [
+                Event::PermissionRequest,
+                Event::PreToolUse,
+                Event::PostToolUse,
+                Event::PostToolUseFailure,
+                Event::PermissionDenied
+            ]
+        );
+        assert_eq!(Event::ALL.iter().filter(|e| e.is_spec_event()).count(), 12);
+        assert!(!Event::Setup.is_spec_event());
+        assert_eq!(Event::suggest("FileChange"), Some(Event::FileChanged));
     }
 }

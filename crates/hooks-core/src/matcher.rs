@@ -8,6 +8,10 @@
 //!   configuration cannot exhaust memory.
 //!
 //! A group whose matcher is not match-all never matches an invocation without a target.
+//!
+//! The claude-code profile narrows the exact-set characters (CLAUDE-CODE.md 3.1, see
+//! [`ExactRule`]); in both profiles a JavaScript-only construct (look-around,
+//! backreference) fails to compile, so the group is rejected with `invalid_matcher` (3.2).
 
 use std::collections::HashSet;
 
@@ -49,26 +53,78 @@ pub enum MatcherKind {
 #[error("{0}")]
 pub struct MatcherError(pub String);
 
+/// Which strings are exact sets, and how they split.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ExactRule {
+    /// SPEC 12 (the deepagents profile): word characters, whitespace, `,`, `-`, `|`
+    /// (Python's `[\w\s,\-|]`, Unicode included); split on `|` or `,`.
+    #[default]
+    Spec,
+    /// CLAUDE-CODE.md 3.1 rule 2: ASCII letters, digits, `_`, `-`, space, `,`, `|`; split
+    /// on `|` or `,`.
+    ClaudeCode,
+    /// CLAUDE-CODE.md 3.1 rule 3 (claude-code FileChanged and StopFailure): ASCII letters,
+    /// digits, `_`, `|`; split on `|` only.
+    Narrow,
+}
+
+impl ExactRule {
+    /// The rule for `event`'s matchers under `profile`.
+    pub fn for_event(event: crate::event::Event, profile: crate::profile::Profile) -> Self {
+        match profile {
+            crate::profile::Profile::DeepAgents => ExactRule::Spec,
+            _ if event.narrow_exact_matcher() => ExactRule::Narrow,
+            _ => ExactRule::ClaudeCode,
+        }
+    }
+
+    /// True when `c` may appear in an exact-set matcher.
+    fn admits(self, c: char) -> bool {
+        match self {
+            ExactRule::Spec => {
+                c.is_alphanumeric() || c == '_' || c.is_whitespace() || matches!(c, ',' | '-' | '|')
+            }
+            ExactRule::ClaudeCode => {
+                c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ' ' | ',' | '|')
+            }
+            ExactRule::Narrow => c.is_ascii_alphanumeric() || matches!(c, '_' | '|'),
+        }
+    }
+
+    /// The characters an exact set splits on.
+    fn separators(self) -> &'static [char] {
+        match self {
+            ExactRule::Narrow => &['|'],
+            ExactRule::Spec | ExactRule::ClaudeCode => &['|', ','],
+        }
+    }
+}
+
 /// Classifies a matcher string (SPEC 12).
 pub fn matcher_kind(value: Option<&str>) -> MatcherKind {
+    matcher_kind_with(value, ExactRule::Spec)
+}
+
+/// Classifies a matcher string under `rule`.
+pub fn matcher_kind_with(value: Option<&str>, rule: ExactRule) -> MatcherKind {
     match value {
         None | Some("" | "*") => MatcherKind::All,
-        Some(v) if v.chars().all(is_exact_char) => MatcherKind::Exact,
+        Some(v) if v.chars().all(|c| rule.admits(c)) => MatcherKind::Exact,
         Some(_) => MatcherKind::Regex,
     }
 }
 
-/// The characters of an exact-set matcher: Python's `[\w\s,\-|]`.
-fn is_exact_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_' || c.is_whitespace() || matches!(c, ',' | '-' | '|')
-}
-
 impl Matcher {
-    /// Compiles a matcher string.
+    /// Compiles a matcher string (SPEC 12).
     pub fn compile(value: Option<&str>) -> Result<Matcher, MatcherError> {
-        match (matcher_kind(value), value) {
+        Matcher::compile_with(value, ExactRule::Spec)
+    }
+
+    /// Compiles a matcher string under `rule`.
+    pub fn compile_with(value: Option<&str>, rule: ExactRule) -> Result<Matcher, MatcherError> {
+        match (matcher_kind_with(value, rule), value) {
             (MatcherKind::All, _) | (_, None) => Ok(Matcher::All),
-            (MatcherKind::Exact, Some(v)) => Ok(Matcher::Exact(exact_names(v))),
+            (MatcherKind::Exact, Some(v)) => Ok(Matcher::Exact(exact_names(v, rule))),
             (MatcherKind::Regex, Some(v)) => compile_regex(v).map(Matcher::Regex),
         }
     }
@@ -87,10 +143,10 @@ impl Matcher {
 /// The names of an exact-set matcher, in the order written, each once: linear in the
 /// names (a set of the names seen), so a matcher of 100,000 names loads as fast as its
 /// text is read.
-fn exact_names(value: &str) -> Vec<String> {
+fn exact_names(value: &str, rule: ExactRule) -> Vec<String> {
     let mut seen: HashSet<&str> = HashSet::new();
     value
-        .split(['|', ','])
+        .split(rule.separators())
         .map(str::trim)
         .filter(|part| !part.is_empty() && seen.insert(part))
         .map(str::to_owned)
@@ -133,6 +189,8 @@ fn regex_error_text(e: &regex::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::event::Event;
+    use crate::profile::Profile;
 
     fn check(matcher: Option<&str>, target: Option<&str>, expect: bool) {
         let m = Matcher::compile(matcher)
@@ -213,6 +271,74 @@ mod tests {
         ];
         for &(m, kind) in cases {
             assert_eq!(matcher_kind(m), kind, "{m:?}");
+        }
+    }
+
+    fn check_with(rule: ExactRule, matcher: &str, target: &str, expect: bool) {
+        let m = Matcher::compile_with(Some(matcher), rule)
+            .unwrap_or_else(|e| panic!("{matcher:?} failed to compile: {e}"));
+        assert_eq!(m.is_match(Some(target)), expect, "{rule:?} {matcher:?} target {target:?}");
+    }
+
+    #[test]
+    fn claude_code_exact_sets_are_ascii() {
+        // CLAUDE-CODE.md 3.1 rule 2: ASCII letters, digits, `_`, `-`, space, `,`, `|`.
+        let cc = ExactRule::ClaudeCode;
+        assert_eq!(matcher_kind_with(Some("Edit | Write, Read"), cc), MatcherKind::Exact);
+        assert_eq!(matcher_kind_with(Some("code-reviewer"), cc), MatcherKind::Exact);
+        assert_eq!(matcher_kind_with(Some("Ünïcödé"), cc), MatcherKind::Regex);
+        assert_eq!(matcher_kind_with(Some("Edit\tWrite"), cc), MatcherKind::Regex);
+        assert_eq!(matcher_kind_with(Some("Edit\u{a0}Write"), cc), MatcherKind::Regex);
+        assert_eq!(matcher_kind(Some("Ünïcödé")), MatcherKind::Exact);
+        // F04: exact, so a longer agent type containing it does not match.
+        check_with(cc, "code-reviewer", "senior-code-reviewer", false);
+        check_with(cc, "code-reviewer", "code-reviewer", true);
+        check_with(cc, "Edit, Write", "Write", true);
+    }
+
+    #[test]
+    fn narrow_exact_sets_split_on_bars_only() {
+        // CLAUDE-CODE.md 3.1 rule 3 (FileChanged, StopFailure).
+        let n = ExactRule::Narrow;
+        assert_eq!(matcher_kind_with(Some("env_file|rate_limit"), n), MatcherKind::Exact);
+        // `-`, `,` and space make a regular expression (F05).
+        for regex in ["a-b", "a,b", "a b", ".env"] {
+            assert_eq!(matcher_kind_with(Some(regex), n), MatcherKind::Regex, "{regex}");
+        }
+        check_with(n, "a-b", "xa-b", true);
+        check_with(n, "a,b", "a", false);
+        check_with(n, "a,b", "xa,by", true);
+        check_with(n, "rate_limit|overloaded", "overloaded", true);
+        check_with(n, "rate_limit|overloaded", "rate_limit_x", false);
+        assert_eq!(ExactRule::for_event(Event::FileChanged, Profile::ClaudeCode), n);
+        assert_eq!(ExactRule::for_event(Event::StopFailure, Profile::ClaudeCode), n);
+        assert_eq!(
+            ExactRule::for_event(Event::Notification, Profile::ClaudeCode),
+            ExactRule::ClaudeCode
+        );
+        assert_eq!(ExactRule::for_event(Event::FileChanged, Profile::DeepAgents), ExactRule::Spec);
+    }
+
+    #[test]
+    fn mcp_tool_names() {
+        // CLAUDE-CODE.md 3.4: `mcp__<server>__<tool>`, plugin tools
+        // `mcp__plugin_<plugin>_<server>__<tool>`; `mcp__memory` is exact and matches none.
+        for rule in [ExactRule::Spec, ExactRule::ClaudeCode] {
+            check_with(rule, "mcp__memory", "mcp__memory__create_entities", false);
+            check_with(rule, "mcp__memory__.*", "mcp__memory__create_entities", true);
+            check_with(rule, "mcp__memory__.*", "mcp__plugin_kb_memory__read", false);
+            check_with(rule, "mcp__plugin_kb_memory__read", "mcp__plugin_kb_memory__read", true);
+            check_with(rule, "mcp__plugin_kb_.*", "mcp__plugin_kb_memory__read", true);
+            check_with(rule, "mcp__.*__write.*", "mcp__fs__write_file", true);
+        }
+    }
+
+    #[test]
+    fn javascript_only_constructs_are_rejected() {
+        // CLAUDE-CODE.md 3.2: look-around and backreferences are `invalid_matcher`.
+        for js in ["(?=Bash)", "(?!Bash)", "(?<=mcp__)x", "(?<!a)b", "(a)\\1", "(?<n>a)\\k<n>"] {
+            assert_eq!(matcher_kind_with(Some(js), ExactRule::ClaudeCode), MatcherKind::Regex);
+            assert!(Matcher::compile_with(Some(js), ExactRule::ClaudeCode).is_err(), "{js}");
         }
     }
 

@@ -39,6 +39,11 @@
 //! | SubagentStart | `agent_id`, `agent_type` | |
 //! | SubagentStop | `stop_hook_active`, `agent_id`, `agent_type`, `agent_transcript_path`, `last_assistant_message` | `background_tasks`, `session_crons` (`[]`) |
 //!
+//! The nineteen events CLAUDE-CODE.md 4.1 adds are read by table ([`table_fields`]): each
+//! own field has a kind (string, boolean, integer, object, list) and is required or
+//! optional as in 4.1; list entries pass through untyped, and the keys are written in the
+//! table's order, absent optional ones left out.
+//!
 //! `tool_response` may be missing because the reference omits it when it is `null`. A
 //! top-level `null` counts as missing for optional keys and as a wrong type for required
 //! ones. Values are not coerced (`"5"` is not a number), except that `duration_ms` accepts
@@ -53,6 +58,10 @@ use serde_json::{Map, Value};
 
 use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
+
+mod table;
+
+pub use table::{FieldKind, FieldSpec, TableInput, table_fields};
 
 /// Fields every event's payload carries.
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
@@ -353,6 +362,9 @@ pub enum EventInput {
     SubagentStart(SubagentStartInput),
     /// SubagentStop.
     SubagentStop(SubagentStopInput),
+    /// One of the nineteen table-driven events of CLAUDE-CODE.md 4.1 (Setup,
+    /// InstructionsLoaded, ...).
+    Table(TableInput),
 }
 
 impl EventInput {
@@ -371,6 +383,7 @@ impl EventInput {
             EventInput::Stop(_) => Event::Stop,
             EventInput::SubagentStart(_) => Event::SubagentStart,
             EventInput::SubagentStop(_) => Event::SubagentStop,
+            EventInput::Table(i) => i.event(),
         }
     }
 }
@@ -429,6 +442,9 @@ pub const PAYLOAD_COMMON_KEYS: [&str; 9] = [
 /// An event's own keys, in wire order (SubagentStart and SubagentStop list `agent_id` and
 /// `agent_type`, which are written at their common position).
 pub fn payload_own_keys(event: Event) -> &'static [&'static str] {
+    if table_fields(event).is_some() {
+        return &table_names()[event as usize].0;
+    }
     match event {
         Event::SessionStart => &["source", "model", "session_title"],
         Event::UserPromptSubmit => &["prompt"],
@@ -456,13 +472,36 @@ pub fn payload_own_keys(event: Event) -> &'static [&'static str] {
             "background_tasks",
             "session_crons",
         ],
+        _ => &[],
     }
+}
+
+/// Per event (indexed by discriminant): the table-driven events' own keys and required
+/// keys (empty for the typed twelve).
+fn table_names() -> &'static [(Vec<&'static str>, Vec<&'static str>)] {
+    static NAMES: std::sync::OnceLock<Vec<(Vec<&'static str>, Vec<&'static str>)>> =
+        std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        Event::ALL
+            .iter()
+            .map(|&e| {
+                let fields = table_fields(e).unwrap_or(&[]);
+                (
+                    fields.iter().map(|f| f.name).collect(),
+                    fields.iter().filter(|f| f.required).map(|f| f.name).collect(),
+                )
+            })
+            .collect()
+    })
 }
 
 /// The keys a host must give for `event` ([`Invocation::from_host_json`]): the event's
 /// required keys of the table in the module docs, without the common fields (filled from
 /// the defaults) and without `stop_hook_active` (derived from the continuation count).
 pub fn host_required_keys(event: Event) -> &'static [&'static str] {
+    if table_fields(event).is_some() {
+        return &table_names()[event as usize].1;
+    }
     match event {
         Event::SessionStart => &["source"],
         Event::UserPromptSubmit => &["prompt"],
@@ -478,6 +517,7 @@ pub fn host_required_keys(event: Event) -> &'static [&'static str] {
         Event::SubagentStop => {
             &["agent_id", "agent_type", "agent_transcript_path", "last_assistant_message"]
         }
+        _ => &[],
     }
 }
 
@@ -514,6 +554,66 @@ pub fn example_payload(event: Event) -> Value {
             "agent_transcript_path": "",
             "last_assistant_message": "Done.",
         }),
+        Event::Setup => serde_json::json!({"trigger": "init"}),
+        Event::InstructionsLoaded => serde_json::json!({
+            "file_path": "/home/user/project/CLAUDE.md",
+            "memory_type": "Project",
+            "load_reason": "session_start",
+        }),
+        Event::UserPromptExpansion => serde_json::json!({
+            "expansion_type": "slash_command",
+            "command_name": "review",
+            "command_args": "src/main.rs",
+            "command_source": "project",
+            "prompt": "Review src/main.rs",
+        }),
+        Event::MessageDisplay => serde_json::json!({
+            "turn_id": "turn_example",
+            "message_id": "msg_example",
+            "index": 0,
+            "final": true,
+            "delta": "Done.",
+        }),
+        Event::PermissionDenied => serde_json::json!({
+            "tool_name": "Bash",
+            "tool_input": tool(),
+            "tool_use_id": "toolu_example",
+            "reason": "Denied by auto mode",
+        }),
+        Event::PostToolBatch => serde_json::json!({"tool_calls": [{
+            "tool_name": "Bash",
+            "tool_input": tool(),
+            "tool_use_id": "toolu_example",
+            "tool_response": {"stdout": "hello"},
+        }]}),
+        Event::TaskCreated | Event::TaskCompleted => {
+            serde_json::json!({"task_id": "task_example", "task_subject": "Write the tests"})
+        }
+        Event::StopFailure => serde_json::json!({"error": "rate_limit"}),
+        Event::TeammateIdle => serde_json::json!({"teammate_name": "reviewer"}),
+        Event::ConfigChange => serde_json::json!({"source": "user_settings"}),
+        Event::CwdChanged => {
+            serde_json::json!({"old_cwd": "/home/user/project", "new_cwd": "/home/user/project/src"})
+        }
+        Event::DirectoryAdded => {
+            serde_json::json!({"directory": "/home/user/other", "source": "slash_command"})
+        }
+        Event::FileChanged => {
+            serde_json::json!({"file_path": "/home/user/project/.env", "event": "change"})
+        }
+        Event::WorktreeCreate => serde_json::json!({"name": "feature-x"}),
+        Event::WorktreeRemove => {
+            serde_json::json!({"worktree_path": "/home/user/project/.claude/worktrees/feature-x"})
+        }
+        Event::PostCompact => {
+            serde_json::json!({"trigger": "manual", "compact_summary": "Summary of the session."})
+        }
+        Event::Elicitation => {
+            serde_json::json!({"mcp_server_name": "github", "message": "Which repository?"})
+        }
+        Event::ElicitationResult => {
+            serde_json::json!({"mcp_server_name": "github", "action": "accept"})
+        }
     }
 }
 
@@ -562,12 +662,25 @@ impl Invocation {
             EventInput::SubagentStart(i) => Some(&i.agent_type),
             EventInput::SubagentStop(i) => Some(&i.agent_type),
             EventInput::UserPromptSubmit(_) | EventInput::Stop(_) => None,
+            EventInput::Table(i) => {
+                let value = i.get_str(i.event().matcher_target()?)?;
+                if i.event() == Event::FileChanged {
+                    // FileChanged matches the changed file's basename (CLAUDE-CODE.md 3.5).
+                    Some(value.rsplit('/').next().unwrap_or(value))
+                } else {
+                    Some(value)
+                }
+            }
         }
     }
 
-    /// The tool call id, for tool events (PreToolUse, PostToolUse, PostToolUseFailure).
+    /// The tool call id, for tool events (PreToolUse, PostToolUse, PostToolUseFailure,
+    /// PermissionDenied).
     pub fn tool_use_id(&self) -> Option<&str> {
         match &self.input {
+            EventInput::Table(i) if i.event() == Event::PermissionDenied => {
+                i.get_str("tool_use_id")
+            }
             EventInput::PreToolUse(i) => Some(&i.tool_use_id),
             EventInput::PostToolUse(i) => Some(&i.tool_use_id),
             EventInput::PostToolUseFailure(i) => Some(&i.tool_use_id),
@@ -792,6 +905,14 @@ fn read_input(r: &Reader<'_>, host: bool) -> Result<EventInput, PayloadError> {
             background_tasks: r.opt_list("background_tasks", read_task)?,
             session_crons: r.opt_list("session_crons", read_cron)?,
         }),
+        event => {
+            EventInput::Table(TableInput::read(event, r.obj).map_err(|(field, expected)| {
+                match expected {
+                    None => r.missing(field),
+                    Some(expected) => r.wrong(field, expected),
+                }
+            })?)
+        }
     })
 }
 
@@ -1008,6 +1129,11 @@ impl Serialize for Invocation {
                 m.serialize_entry("background_tasks", &i.background_tasks)?;
                 m.serialize_entry("session_crons", &i.session_crons)?;
             }
+            EventInput::Table(i) => {
+                for (k, v) in i.fields() {
+                    m.serialize_entry(k, v)?;
+                }
+            }
         }
         m.end()
     }
@@ -1135,6 +1261,84 @@ pub(crate) mod tests {
             Event::PostToolUseFailure,
             r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{},"tool_use_id":"u","error":"e"}"#,
         ),
+        // The nineteen events CLAUDE-CODE.md 4.1 adds (no reference oracle: the wire is the
+        // table's key order, optional keys present where the row shows them).
+        (
+            Event::Setup,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"Setup","trigger":"init"}"#,
+        ),
+        (
+            Event::InstructionsLoaded,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"InstructionsLoaded","file_path":"/c/CLAUDE.md","memory_type":"Project","load_reason":"path_glob_match","globs":["src/**"],"trigger_file_path":"/c/src/a.rs","parent_file_path":"/c/.claude/rules.md"}"#,
+        ),
+        (
+            Event::UserPromptExpansion,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"UserPromptExpansion","expansion_type":"slash_command","command_name":"review","command_args":"a b","command_source":"project","prompt":"Review a b"}"#,
+        ),
+        (
+            Event::MessageDisplay,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"MessageDisplay","turn_id":"t1","message_id":"m1","index":3,"final":false,"delta":"héllo\n"}"#,
+        ),
+        (
+            Event::PermissionDenied,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"PermissionDenied","tool_name":"Bash","tool_input":{"command":"rm -rf /"},"tool_use_id":"toolu_4","reason":"destructive"}"#,
+        ),
+        (
+            Event::PostToolBatch,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"PostToolBatch","tool_calls":[{"tool_name":"Read","tool_input":{"file_path":"/c/a"},"tool_use_id":"toolu_5","tool_response":null}]}"#,
+        ),
+        (
+            Event::TaskCreated,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"TaskCreated","task_id":"1","task_subject":"Write tests","task_description":"all of them","teammate_name":"ann","team_name":"core"}"#,
+        ),
+        (
+            Event::TaskCompleted,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"TaskCompleted","task_id":"1","task_subject":"Write tests"}"#,
+        ),
+        (
+            Event::StopFailure,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"StopFailure","error":"rate_limit","error_details":"429","last_assistant_message":"m"}"#,
+        ),
+        (
+            Event::TeammateIdle,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"TeammateIdle","teammate_name":"ann","team_name":"core"}"#,
+        ),
+        (
+            Event::ConfigChange,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"ConfigChange","source":"project_settings","file_path":"/c/.claude/settings.json"}"#,
+        ),
+        (
+            Event::CwdChanged,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"CwdChanged","old_cwd":"/c","new_cwd":"/c/src"}"#,
+        ),
+        (
+            Event::DirectoryAdded,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"DirectoryAdded","directory":"/d","source":"register_repo_root"}"#,
+        ),
+        (
+            Event::FileChanged,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"FileChanged","file_path":"/c/.env","event":"change"}"#,
+        ),
+        (
+            Event::WorktreeCreate,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"WorktreeCreate","name":"feature"}"#,
+        ),
+        (
+            Event::WorktreeRemove,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"WorktreeRemove","worktree_path":"/c/.claude/worktrees/feature"}"#,
+        ),
+        (
+            Event::PostCompact,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"PostCompact","trigger":"auto","compact_summary":"summary"}"#,
+        ),
+        (
+            Event::Elicitation,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"Elicitation","mcp_server_name":"gh","message":"Which?","mode":"form","elicitation_id":"e1","requested_schema":{"type":"object"}}"#,
+        ),
+        (
+            Event::ElicitationResult,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"ElicitationResult","mcp_server_name":"gh","action":"accept","elicitation_id":"e1","content":{"repo":"x"}}"#,
+        ),
     ];
 
     fn parse(text: &str) -> Value {
@@ -1177,6 +1381,11 @@ pub(crate) mod tests {
             let inv = Invocation::from_json(event, &parse(golden)).expect("golden");
             let wire = inv.to_wire_value();
             let expected = event.matcher_target().map(|k| wire[k].as_str().expect("target"));
+            // FileChanged matches the basename of its `file_path` (CLAUDE-CODE.md 3.5).
+            let expected = match event {
+                Event::FileChanged => expected.and_then(|p| p.rsplit('/').next()),
+                _ => expected,
+            };
             assert_eq!(inv.matcher_target(), expected, "{event}");
         }
     }

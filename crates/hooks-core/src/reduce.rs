@@ -579,10 +579,9 @@ impl Reduction {
                     self.decision.context.push(text);
                 }
             }
-            Event::SessionStart
-            | Event::SessionEnd
-            | Event::Notification
-            | Event::SubagentStart => {
+            // SPEC section 4's non-blocking events, and (until their CLAUDE-CODE.md 4.2
+            // block effects exist) the nineteen it lacks.
+            _ => {
                 let text = self.cap(id, "reason", text);
                 self.warn(
                     id,

@@ -554,6 +554,7 @@ fn input_schema(event: Event) -> Value {
         Event::Stop => serialize_schema::<StopInput>(),
         Event::SubagentStart => serialize_schema::<SubagentStartInput>(),
         Event::SubagentStop => serialize_schema::<SubagentStopInput>(),
+        event => table_schema(event),
     };
     let hook_event_name = serde_json::json!({
         "description": "The event's name.",
@@ -603,6 +604,22 @@ fn input_schema(event: Event) -> Value {
     finish(out, &format!("input.{event}"), format!("{event} input"), true)
 }
 
+/// The own keys of a table-driven event ([`crate::payload::table_fields`]) as the object
+/// schema [`serialize_schema`] gives for a typed input.
+fn table_schema(event: Event) -> Value {
+    let fields = crate::payload::table_fields(event).unwrap_or(&[]);
+    let mut props = Map::new();
+    for f in fields {
+        let mut prop = serde_json::json!({"description": f.description});
+        if let Some(ty) = f.kind.schema_type() {
+            prop["type"] = Value::String(ty.to_owned());
+        }
+        props.insert(f.name.to_owned(), prop);
+    }
+    let required: Vec<&str> = fields.iter().filter(|f| f.required).map(|f| f.name).collect();
+    serde_json::json!({"type": "object", "properties": props, "required": required})
+}
+
 /// What a handler of `event` may print.
 fn output_schema(event: Event) -> Value {
     let schema = match event {
@@ -614,9 +631,9 @@ fn output_schema(event: Event) -> Value {
         Event::PostToolUseFailure | Event::Stop | Event::SubagentStart | Event::SubagentStop => {
             schemars::schema_for!(OutputWith<ContextSpecific>)
         }
-        Event::SessionEnd | Event::Notification | Event::PreCompact => {
-            schemars::schema_for!(UniversalOutput)
-        }
+        // SessionEnd, Notification, PreCompact, and the nineteen events SPEC section 4
+        // lacks: the universal fields only.
+        _ => schemars::schema_for!(UniversalOutput),
     };
     let mut value =
         finish(schema.to_value(), &format!("output.{event}"), format!("{event} output"), false);
@@ -748,8 +765,10 @@ mod tests {
     #[test]
     fn names_resolve() {
         let names = schema_names();
-        assert_eq!(names.len(), 25);
+        // config, then input and output per event (31 events, CLAUDE-CODE.md 4.1).
+        assert_eq!(names.len(), 63);
         assert_eq!(names[0], "config");
+        assert!(names.contains(&"input.ElicitationResult".to_owned()));
         assert!(names.contains(&"input.PreToolUse".to_owned()));
         assert!(names.contains(&"output.SubagentStop".to_owned()));
         for name in &names {

@@ -361,6 +361,8 @@ pub struct Snapshot {
     handlers: Vec<Handler>,
     events: HashMap<Event, EventIndex>,
     diagnostics: Vec<Diagnostic>,
+    /// The literal file names of the FileChanged matchers (CLAUDE-CODE.md 3.5).
+    watch_names: Vec<String>,
 }
 
 impl Snapshot {
@@ -418,6 +420,27 @@ impl Snapshot {
     /// one reports none), then matcher rejections.
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.diagnostics
+    }
+
+    /// The file names the host should watch for FileChanged (CLAUDE-CODE.md 3.5): each
+    /// FileChanged matcher of a loaded document split on `|`, members trimmed, empties
+    /// dropped, each name once in first-seen order (`*` is the literal name `*`; an omitted
+    /// matcher adds none). Names are relative to the invocation's cwd. The dynamic list of
+    /// `watchPaths` outputs is session state: see [`Snapshot::watch_list_with`].
+    pub fn watch_list(&self) -> Vec<String> {
+        self.watch_names.clone()
+    }
+
+    /// [`Snapshot::watch_list`] followed by `dynamic` (the paths the latest `watchPaths`
+    /// outputs set, CLAUDE-CODE.md 11.3), each entry once.
+    pub fn watch_list_with(&self, dynamic: &[String]) -> Vec<String> {
+        let mut out = self.watch_names.clone();
+        for path in dynamic {
+            if !out.contains(path) {
+                out.push(path.clone());
+            }
+        }
+        out
     }
 
     /// The events with at least one active handler.
@@ -495,6 +518,8 @@ struct Builder<'a> {
     file_events: HashSet<Event>,
     /// Compile errors of the regex matchers seen so far, by pattern.
     regex_errors: HashMap<String, Option<String>>,
+    /// FileChanged watch names, in first-seen order.
+    watch_names: Vec<String>,
 }
 
 impl<'a> Builder<'a> {
@@ -511,6 +536,7 @@ impl<'a> Builder<'a> {
             file_events: HashSet::new(),
             regex_errors: HashMap::new(),
             regex_slots: HashMap::new(),
+            watch_names: Vec::new(),
         }
     }
 
@@ -565,6 +591,14 @@ impl<'a> Builder<'a> {
                     }
                     self.inactive.extend(handlers);
                     continue;
+                }
+                if event == Event::FileChanged {
+                    let names = group.matcher.as_deref().unwrap_or("").split('|').map(str::trim);
+                    for name in names.filter(|n| !n.is_empty()) {
+                        if !self.watch_names.iter().any(|w| w == name) {
+                            self.watch_names.push(name.to_owned());
+                        }
+                    }
                 }
                 self.canonical.entry(event).or_default().push(canonical_group(
                     group.matcher.as_deref(),
@@ -624,9 +658,33 @@ impl<'a> Builder<'a> {
         mut handlers: Vec<Handler>,
     ) {
         let GroupSite { matcher_pos, field, source, callback_group } = *site;
+        let profile = self.options.profile;
         let ix = self.events.entry(event).or_default();
         let gi = ix.groups.len() as u32;
-        let rejection = match (event.matcher_target(), matcher::matcher_kind(matcher_text)) {
+        let rule = matcher::ExactRule::for_event(event, profile);
+        let mut kind = matcher::matcher_kind_with(matcher_text, rule);
+        if kind != MatcherKind::All
+            && event.matcher_target().is_none()
+            && profile == Profile::ClaudeCode
+        {
+            // CLAUDE-CODE.md 3.3: claude-code ignores the matcher of a no-matcher event and
+            // the group matches always.
+            kind = MatcherKind::All;
+            self.diagnostics.push(
+                Diagnostic::info(
+                    codes::IGNORED_MATCHER,
+                    format!(
+                        "Matcher {} of hook group {event}:{gi} ignored: {event} does not \
+                         support matchers",
+                        crate::text::py_repr(matcher_text.unwrap_or(""))
+                    ),
+                )
+                .with_source(source)
+                .with_field(format!("{field}.matcher"))
+                .at(matcher_pos),
+            );
+        }
+        let rejection = match (event.matcher_target(), kind) {
             (_, MatcherKind::All) => None,
             (None, _) => Some((
                 codes::UNSUPPORTED_MATCHER,
@@ -705,10 +763,10 @@ impl<'a> Builder<'a> {
                     .at(matcher_pos),
             );
         } else if !active.is_empty() {
-            match matcher::matcher_kind(matcher_text) {
+            match kind {
                 MatcherKind::All => ix.all.push(gi),
                 MatcherKind::Exact => {
-                    if let Ok(Matcher::Exact(names)) = Matcher::compile(matcher_text) {
+                    if let Ok(Matcher::Exact(names)) = Matcher::compile_with(matcher_text, rule) {
                         for n in names {
                             ix.exact.entry(n).or_default().push(gi);
                         }
@@ -792,6 +850,7 @@ impl<'a> Builder<'a> {
             handlers,
             events: self.events,
             diagnostics: self.diagnostics,
+            watch_names: self.watch_names,
         }
     }
 }

@@ -347,7 +347,8 @@ fn every_event_fires_its_example_payload_without_payload() {
     assert_eq!(stdin["tool_input"], json!({"command": "echo hello"}));
 }
 
-const EVENTS: [&str; 12] = [
+/// All 31 events (CLAUDE-CODE.md 4.1).
+const EVENTS: [&str; 31] = [
     "SessionStart",
     "UserPromptSubmit",
     "SessionEnd",
@@ -360,6 +361,25 @@ const EVENTS: [&str; 12] = [
     "Stop",
     "SubagentStart",
     "SubagentStop",
+    "Setup",
+    "InstructionsLoaded",
+    "UserPromptExpansion",
+    "MessageDisplay",
+    "PermissionDenied",
+    "PostToolBatch",
+    "TaskCreated",
+    "TaskCompleted",
+    "StopFailure",
+    "TeammateIdle",
+    "ConfigChange",
+    "CwdChanged",
+    "DirectoryAdded",
+    "FileChanged",
+    "WorktreeCreate",
+    "WorktreeRemove",
+    "PostCompact",
+    "Elicitation",
+    "ElicitationResult",
 ];
 
 /// `--allow-env NAME` lets a credential-looking variable through the scrubbing.

@@ -192,16 +192,17 @@ fn root_and_hooks_shape() {
 
 #[test]
 fn event_rows() {
+    // CLAUDE-CODE.md 1.8 replaces SPEC 2's `invalid_config` for unknown events.
     check(
         r#"{"hooks": {"Foo": [], "Stop": []}}"#,
         &["Stop (no groups)"],
-        &["E invalid_config 1:12 hooks.Foo: unknown hook event"],
+        &["W unknown_event 1:12 hooks.Foo: Unknown hook event 'Foo' ignored"],
     );
     check(
         r#"{"hooks": {"pretooluse": []}}"#,
         &[],
         &[
-            "E invalid_config 1:12 hooks.pretooluse: unknown hook event (did you mean 'PreToolUse'?)",
+            "W unknown_event 1:12 hooks.pretooluse: Unknown hook event 'pretooluse' ignored (did you mean 'PreToolUse'?)",
         ],
     );
     check(
@@ -592,7 +593,6 @@ fn golden_reference_messages() {
         ),
         ("[]", "Invalid hooks config at F: expected an object"),
         ("{}", "Invalid hooks config at F:hooks: expected an object"),
-        (r#"{"hooks":{"Foo":[]}}"#, "Invalid hooks config at F:hooks.Foo: unknown hook event"),
         (
             r#"{"hooks":{"PreToolUse":{}}}"#,
             "Invalid hooks config at F:hooks.PreToolUse: expected a list of matcher groups",
@@ -934,4 +934,72 @@ mod handler_types {
         assert_eq!(HandlerType::McpTool(mcp).default_timeout_secs(e), 30.0);
         assert_eq!(HandlerType::Command.default_timeout_secs(Event::Stop), 600.0);
     }
+}
+
+/// CLAUDE-CODE.md 1.8 (both profiles), fixture F01: an unknown event is an
+/// `unknown_event` warning, its groups are dropped and take no index, the other events load.
+#[test]
+fn unknown_events_are_warnings() {
+    let text = r#"{"hooks":{"Bogus":[{"hooks":[{"type":"command","command":"b"}]}],"Stop":[{"hooks":[{"type":"command","command":"s"}]}]}}"#;
+    for profile in [Profile::DeepAgents, Profile::ClaudeCode] {
+        let p = parse_config_for(text.as_bytes(), F, ConfigKind::User, profile);
+        assert_eq!(
+            diags(&p),
+            ["W unknown_event 1:11 hooks.Bogus: Unknown hook event 'Bogus' ignored"]
+        );
+        assert_eq!(loaded(&p), ["Stop hooks.Stop[0]@1:74 | hooks[0]@1:84 command=s"]);
+        assert_eq!(p.diagnostics.iter().filter(|d| d.is_error()).count(), 0);
+    }
+    check(
+        r#"{"hooks": {"pretooluse": [], "FileChange": [], "Stop": []}}"#,
+        &["Stop (no groups)"],
+        &[
+            "W unknown_event 1:12 hooks.pretooluse: Unknown hook event 'pretooluse' ignored (did you mean 'PreToolUse'?)",
+            "W unknown_event 1:30 hooks.FileChange: Unknown hook event 'FileChange' ignored (did you mean 'FileChanged'?)",
+        ],
+    );
+}
+
+/// CLAUDE-CODE.md 2.1: a plugin document's `description` string is accepted silently;
+/// elsewhere, and other unknown root keys, are `unknown_field`.
+#[test]
+fn plugin_documents_may_carry_a_description() {
+    let plugin = |text: &str| parse_config(text.as_bytes(), F, ConfigKind::Plugin);
+    let p = plugin(r#"{"description": "Formats code", "hooks": {"Stop": []}}"#);
+    assert_eq!(diags(&p), Vec::<String>::new());
+    assert_eq!(loaded(&p), ["Stop (no groups)"]);
+    let p = plugin(r#"{"description": 5, "hooks": {"Stop": []}}"#);
+    assert_eq!(diags(&p), ["W invalid_config 1:17 description: Input should be a valid string"]);
+    assert_eq!(loaded(&p), ["Stop (no groups)"]);
+    let p = plugin(r#"{"description": "d", "version": 1, "hooks": {}}"#);
+    assert_eq!(
+        diags(&p),
+        ["W unknown_field 1:22 version: Unknown field 'version' at F:version ignored"]
+    );
+    check(
+        r#"{"description": "d", "hooks": {}}"#,
+        &[],
+        &["W unknown_field 1:2 description: Unknown field 'description' at F:description ignored"],
+    );
+}
+
+/// CLAUDE-CODE.md 11, legacy-format row: claude-code reads no legacy format; a `hooks`
+/// list is `invalid_config` in every layer (deepagents migrates it).
+#[test]
+fn claude_code_rejects_the_legacy_format() {
+    let text = r#"{"hooks": [{"events": ["session.start"], "command": ["notify"]}]}"#;
+    for kind in [ConfigKind::User, ConfigKind::Project, ConfigKind::Plugin] {
+        let p = parse_config_for(text.as_bytes(), F, kind, Profile::ClaudeCode);
+        assert!(!p.legacy, "{kind:?}");
+        assert!(p.config.events.is_empty(), "{kind:?}");
+        let want = if kind == ConfigKind::Plugin {
+            "E invalid_config 1:11 hooks: expected an object (plugin hook documents cannot use the legacy list format)"
+        } else {
+            "E invalid_config 1:11 hooks: expected an object (the claude-code profile does not read the legacy list format)"
+        };
+        assert_eq!(diags(&p), [want], "{kind:?}");
+    }
+    let p = parse_config_for(text.as_bytes(), F, ConfigKind::User, Profile::DeepAgents);
+    assert!(p.legacy);
+    assert!(!p.config.events.is_empty());
 }

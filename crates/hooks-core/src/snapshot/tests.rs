@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::config::{EventGroups, GroupConfig, HookConfig};
+use crate::diag::Severity;
 
 fn handler(command: &str) -> HandlerConfig {
     HandlerConfig {
@@ -454,4 +455,158 @@ fn type_fields_are_part_of_the_identity() {
     assert_eq!(servers, ["srv", "srv", "plugin:tools:srv"]);
     let timeouts: Vec<f64> = s.handlers().iter().map(|h| h.effective_timeout).collect();
     assert_eq!(timeouts[..7], [600.0, 600.0, 600.0, 600.0, 30.0, 30.0, 30.0]);
+}
+
+fn build_for(profile: Profile, docs: Vec<LayerDocument>) -> Snapshot {
+    Snapshot::build(docs, &SnapshotOptions { profile, ..SnapshotOptions::default() })
+}
+
+fn codes_of(s: &Snapshot) -> Vec<(&str, Severity)> {
+    s.diagnostics().iter().map(|d| (d.code.as_str(), d.severity)).collect()
+}
+
+/// F03 (CLAUDE-CODE.md 3.3): a Stop group with `"matcher":"Bash"`: claude-code ignores the
+/// matcher (`ignored_matcher`, info) and runs it; deepagents rejects the group.
+#[test]
+fn f03_matcher_on_a_no_matcher_event() {
+    let docs = || {
+        vec![doc(
+            Layer::User,
+            "u",
+            vec![
+                (Event::Stop, vec![group(Some("Bash"), vec![handler("stop")])]),
+                (Event::CwdChanged, vec![group(Some("x|y"), vec![handler("cwd")])]),
+            ],
+        )]
+    };
+    let cc = build_for(Profile::ClaudeCode, docs());
+    assert_eq!(
+        codes_of(&cc),
+        [(codes::IGNORED_MATCHER, Severity::Info), (codes::IGNORED_MATCHER, Severity::Info)]
+    );
+    assert_eq!(
+        cc.diagnostics()[0].message,
+        "Matcher 'Bash' of hook group Stop:0 ignored: Stop does not support matchers"
+    );
+    assert_eq!(ids(&cc.matching(Event::Stop, None)), ["Stop:0:0"]);
+    assert_eq!(ids(&cc.matching(Event::CwdChanged, None)), ["CwdChanged:0:0"]);
+    let da = build_for(Profile::DeepAgents, docs());
+    assert_eq!(
+        codes_of(&da),
+        [
+            (codes::UNSUPPORTED_MATCHER, Severity::Error),
+            (codes::UNSUPPORTED_MATCHER, Severity::Error)
+        ]
+    );
+    assert!(da.matching(Event::Stop, None).is_empty());
+    assert!(da.matching(Event::CwdChanged, None).is_empty());
+}
+
+/// F04 (3.1 rule 2): `code-reviewer` is an exact name in claude-code.
+#[test]
+fn f04_exact_agent_type() {
+    let s = build_for(
+        Profile::ClaudeCode,
+        vec![doc(
+            Layer::User,
+            "u",
+            vec![(Event::SubagentStart, vec![group(Some("code-reviewer"), vec![handler("r")])])],
+        )],
+    );
+    assert!(s.matching(Event::SubagentStart, Some("senior-code-reviewer")).is_empty());
+    assert_eq!(
+        ids(&s.matching(Event::SubagentStart, Some("code-reviewer"))),
+        ["SubagentStart:0:0"]
+    );
+}
+
+/// F05 (3.1 rule 3): `a-b` is a regex on FileChanged (runs for basename `xa-b`), an exact
+/// set on Notification (does not run for `xa-b`).
+#[test]
+fn f05_file_changed_matchers_are_narrower() {
+    let s = build_for(
+        Profile::ClaudeCode,
+        vec![doc(
+            Layer::User,
+            "u",
+            vec![
+                (Event::FileChanged, vec![group(Some("a-b"), vec![handler("f")])]),
+                (Event::Notification, vec![group(Some("a-b"), vec![handler("n")])]),
+            ],
+        )],
+    );
+    assert_eq!(ids(&s.matching(Event::FileChanged, Some("xa-b"))), ["FileChanged:0:0"]);
+    assert!(s.matching(Event::Notification, Some("xa-b")).is_empty());
+    assert_eq!(ids(&s.matching(Event::Notification, Some("a-b"))), ["Notification:0:0"]);
+    // Deepagents keeps SPEC 12: `a-b` is an exact set on both.
+    let da = build_for(
+        Profile::DeepAgents,
+        vec![doc(
+            Layer::User,
+            "u",
+            vec![(Event::FileChanged, vec![group(Some("a-b"), vec![handler("f")])])],
+        )],
+    );
+    assert!(da.matching(Event::FileChanged, Some("xa-b")).is_empty());
+}
+
+/// 3.2: a JavaScript-only construct is `invalid_matcher`, the group keeps its index.
+#[test]
+fn javascript_only_matchers_are_invalid() {
+    for profile in [Profile::ClaudeCode, Profile::DeepAgents] {
+        let s = build_for(
+            profile,
+            vec![doc(
+                Layer::User,
+                "u",
+                vec![(
+                    Event::PreToolUse,
+                    vec![
+                        group(Some("(?!Bash)"), vec![handler("a")]),
+                        group(Some("Bash"), vec![handler("b")]),
+                    ],
+                )],
+            )],
+        );
+        assert_eq!(codes_of(&s), [(codes::INVALID_MATCHER, Severity::Error)], "{profile:?}");
+        assert_eq!(ids(&s.matching(Event::PreToolUse, Some("Bash"))), ["PreToolUse:1:0"]);
+    }
+}
+
+/// 3.5: the FileChanged watch list: literal names split on `|`, `*` literal, omitted
+/// matchers add none, each name once; an inactive document adds none.
+#[test]
+fn watch_list_holds_the_file_changed_names() {
+    let mut untrusted = doc(
+        Layer::Project,
+        "p",
+        vec![(Event::FileChanged, vec![group(Some("secret"), vec![handler("p")])])],
+    );
+    untrusted.inactive = Some((InactiveStatus::Untrusted, "untrusted".to_owned()));
+    let s = build_for(
+        Profile::ClaudeCode,
+        vec![
+            untrusted,
+            doc(
+                Layer::User,
+                "u",
+                vec![
+                    (
+                        Event::FileChanged,
+                        vec![
+                            group(Some(".envrc| package.json |"), vec![handler("a")]),
+                            group(None, vec![handler("b")]),
+                            group(Some("*"), vec![handler("c")]),
+                            group(Some("package.json"), vec![handler("d")]),
+                        ],
+                    ),
+                    (Event::PreToolUse, vec![group(Some("Bash"), vec![handler("e")])]),
+                ],
+            ),
+        ],
+    );
+    assert_eq!(s.watch_list(), [".envrc", "package.json", "*"]);
+    let dynamic = ["/abs/a".to_owned(), "*".to_owned()];
+    assert_eq!(s.watch_list_with(&dynamic), [".envrc", "package.json", "*", "/abs/a"]);
+    assert!(build(Vec::new()).watch_list().is_empty());
 }
