@@ -14,7 +14,7 @@
 //! continues as a background handler, and [`async_response`] picks its answer from the
 //! lines that follow.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::Capabilities;
@@ -40,8 +40,8 @@ pub struct Background {
 
 /// What a finished background handler delivers to the model on its next turn
 /// (CLAUDE-CODE.md 9.1 rule 3).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema), schemars(rename = "async_result"))]
 pub struct AsyncResult {
     /// The handler id.
     pub handler_id: String,
@@ -59,8 +59,8 @@ pub struct AsyncResult {
 
 /// An `asyncRewake` handler's exit 2: wake the model, even when the session is idle
 /// (CLAUDE-CODE.md 9.2).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema), schemars(rename = "rewake"))]
 pub struct Rewake {
     /// The handler id.
     pub handler_id: String,

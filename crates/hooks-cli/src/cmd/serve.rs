@@ -29,8 +29,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use hooks_core::{CommonDefaults, Diagnostic, Event, Invocation};
-use hooks_exec::{Fired, Session, StatusListener};
+use hooks_core::{AsyncResult, CommonDefaults, Diagnostic, Event, Invocation};
+use hooks_exec::{AsyncResultListener, Fired, Session, StatusListener};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -82,6 +82,13 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
         let _ = note_tx.send(text.to_owned());
     });
     session.on_status(Arc::clone(&status_listener));
+    // Background handlers that finished (CLAUDE-CODE.md 9.1): a wakeup; the loop takes
+    // the rewakes and results from the session and sends each once.
+    let (bg_tx, mut bg_rx) = mpsc::unbounded_channel::<()>();
+    let background_listener: AsyncResultListener = Arc::new(move |_: &AsyncResult| {
+        let _ = bg_tx.send(());
+    });
+    session.on_async_result(Arc::clone(&background_listener));
     let mut host = Host {
         session,
         setup,
@@ -90,6 +97,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
         allow_env,
         capabilities,
         status_listener,
+        background_listener,
         debug,
         fired: false,
     };
@@ -136,10 +144,13 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
                 signo = stop.signalled() => {
                     // Aborting the events drops them, which kills every handler tree.
                     tasks.shutdown().await;
+                    host.session.end_session().await;
+                    push_background(&mut batch, &host.session);
                     flush(out, &mut batch)?;
                     return Ok(Some(signo));
                 }
                 Some(note) = note_rx.recv() => status.set(note, Instant::now()),
+                Some(()) = bg_rx.recv() => push_background(&mut batch, &host.session),
                 Some(line) = debug_rx.recv() => Ctx::debug_line(err, err_style, &line),
                 Some(done) = tasks.join_next(), if !tasks.is_empty() => {
                     push_event_response(&mut batch, done);
@@ -169,6 +180,8 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
             loop {
                 if let Ok(note) = note_rx.try_recv() {
                     status.set(note, Instant::now());
+                } else if bg_rx.try_recv().is_ok() {
+                    push_background(&mut batch, &host.session);
                 } else if let Some(done) = tasks.try_join_next() {
                     push_event_response(&mut batch, done);
                 } else {
@@ -177,6 +190,9 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
             }
             flush(out, &mut batch)?;
         }
+        // The session ends: background handlers still running are killed, `cancelled`.
+        host.session.end_session().await;
+        push_background(&mut batch, &host.session);
         while let Ok(note) = note_rx.try_recv() {
             status.set(note, Instant::now());
         }
@@ -215,6 +231,8 @@ struct Host<'a> {
     capabilities: Vec<Capability>,
     /// Where status texts go; every session started gets it.
     status_listener: StatusListener,
+    /// Told of each finished background handler; every session started gets it.
+    background_listener: AsyncResultListener,
     /// The debug log (`-v`); every session started gets it.
     debug: Option<hooks_exec::DebugSink>,
     /// An `event` request was accepted: the session options are fixed from then on.
@@ -232,6 +250,7 @@ impl Host<'_> {
         let session =
             Session::start(options).map_err(|e| format!("cannot start the session: {e}"))?;
         session.on_status(Arc::clone(&self.status_listener));
+        session.on_async_result(Arc::clone(&self.background_listener));
         self.session = Arc::new(session);
         self.allow_env = allow_env;
         self.capabilities = capabilities;
@@ -505,6 +524,17 @@ fn push_event_response(batch: &mut Vec<u8>, done: Result<EventDone, tokio::task:
 }
 
 /// Appends `message` as one line to `batch`.
+/// Adds a `rewake` line for each rewake, then an `async_result` line for each finished
+/// background handler, that the session has not handed out yet.
+fn push_background(batch: &mut Vec<u8>, session: &Session) {
+    for rewake in session.take_rewakes() {
+        push_line(batch, &Notification::Rewake(rewake));
+    }
+    for result in session.take_async_results() {
+        push_line(batch, &Notification::AsyncResult(result));
+    }
+}
+
 fn push_line(batch: &mut Vec<u8>, message: &impl Serialize) {
     // The messages serialize: every map key is a string.
     // C1 and format characters as `\uXXXX` too, so the guard on stdout leaves the line as

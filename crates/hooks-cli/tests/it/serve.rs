@@ -413,3 +413,62 @@ fn ids_are_echoed_exactly_as_written() {
         }
     }
 }
+
+#[test]
+fn background_handlers_notify_and_shutdown_cancels_the_running_ones() {
+    // CLAUDE-CODE.md 9.1 rules 3 and 5, 9.2 (F30, F31 over serve).
+    let env = TestEnv::new("serve-async");
+    env.user_hooks(
+        r#"{"hooks": {"PostToolUse": [{"hooks": [
+  {"type": "command", "async": true, "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PostToolUse\", \"additionalContext\": \"T\"}, \"decision\": \"block\", \"reason\": \"R\"}'"},
+  {"type": "command", "asyncRewake": true, "rewakeMessage": "M", "command": "echo vuln >&2; exit 2"},
+  {"type": "command", "async": true, "command": "sleep 30"}
+]}]}}"#,
+    );
+    let mut child = env
+        .command(&["serve"])
+        .env("HOOKS_PROFILE", "claude-code")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut next = move || -> Option<Value> {
+        loop {
+            let v: Value = serde_json::from_str(&lines.next()?.unwrap()).unwrap();
+            if v["method"] != "status" {
+                return Some(v);
+            }
+        }
+    };
+    let payload = json!({"id": 1, "method": "event", "params": {"event": "PostToolUse",
+        "payload": {"tool_name": "Write", "tool_input": {"file_path": "/p/a.ts"},
+                    "tool_response": {}, "tool_use_id": "t1"}}});
+    writeln!(stdin, "{payload}").unwrap();
+    let mut seen = Vec::new();
+    while seen.iter().filter(|v: &&Value| v["method"] == "async_result").count() < 2 {
+        seen.push(next().expect("a line"));
+    }
+    let response = seen.iter().find(|v| v["id"] == 1).expect("the event's response");
+    assert_eq!(
+        response["result"]["decision"]["async_pending"],
+        json!(["PostToolUse:0:0", "PostToolUse:0:1", "PostToolUse:0:2"])
+    );
+    assert_eq!(response["result"]["decision"]["feedback"], json!([]));
+    let results: Vec<&Value> = seen.iter().filter(|v| v["method"] == "async_result").collect();
+    let first = results.iter().find(|r| r["params"]["handler_id"] == "PostToolUse:0:0").unwrap();
+    assert_eq!(first["params"]["context"], json!(["T"]));
+    let rewake = seen.iter().find(|v| v["method"] == "rewake").expect("a rewake line");
+    assert_eq!(rewake["params"]["message"], "M\n\nvuln");
+    assert_eq!(rewake["params"]["handler_id"], "PostToolUse:0:1");
+
+    writeln!(stdin, r#"{{"id": "end", "method": "shutdown"}}"#).unwrap();
+    let cancelled = next().unwrap();
+    assert_eq!(cancelled["method"], "async_result");
+    assert_eq!(cancelled["params"]["handler_id"], "PostToolUse:0:2");
+    assert_eq!(cancelled["params"]["diagnostics"][0]["code"], "cancelled");
+    assert_eq!(next().unwrap()["id"], "end");
+    assert!(next().is_none());
+    assert!(child.wait().unwrap().success());
+}

@@ -6,7 +6,7 @@
 //! Requests and notifications also deserialize (a Rust host can use them as they are);
 //! responses only serialize, as the engine values they carry (`Decision`, `Effect`) do.
 
-use hooks_core::{Diagnostic, Event};
+use hooks_core::{AsyncResult, Diagnostic, Event, Rewake};
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
@@ -286,6 +286,13 @@ pub(crate) struct SessionSet<'a> {
 pub enum Notification {
     /// The status line a host may show.
     Status(StatusParams),
+    /// A background handler finished, timed out or was cancelled (CLAUDE-CODE.md 9.1):
+    /// its context goes to the model on the next turn. Sent once per handler run.
+    #[serde(rename = "async_result")]
+    AsyncResult(AsyncResult),
+    /// An `asyncRewake` handler exited 2 (CLAUDE-CODE.md 9.2): wake the model, even when
+    /// the session is idle. Sent before that handler's `async_result`.
+    Rewake(Rewake),
 }
 
 /// The params of a `status` notification.
