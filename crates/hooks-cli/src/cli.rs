@@ -34,8 +34,13 @@ Environment:
   HOOKS_DOWNLOAD_STALL_TIMEOUT
                     seconds without a byte before a plugin download fails, also the
                     window of its minimum rate of 1 KiB/s [default: 30]
+  CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS
+                    claude-code: the shared SessionEnd budget in milliseconds
+                    [default: the largest settings timeout, 1.5 s to 60 s]
   Handlers get this environment minus credentials, plus CLAUDE_PROJECT_DIR and, for
-  plugin hooks, CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA.";
+  plugin hooks, CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA. claude-code also strips
+  OTEL_* and sets CLAUDE_CODE_SESSION_ID, CLAUDE_EFFORT (when the payload has an
+  effort) and, for SessionStart, CLAUDE_ENV_FILE (docs/claude-code.md).";
 
 /// Help text blocks joined by blank lines (an `after_help`).
 fn blocks(parts: &[&str]) -> String {

@@ -127,11 +127,9 @@ pub(super) fn callback_timeout_text(job: &Job) -> String {
 /// UserPromptSubmit is blocked with it. Elsewhere the `timeout` diagnostic is all.
 pub(super) fn fail_closed(decision: &mut Decision, text: String) {
     match decision.event {
-        Event::PreToolUse => {
-            if decision.permission.behavior != PermissionBehavior::Deny {
-                decision.permission.behavior = PermissionBehavior::Deny;
-                decision.permission.reason = Some(text);
-            }
+        Event::PreToolUse if decision.permission.behavior != PermissionBehavior::Deny => {
+            decision.permission.behavior = PermissionBehavior::Deny;
+            decision.permission.reason = Some(text);
         }
         Event::UserPromptSubmit => {
             decision.continue_processing = false;
