@@ -196,7 +196,14 @@ pub fn parse_config_for(
         parsed.diagnostics = cx.diagnostics;
         return parsed;
     };
-    cx.members(root_members, "", Some(ROOT_KEYS));
+    // CLAUDE-CODE.md 2.1: a claude-code plugin hook document may describe itself.
+    let plugin_root = kind == ConfigKind::Plugin && profile == Profile::ClaudeCode;
+    let root_keys = if plugin_root { PLUGIN_ROOT_KEYS } else { ROOT_KEYS };
+    for m in cx.members(root_members, "", Some(root_keys)) {
+        if plugin_root && m.key == "description" && m.value.value.as_str().is_none() {
+            cx.invalid_with(Severity::Warning, "description", "expected a string", m.value.pos);
+        }
+    }
     match root.get("hooks") {
         Some(m) if legacy::is_legacy(&m.value) && kind != ConfigKind::Plugin => {
             parsed.config = legacy::migrate(&mut cx, &m.value).config;
@@ -219,6 +226,8 @@ pub fn parse_config_for(
 
 /// Keys allowed at the root of a document.
 const ROOT_KEYS: &[&str] = &["hooks", "$schema"];
+/// Keys allowed at the root of a claude-code plugin hook document (CLAUDE-CODE.md 2.1).
+const PLUGIN_ROOT_KEYS: &[&str] = &["hooks", "$schema", "description"];
 /// Keys allowed in a matcher group.
 const GROUP_KEYS: &[&str] = &["matcher", "hooks"];
 /// Keys allowed in a handler.
