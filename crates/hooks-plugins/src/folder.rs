@@ -325,6 +325,9 @@ struct InlineHooks {
     doc: Value,
 }
 
+/// A metadata file as read: the metadata, its `hooks`, and the whole object.
+type ReadMetadata = (PluginMetadata, Declared, Map<String, Value>);
+
 /// Reads the first metadata file of [`METADATA_FILES`] present: `Ok(None)` when there is
 /// none and the folder name is a valid plugin name, `Err` with the problem that makes the
 /// plugin unloadable. Problems with single `hooks` entries are pushed to `diagnostics`.
@@ -332,7 +335,7 @@ fn read_metadata(
     root: &Path,
     label: &str,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Result<Option<(PluginMetadata, Declared, Map<String, Value>)>, Box<Diagnostic>> {
+) -> Result<Option<ReadMetadata>, Box<Diagnostic>> {
     let Some(rel) = METADATA_FILES.iter().find(|f| root.join(f).is_file()) else {
         if is_valid_name(label) {
             return Ok(None);
