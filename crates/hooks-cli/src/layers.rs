@@ -21,7 +21,10 @@ use hooks_exec::{
     AppNames, LoadRequest, Paths, ProjectGrant, SessionOptions, Sources, find_project_root,
     resolve_home,
 };
-use hooks_plugins::{LayerOptions, dev_plugin_layer, plugin_layers};
+use hooks_plugins::{
+    ClaudeLayerOptions, ClaudePaths, ClaudePluginSettings, LayerOptions, claude_plugin_layers,
+    dev_plugin_layer, plugin_layers,
+};
 
 use crate::cli::{Capability, GlobalArgs};
 use crate::context::Env;
@@ -50,6 +53,8 @@ pub(crate) struct Setup {
     pub require_verified: bool,
     /// `--profile`, else `$HOOKS_PROFILE`, else `deepagents`.
     pub profile: Profile,
+    /// Claude Code's plugin folders (claude-code profile; `None` without a home).
+    pub claude: Option<ClaudePaths>,
 }
 
 impl Setup {
@@ -80,7 +85,9 @@ impl Setup {
             dev_plugins.push(dev_plugin(spec, &cwd)?);
         }
         let profile = profile(global, env)?;
+        let claude = ClaudePaths::from_env(|k| env.var(k).map(ToOwned::to_owned));
         Ok(Setup {
+            claude,
             names,
             cwd,
             paths,
@@ -93,15 +100,41 @@ impl Setup {
     /// The plugin documents of a session (installed plugins, then `--plugin-dir` ones)
     /// and the plugin host's diagnostics about them. Parse diagnostics stay with their
     /// documents (the snapshot reports those of the documents that load).
+    ///
+    /// In the claude-code profile the installed plugins are ours and Claude Code's
+    /// (CLAUDE-CODE.md 12.1), enabled by [`Setup::claude_plugin_settings`].
     pub fn plugin_layers(&self) -> (Vec<LayerDocument>, Vec<Diagnostic>) {
-        let options = LayerOptions { require_verified: self.require_verified };
-        let (mut docs, mut diags) = plugin_layers(&self.paths.home, &options);
+        let (mut docs, mut diags) = match (&self.profile, &self.claude) {
+            (Profile::ClaudeCode, Some(paths)) => {
+                let options = ClaudeLayerOptions {
+                    paths: paths.clone(),
+                    settings: self.claude_plugin_settings(),
+                    start_dir: self.cwd.clone(),
+                    repo_root: Some(self.paths.project_root.clone()),
+                    require_verified: self.require_verified,
+                };
+                claude_plugin_layers(&self.paths.home, &options)
+            }
+            _ => {
+                let options =
+                    LayerOptions { require_verified: self.require_verified, claude: None };
+                plugin_layers(&self.paths.home, &options)
+            }
+        };
         for p in &self.dev_plugins {
             let (d, g) = dev_plugin_layer(&self.paths.home, &p.dir, p.id.as_deref());
             docs.extend(d);
             diags.extend(g);
         }
         (docs, diags)
+    }
+
+    /// What the settings layers say about plugins (`enabledPlugins`, `pluginConfigs`,
+    /// managed `disableCommandPluginSources`). The seam the Claude Code settings layers
+    /// fill; until they load, nothing is decided here and enablement falls back to our
+    /// `plugin_state.json`, the marketplace entry and `plugin.json` (CLAUDE-CODE.md 12.2).
+    pub fn claude_plugin_settings(&self) -> ClaudePluginSettings {
+        ClaudePluginSettings::default()
     }
 
     /// Session options for these settings: the host environment is `env`'s.

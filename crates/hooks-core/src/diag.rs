@@ -142,6 +142,16 @@ impl Diagnostic {
 
 /// The diagnostic codes this crate emits.
 pub mod codes {
+    /// A Claude Code plugin whose `installPath` lies outside its plugin cache
+    /// (CLAUDE-CODE.md 12.1); it does not load.
+    pub const PLUGIN_PATH_REJECTED: &str = "plugin_path_rejected";
+    /// A plugin id found in more than one place; the first loads (CLAUDE-CODE.md 12.1).
+    pub const DUPLICATE_PLUGIN: &str = "duplicate_plugin";
+    /// A sensitive plugin option with no host secret lookup: left unset (CLAUDE-CODE.md 10.3).
+    pub const PLUGIN_OPTION_UNAVAILABLE: &str = "plugin_option_unavailable";
+    /// A `strict: false` marketplace entry whose plugin.json declares components
+    /// (CLAUDE-CODE.md 12.3); the plugin does not load.
+    pub const PLUGIN_MANIFEST_CONFLICT: &str = "plugin_manifest_conflict";
     /// Unreadable file, invalid UTF-8 or JSON syntax error.
     pub const CONFIG_READ_FAILED: &str = "config_read_failed";
     /// The project layer was skipped: the workspace is not trusted (ours).

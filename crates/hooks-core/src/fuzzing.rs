@@ -203,6 +203,7 @@ fn plugin_info() -> PluginInfo {
         root: "/fuzz/plugin".to_owned(),
         data_dir: "/fuzz/data".to_owned(),
         digest: None,
+        ..Default::default()
     }
 }
 

@@ -52,5 +52,5 @@ pub use render::Effect;
 pub use schema::{schema, schema_names};
 pub use snapshot::{
     CallbackSpec, Handler, HandlerStatus, InactiveStatus, Layer, LayerDocument, PluginInfo,
-    Program, Snapshot, SnapshotOptions,
+    PluginOrigin, Program, Snapshot, SnapshotOptions,
 };

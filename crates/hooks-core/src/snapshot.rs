@@ -86,7 +86,7 @@ impl Layer {
 }
 
 /// What the snapshot needs to know of a plugin.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct PluginInfo {
     /// `name@marketplace`.
     pub id: String,
@@ -98,6 +98,40 @@ pub struct PluginInfo {
     pub data_dir: String,
     /// The manifest digest, when the plugin was verified.
     pub digest: Option<String>,
+    /// Rendered userConfig option values (CLAUDE-CODE.md 10.3).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub options: std::collections::BTreeMap<String, String>,
+    /// Where the plugin was found (CLAUDE-CODE.md 12.1).
+    #[serde(skip_serializing_if = "PluginOrigin::is_hooks")]
+    pub origin: PluginOrigin,
+}
+
+/// Where a plugin's files were found (CLAUDE-CODE.md 12.1).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PluginOrigin {
+    /// Installed by this engine (SPEC 13), or a `--plugin-dir` folder.
+    #[default]
+    Hooks,
+    /// Claude Code's `installed_plugins.json` and plugin cache.
+    ClaudeCode,
+    /// A read-only `$CLAUDE_CODE_PLUGIN_SEED_DIR` folder.
+    Seed,
+}
+
+impl PluginOrigin {
+    /// `hooks`, `claude-code` or `seed`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PluginOrigin::Hooks => "hooks",
+            PluginOrigin::ClaudeCode => "claude-code",
+            PluginOrigin::Seed => "seed",
+        }
+    }
+
+    fn is_hooks(&self) -> bool {
+        *self == PluginOrigin::Hooks
+    }
 }
 
 /// Why a present layer does not load.
@@ -551,6 +585,20 @@ impl<'a> Builder<'a> {
         }
         env.push(("PLUGIN_DATA".to_owned(), p.data_dir.clone()));
         env.push(("PLUGIN_ROOT".to_owned(), p.root.clone()));
+        if !p.options.is_empty() {
+            // CLAUDE-CODE.md 10.3: one variable per option; keys that cannot name a
+            // variable are left out.
+            for (key, value) in &p.options {
+                if !key.is_empty() && !key.contains(['=', '\0']) && !value.contains('\0') {
+                    env.push((
+                        format!("CLAUDE_PLUGIN_OPTION_{}", key.to_uppercase()),
+                        value.clone(),
+                    ));
+                }
+            }
+            env.sort();
+            env.dedup_by(|a, b| a.0 == b.0);
+        }
         env
     }
 

@@ -11,9 +11,7 @@
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
-use hooks_core::{
-    ConfigKind, Diagnostic, Layer, LayerDocument, ParsedConfig, PluginInfo, Severity,
-};
+use hooks_core::{ConfigKind, Diagnostic, Layer, LayerDocument, PluginInfo, Profile, Severity};
 use serde_json::{Map, Value};
 
 use crate::codes;
@@ -63,18 +61,77 @@ pub struct PluginFolder {
     pub hook_files: Vec<HookFile>,
     /// `plugin_hooks_failed` problems found while reading.
     pub diagnostics: Vec<Diagnostic>,
+    /// The metadata file's JSON object as read (empty without one): the fields a profile
+    /// reads beyond [`PluginMetadata`] (`userConfig`, `defaultEnabled`, components).
+    pub manifest: Map<String, Value>,
 }
 
 impl PluginFolder {
     /// Parses every hook document with the core (plugin documents: legacy format invalid)
     /// and tags it with the plugin layer. Returns the documents and their diagnostics.
     pub fn documents(&self, info: &PluginInfo) -> Vec<LayerDocument> {
+        self.documents_for(info, Profile::DeepAgents)
+    }
+
+    /// [`PluginFolder::documents`] parsed under `profile`'s rules.
+    pub fn documents_for(&self, info: &PluginInfo, profile: Profile) -> Vec<LayerDocument> {
         self.hook_files
             .iter()
             .map(|f| {
-                LayerDocument::new(Layer::Plugin(info.clone()), f.source.clone(), parse_document(f))
+                let parsed =
+                    hooks_core::parse_config_for(&f.bytes, &f.source, ConfigKind::Plugin, profile);
+                LayerDocument::new(Layer::Plugin(info.clone()), f.source.clone(), parsed)
             })
             .collect()
+    }
+
+    /// Adds the hook documents a marketplace entry declares under `hooks` (a `./` path, a
+    /// list of paths, or an inline object; CLAUDE-CODE.md 12.3), after the folder's own,
+    /// with the same confinement. A document already read (`./hooks/hooks.json` named
+    /// again) is read once.
+    pub fn add_entry_hooks(&mut self, hooks: &Value, entry_label: &Path) {
+        let name = self.name.clone().unwrap_or_default();
+        let Ok(root_real) = fs::canonicalize(&self.root) else { return };
+        let root = self.root.clone();
+        let label = entry_label.display().to_string();
+        let declared =
+            declared_hooks(Some(hooks), &label, entry_label, &name, &mut self.diagnostics);
+        let mut candidates = Vec::new();
+        for d in &declared.paths {
+            match resolve_declared(d, &root, &root_real) {
+                Ok(p) => candidates.push(p),
+                Err(reason) => self.diagnostics.push(failed(
+                    &name,
+                    format!("ignoring hooks {d:?}: {reason}"),
+                    entry_label,
+                )),
+            }
+        }
+        let mut extra = PluginFolder {
+            root: root.clone(),
+            name: self.name.clone(),
+            metadata: None,
+            hook_files: Vec::new(),
+            diagnostics: Vec::new(),
+            manifest: Map::new(),
+        };
+        read_hook_documents(&root, &root_real, candidates, false, &name, &mut extra);
+        self.diagnostics.extend(extra.diagnostics);
+        for f in extra.hook_files {
+            if !self.hook_files.iter().any(|h| !h.inline && h.rel == f.rel) {
+                self.hook_files.push(f);
+            }
+        }
+        if let Some(inline) = declared.inline
+            && inline.doc.as_object().is_some_and(|o| !o.is_empty())
+        {
+            self.hook_files.push(HookFile {
+                rel: label.clone(),
+                source: label,
+                bytes: serde_json::to_vec(&inline.doc).unwrap_or_default(),
+                inline: true,
+            });
+        }
     }
 
     /// True when reading hit a problem (bad metadata, escaping path, unreadable file).
@@ -141,6 +198,7 @@ pub(crate) fn check_hooks(folder: &PluginFolder, name: &str) -> Result<Vec<Layer
         root: folder.root.display().to_string(),
         data_dir: String::new(),
         digest: None,
+        ..Default::default()
     };
     let docs = folder.documents(&info);
     for d in &docs {
@@ -155,11 +213,6 @@ pub(crate) fn check_hooks(folder: &PluginFolder, name: &str) -> Result<Vec<Layer
     } else {
         Err(PluginError::InvalidHooks { plugin: name.to_owned(), problems })
     }
-}
-
-/// Parses one hook document as a plugin document.
-pub(crate) fn parse_document(f: &HookFile) -> ParsedConfig {
-    hooks_core::parse_config(&f.bytes, &f.source, ConfigKind::Plugin)
 }
 
 /// Paths after `${CLAUDE_PLUGIN_ROOT}/`, `${PLUGIN_ROOT}/` (and the brace-less forms) in a
@@ -207,6 +260,7 @@ pub fn read_plugin_folder(root: &Path) -> PluginFolder {
         metadata: None,
         hook_files: Vec::new(),
         diagnostics: Vec::new(),
+        manifest: Map::new(),
     };
     let root_real = match fs::canonicalize(root) {
         Ok(r) => r,
@@ -220,9 +274,10 @@ pub fn read_plugin_folder(root: &Path) -> PluginFolder {
         }
     };
     let declared = match read_metadata(root, &label, &mut folder.diagnostics) {
-        Ok(Some((metadata, declared))) => {
+        Ok(Some((metadata, declared, manifest))) => {
             folder.name = Some(metadata.name.clone());
             folder.metadata = Some(metadata);
+            folder.manifest = manifest;
             declared
         }
         Ok(None) => {
@@ -236,7 +291,7 @@ pub fn read_plugin_folder(root: &Path) -> PluginFolder {
     };
     let name = folder.name.clone().unwrap_or(label);
     let candidates = hook_candidates(root, &root_real, &declared.paths, &name, &mut folder);
-    read_hook_documents(root, &root_real, candidates, &name, &mut folder);
+    read_hook_documents(root, &root_real, candidates, true, &name, &mut folder);
     if let Some(inline) = declared.inline
         && inline.doc.as_object().is_some_and(|o| !o.is_empty())
     {
@@ -270,6 +325,9 @@ struct InlineHooks {
     doc: Value,
 }
 
+/// A metadata file as read: the metadata, its `hooks`, and the whole object.
+type ReadMetadata = (PluginMetadata, Declared, Map<String, Value>);
+
 /// Reads the first metadata file of [`METADATA_FILES`] present: `Ok(None)` when there is
 /// none and the folder name is a valid plugin name, `Err` with the problem that makes the
 /// plugin unloadable. Problems with single `hooks` entries are pushed to `diagnostics`.
@@ -277,7 +335,7 @@ fn read_metadata(
     root: &Path,
     label: &str,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Result<Option<(PluginMetadata, Declared)>, Box<Diagnostic>> {
+) -> Result<Option<ReadMetadata>, Box<Diagnostic>> {
     let Some(rel) = METADATA_FILES.iter().find(|f| root.join(f).is_file()) else {
         if is_valid_name(label) {
             return Ok(None);
@@ -301,7 +359,7 @@ fn read_metadata(
         file: (*rel).to_owned(),
     };
     let declared = declared_hooks(obj.get("hooks"), rel, &path, &name, diagnostics);
-    Ok(Some((metadata, declared)))
+    Ok(Some((metadata, declared, obj)))
 }
 
 /// The metadata file's JSON object.
@@ -393,11 +451,13 @@ fn hook_candidates(
 
 /// Reads each candidate (a folder means its `hooks.json`) that exists and stays inside
 /// the plugin folder once links are resolved, once per real path, into `folder`. A missing
-/// `hooks/` is no problem; a missing declared path is.
+/// `hooks/` (the first candidate when `first_optional`) is no problem; a missing declared
+/// path is.
 fn read_hook_documents(
     root: &Path,
     root_real: &Path,
     candidates: Vec<PathBuf>,
+    first_optional: bool,
     name: &str,
     folder: &mut PluginFolder,
 ) {
@@ -405,7 +465,7 @@ fn read_hook_documents(
     for (i, cand) in candidates.into_iter().enumerate() {
         let target = if cand.is_dir() { cand.join("hooks.json") } else { cand };
         if !target.exists() {
-            if i > 0 {
+            if i > 0 || !first_optional {
                 folder.diagnostics.push(failed(
                     name,
                     format!("hooks path {} does not exist", target.display()),

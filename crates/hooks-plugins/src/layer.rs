@@ -12,9 +12,12 @@
 //! an installed one, since the user pinned its files then. Disabled plugins are passed as
 //! `Disabled` so audits can show them.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
-use hooks_core::{Diagnostic, InactiveStatus, LayerDocument, PluginInfo, Severity};
+use hooks_core::{Diagnostic, InactiveStatus, LayerDocument, PluginInfo, Profile, Severity};
+
+use crate::claude::{ClaudePluginSettings, plugin_options, settings_enablement};
 
 use crate::codes;
 use crate::error::Result;
@@ -31,13 +34,27 @@ pub struct LayerOptions {
     /// `--require-verified`: plugins without a lockfile entry (installed only by another
     /// tool, never adopted) do not load.
     pub require_verified: bool,
+    /// The claude-code profile's plugin settings: when set, they decide enablement before
+    /// `plugin_state.json` (CLAUDE-CODE.md 12.2), documents are parsed under claude-code's
+    /// rules and `userConfig` options are rendered (10.3).
+    pub claude: Option<ClaudePluginSettings>,
 }
 
 /// The documents of every installed plugin, sorted by plugin id, with the diagnostics about
 /// the plugins (state, folders, verification; a document's parse diagnostics stay in it).
 /// Never fails: unreadable state files come back as `plugin_hooks_failed` diagnostics.
 pub fn plugin_layers(home: &Home, options: &LayerOptions) -> (Vec<LayerDocument>, Vec<Diagnostic>) {
+    let (docs, diags, _) = our_layers(home, options);
+    (docs, diags)
+}
+
+/// [`plugin_layers`], with the ids of every installed plugin (enabled or not).
+pub(crate) fn our_layers(
+    home: &Home,
+    options: &LayerOptions,
+) -> (Vec<LayerDocument>, Vec<Diagnostic>, BTreeSet<String>) {
     recover_for_read(home);
+    let mut ids = BTreeSet::new();
     // One generation of the state: no update commits between the reads below and the
     // hashing of the trees they name.
     let _generation = ReadLock::shared(home);
@@ -54,23 +71,35 @@ pub fn plugin_layers(home: &Home, options: &LayerOptions) -> (Vec<LayerDocument>
                 Severity::Warning,
                 format!("could not read plugin state: {e}"),
             ));
-            return (docs, diags);
+            return (docs, diags, ids);
         }
     };
     for (id, rec) in installed.entries() {
-        let enabled = states.is_enabled(&id);
+        ids.insert(id.clone());
+        let (enabled, why) = match options.claude.as_ref().and_then(|s| settings_enablement(&id, s))
+        {
+            Some(decided) => decided,
+            None => (states.is_enabled(&id), format!("plugin {id} is disabled")),
+        };
         let folder = read_plugin_folder(&rec.install_path);
         if enabled {
             diags.extend(folder.diagnostics.iter().cloned());
         }
         let lock_entry = lock.plugins.get(&id);
-        let info = plugin_info(home, &id, &rec, lock_entry.map(|l| l.manifest_sha256.clone()));
-        let mut plugin_docs = folder.documents(&info);
+        let mut info = plugin_info(home, &id, &rec, lock_entry.map(|l| l.manifest_sha256.clone()));
+        let mut plugin_docs = match &options.claude {
+            Some(settings) => {
+                let mut option_diags = Vec::new();
+                info.options = plugin_options(&id, &folder, settings, &mut option_diags);
+                if enabled {
+                    diags.extend(option_diags);
+                }
+                folder.documents_for(&info, Profile::ClaudeCode)
+            }
+            None => folder.documents(&info),
+        };
         if !enabled {
-            set_layer(
-                &mut plugin_docs,
-                Some((InactiveStatus::Disabled, format!("plugin {id} is disabled"))),
-            );
+            set_layer(&mut plugin_docs, Some((InactiveStatus::Disabled, why)));
             docs.extend(plugin_docs);
             continue;
         }
@@ -137,7 +166,7 @@ pub fn plugin_layers(home: &Home, options: &LayerOptions) -> (Vec<LayerDocument>
         }
         docs.extend(plugin_docs);
     }
-    (docs, diags)
+    (docs, diags, ids)
 }
 
 /// `--plugin-dir DIR[=ID]`: a plugin folder loaded for one run without installing it.
@@ -159,6 +188,7 @@ pub fn dev_plugin_layer(
         root: root.display().to_string(),
         data_dir: home.data_dir(&id).display().to_string(),
         digest: None,
+        ..Default::default()
     };
     let docs = folder.documents(&info);
     if let Err(e) = std::fs::create_dir_all(home.data_dir(&id)) {

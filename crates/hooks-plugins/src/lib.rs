@@ -2,7 +2,8 @@
 //!
 //! - plugin folders: metadata, hook documents, path confinement ([`read_plugin_folder`]);
 //! - the plugin layer of a session, re-verified cheaply ([`plugin_layers`],
-//!   [`dev_plugin_layer`]);
+//!   [`dev_plugin_layer`]), and in the claude-code profile Claude Code's own installs too
+//!   ([`claude_plugin_layers`]);
 //! - marketplaces: signed indexes (minisign) and Claude-style catalogues (folder, git,
 //!   HTTPS) ([`marketplace_add`], [`marketplace_refresh`], ...);
 //! - verified installs into an immutable store, with a lockfile and the state files Deep
@@ -16,6 +17,7 @@
 
 mod archive;
 mod catalog;
+mod claude;
 mod error;
 mod fetch;
 mod folder;
@@ -40,6 +42,9 @@ pub use archive::{PackReport, extract_strict, pack, read_archive_manifest, unpac
 pub use catalog::{
     CATALOG_FILE, CATALOG_FILES, Catalog, CatalogPlugin, FetchedCatalog, PluginSource, Resolved,
     catalog_root, fetch_catalog, find_catalog, git_checkout,
+};
+pub use claude::{
+    ClaudeLayerOptions, ClaudePaths, ClaudePluginSettings, claude_data_key, claude_plugin_layers,
 };
 pub use error::{PluginError, Result};
 pub use fetch::{

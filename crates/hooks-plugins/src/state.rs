@@ -178,6 +178,13 @@ impl PluginStates {
             .unwrap_or(false)
     }
 
+    /// What the file says about a plugin: `Some(true)` for `true`, `Some(false)` for any
+    /// other value, `None` when it does not name the plugin.
+    pub fn explicit(&self, id: &str) -> Option<bool> {
+        let v = self.raw.get("enabledPlugins")?.get(id)?;
+        Some(v.as_bool() == Some(true))
+    }
+
     /// Enables or disables a plugin.
     pub fn set_enabled(&mut self, id: &str, enabled: bool) {
         let e = self.raw.entry("enabledPlugins").or_insert_with(|| json!({}));

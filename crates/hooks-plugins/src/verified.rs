@@ -68,6 +68,7 @@ pub(crate) fn plugin_info(
         root: rec.install_path.display().to_string(),
         data_dir: home.data_dir(id).display().to_string(),
         digest,
+        ..Default::default()
     }
 }
 

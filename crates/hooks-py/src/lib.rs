@@ -252,7 +252,8 @@ impl NativeSession {
             )
             .map_err(|e| format!("cannot determine the hooks home: {e}"))?;
             let home = Home::new(home);
-            let (mut docs, mut diags) = plugin_layers(&home, &LayerOptions { require_verified });
+            let (mut docs, mut diags) =
+                plugin_layers(&home, &LayerOptions { require_verified, ..LayerOptions::default() });
             for (dir, id) in &plugin_dirs {
                 let (d, g) = dev_plugin_layer(&home, dir, id.as_deref());
                 docs.extend(d);

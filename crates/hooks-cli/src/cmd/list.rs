@@ -15,7 +15,7 @@
 use std::path::Path;
 
 use anyhow::anyhow;
-use hooks_core::{Diagnostic, Event, Handler, Program, Snapshot};
+use hooks_core::{Diagnostic, Event, Handler, PluginOrigin, Program, Snapshot};
 use hooks_exec::{Paths, Session};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -155,6 +155,9 @@ pub(crate) struct ListedPlugin<'a> {
     pub version: Option<&'a str>,
     /// The manifest digest, when the plugin was verified.
     pub digest: Option<&'a str>,
+    /// Where it was found: `hooks`, `claude-code` (Claude Code's cache) or `seed`.
+    #[schemars(extend("enum" = ["hooks", "claude-code", "seed"]))]
+    pub origin: &'static str,
 }
 
 impl<'a> Listing<'a> {
@@ -199,6 +202,7 @@ impl<'a> ListedHandler<'a> {
                 id: &p.id,
                 version: p.version.as_deref(),
                 digest: p.digest.as_deref(),
+                origin: p.origin.as_str(),
             }),
             status,
             reason,
@@ -383,6 +387,11 @@ pub(crate) fn table(handlers: &[&Handler], cwd: &Path, style: Style, fit_mode: F
             }
             if let Some(d) = &p.digest {
                 text.push_str(&format!(" sha256:{}", d.chars().take(12).collect::<String>()));
+            }
+            match p.origin {
+                PluginOrigin::Hooks => {}
+                PluginOrigin::ClaudeCode => text.push_str(" (Claude Code cache)"),
+                PluginOrigin::Seed => text.push_str(" (seed folder)"),
             }
             detail.push(text);
             if let Some(f) = &plugin_file {

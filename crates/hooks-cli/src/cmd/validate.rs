@@ -115,6 +115,7 @@ fn explicit_files(cx: &Ctx<'_>, args: &ValidateArgs) -> (Vec<Source>, Vec<Diagno
                         root: String::new(),
                         data_dir: String::new(),
                         digest: None,
+                        ..Default::default()
                     })
                 } else {
                     layer.clone()

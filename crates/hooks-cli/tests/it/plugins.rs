@@ -389,3 +389,125 @@ fn a_stalled_download_fails_after_the_configured_timeout() {
     }
     assert_eq!(state(&env), before);
 }
+
+/// Copies a fixture folder (files only) into `to`.
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    fs::create_dir_all(to).unwrap();
+    for e in fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A Claude Code home in `{root}/claude` (CLAUDE_CONFIG_DIR) with two plugins in its
+/// cache: the security-guidance fixture and `formatter@my-marketplace`, whose PreToolUse
+/// handler records `$CLAUDE_PLUGIN_DATA` and `$CLAUDE_PLUGIN_OPTION_API` in its data folder.
+fn claude_home(env: &TestEnv) -> PathBuf {
+    let claude = env.root.join("claude");
+    let cache = claude.join("plugins/cache");
+    let sg = cache.join("claude-code-plugins/security-guidance/2.0.7");
+    copy_tree(
+        &crate::common::repo()
+            .join("crates/hooks-cli/tests/fixtures/claude-code/security-guidance"),
+        &sg,
+    );
+    let fmt = cache.join("my-marketplace/formatter/1.0.0");
+    fs::create_dir_all(fmt.join(".claude-plugin")).unwrap();
+    fs::create_dir_all(fmt.join("hooks")).unwrap();
+    fs::write(
+        fmt.join(".claude-plugin/plugin.json"),
+        r#"{"name":"formatter","version":"1.0.0","userConfig":{"api":{"type":"string","title":"API","default":"u"}}}"#,
+    )
+    .unwrap();
+    fs::write(
+        fmt.join("hooks/hooks.json"),
+        r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"printf '%s\\n%s\\n' \"$CLAUDE_PLUGIN_DATA\" \"$CLAUDE_PLUGIN_OPTION_API\" > \"$CLAUDE_PLUGIN_DATA/seen\""}]}]}}"#,
+    )
+    .unwrap();
+    let installed = serde_json::json!({
+        "version": 2,
+        "plugins": {
+            "security-guidance@claude-code-plugins": [{"installPath": sg, "version": "2.0.7", "scope": "user", "installedAt": "2026-01-01T00:00:00.000Z"}],
+            "formatter@my-marketplace": [{"installPath": fmt, "version": "1.0.0", "scope": "user"}],
+        }
+    });
+    fs::write(claude.join("plugins/installed_plugins.json"), installed.to_string()).unwrap();
+    claude
+}
+
+#[test]
+fn claude_code_plugins_run_with_their_data_folder_and_options() {
+    // CLAUDE-CODE.md 14 F57 (12.4) and F52's environment part (10.3): real processes.
+    let env = TestEnv::new("cc-plugin-data");
+    let claude = claude_home(&env);
+    let out = env
+        .command(&[
+            "--profile",
+            "claude-code",
+            "run",
+            "PreToolUse",
+            "--payload",
+            r#"{"tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t1"}"#,
+        ])
+        .env("CLAUDE_CONFIG_DIR", &claude)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let data = claude.join("plugins/data/formatter-my-marketplace");
+    let seen = fs::read_to_string(data.join("seen")).expect("the plugin handler ran");
+    assert_eq!(seen, format!("{}\nu\n", data.display()));
+    // The deepagents profile does not read Claude Code's plugins.
+    fs::remove_file(data.join("seen")).unwrap();
+    let out = env
+        .command(&[
+            "run",
+            "PreToolUse",
+            "--payload",
+            r#"{"tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t1"}"#,
+        ])
+        .env("CLAUDE_CONFIG_DIR", &claude)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!data.join("seen").exists());
+}
+
+#[test]
+fn claude_code_plugins_are_listed_with_id_version_and_origin() {
+    // CLAUDE-CODE.md 12.1, 13: `hooks list` shows where each plugin hook was found; the
+    // security-guidance fixture (2.1 `description`, `if`, `async`) loads.
+    let env = TestEnv::new("cc-plugin-list");
+    let claude = claude_home(&env);
+    let list = |args: &[&str]| {
+        let out = env.command(args).env("CLAUDE_CONFIG_DIR", &claude).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = list(&["--profile", "claude-code", "list", "--all"]);
+    assert!(
+        text.contains("plugin security-guidance@claude-code-plugins 2.0.7 (Claude Code cache)"),
+        "{text}"
+    );
+    assert!(text.contains("plugin formatter@my-marketplace 1.0.0 (Claude Code cache)"), "{text}");
+    let json: Value =
+        serde_json::from_str(&list(&["--profile", "claude-code", "list", "--all", "--json"]))
+            .unwrap();
+    let handlers = json["handlers"].as_array().unwrap();
+    let sg: Vec<&Value> = handlers
+        .iter()
+        .filter(|h| h["plugin"]["id"] == "security-guidance@claude-code-plugins")
+        .collect();
+    assert!(!sg.is_empty(), "{json:#}");
+    for h in &sg {
+        assert_eq!(h["event"], "PostToolUse");
+        assert_eq!(h["plugin"]["version"], "2.0.7");
+        assert_eq!(h["plugin"]["origin"], "claude-code");
+    }
+    // Not in the deepagents profile.
+    assert!(!list(&["list", "--all"]).contains("security-guidance"));
+}

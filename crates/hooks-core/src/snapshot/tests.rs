@@ -45,6 +45,7 @@ fn plugin(id: &str) -> Layer {
         root: format!("/plugins/{id}"),
         data_dir: format!("/data/{id}"),
         digest: None,
+        ..Default::default()
     })
 }
 

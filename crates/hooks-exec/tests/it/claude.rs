@@ -230,6 +230,7 @@ fn plugin_document(config: &Value) -> LayerDocument {
         root: "/plug".into(),
         data_dir: String::new(),
         digest: None,
+        ..Default::default()
     };
     let bytes = config.to_string();
     let parsed = parse_config_for(

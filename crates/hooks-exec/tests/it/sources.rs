@@ -91,6 +91,7 @@ fn plugin_documents_and_diagnostics_pass_through_once() {
         root: "/plug".into(),
         data_dir: String::new(),
         digest: None,
+        ..Default::default()
     };
     let parsed = parse_config(BAD_TIMEOUT.as_bytes(), "/plug/hooks/hooks.json", ConfigKind::Plugin);
     let mut disabled = LayerDocument::new(

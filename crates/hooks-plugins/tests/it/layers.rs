@@ -69,7 +69,8 @@ fn unverified_plugins() {
     assert!(!diags[0].message.contains("hooks "), "no command in {}", diags[0].message);
     assert!(home.data_dir("foreign@elsewhere").is_dir());
 
-    let (docs, diags) = plugin_layers(&home, &LayerOptions { require_verified: true });
+    let (docs, diags) =
+        plugin_layers(&home, &LayerOptions { require_verified: true, ..Default::default() });
     assert!(matches!(docs[0].inactive, Some((InactiveStatus::Unverified, _))));
     assert_eq!(diags.len(), 1);
     assert_eq!(diags[0].code, codes::PLUGIN_UNVERIFIED_REQUIRED);
@@ -80,7 +81,8 @@ fn unverified_plugins() {
     // Adoption pins it; then it loads verified, and later edits are caught.
     let ad = adopt(&home, "foreign@elsewhere").unwrap();
     assert_eq!(ad.manifest.files.len(), 3);
-    let (docs, diags) = plugin_layers(&home, &LayerOptions { require_verified: true });
+    let (docs, diags) =
+        plugin_layers(&home, &LayerOptions { require_verified: true, ..Default::default() });
     assert!(docs[0].inactive.is_none(), "{:?}", docs[0].inactive);
     assert!(diags.is_empty(), "{diags:?}");
     fs::write(dir.join("bin/run.sh"), "#!/bin/sh\necho evil\n").unwrap();

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 mod attacks;
 mod catalog;
+mod claude;
 mod concurrency;
 mod forms;
 mod layers;

@@ -1,0 +1,546 @@
+//! Claude Code's plugins, for the claude-code profile (CLAUDE-CODE.md 12, 10.3).
+//!
+//! A claude-code session loads, in this order:
+//! 1. our own installs (SPEC 13 state under `{home}/.state/`, verified as in
+//!    [`plugin_layers`](crate::plugin_layers));
+//! 2. Claude Code's `{plugins_root}/installed_plugins.json` (12.1 (a)), whose `installPath`s
+//!    must lie in `{plugins_root}/cache/` once links are resolved (`plugin_path_rejected`);
+//! 3. each `$CLAUDE_CODE_PLUGIN_SEED_DIR` folder, laid out like `plugins_root`, read-only.
+//!
+//! An id loads once: a Claude Code or seed plugin that we installed too is left out with
+//! `duplicate_plugin`; a later seed hit of an id already found is skipped. Claude Code's
+//! files are only read, never written; the data folder of a Claude Code plugin is
+//! `{plugins_root}/data/{id}` (12.4), created when the plugin loads.
+//!
+//! Enablement (12.2) comes from a [`ClaudePluginSettings`] the caller computes from the
+//! settings layers, then our `plugin_state.json`, then the marketplace entry's
+//! `defaultEnabled`, then `plugin.json`'s, else enabled. Disabled plugins are passed as
+//! `Disabled` with the reason, so audits show them.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::ffi::OsString;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use hooks_core::{
+    Diagnostic, InactiveStatus, LayerDocument, PluginInfo, PluginOrigin, Position, Profile,
+};
+use serde_json::{Map, Value};
+
+use crate::codes;
+use crate::folder::{PluginFolder, read_plugin_folder};
+use crate::home::Home;
+use crate::state::PluginStates;
+use crate::verified::set_layer;
+
+/// What the settings layers say about plugins (CLAUDE-CODE.md 12.2, 10.3, 12.6), computed
+/// by the caller from managed, cli, local, project and user settings.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ClaudePluginSettings {
+    /// `enabledPlugins`, already merged by precedence (the highest layer naming an id).
+    pub enabled_plugins: BTreeMap<String, bool>,
+    /// Ids managed settings enable: enabled whatever the other layers say.
+    pub force_enabled: BTreeSet<String>,
+    /// Ids managed settings set to `false`: disabled everywhere.
+    pub managed_disabled: BTreeSet<String>,
+    /// `pluginConfigs[id]` (`{"options": {...}}`), already merged by precedence: for each
+    /// option, managed, else cli, else user.
+    pub plugin_configs: BTreeMap<String, Value>,
+    /// Managed `disableCommandPluginSources: true`: plugins whose marketplace entry has a
+    /// `command` source do not load.
+    pub disable_command_plugin_sources: bool,
+}
+
+/// Where Claude Code keeps its plugins.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClaudePaths {
+    /// Claude Code's home: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+    pub claude_home: PathBuf,
+    /// `$CLAUDE_CODE_PLUGIN_CACHE_DIR`, else `{claude_home}/plugins`.
+    pub plugins_root: PathBuf,
+    /// `$CLAUDE_CODE_PLUGIN_SEED_DIR`, split at `:` (empty parts left out).
+    pub seed_dirs: Vec<PathBuf>,
+}
+
+impl ClaudePaths {
+    /// The paths from the environment (`var` reads one variable); `None` when neither
+    /// `$CLAUDE_CONFIG_DIR` nor `$HOME` is set.
+    pub fn from_env(var: impl Fn(&str) -> Option<OsString>) -> Option<ClaudePaths> {
+        let set = |k: &str| var(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let claude_home =
+            set("CLAUDE_CONFIG_DIR").or_else(|| set("HOME").map(|h| h.join(".claude")))?;
+        let plugins_root =
+            set("CLAUDE_CODE_PLUGIN_CACHE_DIR").unwrap_or_else(|| claude_home.join("plugins"));
+        let seed_dirs = var("CLAUDE_CODE_PLUGIN_SEED_DIR")
+            .map(|v| std::env::split_paths(&v).filter(|p| !p.as_os_str().is_empty()).collect())
+            .unwrap_or_default();
+        Some(ClaudePaths { claude_home, plugins_root, seed_dirs })
+    }
+
+    /// `{plugins_root}/data/{id}` with characters outside `[A-Za-z0-9_-]` replaced by `-`
+    /// (CLAUDE-CODE.md 12.4).
+    pub fn data_dir(&self, id: &str) -> PathBuf {
+        self.plugins_root.join("data").join(claude_data_key(id))
+    }
+}
+
+/// The data folder name Claude Code gives a plugin id (`formatter@my-marketplace` →
+/// `formatter-my-marketplace`).
+pub fn claude_data_key(id: &str) -> String {
+    id.chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '-' })
+        .collect()
+}
+
+/// Options of [`claude_plugin_layers`].
+#[derive(Debug, Clone)]
+pub struct ClaudeLayerOptions {
+    /// Claude Code's folders.
+    pub paths: ClaudePaths,
+    /// What the settings layers say.
+    pub settings: ClaudePluginSettings,
+    /// The session's start folder: `scope` `project` and `local` installs apply when
+    /// their `projectPath` is it or `repo_root`.
+    pub start_dir: PathBuf,
+    /// The repository root, when there is one.
+    pub repo_root: Option<PathBuf>,
+    /// `--require-verified`: only our verified installs load.
+    pub require_verified: bool,
+}
+
+/// The plugin documents of a claude-code session (see the module documentation), sorted
+/// by id within each source, with the plugin host's diagnostics. Never fails.
+pub fn claude_plugin_layers(
+    home: &Home,
+    options: &ClaudeLayerOptions,
+) -> (Vec<LayerDocument>, Vec<Diagnostic>) {
+    let ours = crate::layer::LayerOptions {
+        require_verified: options.require_verified,
+        claude: Some(options.settings.clone()),
+    };
+    let (mut docs, mut diags, our_ids) = crate::layer::our_layers(home, &ours);
+    let states = PluginStates::load(home).ok();
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut sources = vec![(PluginOrigin::ClaudeCode, options.paths.plugins_root.clone())];
+    sources.extend(options.paths.seed_dirs.iter().map(|d| (PluginOrigin::Seed, d.clone())));
+    for (origin, dir) in sources {
+        for (id, found) in read_installed(&dir, options, &mut diags) {
+            if our_ids.contains(&id) {
+                diags.push(
+                    Diagnostic::warning(
+                        hooks_core::codes::DUPLICATE_PLUGIN,
+                        format!(
+                            "plugin {id} in {} is also installed by hooks; the hooks install loads",
+                            found.listed_in.display()
+                        ),
+                    )
+                    .with_source(found.listed_in.display().to_string())
+                    .with_subject(id.clone()),
+                );
+                continue;
+            }
+            if !seen.insert(id.clone()) {
+                continue;
+            }
+            let (d, g) = load_one(&id, &found, origin, &dir, options, states.as_ref());
+            docs.extend(d);
+            diags.extend(g);
+        }
+    }
+    (docs, diags)
+}
+
+/// One applicable entry of an `installed_plugins.json`.
+#[derive(Debug, Clone)]
+struct Found {
+    /// The plugin folder, links resolved.
+    install_path: PathBuf,
+    /// The entry's `version`.
+    version: Option<String>,
+    /// The `installed_plugins.json` it came from.
+    listed_in: PathBuf,
+}
+
+/// The applicable entries of `{dir}/installed_plugins.json`, sorted by id. A missing file
+/// is no problem; a broken one is a located diagnostic and yields nothing; a bad entry
+/// loses only itself.
+fn read_installed(
+    dir: &Path,
+    options: &ClaudeLayerOptions,
+    diags: &mut Vec<Diagnostic>,
+) -> BTreeMap<String, Found> {
+    let mut out = BTreeMap::new();
+    let file = dir.join("installed_plugins.json");
+    let label = file.display().to_string();
+    let bytes = match fs::read(&file) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return out,
+        Err(e) => {
+            diags.push(
+                Diagnostic::warning(
+                    codes::PLUGIN_HOOKS_FAILED,
+                    format!("could not read {label}: {e}"),
+                )
+                .with_source(label),
+            );
+            return out;
+        }
+    };
+    let root = match serde_json::from_slice::<Value>(&bytes) {
+        Ok(v) => v,
+        Err(e) => {
+            let pos = Position { line: e.line() as u32, column: e.column() as u32 };
+            diags.push(
+                Diagnostic::warning(
+                    hooks_core::codes::CONFIG_READ_FAILED,
+                    format!("invalid JSON in {label}:{}:{}: {e}", pos.line, pos.column),
+                )
+                .with_source(label)
+                .at(Some(pos)),
+            );
+            return out;
+        }
+    };
+    let bad = |field: &str, what: &str| {
+        Diagnostic::warning(codes::PLUGIN_HOOKS_FAILED, format!("{label}: {field}: {what}"))
+            .with_source(label.clone())
+            .with_field(field.to_owned())
+    };
+    let Some(plugins) = root.get("plugins").and_then(Value::as_object) else {
+        diags.push(bad("plugins", "expected an object"));
+        return out;
+    };
+    let cache = dir.join("cache");
+    let cache_real = fs::canonicalize(&cache).ok();
+    let here: Vec<PathBuf> = [Some(&options.start_dir), options.repo_root.as_ref()]
+        .into_iter()
+        .flatten()
+        .map(|p| fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
+        .collect();
+    for (id, entries) in plugins {
+        let field = format!("plugins.{id}");
+        let Some(entries) = entries.as_array() else {
+            diags.push(bad(&field, "expected a list"));
+            continue;
+        };
+        // The most specific applicable entry: local, then project, then user-wide; the
+        // first of a kind.
+        let mut best: Option<(u8, usize, &Map<String, Value>)> = None;
+        for (i, e) in entries.iter().enumerate() {
+            let Some(e) = e.as_object() else {
+                diags.push(bad(&format!("{field}[{i}]"), "expected an object"));
+                continue;
+            };
+            let rank = match e.get("scope").and_then(Value::as_str) {
+                None | Some("user") | Some("managed") => 0,
+                Some(s @ ("project" | "local")) => {
+                    let applies = e
+                        .get("projectPath")
+                        .and_then(Value::as_str)
+                        .map(|p| fs::canonicalize(p).unwrap_or_else(|_| PathBuf::from(p)))
+                        .is_some_and(|p| here.contains(&p));
+                    if !applies {
+                        continue;
+                    }
+                    if s == "local" { 2 } else { 1 }
+                }
+                Some(_) => continue,
+            };
+            if best.is_none_or(|(r, _, _)| rank > r) {
+                best = Some((rank, i, e));
+            }
+        }
+        let Some((_, i, e)) = best else { continue };
+        let field = format!("{field}[{i}].installPath");
+        let Some(path) = e.get("installPath").and_then(Value::as_str) else {
+            diags.push(bad(&field, "expected a string"));
+            continue;
+        };
+        let path = if Path::new(path).is_absolute() { PathBuf::from(path) } else { dir.join(path) };
+        let real = fs::canonicalize(&path);
+        let inside = match (&real, &cache_real) {
+            (Ok(r), Some(c)) => r.starts_with(c) && r != c,
+            _ => false,
+        };
+        if !inside {
+            let why = match &real {
+                Err(e) => format!("cannot open {}: {e}", path.display()),
+                Ok(r) => format!("{} is not inside {}", r.display(), cache.display()),
+            };
+            diags.push(
+                Diagnostic::error(
+                    hooks_core::codes::PLUGIN_PATH_REJECTED,
+                    format!("plugin {id}: installPath rejected: {why}"),
+                )
+                .with_source(label.clone())
+                .with_field(field)
+                .with_subject(id.clone()),
+            );
+            continue;
+        }
+        let version = e.get("version").and_then(Value::as_str).map(str::to_owned);
+        let install_path = real.unwrap_or(path);
+        out.insert(id.clone(), Found { install_path, version, listed_in: file.clone() });
+    }
+    out
+}
+
+/// The marketplace entry of `name` in marketplace `market`, as Claude Code keeps it under
+/// `dir` (`known_marketplaces.json`'s `installLocation`, else `marketplaces/{market}`).
+/// `None` when there is none or it cannot be read (the entry only adds defaults).
+fn marketplace_entry(dir: &Path, market: &str, name: &str) -> Option<Map<String, Value>> {
+    let known = fs::read(dir.join("known_marketplaces.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Value>(&b).ok());
+    let location = known
+        .as_ref()
+        .and_then(|k| k.get(market))
+        .and_then(|m| m.get("installLocation"))
+        .and_then(Value::as_str)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| dir.join("marketplaces").join(market));
+    let catalog = fs::read(location.join(".claude-plugin").join("marketplace.json")).ok()?;
+    let catalog: Value = serde_json::from_slice(&catalog).ok()?;
+    catalog.get("plugins")?.as_array()?.iter().find_map(|p| {
+        let p = p.as_object()?;
+        (p.get("name")?.as_str()? == name).then(|| p.clone())
+    })
+}
+
+/// Component keys of a plugin.json (PR#plugin-manifest-schema).
+const COMPONENT_KEYS: [&str; 7] =
+    ["commands", "agents", "skills", "hooks", "mcpServers", "lspServers", "outputStyles"];
+
+/// Loads one Claude Code or seed plugin.
+fn load_one(
+    id: &str,
+    found: &Found,
+    origin: PluginOrigin,
+    dir: &Path,
+    options: &ClaudeLayerOptions,
+    states: Option<&PluginStates>,
+) -> (Vec<LayerDocument>, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let (name, market) = id.split_once('@').unwrap_or((id, ""));
+    let entry = marketplace_entry(dir, market, name);
+    let mut folder = read_plugin_folder(&found.install_path);
+    let strict =
+        entry.as_ref().and_then(|e| e.get("strict")).and_then(Value::as_bool) != Some(false);
+    if !strict && COMPONENT_KEYS.iter().any(|k| folder.manifest.contains_key(*k)) {
+        diags.push(
+            Diagnostic::error(
+                hooks_core::codes::PLUGIN_MANIFEST_CONFLICT,
+                format!(
+                    "plugin {id}: its marketplace entry has strict: false, but its plugin.json declares components; the plugin does not load"
+                ),
+            )
+            .with_source(found.install_path.display().to_string())
+            .with_subject(id.to_owned()),
+        );
+        return (Vec::new(), diags);
+    }
+    if let Some(hooks) = entry.as_ref().and_then(|e| e.get("hooks")) {
+        let label = dir.join("marketplaces").join(market).join(".claude-plugin/marketplace.json");
+        folder.add_entry_hooks(hooks, &label);
+    }
+    let settings = &options.settings;
+    let (enabled, why) = enablement(id, settings, states, entry.as_ref(), &folder);
+    if enabled {
+        diags.extend(folder.diagnostics.iter().cloned());
+    }
+    let version = folder
+        .metadata
+        .as_ref()
+        .and_then(|m| m.version.clone())
+        .or_else(|| found.version.clone())
+        .or_else(|| Some("unknown".to_owned()));
+    let data_dir = options.paths.data_dir(id);
+    let mut option_diags = Vec::new();
+    let info = PluginInfo {
+        id: id.to_owned(),
+        version,
+        root: found.install_path.display().to_string(),
+        data_dir: data_dir.display().to_string(),
+        digest: None,
+        options: plugin_options(id, &folder, settings, &mut option_diags),
+        origin,
+    };
+    let mut docs = folder.documents_for(&info, Profile::ClaudeCode);
+    let command_source = entry
+        .as_ref()
+        .and_then(|e| e.get("source"))
+        .and_then(|s| s.get("source"))
+        .and_then(Value::as_str)
+        == Some("command");
+    let inactive = if !enabled {
+        Some((InactiveStatus::Disabled, why))
+    } else if settings.disable_command_plugin_sources && command_source {
+        Some((
+            InactiveStatus::Disabled,
+            format!(
+                "plugin {id} has a command source and managed settings set disableCommandPluginSources"
+            ),
+        ))
+    } else if options.require_verified {
+        Some((
+            InactiveStatus::Unverified,
+            format!(
+                "plugin {id} was installed by Claude Code, not verified by hooks, and verification is required"
+            ),
+        ))
+    } else {
+        None
+    };
+    if inactive.is_some() {
+        set_layer(&mut docs, inactive);
+        return (docs, diags);
+    }
+    diags.extend(option_diags);
+    if !docs.is_empty()
+        && let Err(e) = fs::create_dir_all(&data_dir)
+    {
+        diags.push(Diagnostic::warning(
+            codes::PLUGIN_HOOKS_FAILED,
+            format!("could not create the data directory for plugin {id}: {e}"),
+        ));
+    }
+    (docs, diags)
+}
+
+/// Whether a Claude Code plugin is enabled, and the reason when it is not (12.2).
+fn enablement(
+    id: &str,
+    settings: &ClaudePluginSettings,
+    states: Option<&PluginStates>,
+    entry: Option<&Map<String, Value>>,
+    folder: &PluginFolder,
+) -> (bool, String) {
+    if let Some(v) = settings_enablement(id, settings) {
+        return v;
+    }
+    if let Some(on) = states.and_then(|s| s.explicit(id)) {
+        return (on, format!("plugin {id} is disabled in hooks' plugin_state.json"));
+    }
+    if let Some(on) = entry.and_then(|e| e.get("defaultEnabled")).and_then(Value::as_bool) {
+        return (
+            on,
+            format!("plugin {id} is disabled by default (marketplace entry defaultEnabled)"),
+        );
+    }
+    if let Some(on) = folder.manifest.get("defaultEnabled").and_then(Value::as_bool) {
+        return (on, format!("plugin {id} is disabled by default (plugin.json defaultEnabled)"));
+    }
+    (true, String::new())
+}
+
+/// What the settings layers decide about `id`, when they name it.
+pub(crate) fn settings_enablement(
+    id: &str,
+    settings: &ClaudePluginSettings,
+) -> Option<(bool, String)> {
+    if settings.managed_disabled.contains(id) {
+        return Some((false, format!("plugin {id} is disabled by managed settings")));
+    }
+    if settings.force_enabled.contains(id) {
+        return Some((true, String::new()));
+    }
+    settings
+        .enabled_plugins
+        .get(id)
+        .map(|on| (*on, format!("plugin {id} is disabled in settings (enabledPlugins)")))
+}
+
+/// The rendered `userConfig` options of a plugin (CLAUDE-CODE.md 10.3): the settings'
+/// `pluginConfigs[id].options[key]`, else the option's `default`. Strings raw, numbers
+/// and booleans as JSON text, lists and objects as compact JSON; `null` is unset. A
+/// sensitive option needs the host's secret lookup, which this engine does not have: it
+/// is left unset with `plugin_option_unavailable`.
+pub(crate) fn plugin_options(
+    id: &str,
+    folder: &PluginFolder,
+    settings: &ClaudePluginSettings,
+    diags: &mut Vec<Diagnostic>,
+) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let Some(config) = folder.manifest.get("userConfig").and_then(Value::as_object) else {
+        return out;
+    };
+    let configured =
+        settings.plugin_configs.get(id).and_then(|c| c.get("options")).and_then(Value::as_object);
+    for (key, spec) in config {
+        if spec.get("sensitive").and_then(Value::as_bool) == Some(true) {
+            diags.push(
+                Diagnostic::warning(
+                    hooks_core::codes::PLUGIN_OPTION_UNAVAILABLE,
+                    format!(
+                        "plugin {id}: option {key} is sensitive and there is no host secret lookup; CLAUDE_PLUGIN_OPTION_{} is unset",
+                        key.to_uppercase()
+                    ),
+                )
+                .with_subject(id.to_owned())
+                .with_field(format!("userConfig.{key}")),
+            );
+            continue;
+        }
+        let value = configured.and_then(|c| c.get(key)).or_else(|| spec.get("default"));
+        if let Some(text) = value.and_then(render_option) {
+            out.insert(key.clone(), text);
+        }
+    }
+    out
+}
+
+/// One option value as its variable's text; `None` for `null`.
+pub(crate) fn render_option(v: &Value) -> Option<String> {
+    match v {
+        Value::Null => None,
+        Value::String(s) => Some(s.clone()),
+        other => serde_json::to_string(other).ok(),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_keys_follow_claude_code() {
+        // CLAUDE-CODE.md 12.4.
+        assert_eq!(claude_data_key("formatter@my-marketplace"), "formatter-my-marketplace");
+        assert_eq!(claude_data_key("a.b@c_d"), "a-b-c_d");
+    }
+
+    #[test]
+    fn option_rendering() {
+        // CLAUDE-CODE.md 10.3: strings raw, numbers and booleans as JSON, lists compact.
+        assert_eq!(render_option(&Value::from("a b")).as_deref(), Some("a b"));
+        assert_eq!(render_option(&serde_json::json!(3)).as_deref(), Some("3"));
+        assert_eq!(render_option(&serde_json::json!(true)).as_deref(), Some("true"));
+        assert_eq!(render_option(&serde_json::json!(["x", "y"])).as_deref(), Some(r#"["x","y"]"#));
+        assert_eq!(render_option(&Value::Null), None);
+    }
+
+    #[test]
+    fn paths_from_the_environment() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| OsString::from(v))
+        };
+        let p = ClaudePaths::from_env(env(&[("HOME", "/h")])).unwrap();
+        assert_eq!(p.claude_home, PathBuf::from("/h/.claude"));
+        assert_eq!(p.plugins_root, PathBuf::from("/h/.claude/plugins"));
+        assert!(p.seed_dirs.is_empty());
+        let p = ClaudePaths::from_env(env(&[
+            ("HOME", "/h"),
+            ("CLAUDE_CONFIG_DIR", "/c"),
+            ("CLAUDE_CODE_PLUGIN_CACHE_DIR", "/cache"),
+            ("CLAUDE_CODE_PLUGIN_SEED_DIR", "/s1::/s2"),
+        ]))
+        .unwrap();
+        assert_eq!(p.claude_home, PathBuf::from("/c"));
+        assert_eq!(p.plugins_root, PathBuf::from("/cache"));
+        assert_eq!(p.seed_dirs, vec![PathBuf::from("/s1"), PathBuf::from("/s2")]);
+        assert_eq!(p.data_dir("f@m"), PathBuf::from("/cache/data/f-m"));
+        assert!(ClaudePaths::from_env(env(&[])).is_none());
+    }
+}

@@ -1,0 +1,417 @@
+//! Claude Code's plugins in the claude-code profile (CLAUDE-CODE.md 12.1-12.4, 10.3, 2.1):
+//! a Claude Code home built in a temp dir with Claude Code's layout.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use hooks_core::{InactiveStatus, LayerDocument, PluginOrigin, codes as core_codes};
+use hooks_plugins::*;
+use serde_json::json;
+
+use crate::support::*;
+
+/// A Claude Code home: `{claude}/plugins` with `installed_plugins.json` and `cache/`.
+struct Claude {
+    paths: ClaudePaths,
+}
+
+impl Claude {
+    fn new(dir: &Path) -> Claude {
+        let root = dir.join("claude");
+        let paths = ClaudePaths {
+            claude_home: root.clone(),
+            plugins_root: root.join("plugins"),
+            seed_dirs: Vec::new(),
+        };
+        fs::create_dir_all(paths.plugins_root.join("cache")).unwrap();
+        Claude { paths }
+    }
+
+    /// `{plugins}/cache/{market}/{name}/{version}/` with a plugin.json and hooks.json.
+    fn cached(
+        plugins: &Path,
+        id: &str,
+        version: &str,
+        manifest: serde_json::Value,
+        hooks: &str,
+    ) -> PathBuf {
+        let (name, market) = id.split_once('@').unwrap();
+        let dir = plugins.join("cache").join(market).join(name).join(version);
+        fs::create_dir_all(dir.join(".claude-plugin")).unwrap();
+        fs::create_dir_all(dir.join("hooks")).unwrap();
+        let mut manifest = manifest;
+        manifest["name"] = json!(name);
+        fs::write(dir.join(".claude-plugin/plugin.json"), manifest.to_string()).unwrap();
+        if !hooks.is_empty() {
+            fs::write(dir.join("hooks/hooks.json"), hooks).unwrap();
+        }
+        dir
+    }
+
+    fn installed(plugins: &Path, entries: serde_json::Value) {
+        let doc = json!({"version": 2, "plugins": entries, "futureField": 1});
+        fs::write(plugins.join("installed_plugins.json"), doc.to_string()).unwrap();
+    }
+
+    fn options(&self, start: &Path) -> ClaudeLayerOptions {
+        ClaudeLayerOptions {
+            paths: self.paths.clone(),
+            settings: ClaudePluginSettings::default(),
+            start_dir: start.to_owned(),
+            repo_root: None,
+            require_verified: false,
+        }
+    }
+}
+
+fn hook(cmd: &str) -> String {
+    json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": cmd}]}]}})
+        .to_string()
+}
+
+fn ids(docs: &[LayerDocument]) -> Vec<(String, PluginOrigin, bool)> {
+    docs.iter()
+        .map(|d| {
+            let p = d.layer.plugin().unwrap();
+            (p.id.clone(), p.origin, d.inactive.is_none())
+        })
+        .collect()
+}
+
+#[test]
+fn claude_code_state_seeds_scopes_and_confinement() {
+    // CLAUDE-CODE.md 12.1: installed_plugins.json, scopes, installPath in cache/, seeds.
+    let (d, home) = home();
+    let c = Claude::new(d.path());
+    let plugins = c.paths.plugins_root.clone();
+    let start = d.path().join("work");
+    let other = d.path().join("elsewhere");
+    fs::create_dir_all(&start).unwrap();
+    fs::create_dir_all(&other).unwrap();
+    let fmt = Claude::cached(
+        &plugins,
+        "formatter@my-marketplace",
+        "1.2.0",
+        json!({"version": "1.2.0"}),
+        &hook("echo fmt"),
+    );
+    let local = Claude::cached(&plugins, "local@m", "abc123", json!({}), &hook("echo local"));
+    let proj = Claude::cached(&plugins, "proj@m", "1.0.0", json!({}), &hook("echo proj"));
+    let outside = d.path().join("outside/evil");
+    fs::create_dir_all(outside.join("hooks")).unwrap();
+    fs::write(outside.join("hooks/hooks.json"), hook("echo evil")).unwrap();
+    let link = plugins.join("cache/m/linked/1.0.0");
+    fs::create_dir_all(link.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&outside, &link).unwrap();
+    Claude::installed(
+        &plugins,
+        json!({
+            "formatter@my-marketplace": [{"installPath": fmt, "version": "1.2.0", "scope": "user", "gitCommitSha": "x"}],
+            "local@m": [
+                {"installPath": proj, "version": "0", "scope": "user"},
+                {"installPath": local, "version": "abc123", "scope": "local", "projectPath": start},
+            ],
+            "proj@m": [{"installPath": proj, "version": "1.0.0", "scope": "project", "projectPath": other}],
+            "evil@m": [{"installPath": outside, "version": "1"}],
+            "linked@m": [{"installPath": link, "version": "1.0.0"}],
+        }),
+    );
+    let before = fs::read(plugins.join("installed_plugins.json")).unwrap();
+    // A seed folder, laid out like plugins_root: its copy of formatter is the second hit.
+    let seed = d.path().join("seed");
+    fs::create_dir_all(seed.join("cache")).unwrap();
+    let seeded = Claude::cached(
+        &seed,
+        "seeded@m",
+        "2.0.0",
+        json!({"version": "2.0.0"}),
+        &hook("echo seeded"),
+    );
+    let seed_fmt = Claude::cached(
+        &seed,
+        "formatter@my-marketplace",
+        "9.9.9",
+        json!({}),
+        &hook("echo seedfmt"),
+    );
+    Claude::installed(
+        &seed,
+        json!({
+            "seeded@m": [{"installPath": seeded, "version": "2.0.0"}],
+            "formatter@my-marketplace": [{"installPath": seed_fmt, "version": "9.9.9"}],
+        }),
+    );
+    let mut options = c.options(&start);
+    options.paths.seed_dirs = vec![d.path().join("missing-seed"), seed.clone()];
+
+    let (docs, diags) = claude_plugin_layers(&home, &options);
+    assert_eq!(
+        ids(&docs),
+        [
+            ("formatter@my-marketplace".to_owned(), PluginOrigin::ClaudeCode, true),
+            ("local@m".to_owned(), PluginOrigin::ClaudeCode, true),
+            ("seeded@m".to_owned(), PluginOrigin::Seed, true),
+        ]
+    );
+    let rejected: Vec<_> = diags
+        .iter()
+        .filter(|d| d.code == core_codes::PLUGIN_PATH_REJECTED)
+        .map(|d| d.subject.clone().unwrap_or_default())
+        .collect();
+    assert_eq!(rejected, ["evil@m", "linked@m"], "{diags:?}");
+    let f = docs[0].layer.plugin().unwrap();
+    assert_eq!(f.version.as_deref(), Some("1.2.0"));
+    assert_eq!(f.root, fs::canonicalize(&fmt).unwrap().display().to_string());
+    // 12.4: the data folder, created when the plugin loads.
+    let data = plugins.join("data/formatter-my-marketplace");
+    assert_eq!(f.data_dir, data.display().to_string());
+    assert!(data.is_dir());
+    // The local-scope entry for this folder wins over the user-wide one.
+    assert_eq!(
+        docs[1].layer.plugin().unwrap().root,
+        fs::canonicalize(&local).unwrap().display().to_string()
+    );
+    // A seed plugin's data lives under plugins_root: seeds are read-only.
+    assert_eq!(
+        docs[2].layer.plugin().unwrap().data_dir,
+        plugins.join("data/seeded-m").display().to_string()
+    );
+    assert!(!seed.join("data").exists());
+    // Claude Code's files are never written.
+    assert_eq!(fs::read(plugins.join("installed_plugins.json")).unwrap(), before);
+
+    // The same project as repo_root: the project-scope plugin applies too.
+    options.repo_root = Some(other.clone());
+    let (docs, _) = claude_plugin_layers(&home, &options);
+    assert!(ids(&docs).iter().any(|(id, _, on)| id == "proj@m" && *on));
+}
+
+#[test]
+fn broken_state_loses_only_itself_and_ours_come_first() {
+    let (d, home) = home();
+    let c = Claude::new(d.path());
+    let plugins = c.paths.plugins_root.clone();
+    fs::write(plugins.join("installed_plugins.json"), "{\"version\": 2,\n \"plugins\": {,}}")
+        .unwrap();
+    let seed = d.path().join("seed");
+    fs::create_dir_all(seed.join("cache")).unwrap();
+    let seeded =
+        Claude::cached(&seed, "formatter@my-marketplace", "2.0.0", json!({}), &hook("echo seeded"));
+    let other = Claude::cached(&seed, "other@m", "2.0.0", json!({}), &hook("echo other"));
+    Claude::installed(
+        &seed,
+        json!({
+            "formatter@my-marketplace": [{"installPath": seeded, "version": "2.0.0"}],
+            "other@m": [{"installPath": other, "version": "2.0.0"}],
+        }),
+    );
+    // Ours, registered in our own state, has the same id.
+    let ours = make_plugin(d.path(), "formatter", "1.0.0", "ours");
+    let mut ip = InstalledPlugins::load(&home).unwrap();
+    ip.set(
+        "formatter@my-marketplace",
+        &InstallRecord { install_path: ours.clone(), version: Some("1.0.0".into()) },
+    );
+    fs::create_dir_all(home.state_dir()).unwrap();
+    fs::write(home.installed_plugins_file(), ip.to_bytes()).unwrap();
+    let mut st = PluginStates::load(&home).unwrap();
+    st.set_enabled("formatter@my-marketplace", true);
+    fs::write(home.plugin_state_file(), st.to_bytes()).unwrap();
+
+    let mut options = c.options(d.path());
+    options.paths.seed_dirs = vec![seed];
+    let (docs, diags) = claude_plugin_layers(&home, &options);
+    assert_eq!(
+        ids(&docs),
+        [
+            ("formatter@my-marketplace".to_owned(), PluginOrigin::Hooks, true),
+            ("other@m".to_owned(), PluginOrigin::Seed, true),
+        ]
+    );
+    assert_eq!(docs[0].layer.plugin().unwrap().root, ours.display().to_string());
+    let broken = diags
+        .iter()
+        .find(|d| d.code == core_codes::CONFIG_READ_FAILED)
+        .expect("located diagnostic");
+    assert_eq!(broken.line, Some(2), "{broken:?}");
+    assert!(broken.column.is_some(), "{broken:?}");
+    assert!(broken.source.as_deref().unwrap().ends_with("installed_plugins.json"));
+    let dup =
+        diags.iter().find(|d| d.code == core_codes::DUPLICATE_PLUGIN).expect("duplicate_plugin");
+    assert_eq!(dup.subject.as_deref(), Some("formatter@my-marketplace"));
+}
+
+#[test]
+fn enablement_precedence() {
+    // CLAUDE-CODE.md 12.2: settings, then plugin_state.json, then the marketplace entry's
+    // defaultEnabled, then plugin.json's, else enabled; disabled ones listed with why.
+    let (d, home) = home();
+    let c = Claude::new(d.path());
+    let plugins = c.paths.plugins_root.clone();
+    let mut entries = serde_json::Map::new();
+    for (id, manifest) in [
+        ("plain@m", json!({})),
+        ("byentry@m", json!({})),
+        ("bymanifest@m", json!({"defaultEnabled": false})),
+        ("bysettings@m", json!({})),
+        ("managed@m", json!({})),
+        ("forced@m", json!({"defaultEnabled": false})),
+        ("bystate@m", json!({"defaultEnabled": false})),
+        ("cmd@m", json!({})),
+    ] {
+        let dir = Claude::cached(&plugins, id, "1.0.0", manifest, &hook("echo x"));
+        entries.insert(id.to_owned(), json!([{"installPath": dir, "version": "1.0.0"}]));
+    }
+    Claude::installed(&plugins, serde_json::Value::Object(entries));
+    let market = plugins.join("marketplaces/m/.claude-plugin");
+    fs::create_dir_all(&market).unwrap();
+    fs::write(
+        market.join("marketplace.json"),
+        json!({"name": "m", "plugins": [
+            {"name": "byentry", "source": "./byentry", "defaultEnabled": false},
+            {"name": "cmd", "source": {"source": "command", "command": "make"}},
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    let mut st = PluginStates::load(&home).unwrap();
+    st.set_enabled("bystate@m", true);
+    fs::create_dir_all(home.state_dir()).unwrap();
+    fs::write(home.plugin_state_file(), st.to_bytes()).unwrap();
+    let mut options = c.options(d.path());
+    options.settings.enabled_plugins.insert("bysettings@m".into(), false);
+    options.settings.enabled_plugins.insert("managed@m".into(), true);
+    options.settings.managed_disabled.insert("managed@m".into());
+    options.settings.force_enabled.insert("forced@m".into());
+    options.settings.disable_command_plugin_sources = true;
+    let (docs, _) = claude_plugin_layers(&home, &options);
+    let status = |id: &str| {
+        let d = docs.iter().find(|d| d.layer.plugin().unwrap().id == id).unwrap();
+        d.inactive.clone().map(|(s, why)| {
+            assert_eq!(s, InactiveStatus::Disabled);
+            why
+        })
+    };
+    assert_eq!(status("plain@m"), None);
+    assert_eq!(status("forced@m"), None);
+    assert_eq!(status("bystate@m"), None);
+    assert!(status("byentry@m").unwrap().contains("marketplace entry defaultEnabled"));
+    assert!(status("bymanifest@m").unwrap().contains("plugin.json defaultEnabled"));
+    assert!(status("bysettings@m").unwrap().contains("enabledPlugins"));
+    assert!(status("managed@m").unwrap().contains("managed settings"));
+    assert!(status("cmd@m").unwrap().contains("disableCommandPluginSources"));
+    // A disabled plugin gets no data folder.
+    assert!(!plugins.join("data/bysettings-m").exists());
+    assert!(plugins.join("data/plain-m").is_dir());
+}
+
+#[test]
+fn hook_documents_and_strict_entries() {
+    // CLAUDE-CODE.md 12.3 and 2.1.
+    let (d, home) = home();
+    let c = Claude::new(d.path());
+    let plugins = c.paths.plugins_root.clone();
+    let a = Claude::cached(
+        &plugins,
+        "a@m",
+        "1.0.0",
+        json!({"hooks": ["./hooks/hooks.json", "./extra.json"]}),
+        &json!({"description": "described", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo a"}]}]}}).to_string(),
+    );
+    fs::write(a.join("extra.json"), "{not json").unwrap();
+    let b = Claude::cached(
+        &plugins,
+        "b@m",
+        "1.0.0",
+        json!({"hooks": "./hooks/hooks.json"}),
+        &hook("echo b"),
+    );
+    let loose =
+        Claude::cached(&plugins, "loose@m", "1.0.0", json!({"description": "no components"}), "");
+    Claude::installed(
+        &plugins,
+        json!({
+            "a@m": [{"installPath": a, "version": "1.0.0"}],
+            "b@m": [{"installPath": b, "version": "1.0.0"}],
+            "loose@m": [{"installPath": loose, "version": "1.0.0"}],
+        }),
+    );
+    let market = plugins.join("marketplaces/m/.claude-plugin");
+    fs::create_dir_all(&market).unwrap();
+    let entry_hooks = json!({"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo entry"}]}]}});
+    fs::write(
+        market.join("marketplace.json"),
+        json!({"name": "m", "plugins": [
+            {"name": "a", "source": "./a", "hooks": "./hooks/hooks.json"},
+            {"name": "b", "source": "./b", "strict": false, "hooks": entry_hooks},
+            {"name": "loose", "source": "./loose", "strict": false, "hooks": entry_hooks},
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    let (docs, diags) = claude_plugin_layers(&home, &c.options(d.path()));
+    let of =
+        |id: &str| docs.iter().filter(|d| d.layer.plugin().unwrap().id == id).collect::<Vec<_>>();
+    // hooks/hooks.json named by plugin.json and by the entry loads once; the invalid
+    // extra.json is its own document and loses only itself.
+    let a_docs = of("a@m");
+    assert_eq!(a_docs.len(), 2, "{:?}", a_docs.iter().map(|d| &d.source).collect::<Vec<_>>());
+    assert!(a_docs[0].source.ends_with("hooks/hooks.json"));
+    assert_eq!(a_docs[0].parsed.config.events.len(), 1);
+    assert!(
+        a_docs[0].parsed.diagnostics.is_empty(),
+        "description is accepted: {:?}",
+        a_docs[0].parsed.diagnostics
+    );
+    assert!(a_docs[1].parsed.diagnostics.iter().any(|d| d.code == core_codes::CONFIG_READ_FAILED));
+    // strict: false with a plugin.json declaring hooks: the plugin fails.
+    assert!(of("b@m").is_empty());
+    assert!(
+        diags.iter().any(|d| d.code == core_codes::PLUGIN_MANIFEST_CONFLICT
+            && d.subject.as_deref() == Some("b@m"))
+    );
+    // strict: false without components: the entry is the definition.
+    let loose_docs = of("loose@m");
+    assert_eq!(loose_docs.len(), 1);
+    assert_eq!(loose_docs[0].parsed.config.events[0].event, hooks_core::Event::SessionStart);
+}
+
+#[test]
+fn user_config_options_are_rendered() {
+    // CLAUDE-CODE.md 10.3.
+    let (d, home) = home();
+    let c = Claude::new(d.path());
+    let plugins = c.paths.plugins_root.clone();
+    let p = Claude::cached(
+        &plugins,
+        "p@m",
+        "1.0.0",
+        json!({"userConfig": {
+            "api": {"type": "string", "title": "API"},
+            "depth": {"type": "number", "default": 3},
+            "dirs": {"type": "string", "multiple": true, "default": ["a", "b c"]},
+            "strict": {"type": "boolean", "default": false},
+            "token": {"type": "string", "sensitive": true, "default": "s3cr3t-default"},
+            "unset": {"type": "string"},
+        }}),
+        &hook("echo p"),
+    );
+    Claude::installed(&plugins, json!({"p@m": [{"installPath": p, "version": "1.0.0"}]}));
+    let mut options = c.options(d.path());
+    options
+        .settings
+        .plugin_configs
+        .insert("p@m".into(), json!({"options": {"api": "u", "token": "leak"}}));
+    let (docs, diags) = claude_plugin_layers(&home, &options);
+    let info = docs[0].layer.plugin().unwrap();
+    let got: Vec<(&str, &str)> =
+        info.options.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    assert_eq!(
+        got,
+        [("api", "u"), ("depth", "3"), ("dirs", r#"["a","b c"]"#), ("strict", "false")]
+    );
+    let unavailable: Vec<_> =
+        diags.iter().filter(|d| d.code == core_codes::PLUGIN_OPTION_UNAVAILABLE).collect();
+    assert_eq!(unavailable.len(), 1);
+    assert!(!unavailable[0].message.contains("leak") && !unavailable[0].message.contains("s3cr3t"));
+}
