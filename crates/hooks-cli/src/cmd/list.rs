@@ -2,13 +2,14 @@
 //!
 //! One row per handler of the snapshot a session would take now: id, fingerprint, event,
 //! matcher, what it runs, effective timeout, status message, layer, file and line, plugin,
-//! and whether it runs (`active`) or why not (`untrusted`, `invalid`, `duplicate`,
-//! `disabled`, `tampered`, `unverified`). Inactive handlers show with `--all`. Then the
-//! load diagnostics.
+//! its `if` rule, and whether it runs (`active`) or why not (`untrusted`, `invalid`,
+//! `duplicate`, `disabled`, `tampered`, `unverified`, `inactive`: an `if` on an event
+//! that never evaluates one). Inactive handlers show with `--all`. Then the load
+//! diagnostics.
 //!
 //! The `--json` form (also the `list` result of `hooks serve`) is documented in the README:
 //! `{"snapshot_id", "project_root", "home", "handlers": [{"id", "fingerprint", "event",
-//! "matcher", "command", "argv", "timeout", "effective_timeout", "status_message",
+//! "matcher", "command", "argv", "timeout", "effective_timeout", "status_message", "if",
 //! "layer", "file", "line", "column", "field", "plugin", "status", "reason"}],
 //! "diagnostics": [...]}`.
 
@@ -124,6 +125,9 @@ pub(crate) struct ListedHandler<'a> {
     pub effective_timeout: f64,
     /// The status line shown while it runs.
     pub status_message: Option<&'a str>,
+    /// The `if` rule, as written (CLAUDE-CODE.md 6.3).
+    #[serde(rename = "if")]
+    pub if_condition: Option<&'a str>,
     /// `project`, `user` or `plugin`.
     #[schemars(extend("enum" = ["project", "user", "plugin"]))]
     pub layer: &'static str,
@@ -138,7 +142,7 @@ pub(crate) struct ListedHandler<'a> {
     /// The plugin it belongs to.
     pub plugin: Option<ListedPlugin<'a>>,
     /// Whether it runs, or why not.
-    #[schemars(extend("enum" = ["active", "duplicate", "invalid", "untrusted", "disabled", "tampered", "unverified"]))]
+    #[schemars(extend("enum" = ["active", "duplicate", "invalid", "untrusted", "disabled", "tampered", "unverified", "inactive"]))]
     pub status: &'static str,
     /// Why it does not run.
     pub reason: Option<String>,
@@ -193,6 +197,7 @@ impl<'a> ListedHandler<'a> {
             timeout: h.timeout,
             effective_timeout: h.effective_timeout,
             status_message: h.status_message.as_deref(),
+            if_condition: h.if_rule.as_ref().map(|r| r.as_str()),
             layer: h.layer.label(),
             file: &h.source,
             line: h.position.map(|p| p.line),
@@ -400,6 +405,9 @@ pub(crate) fn table(handlers: &[&Handler], cwd: &Path, style: Style, fit_mode: F
         }
         if let Some(r) = reason {
             detail.push(r);
+        }
+        if let Some(rule) = &h.if_rule {
+            detail.push(format!("if {}", hooks_core::text::escape_control(rule.as_str())));
         }
         if let Some(m) = &h.status_message {
             detail.push(format!("\"{}\"", hooks_core::text::escape_control(m)));

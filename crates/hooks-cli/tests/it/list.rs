@@ -80,7 +80,7 @@ fn json_listing() {
         h,
         &json!({"id": "PreToolUse:0:0", "fingerprint": fingerprint, "event": "PreToolUse",
             "matcher": "Bash", "command": "./check.sh", "argv": null, "timeout": 30.0,
-            "effective_timeout": 30.0, "status_message": "checking", "layer": "user",
+            "effective_timeout": 30.0, "status_message": "checking", "if": null, "layer": "user",
             "file": "[TMP]/dahome/hooks.json", "line": 3, "column": 5,
             "field": "hooks.PreToolUse[0].hooks[0]", "plugin": null, "status": "active",
             "reason": null})
@@ -97,4 +97,38 @@ fn empty_and_unknown_event() {
     let bad = env.run(&["list", "--event", "Nope"]);
     assert_eq!(bad.code, 1);
     assert!(bad.stderr.contains("unknown event 'Nope'"));
+}
+
+/// F07 and F08 (CLAUDE-CODE.md 6.4, 2.3): handlers differing only in `if` are both active;
+/// an `if` on Stop shows `inactive` with the reason; `if` is in the table and the JSON.
+#[test]
+fn if_rules_are_listed() {
+    let env = TestEnv::new("list-if");
+    env.user_hooks(
+        r#"{"hooks": {
+  "PreToolUse": [{"matcher": "Bash", "hooks": [
+    {"type": "command", "command": "./gate.sh", "if": "Bash(git commit:*)"},
+    {"type": "command", "command": "./gate.sh", "if": "Bash(git push:*)"}]}],
+  "Stop": [{"hooks": [{"type": "command", "command": "./gate.sh", "if": "Bash(*)"}]}]
+}}"#,
+    );
+    for profile in ["deepagents", "claude-code"] {
+        let out = env.run(&["--profile", profile, "list", "--all"]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let text = mask_digests(&out.stdout);
+        assert!(text.contains("PreToolUse:0:0  active      user     Bash"), "{text}");
+        assert!(text.contains("PreToolUse:0:1  active      user     Bash"), "{text}");
+        assert!(text.contains("hooks.json:3  if Bash(git commit:*)\n"), "{text}");
+        assert!(text.contains("hooks.json:4  if Bash(git push:*)\n"), "{text}");
+        assert!(text.contains("Stop:0:0        inactive    user"), "{text}");
+        assert!(!text.contains("duplicate"), "{text}");
+        assert!(text.contains("warning[if_never_evaluated]"), "{text}");
+        let json = env.run(&["--profile", profile, "--json", "list", "--all"]).json();
+        let handlers = json["handlers"].as_array().unwrap();
+        let ifs: Vec<_> = handlers.iter().map(|h| h["if"].clone()).collect();
+        assert_eq!(ifs, [json!("Bash(git commit:*)"), json!("Bash(git push:*)"), json!("Bash(*)")]);
+        assert_eq!(handlers[2]["status"], "inactive");
+        let reason = handlers[2]["reason"].as_str().unwrap();
+        assert!(reason.contains("'if' is evaluated only on tool events"), "{reason}");
+    }
 }
