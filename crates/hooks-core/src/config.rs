@@ -197,9 +197,22 @@ pub fn parse_config_for(
         return parsed;
     };
     cx.members(root_members, "", Some(ROOT_KEYS));
+    parse_hooks_member(&mut cx, &mut parsed, &root, kind);
+    parsed.diagnostics = cx.diagnostics;
+    parsed
+}
+
+/// Parses the `hooks` member of `root` (a checked object) into `parsed`; a missing
+/// `hooks` is an `invalid_config` error.
+pub(crate) fn parse_hooks_member(
+    cx: &mut Loader<'_>,
+    parsed: &mut ParsedConfig,
+    root: &Spanned,
+    kind: ConfigKind,
+) {
     match root.get("hooks") {
         Some(m) if legacy::is_legacy(&m.value) && kind != ConfigKind::Plugin => {
-            parsed.config = legacy::migrate(&mut cx, &m.value).config;
+            parsed.config = legacy::migrate(cx, &m.value).config;
             parsed.legacy = true;
         }
         Some(m) => match m.value.value.as_object() {
@@ -213,8 +226,6 @@ pub fn parse_config_for(
         },
         None => cx.invalid("hooks", "expected an object", root.pos),
     }
-    parsed.diagnostics = cx.diagnostics;
-    parsed
 }
 
 /// Keys allowed at the root of a document.

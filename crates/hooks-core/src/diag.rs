@@ -210,4 +210,10 @@ pub mod codes {
     /// The payload's `stop_hook_active` disagrees with the continuation count the host
     /// gave; the count wins (ours).
     pub const STOP_HOOK_ACTIVE_CONFLICT: &str = "stop_hook_active_conflict";
+    /// A settings layer whose handlers a policy key turns off (CLAUDE-CODE.md 1.6): one
+    /// info per dropped document.
+    pub const BLOCKED_BY_POLICY: &str = "blocked_by_policy";
+    /// Claude Code settings files exist in the project but the deepagents profile does not
+    /// read them (ours): how to read them instead.
+    pub const CLAUDE_SETTINGS_IGNORED: &str = "claude_settings_ignored";
 }

@@ -140,7 +140,6 @@ impl Spanned {
 
     /// Converts to a `serde_json::Value`. Duplicate keys keep the last value; a number too
     /// large for `f64` (which `serde_json::Value` cannot hold) becomes `null`.
-    #[cfg(any(test, feature = "fuzzing"))]
     pub fn to_serde(&self) -> serde_json::Value {
         use serde_json::Value;
         match &self.value {
@@ -161,7 +160,6 @@ impl Spanned {
 }
 
 impl JsonNumber {
-    #[cfg(any(test, feature = "fuzzing"))]
     fn to_serde(&self) -> serde_json::Value {
         if let Ok(i) = self.0.parse::<i64>() {
             return i.into();

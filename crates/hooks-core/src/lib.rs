@@ -22,6 +22,7 @@ pub mod reduce;
 pub mod render;
 #[cfg(feature = "schemars")]
 mod schema;
+pub mod settings;
 pub mod snapshot;
 pub mod text;
 
@@ -38,6 +39,9 @@ pub use reduce::{Decision, PermissionBehavior};
 pub use render::Effect;
 #[cfg(feature = "schemars")]
 pub use schema::{schema, schema_names};
+pub use settings::{
+    LayerSettings, Policy, Settings, SettingsScope, SettingsSummary, parse_settings,
+};
 pub use snapshot::{
     CallbackSpec, Handler, HandlerStatus, InactiveStatus, Layer, LayerDocument, PluginInfo,
     Program, Snapshot, SnapshotOptions,

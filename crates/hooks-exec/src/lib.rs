@@ -19,6 +19,7 @@ mod review;
 #[cfg(test)]
 mod scratch;
 mod session;
+mod settings;
 mod sources;
 mod trust;
 
@@ -33,8 +34,10 @@ pub use discovery::{
 };
 pub use env::{EnvPolicy, StripReason, scrub, strip_reason};
 pub use home::{Home, sanitize_plugin_id};
+pub use hooks_core::SettingsSummary;
 pub use process::{PREFILL_MAX, ProcessSpec, Program, REAP_GRACE, run_process};
 pub use review::{TrustReview, TrustSubject};
 pub use session::{Fired, HandlerRun, Session, SessionError, SessionOptions, StatusListener};
+pub use settings::{CLAUDE_CODE_MANAGED_SETTINGS, CliSettings, DEEPAGENTS_MANAGED_SETTINGS};
 pub use sources::{LoadRequest, Source, Sources, check_sources};
 pub use trust::{ProjectGrant, TrustEntry, TrustError, TrustState, TrustStore};

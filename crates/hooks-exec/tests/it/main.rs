@@ -8,6 +8,7 @@ mod env;
 mod inherit;
 mod outcomes;
 mod session;
+mod settings;
 mod sources;
 mod stdin;
 mod support;
