@@ -55,16 +55,17 @@ fn list_audits_every_layer_with_policy_and_trust() {
                 "[TMP]/etc/managed-settings.json".into(),
                 "active".into()
             ),
-            ("user".into(), "user".into(), "[TMP]/claude/settings.json".into(), "disabled".into()),
             (
                 "project".into(),
                 "project".into(),
                 "[TMP]/project/.claude/settings.json".into(),
                 "untrusted".into()
             ),
+            ("user".into(), "user".into(), "[TMP]/claude/settings.json".into(), "disabled".into()),
         ]
     );
-    let user = &listing["handlers"][1];
+    // Handlers that do not run follow the active ones, in layer order.
+    let user = &listing["handlers"][2];
     assert!(user["reason"].as_str().unwrap().contains("allowManagedHooksOnly"), "{user}");
     let codes: Vec<&str> = listing["diagnostics"]
         .as_array()
@@ -116,6 +117,6 @@ fn deepagents_says_how_to_read_claude_code_settings() {
     assert!(out.stdout.contains("--profile claude-code"), "{}", out.stdout);
     let out = env.run(&["list"]);
     assert!(out.stdout.contains("HOOKS_PROFILE=claude-code"), "{}", out.stdout);
-    let out = env.run(&["run", "Stop", "--payload", "{}"]);
+    let out = env.run(&["run", "Stop", "--payload", r#"{"last_assistant_message":"Done."}"#]);
     assert_eq!(out.stderr.matches("--profile claude-code").count(), 1, "{}", out.stderr);
 }
