@@ -213,10 +213,10 @@ impl Sources {
         let profile = request.profile;
         if let Some(cli) = &request.cli_settings {
             let read = read_cli(cli, profile, &mut diagnostics);
-            if let Some(f) = read {
-                if !matches!(cli, CliSettings::File(p) if !seen.first(p)) {
-                    sources.push(f.source);
-                }
+            if let Some(f) = read
+                && !matches!(cli, CliSettings::File(p) if !seen.first(p))
+            {
+                sources.push(f.source);
             }
         }
         let root = &paths.project_root;
@@ -306,7 +306,6 @@ impl Sources {
             http_policy: self.http_policy,
             project_dir: Some(self.paths.project_root.display().to_string()),
             callbacks,
-            ..SnapshotOptions::default()
         };
         let documents = self.sources.into_iter().map(|s| s.document).collect();
         let snapshot = Snapshot::build(documents, &options);
