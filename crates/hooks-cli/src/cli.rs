@@ -149,6 +149,15 @@ pub struct GlobalArgs {
     /// rules) or claude-code (Claude Code's) [default: $HOOKS_PROFILE, else deepagents]
     #[arg(long, global = true, value_name = "NAME")]
     pub profile: Option<hooks_core::Profile>,
+    /// The managed settings file, instead of /etc/claude-code/managed-settings.json (its
+    /// drop-ins: managed-settings.d/*.json beside it) or, in the deepagents profile,
+    /// /etc/deepagents/managed-settings.json
+    #[arg(long, global = true, value_name = "FILE")]
+    pub managed: Option<PathBuf>,
+    /// A settings layer for this run (claude-code profile): a settings file, or its JSON
+    /// text; above the project, local and user settings, below the managed ones
+    #[arg(long, global = true, value_name = "FILE|JSON")]
+    pub settings: Option<String>,
     /// Load the project's hooks for this run without a trust entry (the bytes present at
     /// start are trusted)
     #[arg(long, global = true)]

@@ -18,8 +18,8 @@ use std::path::{Path, PathBuf};
 use anyhow::bail;
 use hooks_core::{Capabilities, Diagnostic, LayerDocument, Profile};
 use hooks_exec::{
-    AppNames, LoadRequest, Paths, ProjectGrant, SessionOptions, Sources, find_project_root,
-    resolve_home,
+    AppNames, CliSettings, LoadRequest, Paths, ProjectGrant, SessionOptions, Sources,
+    find_project_root, resolve_home,
 };
 use hooks_plugins::{
     ClaudeLayerOptions, ClaudePaths, ClaudePluginSettings, LayerOptions, claude_plugin_layers,
@@ -55,13 +55,24 @@ pub(crate) struct Setup {
     pub profile: Profile,
     /// Claude Code's plugin folders (claude-code profile; `None` without a home).
     pub claude: Option<ClaudePaths>,
+    /// `--managed FILE`, absolute.
+    pub managed: Option<PathBuf>,
+    /// `--settings FILE|JSON`.
+    pub cli_settings: Option<CliSettings>,
+    /// `$HOME`.
+    pub user_home: Option<PathBuf>,
 }
 
 impl Setup {
     /// Resolves home, project and plugin folders. A bad home, a missing `--project` or
     /// `--plugin-dir` folder is an error.
     pub fn new(global: &GlobalArgs, env: &Env) -> anyhow::Result<Setup> {
-        let names = AppNames::default();
+        let profile = profile(global, env)?;
+        // The claude-code home is `$CLAUDE_CONFIG_DIR`, else `~/.claude` (CLAUDE-CODE.md 1.3).
+        let names = match profile {
+            Profile::ClaudeCode => AppNames::claude_code(),
+            Profile::DeepAgents => AppNames::default(),
+        };
         let cwd = env.cwd.clone();
         let home = resolve_home(
             global.home.as_deref().map(|h| absolute(h, &cwd)).as_deref(),
@@ -84,10 +95,15 @@ impl Setup {
         for spec in &global.plugin_dirs {
             dev_plugins.push(dev_plugin(spec, &cwd)?);
         }
-        let profile = profile(global, env)?;
         let claude = ClaudePaths::from_env(|k| env.var(k).map(ToOwned::to_owned));
+        if global.settings.is_some() && profile != Profile::ClaudeCode {
+            bail!("--settings needs the claude-code profile (--profile claude-code)");
+        }
         Ok(Setup {
             claude,
+            managed: global.managed.as_deref().map(|m| absolute(m, &cwd)),
+            cli_settings: global.settings.as_deref().map(|s| CliSettings::parse(s, &cwd)),
+            user_home: env.var("HOME").map(PathBuf::from),
             names,
             cwd,
             paths,
@@ -151,6 +167,8 @@ impl Setup {
         options.plugin_documents = docs;
         options.plugin_diagnostics = diags;
         options.env = Some(env.vars.clone());
+        options.managed_settings = self.managed.clone();
+        options.cli_settings = self.cli_settings.clone();
         options
     }
 
@@ -179,14 +197,24 @@ impl Setup {
         } else {
             ProjectGrant::None
         };
-        let request = LoadRequest {
+        let request =
+            LoadRequest { plugin_documents, plugin_diagnostics, ..self.load_request(grant) };
+        Sources::load(&self.paths, request)
+    }
+
+    /// The request of a load of these settings, without plugin documents.
+    pub fn load_request(&self, grant: ProjectGrant) -> LoadRequest {
+        LoadRequest {
             profile: self.profile,
             grant,
             project_file: None,
-            plugin_documents,
-            plugin_diagnostics,
-        };
-        Sources::load(&self.paths, request)
+            plugin_documents: Vec::new(),
+            plugin_diagnostics: Vec::new(),
+            start_dir: Some(self.cwd.clone()),
+            user_home: self.user_home.clone(),
+            managed_settings: self.managed.clone(),
+            cli_settings: self.cli_settings.clone(),
+        }
     }
 }
 

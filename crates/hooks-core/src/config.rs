@@ -249,11 +249,24 @@ pub fn parse_config_for(
         // is reported and the hooks still load.
         cx.invalid_with(Severity::Warning, "description", detail::STRING, d.value.pos);
     }
+    parse_hooks_member(&mut cx, &mut parsed, &root, kind);
+    parsed.diagnostics = cx.diagnostics;
+    parsed
+}
+
+/// Parses the `hooks` member of `root` (a checked object) into `parsed`; a missing
+/// `hooks` is an `invalid_config` error.
+pub(crate) fn parse_hooks_member(
+    cx: &mut Loader<'_>,
+    parsed: &mut ParsedConfig,
+    root: &Spanned,
+    kind: ConfigKind,
+) {
     // CLAUDE-CODE.md 11: the claude-code profile has no legacy format to migrate.
-    let migrates = kind != ConfigKind::Plugin && profile == Profile::DeepAgents;
+    let migrates = kind != ConfigKind::Plugin && cx.profile == Profile::DeepAgents;
     match root.get("hooks") {
         Some(m) if legacy::is_legacy(&m.value) && migrates => {
-            parsed.config = legacy::migrate(&mut cx, &m.value).config;
+            parsed.config = legacy::migrate(cx, &m.value).config;
             parsed.legacy = true;
         }
         Some(m) => match m.value.value.as_object() {
@@ -273,8 +286,6 @@ pub fn parse_config_for(
         },
         None => cx.invalid("hooks", "expected an object", root.pos),
     }
-    parsed.diagnostics = cx.diagnostics;
-    parsed
 }
 
 /// Keys allowed at the root of a document.

@@ -289,4 +289,10 @@ pub mod codes {
     pub const HOST_HANDLER_FAILED: &str = "host_handler_failed";
     /// An mcp_tool `input` placeholder naming a payload path that is absent (8.2).
     pub const MCP_INPUT_PATH_MISSING: &str = "mcp_input_path_missing";
+    /// A settings layer whose handlers a policy key turns off (CLAUDE-CODE.md 1.6): one
+    /// info per dropped document.
+    pub const BLOCKED_BY_POLICY: &str = "blocked_by_policy";
+    /// Claude Code settings files exist in the project but the deepagents profile does not
+    /// read them (ours): how to read them instead.
+    pub const CLAUDE_SETTINGS_IGNORED: &str = "claude_settings_ignored";
 }

@@ -25,6 +25,7 @@ pub mod render;
 pub mod rule;
 #[cfg(feature = "schemars")]
 mod schema;
+pub mod settings;
 pub mod snapshot;
 pub mod text;
 
@@ -50,6 +51,9 @@ pub use reduce::{Decision, PermissionBehavior};
 pub use render::Effect;
 #[cfg(feature = "schemars")]
 pub use schema::{schema, schema_names};
+pub use settings::{
+    LayerSettings, Policy, Settings, SettingsScope, SettingsSummary, parse_settings,
+};
 pub use snapshot::{
     CallbackSpec, Handler, HandlerStatus, InactiveStatus, Layer, LayerDocument, PluginInfo,
     PluginOrigin, Program, Snapshot, SnapshotOptions,

@@ -2,9 +2,11 @@
 //!
 //! A host takes one snapshot at session start. Building it:
 //!
-//! 1. orders the layers: project, then user, then plugins sorted by plugin id (documents of
-//!    one plugin keep the order given: `hooks/hooks.json`, manifest paths, inline object);
-//!    this is the only place precedence is decided;
+//! 1. orders the layers: managed, cli, project, local, user, then plugins sorted by plugin
+//!    id (CLAUDE-CODE.md 1.5; documents of one layer keep the order given: managed drop-ins
+//!    by name, the repository root's local file before the start folder's, a plugin's
+//!    `hooks/hooks.json`, manifest paths, inline object); this is the only place precedence
+//!    is decided;
 //! 2. concatenates each event's groups over the active layers and numbers them: handler id
 //!    `{Event}:{group}:{handler}`. Groups and handlers dropped by validation are absent from
 //!    the parsed config and take no index; a group rejected for its matcher
@@ -42,13 +44,23 @@ use crate::policy::HttpPolicy;
 use crate::profile::Profile;
 use crate::rule::{self, Rule};
 
-/// Where a document comes from. The order of the variants is the precedence order.
+/// Where a document comes from. The order of the variants is the precedence order
+/// (CLAUDE-CODE.md 1.5: managed, cli, project, local, user, plugins by id, then the host's
+/// callbacks).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Layer {
-    /// `{project}/.deepagents/hooks.json`.
+    /// The managed policy layer (CLAUDE-CODE.md 1.2, 1.3): set by an administrator, never
+    /// subject to trust.
+    Managed,
+    /// The host's or `--settings` settings (ours, CLAUDE-CODE.md 1.3).
+    Cli,
+    /// `{project}/.deepagents/hooks.json`, or in the claude-code profile
+    /// `{start_dir}/.claude/settings.json`.
     Project,
-    /// `{home}/hooks.json`.
+    /// `.claude/settings.local.json` (claude-code profile).
+    Local,
+    /// `{home}/hooks.json`, or in the claude-code profile `{home}/settings.json`.
     User,
     /// A hook document of an enabled plugin.
     Plugin(PluginInfo),
@@ -57,10 +69,13 @@ pub enum Layer {
 }
 
 impl Layer {
-    /// `project`, `user` or `plugin`.
+    /// `managed`, `cli`, `project`, `local`, `user`, `plugin` or `callback`.
     pub fn label(&self) -> &'static str {
         match self {
+            Layer::Managed => "managed",
+            Layer::Cli => "cli",
             Layer::Project => "project",
+            Layer::Local => "local",
             Layer::User => "user",
             Layer::Plugin(_) => "plugin",
             Layer::Callback => "callback",
@@ -69,10 +84,13 @@ impl Layer {
 
     fn rank(&self) -> u8 {
         match self {
-            Layer::Project => 0,
-            Layer::User => 1,
-            Layer::Plugin(_) => 2,
-            Layer::Callback => 3,
+            Layer::Managed => 0,
+            Layer::Cli => 1,
+            Layer::Project => 2,
+            Layer::Local => 3,
+            Layer::User => 4,
+            Layer::Plugin(_) => 5,
+            Layer::Callback => 6,
         }
     }
 
@@ -146,6 +164,10 @@ pub enum InactiveStatus {
     Tampered,
     /// A plugin that cannot be verified while verification is required.
     Unverified,
+    /// A layer a settings policy key turns off (CLAUDE-CODE.md 1.6): `disableAllHooks`,
+    /// `allowManagedHooksOnly`, `strictPluginOnlyCustomization`. Audits show it
+    /// `disabled`, with the key and the file that set it as the reason.
+    BlockedByPolicy,
 }
 
 /// One parsed hook document and where it comes from.
@@ -352,7 +374,7 @@ impl HandlerStatus {
             HandlerStatus::Inactive { status, reason } => {
                 let word = match status {
                     InactiveStatus::Untrusted => "untrusted",
-                    InactiveStatus::Disabled => "disabled",
+                    InactiveStatus::Disabled | InactiveStatus::BlockedByPolicy => "disabled",
                     InactiveStatus::Tampered => "tampered",
                     InactiveStatus::Unverified => "unverified",
                 };

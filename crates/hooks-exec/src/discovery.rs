@@ -45,6 +45,13 @@ impl Default for AppNames {
     }
 }
 
+impl AppNames {
+    /// The claude-code profile's names (CLAUDE-CODE.md 1.3): `.claude`, `CLAUDE_CONFIG_DIR`.
+    pub fn claude_code() -> Self {
+        Self { app_dir: ".claude".to_owned(), home_env: "CLAUDE_CONFIG_DIR".to_owned() }
+    }
+}
+
 /// The configuration file name, both in the project's app folder and in the home.
 pub(crate) const HOOKS_FILE: &str = "hooks.json";
 

@@ -20,6 +20,7 @@ mod review;
 #[cfg(test)]
 mod scratch;
 mod session;
+mod settings;
 mod sources;
 mod trust;
 
@@ -34,11 +35,13 @@ pub use discovery::{
 };
 pub use env::{EnvPolicy, StripReason, scrub, strip_profile, strip_reason};
 pub use home::{Home, sanitize_plugin_id};
+pub use hooks_core::SettingsSummary;
 pub use process::{PREFILL_MAX, ProcessSpec, Program, REAP_GRACE, run_process};
 pub use review::{TrustReview, TrustSubject};
 pub use session::{
     AsyncResultListener, Fired, HandlerRun, RewakeListener, Session, SessionError, SessionOptions,
     StatusListener,
 };
+pub use settings::{CLAUDE_CODE_MANAGED_SETTINGS, CliSettings, DEEPAGENTS_MANAGED_SETTINGS};
 pub use sources::{LoadRequest, Source, Sources, check_sources};
 pub use trust::{ProjectGrant, TrustEntry, TrustError, TrustState, TrustStore};

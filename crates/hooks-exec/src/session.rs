@@ -19,6 +19,7 @@
 //! JSON) are outcomes carried in the decision's diagnostics; [`Session::fire`] itself never
 //! fails.
 
+use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::future::{Future, poll_fn};
 use std::path::{Path, PathBuf};
@@ -41,6 +42,7 @@ use crate::debug::{DebugLog, DebugSink};
 use crate::discovery::{AppNames, HomeError, LayerFile, Paths, read_project_file, resolve_home};
 use crate::env::{EnvPolicy, scrub, strip_profile};
 use crate::process::{self, ProcessSpec};
+use crate::settings::CliSettings;
 use crate::sources::{LoadRequest, Sources};
 use crate::trust::ProjectGrant;
 
@@ -84,6 +86,11 @@ pub struct SessionOptions {
     /// CLAUDE-CODE.md 10.2); `None`: `{home}/.state/sessions/{session_id}`
     /// ([`crate::Home::session_dir`]), created 0700 when first needed.
     pub session_dir: Option<PathBuf>,
+    /// The managed settings file instead of the profile's `/etc` path (CLAUDE-CODE.md 1.2,
+    /// 1.3; the CLI's `--managed FILE`).
+    pub managed_settings: Option<PathBuf>,
+    /// The cli settings layer (claude-code profile; the CLI's `--settings FILE|JSON`).
+    pub cli_settings: Option<CliSettings>,
 }
 
 impl SessionOptions {
@@ -104,6 +111,8 @@ impl SessionOptions {
             callbacks: Vec::new(),
             debug: None,
             session_dir: None,
+            managed_settings: None,
+            cli_settings: None,
         }
     }
 }
@@ -180,6 +189,9 @@ impl Fired {
 struct Loaded {
     snapshot: Arc<Snapshot>,
     diagnostics: Vec<Diagnostic>,
+    /// claude-code: the project-level settings files that loaded, with their
+    /// `hooks_sha256` (what headless trust covers on reloads).
+    trusted_files: BTreeMap<PathBuf, String>,
 }
 
 /// A hook session: the snapshot taken at start and the state kept between events.
@@ -189,6 +201,9 @@ pub struct Session {
     loaded: RwLock<Loaded>,
     /// SHA-256 of the project bytes present at start (headless trust covers only those).
     start_sha256: Option<String>,
+    /// claude-code headless trust: the project-level settings files trusted at start, by
+    /// `hooks_sha256` (CLAUDE-CODE.md 1.7); reloads load them only while unchanged.
+    start_files: Option<BTreeMap<PathBuf, String>>,
     /// Scrubbed host environment plus `CLAUDE_PROJECT_DIR`.
     base_env: Arc<[(OsString, OsString)]>,
     /// The host's `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS` (claude-code, 11.4).
@@ -222,16 +237,22 @@ impl Session {
             options.env.clone().unwrap_or_else(|| std::env::vars_os().collect());
         let lookup = |name: &str| host_env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
         let user_home = lookup("HOME").map(PathBuf::from);
+        let names =
+            if options.profile == Profile::ClaudeCode && options.names == AppNames::default() {
+                AppNames::claude_code()
+            } else {
+                options.names.clone()
+            };
         let home = resolve_home(
             options.home.as_deref(),
-            lookup(&options.names.home_env).as_deref(),
+            lookup(&names.home_env).as_deref(),
             user_home.as_deref(),
-            &options.names,
+            &names,
         )
         .map_err(SessionError::Home)?;
         let paths = match &options.project {
-            Some(root) => Paths::new(absolute(root, &options.cwd), home, &options.names),
-            None => Paths::discover(&options.cwd, home, &options.names),
+            Some(root) => Paths::new(absolute(root, &options.cwd), home, &names),
+            None => Paths::discover(&options.cwd, home, &names),
         };
         let debug = DebugLog::new(&host_env, options.debug.as_ref()).map(Arc::new);
         let stop_block_cap = stop_block_cap(lookup("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP").as_deref());
@@ -252,13 +273,19 @@ impl Session {
         base_env.retain(|(k, _)| k != "CLAUDE_PROJECT_DIR");
         base_env.push(("CLAUDE_PROJECT_DIR".into(), project_dir.into_os_string()));
 
-        let start_file = if options.trust_project_hooks && !paths.project_is_user_file() {
-            read_project_file(&paths)
-        } else {
-            LayerFile::Missing
-        };
+        let claude_code = options.profile == Profile::ClaudeCode;
+        let start_file =
+            if options.trust_project_hooks && !claude_code && !paths.project_is_user_file() {
+                read_project_file(&paths)
+            } else {
+                LayerFile::Missing
+            };
         let start_sha256 = start_file.sha256().map(str::to_owned);
-        let loaded = load(&options, &paths, start_sha256.as_deref(), Some(start_file));
+        let start_grant =
+            (claude_code && options.trust_project_hooks).then_some(ProjectGrant::BytesAtStart);
+        let loaded = load(&options, &paths, start_sha256.as_deref(), Some(start_file), start_grant);
+        let start_files =
+            (claude_code && options.trust_project_hooks).then(|| loaded.trusted_files.clone());
         if let Some(log) = &debug {
             for d in &loaded.diagnostics {
                 log.diagnostic(d);
@@ -269,6 +296,7 @@ impl Session {
             paths,
             loaded: RwLock::new(loaded),
             start_sha256,
+            start_files,
             base_env: base_env.into(),
             sessionend_timeout_ms,
             turn: Mutex::new(TurnState::default()),
@@ -282,7 +310,9 @@ impl Session {
     /// Takes a new snapshot from the files as they are now. Headless trust still covers
     /// only the project bytes present at start.
     pub fn reload(&self) {
-        let loaded = load(&self.options, &self.paths, self.start_sha256.as_deref(), None);
+        let grant =
+            self.start_files.clone().map(|hooks_sha256| ProjectGrant::Files { hooks_sha256 });
+        let loaded = load(&self.options, &self.paths, self.start_sha256.as_deref(), None, grant);
         if let Some(log) = &self.debug {
             for d in &loaded.diagnostics {
                 log.diagnostic(d);
@@ -753,11 +783,13 @@ fn load(
     paths: &Paths,
     start_sha256: Option<&str>,
     start_file: Option<LayerFile>,
+    settings_grant: Option<ProjectGrant>,
 ) -> Loaded {
-    let (grant, project_file) = match (start_file, start_sha256) {
-        (Some(file), Some(_)) => (ProjectGrant::BytesAtStart, Some(file)),
-        (_, Some(sha)) => (ProjectGrant::Approved { sha256: sha.to_owned() }, None),
-        (_, None) => (ProjectGrant::None, None),
+    let (grant, project_file) = match (start_file, start_sha256, settings_grant) {
+        (_, _, Some(grant)) => (grant, None),
+        (Some(file), Some(_), None) => (ProjectGrant::BytesAtStart, Some(file)),
+        (_, Some(sha), None) => (ProjectGrant::Approved { sha256: sha.to_owned() }, None),
+        (_, None, None) => (ProjectGrant::None, None),
     };
     let request = LoadRequest {
         profile: options.profile,
@@ -765,10 +797,20 @@ fn load(
         project_file,
         plugin_documents: options.plugin_documents.clone(),
         plugin_diagnostics: options.plugin_diagnostics.clone(),
+        start_dir: Some(options.cwd.clone()),
+        user_home: options
+            .env
+            .as_ref()
+            .and_then(|env| env.iter().find(|(k, _)| k == "HOME").map(|(_, v)| PathBuf::from(v)))
+            .or_else(|| std::env::var_os("HOME").map(PathBuf::from)),
+        managed_settings: options.managed_settings.clone(),
+        cli_settings: options.cli_settings.clone(),
     };
     let callbacks = options.callbacks.iter().map(CallbackGroup::spec).collect();
-    let (snapshot, diagnostics) = Sources::load(paths, request).into_snapshot(callbacks);
-    Loaded { snapshot: Arc::new(snapshot), diagnostics }
+    let sources = Sources::load(paths, request);
+    let trusted_files = sources.trusted_settings_files();
+    let (snapshot, diagnostics) = sources.into_snapshot(callbacks);
+    Loaded { snapshot: Arc::new(snapshot), diagnostics, trusted_files }
 }
 
 /// The session's background handlers: the running ones and what the finished ones

@@ -31,11 +31,15 @@
 use std::path::PathBuf;
 
 use hooks_core::{
-    CallbackSpec, ConfigKind, Diagnostic, InactiveStatus, Layer, LayerDocument, Profile, Snapshot,
-    SnapshotOptions, parse_config_for,
+    CallbackSpec, ConfigKind, Diagnostic, HttpPolicy, InactiveStatus, Layer, LayerDocument,
+    Profile, Settings, SettingsScope, SettingsSummary, Snapshot, SnapshotOptions, parse_config_for,
 };
 
 use crate::discovery::{LayerFile, Paths, read_layer_file};
+use crate::settings::{
+    CliSettings, Seen, apply_policy, claude_code_files, managed_files, policy_of, read_cli,
+    read_settings,
+};
 use crate::trust::{ProjectGrant, ProjectLayer, SkipReason, TrustStore};
 
 /// What a load is asked to do beyond reading [`Paths`].
@@ -53,6 +57,18 @@ pub struct LoadRequest {
     /// The plugin host's diagnostics about those plugins (not their parse diagnostics,
     /// which stay in the documents).
     pub plugin_diagnostics: Vec<Diagnostic>,
+    /// The session's start folder (CLAUDE-CODE.md 1.3 `start_dir`); the project root when
+    /// `None`.
+    pub start_dir: Option<PathBuf>,
+    /// The user's home folder (`$HOME`): in the claude-code profile, a repository rooted
+    /// there loads only the start folder's local file (1.3).
+    pub user_home: Option<PathBuf>,
+    /// The managed settings file, instead of `/etc/claude-code/managed-settings.json`
+    /// (claude-code; its drop-ins are `managed-settings.d/*.json` beside it) or
+    /// `/etc/deepagents/managed-settings.json` (deepagents).
+    pub managed_settings: Option<PathBuf>,
+    /// The cli settings layer (ours; claude-code profile).
+    pub cli_settings: Option<CliSettings>,
 }
 
 /// One source: a file read (or a document the host passed in) and its parsed document.
@@ -66,6 +82,8 @@ pub struct Source {
     pub sha256: Option<String>,
     /// The parsed document; `inactive` says why it does not load, if it does not.
     pub document: LayerDocument,
+    /// For a settings file (managed layer, claude-code layers): its 1.4 keys.
+    pub settings: Option<Settings>,
 }
 
 impl Source {
@@ -86,7 +104,7 @@ impl Source {
         let label = path.display().to_string();
         let parsed = parse_config_for(&bytes, &label, kind, profile);
         let document = LayerDocument::new(layer, label, parsed);
-        Source { path, bytes: Some(bytes), sha256: Some(sha256), document }
+        Source { path, bytes: Some(bytes), sha256: Some(sha256), document, settings: None }
     }
 }
 
@@ -106,12 +124,16 @@ pub struct Sources {
     pub plugin_diagnostics: Vec<Diagnostic>,
     /// The trust store as read for this load (`None` when it could not be read).
     pub trust_store: Option<TrustStore>,
+    /// The plugin state the settings layers set (CLAUDE-CODE.md 12.2, 1.6).
+    pub summary: SettingsSummary,
+    /// The HTTP policy of every settings layer that loads (7.2).
+    pub http_policy: HttpPolicy,
 }
 
 impl Sources {
     /// Loads the sources of `paths`: opens the trust store, reads and decides the project
     /// file, reads the user file, takes the host's plugin documents.
-    pub fn load(paths: &Paths, request: LoadRequest) -> Sources {
+    pub fn load(paths: &Paths, mut request: LoadRequest) -> Sources {
         let profile = request.profile;
         let mut diagnostics = Vec::new();
         let trust_store = match TrustStore::open(&paths.home.state_dir()) {
@@ -122,7 +144,25 @@ impl Sources {
             }
         };
         let mut sources = Vec::new();
-        let project = match request.project_file {
+        let mut seen = Seen::default();
+        for path in managed_files(&request) {
+            if !seen.first(&path) {
+                continue;
+            }
+            let read =
+                read_settings(&path, SettingsScope::Managed, request.profile, &mut diagnostics);
+            sources.extend(read.map(|f| f.source));
+        }
+        if request.profile == Profile::ClaudeCode {
+            return Self::load_claude_code(paths, request, sources, seen, diagnostics, trust_store);
+        }
+        if let Some(hint) = crate::settings::ignored_claude_settings(
+            request.start_dir.as_deref().unwrap_or(&paths.project_root),
+            &paths.project_root,
+        ) {
+            diagnostics.push(hint);
+        }
+        let project = match request.project_file.take() {
             Some(file) if !paths.project_is_user_file() => crate::trust::project_layer_decision(
                 &paths.project_root,
                 &paths.project_file,
@@ -171,10 +211,64 @@ impl Sources {
                 profile,
             )),
         }
+        Self::finish(paths, request, sources, diagnostics, trust_store)
+    }
+
+    /// The claude-code sources after the managed layer (CLAUDE-CODE.md 1.3): cli, project,
+    /// local, user, each read once, project and local subject to trust (1.7).
+    fn load_claude_code(
+        paths: &Paths,
+        request: LoadRequest,
+        mut sources: Vec<Source>,
+        mut seen: Seen,
+        mut diagnostics: Vec<Diagnostic>,
+        trust_store: Option<TrustStore>,
+    ) -> Sources {
+        let profile = request.profile;
+        if let Some(cli) = &request.cli_settings {
+            let read = read_cli(cli, profile, &mut diagnostics);
+            if let Some(f) = read
+                && !matches!(cli, CliSettings::File(p) if !seen.first(p))
+            {
+                sources.push(f.source);
+            }
+        }
+        let root = &paths.project_root;
+        for (scope, path) in claude_code_files(&request, root, paths.home.root()) {
+            if !seen.first(&path) {
+                continue;
+            }
+            let Some(mut file) = read_settings(&path, scope, profile, &mut diagnostics) else {
+                continue;
+            };
+            if matches!(scope, SettingsScope::Project | SettingsScope::Local) {
+                crate::settings::decide_trust(
+                    &mut file,
+                    root,
+                    trust_store.as_ref(),
+                    &request.grant,
+                    &mut diagnostics,
+                );
+            }
+            sources.push(file.source);
+        }
+        Self::finish(paths, request, sources, diagnostics, trust_store)
+    }
+
+    /// Adds the plugin documents and applies the policy of the settings that load (1.6).
+    fn finish(
+        paths: &Paths,
+        request: LoadRequest,
+        mut sources: Vec<Source>,
+        mut diagnostics: Vec<Diagnostic>,
+        trust_store: Option<TrustStore>,
+    ) -> Sources {
         for document in request.plugin_documents {
             let path = PathBuf::from(&document.source);
-            sources.push(Source { path, bytes: None, sha256: None, document });
+            sources.push(Source { path, bytes: None, sha256: None, document, settings: None });
         }
+        let policy = policy_of(&sources);
+        apply_policy(&policy, &mut sources, &mut diagnostics);
         Sources {
             profile: request.profile,
             paths: paths.clone(),
@@ -182,7 +276,34 @@ impl Sources {
             diagnostics,
             plugin_diagnostics: request.plugin_diagnostics,
             trust_store,
+            summary: policy.summary,
+            http_policy: policy.http,
         }
+    }
+
+    /// The settings summary of `paths` alone (managed, cli, project, local and user
+    /// layers, with trust), before any plugin document is built: what a plugin host takes
+    /// to decide which plugins are enabled and with which options (CLAUDE-CODE.md 12.2).
+    pub fn settings_summary(paths: &Paths, request: &LoadRequest) -> SettingsSummary {
+        let request = LoadRequest {
+            plugin_documents: Vec::new(),
+            plugin_diagnostics: Vec::new(),
+            ..request.clone()
+        };
+        Sources::load(paths, request).summary
+    }
+
+    /// The project-level settings files (claude-code project and local layers) that load,
+    /// with their `hooks_sha256`.
+    pub fn trusted_settings_files(&self) -> std::collections::BTreeMap<PathBuf, String> {
+        self.sources
+            .iter()
+            .filter(|s| matches!(s.document.layer, Layer::Project | Layer::Local))
+            .filter(|s| {
+                s.document.inactive.as_ref().is_none_or(|(st, _)| *st != InactiveStatus::Untrusted)
+            })
+            .filter_map(|s| Some((s.path.clone(), s.settings.as_ref()?.hooks_sha256.clone())))
+            .collect()
     }
 
     /// The project file's source, if there is a project file (loading or not).
@@ -196,10 +317,10 @@ impl Sources {
     pub fn into_snapshot(self, callbacks: Vec<CallbackSpec>) -> (Snapshot, Vec<Diagnostic>) {
         let options = SnapshotOptions {
             profile: self.profile,
+            http_policy: self.http_policy,
             project_dir: Some(self.paths.project_root.display().to_string()),
             home: user_home(),
             callbacks,
-            ..SnapshotOptions::default()
         };
         let documents = self.sources.into_iter().map(|s| s.document).collect();
         let snapshot = Snapshot::build(documents, &options);

@@ -179,6 +179,9 @@ pub struct TrustEntry {
     /// SHA-256 of the trusted project file bytes; `None` for an entry written without
     /// one (by the reference, which trusts by path only).
     pub hooks_sha256: Option<String>,
+    /// The claude-code profile's grants (CLAUDE-CODE.md 1.7): per project-level settings
+    /// file (its path), the `hooks_sha256` of its 1.4 keys trusted. Empty otherwise.
+    pub files: BTreeMap<String, String>,
 }
 
 /// Whether a project file's content is trusted.
@@ -255,6 +258,65 @@ impl TrustStore {
                 trusted_at: entry.trusted_at.clone(),
             },
         }
+    }
+
+    /// Whether the project-level settings `file` of `root` (claude-code profile,
+    /// CLAUDE-CODE.md 1.7), whose 1.4 keys hash to `hooks_sha256`, is trusted: the entry of
+    /// `root` must record that digest for that file. A file the entry does not name is
+    /// [`TrustState::Untrusted`]; one it names with another digest is
+    /// [`TrustState::Changed`].
+    pub fn check_file(&self, root: &Path, file: &Path, hooks_sha256: &str) -> TrustState {
+        let Some(entry) = self.entry(root) else {
+            return TrustState::Untrusted;
+        };
+        match entry.files.get(&file_key(file)) {
+            None => TrustState::Untrusted,
+            Some(trusted) if trusted.eq_ignore_ascii_case(hooks_sha256) => {
+                TrustState::Trusted { trusted_at: entry.trusted_at.clone() }
+            }
+            Some(trusted) => TrustState::Changed {
+                trusted_sha256: Some(trusted.clone()),
+                trusted_at: entry.trusted_at.clone(),
+            },
+        }
+    }
+
+    /// Trusts the project-level settings `file` of `root` (claude-code profile) for the
+    /// 1.4 keys hashing to `hooks_sha256`, at `now`; the other files of the entry keep
+    /// their grants. Same guarantees as [`TrustStore::grant`].
+    pub fn grant_file(
+        state_dir: &Path,
+        root: &Path,
+        file: &Path,
+        hooks_sha256: &str,
+        now: SystemTime,
+    ) -> Result<(), TrustError> {
+        if hooks_sha256.len() != 64 || !hooks_sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(TrustError::InvalidDigest { digest: hooks_sha256.to_owned() });
+        }
+        let key = project_key(root)?;
+        let trusted_at = format_rfc3339(unix_seconds(now));
+        let digest = hooks_sha256.to_ascii_lowercase();
+        update(state_dir, None, |projects| {
+            let mut entry = match projects.remove(&key) {
+                Some(Value::Object(fields)) => fields,
+                _ => Map::new(),
+            };
+            entry.insert("trusted_at".to_owned(), Value::String(trusted_at.clone()));
+            let files = entry.entry("files").or_insert_with(|| Value::Object(Map::new()));
+            if !files.is_object() {
+                *files = Value::Object(Map::new());
+            }
+            if let Value::Object(files) = files {
+                let mut grant = Map::new();
+                grant.insert("hooks_sha256".to_owned(), Value::String(digest.clone()));
+                grant.insert("trusted_at".to_owned(), Value::String(trusted_at));
+                files.insert(file_key(file), Value::Object(grant));
+            }
+            projects.insert(key, Value::Object(entry));
+            true
+        })
+        .map(|_| ())
     }
 
     /// Trusts the project file of `root` for the bytes hashing to `sha256` (as shown to the
@@ -376,6 +438,12 @@ fn prune_copies(state_dir: &Path, projects: &Map<String, Value>) {
     }
 }
 
+/// The key of a settings file in an entry's `files`: its canonical path when it exists,
+/// else the path as given.
+fn file_key(file: &Path) -> String {
+    fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf()).display().to_string()
+}
+
 /// The store key of `root`: its canonical path, as UTF-8.
 fn project_key(root: &Path) -> Result<String, TrustError> {
     let canonical = fs::canonicalize(root)
@@ -425,7 +493,20 @@ fn entries(doc: &Map<String, Value>) -> BTreeMap<String, TrustEntry> {
         .filter_map(|(root, entry)| {
             let trusted_at = entry.get("trusted_at")?.as_str()?.to_owned();
             let hooks_sha256 = entry.get("hooks_sha256").and_then(Value::as_str).map(str::to_owned);
-            Some((root.clone(), TrustEntry { trusted_at, hooks_sha256 }))
+            let files = entry
+                .get("files")
+                .and_then(Value::as_object)
+                .map(|files| {
+                    files
+                        .iter()
+                        .filter_map(|(file, grant)| {
+                            let sha = grant.get("hooks_sha256")?.as_str()?;
+                            Some((file.clone(), sha.to_owned()))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            Some((root.clone(), TrustEntry { trusted_at, hooks_sha256, files }))
         })
         .collect()
 }
@@ -527,6 +608,13 @@ pub enum ProjectGrant {
     Approved {
         /// SHA-256 of the approved bytes, hex.
         sha256: String,
+    },
+    /// claude-code profile (CLAUDE-CODE.md 1.7): the project-level settings files vouched
+    /// for at session start (headless `--trust-project-hooks`), each with the
+    /// `hooks_sha256` of its 1.4 keys then. A file whose keys changed since is not loaded.
+    Files {
+        /// File path to `hooks_sha256`.
+        hooks_sha256: std::collections::BTreeMap<PathBuf, String>,
     },
 }
 
@@ -787,6 +875,7 @@ mod tests {
             Some(&TrustEntry {
                 trusted_at: "2023-11-14T22:13:20Z".to_owned(),
                 hooks_sha256: Some(sha("a")),
+                files: BTreeMap::new(),
             })
         );
     }

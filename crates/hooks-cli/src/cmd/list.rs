@@ -37,11 +37,14 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ListArgs) -> anyhow::Result<i32> {
     let session = Session::start(setup.session_options(cx.global, cx.env))?;
     let snapshot = session.snapshot();
     let diagnostics = session.load_diagnostics();
+    // The claude-code audit (CLAUDE-CODE.md 1.6, 1.7) lists every hook of the project's
+    // settings, with the policy or the trust decision that stops it.
+    let all = args.all || setup.profile == hooks_core::Profile::ClaudeCode;
     let handlers: Vec<&Handler> = snapshot
         .handlers()
         .iter()
         .filter(|h| event.is_none_or(|e| h.event == e))
-        .filter(|h| args.all || h.is_active())
+        .filter(|h| all || h.is_active())
         .collect();
     if cx.global.json {
         let value = Listing::new(&snapshot, session.paths(), &handlers, &diagnostics);
@@ -54,7 +57,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ListArgs) -> anyhow::Result<i32> {
             .count();
         let text = table(&handlers, &cx.env.cwd, cx.out_style, Fit::Cut);
         cx.out.write_all(text.as_bytes())?;
-        if !args.all && hidden > 0 {
+        if !all && hidden > 0 {
             writeln!(cx.out, "({hidden} inactive not shown; use --all)")?;
         }
         if !diagnostics.is_empty() {
@@ -128,8 +131,8 @@ pub(crate) struct ListedHandler<'a> {
     /// The `if` rule, as written (CLAUDE-CODE.md 6.3).
     #[serde(rename = "if")]
     pub if_condition: Option<&'a str>,
-    /// `project`, `user` or `plugin`.
-    #[schemars(extend("enum" = ["project", "user", "plugin"]))]
+    /// `managed`, `cli`, `project`, `local`, `user` or `plugin` (CLAUDE-CODE.md 1.5).
+    #[schemars(extend("enum" = ["managed", "cli", "project", "local", "user", "plugin"]))]
     pub layer: &'static str,
     /// The file it comes from.
     pub file: &'a str,

@@ -217,6 +217,10 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
     }
     let load_diagnostics = session.load_diagnostics();
     for d in &load_diagnostics {
+        // The hint about ignored Claude Code settings shows once, also without -v.
+        if d.code == hooks_core::codes::CLAUDE_SETTINGS_IGNORED && cx.global.verbose == 0 {
+            cx.warn(d.message.clone());
+        }
         cx.verbose(1, list::diagnostic_line(d, cx.err_style));
     }
     if args.dry_run {

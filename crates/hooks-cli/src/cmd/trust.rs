@@ -77,6 +77,9 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
         }
         return Ok(0);
     }
+    if setup.profile == hooks_core::Profile::ClaudeCode {
+        return claude_code(cx, args, &setup, &root);
+    }
     // The review reads the project file through the one loader, as a session would, and
     // against the trust store only: the bytes reviewed are the bytes a grant trusts.
     let sources = Sources::load(&paths, LoadRequest::default());
@@ -230,4 +233,134 @@ fn summary_json(h: &HookSummary) -> serde_json::Value {
         "status_message": h.status_message,
         "file": h.file,
     })
+}
+
+/// `hooks --profile claude-code trust`: reviews and trusts the project-level settings
+/// files (`.claude/settings.json`, `.claude/settings.local.json`; CLAUDE-CODE.md 1.7),
+/// each for the `hooks_sha256` of its hook keys as shown.
+fn claude_code(
+    cx: &mut Ctx<'_>,
+    args: &TrustArgs,
+    setup: &Setup,
+    root: &std::path::Path,
+) -> anyhow::Result<i32> {
+    let paths = Paths::new(root.to_path_buf(), setup.paths.home.root().to_path_buf(), &setup.names);
+    let mut request = setup.load_request(hooks_exec::ProjectGrant::None);
+    if args.dir.is_some() {
+        request.start_dir = Some(root.to_path_buf());
+    }
+    let sources = Sources::load(&paths, request);
+    let files: Vec<&hooks_exec::Source> = sources
+        .sources
+        .iter()
+        .filter(|s| {
+            matches!(s.document.layer, hooks_core::Layer::Project | hooks_core::Layer::Local)
+        })
+        .collect();
+    let shown_root = root.display().to_string();
+    if files.is_empty() {
+        writeln!(cx.out, "no project settings files in {shown_root}: nothing to trust")?;
+        return Ok(if args.show { 0 } else { 1 });
+    }
+    let style = if cx.global.json { cx.err_style } else { cx.out_style };
+    let mut shown: Vec<u8> = Vec::new();
+    let mut pending = Vec::new();
+    let mut reports = Vec::new();
+    for source in &files {
+        let Some(settings) = &source.settings else { continue };
+        let sha = &settings.hooks_sha256;
+        let state = match &sources.trust_store {
+            Some(store) => store.check_file(root, &source.path, sha),
+            None => TrustState::Untrusted,
+        };
+        let file = escape_control(&source.path.display().to_string());
+        writeln!(
+            shown,
+            "{} {file}",
+            style.bold(&format!("{} settings:", source.document.layer.label()))
+        )?;
+        writeln!(shown, "{} {sha}", style.bold("hooks_sha256:"))?;
+        let (word, text) = match &state {
+            TrustState::Trusted { trusted_at } => (
+                "trusted",
+                style.green(&format!("trusted at {trusted_at} for these hook settings")),
+            ),
+            TrustState::Changed { trusted_at, .. } => (
+                "changed",
+                style.yellow_bold(&format!("hook settings changed since trusted at {trusted_at}")),
+            ),
+            _ => ("untrusted", style.yellow("not trusted")),
+        };
+        writeln!(shown, "{} {text}", style.bold("state:"))?;
+        let document = hooks_core::LayerDocument { inactive: None, ..source.document.clone() };
+        let snapshot = hooks_core::Snapshot::build(
+            vec![document],
+            &hooks_core::SnapshotOptions { profile: setup.profile, ..Default::default() },
+        );
+        let handlers: Vec<&Handler> = snapshot.handlers().iter().collect();
+        shown.write_all(list::table(&handlers, &cx.env.cwd, style, list::Fit::Wrap).as_bytes())?;
+        writeln!(shown)?;
+        reports.push(json!({
+            "file": source.path.display().to_string(),
+            "layer": source.document.layer.label(),
+            "hooks_sha256": sha,
+            "state": word,
+        }));
+        if !matches!(state, TrustState::Trusted { .. }) {
+            pending.push((source.path.clone(), sha.clone()));
+        }
+    }
+    if cx.global.json && args.show {
+        let value = json!({"project_root": shown_root, "files": reports});
+        writeln!(cx.out, "{}", crate::cmd::json::pretty(&value)?)?;
+        return Ok(0);
+    }
+    if cx.global.json {
+        cx.err.write_all(&shown)?;
+    } else {
+        cx.out.write_all(&shown)?;
+    }
+    if args.show {
+        return Ok(0);
+    }
+    if pending.is_empty() {
+        if cx.global.json {
+            json::print(cx, &json!({"action": "already_trusted", "project_root": shown_root}))?;
+        } else {
+            writeln!(cx.out, "{shown_root} is already trusted")?;
+        }
+        return Ok(0);
+    }
+    if !args.yes {
+        if !cx.env.stdin_is_terminal {
+            bail!(
+                "not trusting {shown_root} without confirmation: standard input is not a \
+                 terminal (review the hooks above, then pass --yes)"
+            );
+        }
+        write!(cx.err, "These hooks will run commands in {shown_root}. Trust them? [y/N] ")?;
+        cx.err.flush()?;
+        let answer = cx.read_answer()?;
+        if !matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
+            writeln!(cx.err, "not trusted")?;
+            return Ok(1);
+        }
+    }
+    let state_dir = paths.home.state_dir();
+    for (file, sha) in &pending {
+        TrustStore::grant_file(&state_dir, root, file, sha, SystemTime::now())?;
+    }
+    if cx.global.json {
+        let files: Vec<String> = pending.iter().map(|(f, _)| f.display().to_string()).collect();
+        json::print(cx, &json!({"action": "granted", "project_root": shown_root, "files": files}))?;
+    } else {
+        for (file, sha) in &pending {
+            writeln!(
+                cx.out,
+                "trusted {} (hooks_sha256 {sha})",
+                escape_control(&file.display().to_string())
+            )?;
+        }
+    }
+    Ok(0)
 }

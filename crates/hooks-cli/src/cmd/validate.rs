@@ -126,6 +126,7 @@ fn explicit_files(cx: &Ctx<'_>, args: &ValidateArgs) -> (Vec<Source>, Vec<Diagno
                     sha256: Some(sha256_hex(&bytes)),
                     bytes: Some(bytes),
                     document: LayerDocument::new(layer, shown, parsed),
+                    settings: None,
                 });
             }
             Err(e) => diagnostics.push(

@@ -11,6 +11,7 @@ mod if_rule;
 mod inherit;
 mod outcomes;
 mod session;
+mod settings;
 mod sources;
 mod stdin;
 mod support;

@@ -1,0 +1,122 @@
+//! The claude-code profile's settings layers through the CLI: the audit of `hooks list`
+//! (CLAUDE-CODE.md 1.3, 1.6, 1.7), `hooks trust` of project-level settings, `--managed`,
+//! and the deepagents profile's hint about Claude Code settings it ignores.
+
+use crate::common::TestEnv;
+
+fn settings(command: &str, extra: &str) -> String {
+    let sep = if extra.is_empty() { "" } else { "," };
+    format!(
+        r#"{{"hooks": {{"PreToolUse": [{{"matcher": "Bash", "hooks": [{{"type": "command", "command": "{command}"}}]}}]}}{sep}{extra}}}"#
+    )
+}
+
+fn claude(env: &TestEnv, args: &[&str]) -> crate::common::Output {
+    let managed = env.root.join("etc/managed-settings.json").display().to_string();
+    let mut all = vec!["--profile", "claude-code", "--managed", managed.as_str()];
+    all.extend_from_slice(args);
+    let mut cmd = env.command(&all);
+    cmd.env("CLAUDE_CONFIG_DIR", env.root.join("claude"));
+    let out = cmd.output().unwrap();
+    crate::common::Output {
+        code: out.status.code().unwrap_or(-1),
+        stdout: env.filter(&String::from_utf8_lossy(&out.stdout)),
+        stderr: env.filter(&String::from_utf8_lossy(&out.stderr)),
+    }
+}
+
+#[test]
+fn list_audits_every_layer_with_policy_and_trust() {
+    let env = TestEnv::new("cc-audit");
+    env.write(
+        "etc/managed-settings.json",
+        &settings("managed", r#""allowManagedHooksOnly": true"#),
+    );
+    env.write("claude/settings.json", &settings("user", ""));
+    env.write("project/.claude/settings.json", &settings("project", ""));
+    let out = claude(&env, &["list", "--json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let listing = out.json();
+    let rows: Vec<(String, String, String, String)> = listing["handlers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            let s = |k: &str| h[k].as_str().unwrap_or_default().to_owned();
+            (s("command"), s("layer"), s("file"), s("status"))
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (
+                "managed".into(),
+                "managed".into(),
+                "[TMP]/etc/managed-settings.json".into(),
+                "active".into()
+            ),
+            (
+                "project".into(),
+                "project".into(),
+                "[TMP]/project/.claude/settings.json".into(),
+                "untrusted".into()
+            ),
+            ("user".into(), "user".into(), "[TMP]/claude/settings.json".into(), "disabled".into()),
+        ]
+    );
+    // Handlers that do not run follow the active ones, in layer order.
+    let user = &listing["handlers"][2];
+    assert!(user["reason"].as_str().unwrap().contains("allowManagedHooksOnly"), "{user}");
+    let codes: Vec<&str> = listing["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["project_untrusted", "blocked_by_policy"]);
+}
+
+#[test]
+fn trust_grants_project_settings_by_their_hook_keys() {
+    let env = TestEnv::new("cc-trust");
+    env.write("project/.claude/settings.json", &settings("project", r#""model": "a""#));
+    env.write("project/.claude/settings.local.json", &settings("local", ""));
+    let out = claude(&env, &["trust", "--yes"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("trusted [TMP]/project/.claude/settings.json"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("trusted [TMP]/project/.claude/settings.local.json"),
+        "{}",
+        out.stdout
+    );
+
+    // Another key changes: still trusted. A hook key changes: that file drops.
+    env.write("project/.claude/settings.json", &settings("project", r#""model": "b""#));
+    let active = |env: &TestEnv| -> Vec<String> {
+        let listing = claude(env, &["list", "--json"]).json();
+        listing["handlers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|h| h["status"] == "active")
+            .map(|h| h["command"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(active(&env), ["project", "local"]);
+    env.write("project/.claude/settings.local.json", &settings("changed", ""));
+    assert_eq!(active(&env), ["project"]);
+}
+
+#[test]
+fn deepagents_says_how_to_read_claude_code_settings() {
+    let env = TestEnv::new("cc-hint");
+    env.write("project/.claude/settings.json", &settings("project", ""));
+    let out = env.run(&["validate"]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("claude_settings_ignored"), "{}", out.stdout);
+    assert!(out.stdout.contains("--profile claude-code"), "{}", out.stdout);
+    let out = env.run(&["list"]);
+    assert!(out.stdout.contains("HOOKS_PROFILE=claude-code"), "{}", out.stdout);
+    let out = env.run(&["run", "Stop", "--payload", r#"{"last_assistant_message":"Done."}"#]);
+    assert_eq!(out.stderr.matches("--profile claude-code").count(), 1, "{}", out.stderr);
+}

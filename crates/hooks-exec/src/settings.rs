@@ -1,0 +1,337 @@
+//! The settings layers (CLAUDE-CODE.md 1.2 to 1.7): which settings files a load reads,
+//! in which order, which need trust, and the policy they set.
+//!
+//! | layer | claude-code | deepagents |
+//! | --- | --- | --- |
+//! | managed | `/etc/claude-code/managed-settings.json`, then `managed-settings.d/*.json` beside it by byte order of name (hidden and non-`.json` names skipped) | `/etc/deepagents/managed-settings.json` |
+//! | cli | `--settings FILE\|JSON` ([`CliSettings`]) | not read |
+//! | project | `{start_dir}/.claude/settings.json` (trust) | `.deepagents/hooks.json` (trust, file bytes) |
+//! | local | `{repo_root}/.claude/settings.local.json`, then `{start_dir}/.claude/settings.local.json` when different; only the latter when `repo_root` is the user's home (trust) | not read |
+//! | user | `{home}/settings.json` | `{home}/hooks.json` |
+//!
+//! The managed path is [`LoadRequest::managed_settings`] when set (tests and the CLI's
+//! `--managed FILE`); its drop-in folder is `managed-settings.d` beside it. A path already
+//! loaded is not loaded again; missing files are skipped silently.
+//!
+//! Trust (1.7): a project or local file loads when the trust entry of `repo_root` records
+//! its [`hooks_core::Settings::hooks_sha256`] (the canonical JSON of its 1.4 keys), so
+//! editing another key keeps trust. An untrusted file contributes nothing: no handler, no
+//! `disableAllHooks`, no `enabledPlugins`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use hooks_core::{
+    Diagnostic, InactiveStatus, LayerDocument, LayerSettings, Policy, Profile, Settings,
+    SettingsScope, codes, parse_settings,
+};
+
+use crate::discovery::{LayerFile, read_layer_file};
+use crate::sources::{LoadRequest, Source};
+use crate::trust::{ProjectGrant, TrustState, TrustStore};
+
+/// The claude-code managed settings file.
+pub const CLAUDE_CODE_MANAGED_SETTINGS: &str = "/etc/claude-code/managed-settings.json";
+/// The deepagents managed settings file (ours, CLAUDE-CODE.md 1.2).
+pub const DEEPAGENTS_MANAGED_SETTINGS: &str = "/etc/deepagents/managed-settings.json";
+
+/// The cli settings layer (ours): a file, or the JSON text itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CliSettings {
+    /// A settings file.
+    File(PathBuf),
+    /// A settings document given inline (`--settings '{"hooks": ...}'`).
+    Json(String),
+}
+
+impl CliSettings {
+    /// `--settings VALUE`: JSON text when it starts with `{` (after blanks), else a file
+    /// (relative to `cwd`).
+    pub fn parse(value: &str, cwd: &Path) -> CliSettings {
+        if value.trim_start().starts_with('{') {
+            CliSettings::Json(value.to_owned())
+        } else {
+            let path = Path::new(value);
+            CliSettings::File(if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) })
+        }
+    }
+}
+
+/// One settings file read and parsed.
+pub(crate) struct SettingsFile {
+    pub source: Source,
+}
+
+/// The managed files in load order: the file, then its drop-ins (claude-code only).
+pub(crate) fn managed_files(request: &LoadRequest) -> Vec<PathBuf> {
+    let default = match request.profile {
+        Profile::ClaudeCode => CLAUDE_CODE_MANAGED_SETTINGS,
+        Profile::DeepAgents => DEEPAGENTS_MANAGED_SETTINGS,
+    };
+    let file = request.managed_settings.clone().unwrap_or_else(|| PathBuf::from(default));
+    let mut files = vec![file.clone()];
+    if request.profile == Profile::ClaudeCode {
+        let dir = file.with_file_name("managed-settings.d");
+        if let Ok(entries) = std::fs::read_dir(&dir) {
+            let mut names: Vec<_> = entries
+                .flatten()
+                .map(|e| e.file_name())
+                .filter(|n| {
+                    let n = n.as_encoded_bytes();
+                    !n.starts_with(b".") && n.ends_with(b".json")
+                })
+                .collect();
+            names.sort_by(|a, b| a.as_encoded_bytes().cmp(b.as_encoded_bytes()));
+            files.extend(names.into_iter().map(|n| dir.join(n)));
+        }
+    }
+    files
+}
+
+/// The claude-code files of the project, user and local layers, in load order.
+pub(crate) fn claude_code_files(
+    request: &LoadRequest,
+    repo_root: &Path,
+    home: &Path,
+) -> Vec<(SettingsScope, PathBuf)> {
+    let start = request.start_dir.clone().unwrap_or_else(|| repo_root.to_path_buf());
+    let mut files = vec![(SettingsScope::Project, start.join(".claude").join("settings.json"))];
+    let in_user_home = request.user_home.as_deref().is_some_and(|h| same_path(h, repo_root));
+    if !in_user_home {
+        files.push((SettingsScope::Local, repo_root.join(".claude/settings.local.json")));
+    }
+    files.push((SettingsScope::Local, start.join(".claude/settings.local.json")));
+    files.push((SettingsScope::User, home.join("settings.json")));
+    files
+}
+
+fn same_path(a: &Path, b: &Path) -> bool {
+    a == b
+        || match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        }
+}
+
+/// Reads one settings file (missing: `None`; unreadable: its diagnostic).
+pub(crate) fn read_settings(
+    path: &Path,
+    scope: SettingsScope,
+    profile: Profile,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<SettingsFile> {
+    match read_layer_file(path) {
+        LayerFile::Missing => None,
+        LayerFile::Failed(d) => {
+            diagnostics.push(d);
+            None
+        }
+        LayerFile::Read { bytes, sha256 } => {
+            Some(settings_source(path.to_path_buf(), scope, profile, bytes, Some(sha256)))
+        }
+    }
+}
+
+/// Parses settings bytes into a source.
+pub(crate) fn settings_source(
+    path: PathBuf,
+    scope: SettingsScope,
+    profile: Profile,
+    bytes: Vec<u8>,
+    sha256: Option<String>,
+) -> SettingsFile {
+    let label = path.display().to_string();
+    let settings = parse_settings(&bytes, &label, scope, profile);
+    let document = LayerDocument::new(scope.layer(), label, settings.hooks.clone());
+    let sha256 = sha256.unwrap_or_else(|| hooks_core::snapshot::sha256_hex(&bytes));
+    SettingsFile {
+        source: Source {
+            path,
+            bytes: Some(bytes),
+            sha256: Some(sha256),
+            document,
+            settings: Some(settings),
+        },
+    }
+}
+
+/// Reads the cli layer.
+pub(crate) fn read_cli(
+    cli: &CliSettings,
+    profile: Profile,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<SettingsFile> {
+    match cli {
+        CliSettings::File(path) => match read_layer_file(path) {
+            LayerFile::Missing => {
+                diagnostics.push(
+                    Diagnostic::warning(
+                        codes::CONFIG_READ_FAILED,
+                        format!("Failed to read hooks config at {}: no such file", path.display()),
+                    )
+                    .with_source(path.display().to_string()),
+                );
+                None
+            }
+            LayerFile::Failed(d) => {
+                diagnostics.push(d);
+                None
+            }
+            LayerFile::Read { bytes, sha256 } => Some(settings_source(
+                path.clone(),
+                SettingsScope::Cli,
+                profile,
+                bytes,
+                Some(sha256),
+            )),
+        },
+        CliSettings::Json(text) => Some(settings_source(
+            PathBuf::from("--settings"),
+            SettingsScope::Cli,
+            profile,
+            text.clone().into_bytes(),
+            None,
+        )),
+    }
+}
+
+/// Applies 1.7 to a project-level settings file: marks it inactive (with its warning)
+/// unless trusted. Returns whether it loads.
+pub(crate) fn decide_trust(
+    file: &mut SettingsFile,
+    repo_root: &Path,
+    store: Option<&TrustStore>,
+    grant: &ProjectGrant,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> bool {
+    let Some(settings) = &file.source.settings else { return true };
+    let sha = settings.hooks_sha256.clone();
+    let granted = match grant {
+        ProjectGrant::BytesAtStart => true,
+        ProjectGrant::Approved { sha256 } => sha256.eq_ignore_ascii_case(&sha),
+        ProjectGrant::Files { hooks_sha256 } => {
+            hooks_sha256.get(&file.source.path).is_some_and(|s| s.eq_ignore_ascii_case(&sha))
+        }
+        ProjectGrant::None => false,
+    };
+    if granted {
+        return true;
+    }
+    let state = store.map(|s| s.check_file(repo_root, &file.source.path, &sha));
+    let root = repo_root.display().to_string();
+    let path = file.source.path.display().to_string();
+    let (code, why, inactive) = match state {
+        Some(TrustState::Trusted { .. }) => return true,
+        Some(TrustState::Changed { trusted_at, .. }) => (
+            codes::PROJECT_TRUST_CHANGED,
+            format!(
+                "its hook settings changed since the workspace {root} was trusted at {trusted_at}"
+            ),
+            "changed since the workspace was trusted",
+        ),
+        _ => {
+            let unreadable =
+                if store.is_none() { " (the trust store could not be read)" } else { "" };
+            (
+                codes::PROJECT_UNTRUSTED,
+                format!("the workspace {root} is not trusted{unreadable}"),
+                "the workspace is not trusted",
+            )
+        }
+    };
+    diagnostics.push(
+        Diagnostic::warning(code, format!("Project hooks at {path} were not loaded: {why}"))
+            .with_source(path)
+            .with_subject(root),
+    );
+    file.source.document.inactive = Some((InactiveStatus::Untrusted, inactive.to_owned()));
+    false
+}
+
+/// The policy of the settings that load (untrusted or inactive sources excluded).
+pub(crate) fn policy_of(sources: &[Source]) -> Policy {
+    let layers: Vec<LayerSettings<'_>> = sources
+        .iter()
+        .filter(|s| s.loads())
+        .filter_map(|s| {
+            let settings: &Settings = s.settings.as_ref()?;
+            let scope = scope_of(&s.document.layer)?;
+            Some(LayerSettings { scope, source: &s.document.source, settings })
+        })
+        .collect();
+    Policy::new(&layers)
+}
+
+fn scope_of(layer: &hooks_core::Layer) -> Option<SettingsScope> {
+    use hooks_core::Layer;
+    Some(match layer {
+        Layer::Managed => SettingsScope::Managed,
+        Layer::Cli => SettingsScope::Cli,
+        Layer::Project => SettingsScope::Project,
+        Layer::Local => SettingsScope::Local,
+        Layer::User => SettingsScope::User,
+        _ => return None,
+    })
+}
+
+/// Drops the documents `policy` blocks: inactive with the reason, one `blocked_by_policy`
+/// per document that has hooks.
+pub(crate) fn apply_policy(
+    policy: &Policy,
+    sources: &mut [Source],
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    // A document without hooks drops nothing, so it is not reported.
+    let has_hooks = |s: &Source| !s.document.parsed.config.events.is_empty();
+    for s in sources.iter_mut().filter(|s| s.loads() && has_hooks(s)) {
+        if let Some(reason) = policy.blocks(&s.document.layer) {
+            diagnostics.push(hooks_core::settings::blocked_diagnostic(
+                &s.document.source,
+                &s.document.layer,
+                reason,
+            ));
+            s.document.inactive = Some((InactiveStatus::BlockedByPolicy, reason.to_owned()));
+        }
+    }
+}
+
+/// The hint of issue 11 (deepagents profile): Claude Code settings files in the project
+/// that this profile ignores, and how to read them.
+pub(crate) fn ignored_claude_settings(start_dir: &Path, repo_root: &Path) -> Option<Diagnostic> {
+    let mut found: Vec<PathBuf> = Vec::new();
+    for dir in [repo_root, start_dir] {
+        for name in ["settings.json", "settings.local.json"] {
+            let path = dir.join(".claude").join(name);
+            if path.is_file() && !found.contains(&path) {
+                found.push(path);
+            }
+        }
+    }
+    if found.is_empty() {
+        return None;
+    }
+    let list: Vec<String> = found.iter().map(|p| p.display().to_string()).collect();
+    Some(
+        Diagnostic::warning(
+            codes::CLAUDE_SETTINGS_IGNORED,
+            format!(
+                "Claude Code settings at {} are not read by the deepagents profile; to read \
+                 them, run with --profile claude-code (or HOOKS_PROFILE=claude-code)",
+                list.join(", ")
+            ),
+        )
+        .with_source(list[0].clone()),
+    )
+}
+
+/// Paths already loaded, compared canonically.
+#[derive(Default)]
+pub(crate) struct Seen(BTreeMap<PathBuf, ()>);
+
+impl Seen {
+    /// True the first time `path` (canonical when it exists) is offered.
+    pub fn first(&mut self, path: &Path) -> bool {
+        let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        self.0.insert(key, ()).is_none()
+    }
+}
