@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod catalogues;
+mod claude_code;
 mod common;
 mod core_host;
 // The crash tests abort the binary at the fault-injection points of hooks-plugins, which
