@@ -425,6 +425,10 @@ struct PostToolUseSpecific {
     /// A replacement MCP tool result (applied only by hosts that support it).
     #[serde(default, rename = "updatedMCPToolOutput")]
     updated_mcp_tool_output: Option<Value>,
+    /// A note for the auto-mode classifier (claude-code; joined across handlers, at most
+    /// 2,000 characters per call).
+    #[serde(default)]
+    classifier_context: Option<String>,
 }
 
 /// The specific output of events whose only field is `additionalContext`.

@@ -3,6 +3,8 @@
 //! [`Dispatch`] with recorded handler outputs (in the style of `golden.rs`), each against
 //! the deepagents profile where the fixture names both.
 
+#![allow(clippy::expect_used, clippy::panic)]
+
 use hooks_core::{
     Capabilities, CommonDefaults, ConfigKind, Dispatch, Event, Invocation, JobOutput, Layer,
     LayerDocument, Outcome, Profile, RawOutput, Snapshot, SnapshotOptions, Termination, TurnState,

@@ -4,6 +4,7 @@
 
 mod catalogues;
 mod claude_code;
+mod claude_outputs;
 mod common;
 mod core_host;
 // The crash tests abort the binary at the fault-injection points of hooks-plugins, which

@@ -57,9 +57,9 @@ impl JsonSchema for PermissionBehavior {
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         schema(json!({
-            "description": "The winning permission outcome: `none` (nobody decided), `allow`, `ask` or `deny`.",
+            "description": "The winning permission outcome: `none` (nobody decided), `allow`, `ask`, `defer` (claude-code with the host capability `defer`) or `deny`.",
             "type": "string",
-            "enum": ["none", "allow", "ask", "deny"],
+            "enum": ["none", "allow", "ask", "defer", "deny"],
         }))
     }
 }
@@ -97,9 +97,17 @@ impl JsonSchema for Decision {
                 "permission": generator.subschema_for::<Permission>(),
                 "context": strings("Context for the model, in configuration order."),
                 "feedback": strings("Feedback: PostToolUse block reasons, Stop continuation messages."),
-                "continue_loop": {"description": "Stop only: keep the turn going with the feedback.", "type": "boolean"},
+                "continue_loop": {"description": "Stop: keep the turn going with the feedback (claude-code SubagentStop too, present only when true).", "type": "boolean"},
                 "suppress_original_prompt": {"description": "UserPromptSubmit only: drop the prompt text.", "type": "boolean"},
                 "updated_input": {"description": "A rewritten tool input; present only when set.", "type": "object"},
+                "updated_permissions": {"description": "PermissionRequest (claude-code): every allow's permission updates, in order; present only when set.", "type": "array", "items": {"type": "object"}},
+                "updated_tool_output": {"description": "PostToolUse (claude-code): what the model sees instead of the tool output; present only when set."},
+                "updated_mcp_tool_output": {"description": "PostToolUse (claude-code): the legacy MCP form of `updated_tool_output`; present only when set."},
+                "classifier_context": {"description": "PostToolUse (claude-code): the auto-mode classifier note, at most 2,000 characters; present only when set.", "type": "string"},
+                "session_title": {"description": "SessionStart, UserPromptSubmit (claude-code): the session title; present only when set.", "type": "string"},
+                "initial_user_message": {"description": "SessionStart (claude-code): the first user turn of a non-interactive run; present only when set.", "type": "string"},
+                "watch_paths": strings("SessionStart (claude-code): paths FileChanged watches, first-seen order; present only when set."),
+                "reload_skills": {"description": "SessionStart (claude-code): the host rescans skills; present only when true.", "const": true},
                 "env_file": {"description": "Claude-code: the session's CLAUDE_ENV_FILE, present when it is not empty after the handlers; the host sources it before later Bash commands.", "type": "string"},
                 "env_file_vars": {"description": "The `export NAME=VALUE` pairs of `env_file`, quotes removed, last assignment winning; present with `env_file`.", "type": "object", "additionalProperties": {"type": "string"}},
                 "diagnostics": {
@@ -155,6 +163,9 @@ impl JsonSchema for Effect {
                     "outcome": {"const": "allow"},
                     "appended_context": ctx(),
                 })),
+                closed("PreToolUse (claude-code, capability `defer`): the call is paused for later.", json!({
+                    "outcome": {"const": "defer"},
+                })),
                 closed("PreToolUse: nobody decided; the normal approval flow applies.", json!({
                     "outcome": {"const": "normal_approval"},
                     "appended_context": ctx(),
@@ -196,6 +207,11 @@ impl JsonSchema for Effect {
                 })),
                 closed("SubagentStart: the subagent starts.", json!({
                     "description_prefix": string_or_null("Context lines prefixed to the task description."),
+                })),
+                closed("SubagentStop (claude-code): the subagent goes on with this instruction.", json!({
+                    "continue_subagent": {"const": true},
+                    "injected_message": {"type": "string"},
+                    "next_continuation_count": {"type": "integer", "minimum": 0},
                 })),
                 closed("SubagentStop: text appended to the task result.", json!({
                     "appended_to_task_result": string_or_null("Context lines joined by newlines, if any."),
@@ -239,6 +255,7 @@ mod tests {
                     PermissionBehavior::None,
                     PermissionBehavior::Allow,
                     PermissionBehavior::Ask,
+                    PermissionBehavior::Defer,
                     PermissionBehavior::Deny,
                 ] {
                     for filled in [false, true] {
@@ -253,7 +270,15 @@ mod tests {
                             d.terminal_sequences.push("\u{1b}]0;t\u{7}".into());
                             d.context.push("context".into());
                             d.feedback.push("feedback".into());
-                            d.continue_loop = event == Event::Stop;
+                            d.continue_loop = matches!(event, Event::Stop | Event::SubagentStop);
+                            d.updated_permissions.push(json!({"type": "setMode", "mode": "plan", "destination": "session"}));
+                            d.updated_tool_output = Some(json!("out"));
+                            d.updated_mcp_tool_output = Some(json!({"content": []}));
+                            d.classifier_context = Some("note".into());
+                            d.session_title = Some("title".into());
+                            d.initial_user_message = Some("hi".into());
+                            d.watch_paths.push("/p/a".into());
+                            d.reload_skills = true;
                             d.suppress_original_prompt = true;
                             d.updated_input = json!({"command": "ls"}).as_object().cloned();
                             d.diagnostics.push(

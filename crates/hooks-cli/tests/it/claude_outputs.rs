@@ -1,0 +1,111 @@
+//! `hooks run --profile claude-code` with real handler processes: the output rules of
+//! CLAUDE-CODE.md 6.5 and the host's continuation cap (11), fixtures F11, F12, F13, F25.
+
+use serde_json::json;
+
+use crate::common::TestEnv;
+
+const BASH: &str = r#"{"tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t1"}"#;
+
+fn json_of(out: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)))
+}
+
+#[test]
+fn exit_codes_follow_the_claude_code_rules() {
+    let env = TestEnv::new("cc-exit");
+    // F11: a valid object decides on exit 1; F12: the first stderr line is the notice.
+    env.user_hooks(
+        r#"{"hooks":{"PreToolUse":[
+            {"matcher":"Bash","hooks":[{"type":"command","command":"cat >/dev/null; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"R\"}}'; exit 1"}]},
+            {"matcher":"Bash","hooks":[{"type":"command","command":"cat >/dev/null; printf 'line1\\nline2\\n' >&2; exit 1"}]}
+        ]}}"#,
+    );
+    let run = |profile: &str| {
+        env.command(&["--profile", profile, "run", "PreToolUse", "--payload", BASH])
+            .output()
+            .unwrap()
+    };
+    let out = run("claude-code");
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json_of(&out);
+    assert_eq!(v["decision"]["permission"]["behavior"], "deny");
+    assert_eq!(v["effect"]["tool_result"], "Bash blocked by hook: R");
+    assert_eq!(
+        v["decision"]["notices"],
+        json!(["PreToolUse hook error: Failed with non-blocking status code: line1"])
+    );
+    let codes: Vec<&str> = v["decision"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    assert_eq!(codes, ["nonzero_exit"]);
+    // deepagents: both are non-zero exits, the JSON ignored.
+    let out = run("deepagents");
+    assert_eq!(out.status.code(), Some(0));
+    let v = json_of(&out);
+    assert_eq!(v["decision"]["permission"]["behavior"], "none");
+    let codes: Vec<&str> = v["decision"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    assert_eq!(codes, ["nonzero_exit", "nonzero_exit"]);
+}
+
+#[test]
+fn exit_2_with_an_allow_is_a_deny_with_stderr() {
+    // F13.
+    let env = TestEnv::new("cc-exit2");
+    env.user_hooks(
+        r#"{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"cat >/dev/null; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'; echo no >&2; exit 2"}]}]}}"#,
+    );
+    let out = env
+        .command(&["--profile", "claude-code", "run", "PreToolUse", "--payload", BASH])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let v = json_of(&out);
+    assert_eq!(
+        v["decision"]["permission"],
+        json!({"behavior": "deny", "reason": "no", "interrupt": false})
+    );
+}
+
+#[test]
+fn the_stop_cap_comes_from_claude_code_stop_hook_block_cap() {
+    // F25: a block at count 2 with the host's cap 2 is capped; with cap 0 there is none.
+    let env = TestEnv::new("cc-cap");
+    env.user_hooks(
+        r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"cat >/dev/null; echo '{\"decision\":\"block\",\"reason\":\"again\"}'"}]}]}}"#,
+    );
+    let run = |cap: &str, count: &str| {
+        let out = env
+            .command(&[
+                "--profile",
+                "claude-code",
+                "run",
+                "Stop",
+                "--payload",
+                r#"{"last_assistant_message":"done"}"#,
+                "--stop-continuations",
+                count,
+            ])
+            .env("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", cap)
+            .output()
+            .unwrap();
+        json_of(&out)
+    };
+    let capped = run("2", "2");
+    assert_eq!(capped["decision"]["continue_loop"], false);
+    assert_eq!(capped["decision"]["diagnostics"][0]["code"], "continuation_cap");
+    let below = run("3", "2");
+    assert_eq!(below["decision"]["continue_loop"], true);
+    assert_eq!(below["effect"]["injected_user_message"], "again");
+    let uncapped = run("0", "50");
+    assert_eq!(uncapped["decision"]["continue_loop"], true);
+}
