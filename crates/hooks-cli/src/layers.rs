@@ -150,6 +150,8 @@ impl Setup {
             project_file: None,
             plugin_documents,
             plugin_diagnostics,
+            // The settings layers' allowedHttpHookUrls / httpHookAllowedEnvVars go here.
+            http_policy: hooks_core::HttpPolicy::default(),
         };
         Sources::load(&self.paths, request)
     }

@@ -159,10 +159,18 @@ fn blocking(
     let cap = HttpOutcome::BODY_CAP as u64;
     match response.take(cap + 1).read_to_end(&mut buf) {
         Ok(_) => {}
-        Err(e) if e.to_string().contains("timed out") => return JobOutput::TimedOut,
+        Err(e) if is_timeout(&e) => return JobOutput::TimedOut,
         Err(e) => return failed(codes::HTTP_FAILED, format!("HTTP hook {shown} failed: {e}")),
     }
     let body_too_large = buf.len() as u64 > cap;
     buf.truncate(HttpOutcome::BODY_CAP);
     JobOutput::Http(HttpOutcome::Response { status, body: buf, body_too_large })
+}
+
+/// True when a body read stopped at the client's total timeout.
+fn is_timeout(e: &std::io::Error) -> bool {
+    e.kind() == std::io::ErrorKind::TimedOut
+        || e.get_ref()
+            .and_then(|inner| inner.downcast_ref::<reqwest::Error>())
+            .is_some_and(reqwest::Error::is_timeout)
 }

@@ -73,6 +73,9 @@ pub struct SessionOptions {
     pub env_allow: Vec<String>,
     /// What the host applies of handler outputs.
     pub capabilities: Capabilities,
+    /// The HTTP policy for http handlers (CLAUDE-CODE.md 7.2): the union of the settings
+    /// layers' `allowedHttpHookUrls` and `httpHookAllowedEnvVars`, as the host read them.
+    pub http_policy: hooks_core::HttpPolicy,
     /// In-process callback handlers, run after the file layers.
     pub callbacks: Vec<CallbackGroup>,
     /// The host's debug log of what each handler does (see [`DebugSink`]); besides the
@@ -95,6 +98,7 @@ impl SessionOptions {
             env: None,
             env_allow: Vec::new(),
             capabilities: Capabilities::default(),
+            http_policy: hooks_core::HttpPolicy::default(),
             callbacks: Vec::new(),
             debug: None,
         }
@@ -519,6 +523,7 @@ fn load(
         project_file,
         plugin_documents: options.plugin_documents.clone(),
         plugin_diagnostics: options.plugin_diagnostics.clone(),
+        http_policy: options.http_policy.clone(),
     };
     let callbacks = options.callbacks.iter().map(CallbackGroup::spec).collect();
     let (snapshot, diagnostics) = Sources::load(paths, request).into_snapshot(callbacks);

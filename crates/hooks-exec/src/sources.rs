@@ -2,7 +2,7 @@
 //!
 //! [`Sources::load`] finds the project and user files of [`Paths`], reads each once (bytes
 //! and SHA-256), applies workspace trust to the project file, parses both with
-//! `hooks_core::parse_config`, and adds the plugin documents the host passes in (with the
+//! `hooks_core::parse_config_for` (under the profile's rules), and adds the plugin documents the host passes in (with the
 //! host's own diagnostics about them). Every consumer goes through it: a session
 //! ([`crate::Session::start`] and [`crate::Session::reload`]), the audit, validation and
 //! the trust review ([`crate::TrustReview`]), so they cannot disagree about what loads.
@@ -31,8 +31,8 @@
 use std::path::PathBuf;
 
 use hooks_core::{
-    CallbackSpec, ConfigKind, Diagnostic, InactiveStatus, Layer, LayerDocument, Profile, Snapshot,
-    SnapshotOptions, parse_config,
+    CallbackSpec, ConfigKind, Diagnostic, HttpPolicy, InactiveStatus, Layer, LayerDocument,
+    Profile, Snapshot, SnapshotOptions, parse_config_for,
 };
 
 use crate::discovery::{LayerFile, Paths, read_layer_file};
@@ -53,6 +53,8 @@ pub struct LoadRequest {
     /// The plugin host's diagnostics about those plugins (not their parse diagnostics,
     /// which stay in the documents).
     pub plugin_diagnostics: Vec<Diagnostic>,
+    /// The HTTP policy (CLAUDE-CODE.md 7.2) the snapshot holds http handlers to.
+    pub http_policy: HttpPolicy,
 }
 
 /// One source: a file read (or a document the host passed in) and its parsed document.
@@ -74,9 +76,15 @@ impl Source {
         self.document.inactive.is_none()
     }
 
-    fn read(path: PathBuf, layer: Layer, kind: ConfigKind, bytes: Vec<u8>, sha256: String) -> Self {
+    fn read(
+        path: PathBuf,
+        layer: Layer,
+        kind: ConfigKind,
+        (bytes, sha256): (Vec<u8>, String),
+        profile: Profile,
+    ) -> Self {
         let label = path.display().to_string();
-        let parsed = parse_config(&bytes, &label, kind);
+        let parsed = parse_config_for(&bytes, &label, kind, profile);
         let document = LayerDocument::new(layer, label, parsed);
         Source { path, bytes: Some(bytes), sha256: Some(sha256), document }
     }
@@ -98,6 +106,8 @@ pub struct Sources {
     pub plugin_diagnostics: Vec<Diagnostic>,
     /// The trust store as read for this load (`None` when it could not be read).
     pub trust_store: Option<TrustStore>,
+    /// The HTTP policy of the load request.
+    pub http_policy: HttpPolicy,
 }
 
 impl Sources {
@@ -126,7 +136,13 @@ impl Sources {
         let project_source = |bytes: Vec<u8>| {
             let sha256 = hooks_core::snapshot::sha256_hex(&bytes);
             let path = paths.project_file.clone();
-            Source::read(path, Layer::Project, ConfigKind::Project, bytes, sha256)
+            Source::read(
+                path,
+                Layer::Project,
+                ConfigKind::Project,
+                (bytes, sha256),
+                request.profile,
+            )
         };
         match project {
             ProjectLayer::Absent => {}
@@ -154,7 +170,10 @@ impl Sources {
             LayerFile::Missing => {}
             LayerFile::Failed(d) => diagnostics.push(d),
             LayerFile::Read { bytes, sha256 } => {
-                sources.push(Source::read(user_file, Layer::User, ConfigKind::User, bytes, sha256))
+                let file = (bytes, sha256);
+                let user =
+                    Source::read(user_file, Layer::User, ConfigKind::User, file, request.profile);
+                sources.push(user)
             }
         }
         for document in request.plugin_documents {
@@ -168,6 +187,7 @@ impl Sources {
             diagnostics,
             plugin_diagnostics: request.plugin_diagnostics,
             trust_store,
+            http_policy: request.http_policy,
         }
     }
 
@@ -182,9 +202,9 @@ impl Sources {
     pub fn into_snapshot(self, callbacks: Vec<CallbackSpec>) -> (Snapshot, Vec<Diagnostic>) {
         let options = SnapshotOptions {
             profile: self.profile,
+            http_policy: self.http_policy,
             project_dir: Some(self.paths.project_root.display().to_string()),
             callbacks,
-            ..SnapshotOptions::default()
         };
         let documents = self.sources.into_iter().map(|s| s.document).collect();
         let snapshot = Snapshot::build(documents, &options);

@@ -5,6 +5,7 @@
 mod cancel;
 mod concurrency;
 mod env;
+mod http;
 mod inherit;
 mod outcomes;
 mod session;
