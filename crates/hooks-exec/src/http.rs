@@ -88,9 +88,10 @@ fn blocking(
         _ => return failed(codes::HTTP_FAILED, format!("HTTP hook URL {shown} is not valid")),
     };
     let mut headers = reqwest::header::HeaderMap::new();
-    headers.insert(reqwest::header::CONTENT_TYPE, "application/json".parse().expect("static"));
+    let json = reqwest::header::HeaderValue::from_static("application/json");
+    headers.insert(reqwest::header::CONTENT_TYPE, json);
     let agent = concat!("hooks/", env!("CARGO_PKG_VERSION"));
-    headers.insert(reqwest::header::USER_AGENT, agent.parse().expect("static"));
+    headers.insert(reqwest::header::USER_AGENT, reqwest::header::HeaderValue::from_static(agent));
     for (name, raw) in &h.headers {
         let value = policy.interpolate(raw, &h.allowed_env_vars, lookup);
         let bad = || {
