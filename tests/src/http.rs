@@ -22,6 +22,35 @@ pub enum Route {
     /// The file's headers, then its body one byte at a time with this pause between bytes:
     /// a server too slow to finish, that never stalls long.
     Trickle(Duration),
+    /// This status, `Location` header (when given) and body, whatever the method.
+    Respond {
+        /// The status code.
+        status: u16,
+        /// A `Location` header.
+        location: Option<String>,
+        /// The body.
+        body: Vec<u8>,
+    },
+}
+
+/// One request as received: target, headers (names lower-cased) and body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Received {
+    /// The method.
+    pub method: String,
+    /// `/path?query`.
+    pub target: String,
+    /// The headers in arrival order, names lower-cased.
+    pub headers: Vec<(String, String)>,
+    /// The body (read by `Content-Length`).
+    pub body: Vec<u8>,
+}
+
+impl Received {
+    /// The first value of header `name` (lower-case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
 }
 
 /// A running server; its threads live until the process exits.
@@ -30,6 +59,7 @@ pub struct Server {
     port: u16,
     routes: Arc<Mutex<BTreeMap<String, Route>>>,
     requests: Arc<Mutex<Vec<String>>>,
+    received: Arc<Mutex<Vec<Received>>>,
 }
 
 impl Server {
@@ -39,17 +69,20 @@ impl Server {
         let port = listener.local_addr()?.port();
         let routes: Arc<Mutex<BTreeMap<String, Route>>> = Arc::default();
         let requests: Arc<Mutex<Vec<String>>> = Arc::default();
+        let received: Arc<Mutex<Vec<Received>>> = Arc::default();
         let (root, shared, log) = (root.to_owned(), Arc::clone(&routes), Arc::clone(&requests));
+        let full = Arc::clone(&received);
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(stream) = stream else { continue };
                 let (root, routes, log) = (root.clone(), Arc::clone(&shared), Arc::clone(&log));
+                let full = Arc::clone(&full);
                 std::thread::spawn(move || {
-                    let _ = serve(stream, &root, &routes, &log);
+                    let _ = serve(stream, &root, &routes, &log, &full);
                 });
             }
         });
-        Ok(Server { port, routes, requests })
+        Ok(Server { port, routes, requests, received })
     }
 
     /// The port it listens on.
@@ -65,6 +98,11 @@ impl Server {
     /// Every request target so far (`/path?query`), in arrival order.
     pub fn requests(&self) -> Vec<String> {
         self.requests.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// Every request so far with its headers and body, in arrival order.
+    pub fn received(&self) -> Vec<Received> {
+        self.received.lock().unwrap_or_else(PoisonError::into_inner).clone()
     }
 
     /// Serves every path from its file again.
@@ -83,21 +121,43 @@ fn serve(
     root: &Path,
     routes: &Mutex<BTreeMap<String, Route>>,
     requests: &Mutex<Vec<String>>,
+    received: &Mutex<Vec<Received>>,
 ) -> io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut line = String::new();
     reader.read_line(&mut line)?;
+    let method = line.split_whitespace().next().unwrap_or("").to_owned();
     let target = line.split_whitespace().nth(1).unwrap_or("/").to_owned();
     requests.lock().unwrap_or_else(PoisonError::into_inner).push(target.clone());
     // The query names no file (a token, a channel): the path alone does.
     let path = target.split('?').next().unwrap_or("/").trim_start_matches('/').to_owned();
+    let mut headers = Vec::new();
     loop {
         let mut header = String::new();
         if reader.read_line(&mut header)? == 0 || header == "\r\n" {
             break;
         }
+        if let Some((name, value)) = header.trim_end().split_once(':') {
+            headers.push((name.to_ascii_lowercase(), value.trim().to_owned()));
+        }
     }
+    let length = headers.iter().find(|(n, _)| n == "content-length");
+    let length = length.and_then(|(_, v)| v.parse::<u64>().ok()).unwrap_or(0);
+    let mut body = Vec::new();
+    (&mut reader).take(length.min(1 << 20)).read_to_end(&mut body)?;
+    let request = Received { method, target: target.clone(), headers, body };
+    received.lock().unwrap_or_else(PoisonError::into_inner).push(request);
     let route = routes.lock().unwrap_or_else(PoisonError::into_inner).get(&path).cloned();
+    if let Some(Route::Respond { status, location, body }) = &route {
+        let location = location.as_ref().map(|l| format!("Location: {l}\r\n")).unwrap_or_default();
+        write!(
+            stream,
+            "HTTP/1.1 {status} X\r\n{location}Content-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        )?;
+        stream.write_all(body)?;
+        return stream.flush();
+    }
     if let Some(Route::Endless(n)) = route {
         stream.write_all(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n")?;
         let chunk = vec![b'x'; 64 * 1024];

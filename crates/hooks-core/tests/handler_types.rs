@@ -1,6 +1,7 @@
 //! Handler types beyond commands under the claude-code profile (CLAUDE-CODE.md 7, 8, 14):
 //! the jobs a dispatch makes of them and the results of their outcomes.
 
+#![allow(clippy::expect_used, clippy::panic)]
 use hooks_core::{
     Capabilities, CommonDefaults, ConfigKind, Dispatch, Event, HostKind, HttpOutcome, Invocation,
     JobKind, JobOutput, Layer, LayerDocument, Outcome, Profile, Snapshot, SnapshotOptions,

@@ -88,9 +88,10 @@ fn blocking(
         _ => return failed(codes::HTTP_FAILED, format!("HTTP hook URL {shown} is not valid")),
     };
     let mut headers = reqwest::header::HeaderMap::new();
-    headers.insert(reqwest::header::CONTENT_TYPE, "application/json".parse().expect("static"));
+    let json = reqwest::header::HeaderValue::from_static("application/json");
+    headers.insert(reqwest::header::CONTENT_TYPE, json);
     let agent = concat!("hooks/", env!("CARGO_PKG_VERSION"));
-    headers.insert(reqwest::header::USER_AGENT, agent.parse().expect("static"));
+    headers.insert(reqwest::header::USER_AGENT, reqwest::header::HeaderValue::from_static(agent));
     for (name, raw) in &h.headers {
         let value = policy.interpolate(raw, &h.allowed_env_vars, lookup);
         let bad = || {
@@ -159,10 +160,18 @@ fn blocking(
     let cap = HttpOutcome::BODY_CAP as u64;
     match response.take(cap + 1).read_to_end(&mut buf) {
         Ok(_) => {}
-        Err(e) if e.to_string().contains("timed out") => return JobOutput::TimedOut,
+        Err(e) if is_timeout(&e) => return JobOutput::TimedOut,
         Err(e) => return failed(codes::HTTP_FAILED, format!("HTTP hook {shown} failed: {e}")),
     }
     let body_too_large = buf.len() as u64 > cap;
     buf.truncate(HttpOutcome::BODY_CAP);
     JobOutput::Http(HttpOutcome::Response { status, body: buf, body_too_large })
+}
+
+/// True when a body read stopped at the client's total timeout.
+fn is_timeout(e: &std::io::Error) -> bool {
+    e.kind() == std::io::ErrorKind::TimedOut
+        || e.get_ref()
+            .and_then(|inner| inner.downcast_ref::<reqwest::Error>())
+            .is_some_and(reqwest::Error::is_timeout)
 }

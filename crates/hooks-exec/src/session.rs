@@ -77,6 +77,9 @@ pub struct SessionOptions {
     pub env_allow: Vec<String>,
     /// What the host applies of handler outputs.
     pub capabilities: Capabilities,
+    /// The HTTP policy for http handlers (CLAUDE-CODE.md 7.2): the union of the settings
+    /// layers' `allowedHttpHookUrls` and `httpHookAllowedEnvVars`, as the host read them.
+    pub http_policy: hooks_core::HttpPolicy,
     /// In-process callback handlers, run after the file layers.
     pub callbacks: Vec<CallbackGroup>,
     /// The host's debug log of what each handler does (see [`DebugSink`]); besides the
@@ -108,6 +111,7 @@ impl SessionOptions {
             env: None,
             env_allow: Vec::new(),
             capabilities: Capabilities::default(),
+            http_policy: hooks_core::HttpPolicy::default(),
             callbacks: Vec::new(),
             debug: None,
             session_dir: None,
@@ -805,6 +809,7 @@ fn load(
             .or_else(|| std::env::var_os("HOME").map(PathBuf::from)),
         managed_settings: options.managed_settings.clone(),
         cli_settings: options.cli_settings.clone(),
+        http_policy: options.http_policy.clone(),
     };
     let callbacks = options.callbacks.iter().map(CallbackGroup::spec).collect();
     let sources = Sources::load(paths, request);

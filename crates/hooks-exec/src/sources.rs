@@ -2,7 +2,7 @@
 //!
 //! [`Sources::load`] finds the project and user files of [`Paths`], reads each once (bytes
 //! and SHA-256), applies workspace trust to the project file, parses both with
-//! `hooks_core::parse_config`, and adds the plugin documents the host passes in (with the
+//! `hooks_core::parse_config_for` (under the profile's rules), and adds the plugin documents the host passes in (with the
 //! host's own diagnostics about them). Every consumer goes through it: a session
 //! ([`crate::Session::start`] and [`crate::Session::reload`]), the audit, validation and
 //! the trust review ([`crate::TrustReview`]), so they cannot disagree about what loads.
@@ -69,6 +69,8 @@ pub struct LoadRequest {
     pub managed_settings: Option<PathBuf>,
     /// The cli settings layer (ours; claude-code profile).
     pub cli_settings: Option<CliSettings>,
+    /// The HTTP policy (CLAUDE-CODE.md 7.2) the snapshot holds http handlers to.
+    pub http_policy: HttpPolicy,
 }
 
 /// One source: a file read (or a document the host passed in) and its parsed document.
@@ -277,7 +279,14 @@ impl Sources {
             plugin_diagnostics: request.plugin_diagnostics,
             trust_store,
             summary: policy.summary,
-            http_policy: policy.http,
+            http_policy: {
+                let mut http = request.http_policy;
+                http.extend(
+                    policy.http.allowed_urls.as_deref(),
+                    policy.http.allowed_env_vars.as_deref(),
+                );
+                http
+            },
         }
     }
 

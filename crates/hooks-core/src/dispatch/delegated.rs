@@ -165,10 +165,11 @@ fn lookup<'p>(payload: &'p Value, path: &str, diags: &mut Vec<Diagnostic>) -> Op
 }
 
 fn substitute_str(s: &str, payload: &Value, diags: &mut Vec<Diagnostic>) -> Value {
-    if let Some(path) = s.strip_prefix("${").and_then(|r| r.strip_suffix('}')) {
-        if !path.contains(['{', '}', '$']) && !path.is_empty() {
-            return lookup(payload, path, diags).cloned().unwrap_or_else(|| Value::from(""));
-        }
+    if let Some(path) = s.strip_prefix("${").and_then(|r| r.strip_suffix('}'))
+        && !path.contains(['{', '}', '$'])
+        && !path.is_empty()
+    {
+        return lookup(payload, path, diags).cloned().unwrap_or_else(|| Value::from(""));
     }
     let mut out = String::with_capacity(s.len());
     let mut rest = s;

@@ -1,0 +1,214 @@
+//! http handlers end to end (CLAUDE-CODE.md 7, 14): a real server on 127.0.0.1, the
+//! claude-code profile, the session sending the requests.
+
+use hooks_core::{CommonDefaults, Event, HttpPolicy, Invocation, Profile};
+use hooks_exec::{Fired, Session, SessionOptions};
+use hooks_tests::http::{Route, Server};
+use serde_json::{Value, json};
+
+use crate::support::TempDir;
+
+struct World {
+    tmp: TempDir,
+    server: Server,
+}
+
+impl World {
+    fn new() -> Self {
+        let tmp = TempDir::new();
+        for dir in ["project/.git", "home", "www"] {
+            std::fs::create_dir_all(tmp.path().join(dir)).unwrap();
+        }
+        std::fs::write(tmp.path().join("www/slow"), vec![b'{'; 4096]).unwrap();
+        let server = Server::start(&tmp.path().join("www")).unwrap();
+        World { tmp, server }
+    }
+
+    fn respond(&self, path: &str, status: u16, body: &str) {
+        let route = Route::Respond { status, location: None, body: body.as_bytes().to_vec() };
+        self.server.route(path, route);
+    }
+
+    /// Fires PreToolUse Bash with `handlers` in the user file and `policy`.
+    fn fire(&self, handlers: Vec<Value>, policy: HttpPolicy) -> Fired {
+        let config = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": handlers}]}});
+        std::fs::write(self.home().join("hooks.json"), config.to_string()).unwrap();
+        let mut o = SessionOptions::new(self.tmp.path().join("project"));
+        o.home = Some(self.home());
+        o.profile = Profile::ClaudeCode;
+        o.http_policy = policy;
+        let session = Session::start(o).unwrap();
+        let defaults = CommonDefaults {
+            session_id: "s-1".into(),
+            transcript_path: String::new(),
+            cwd: "/p".into(),
+            permission_mode: None,
+        };
+        let payload = json!({"tool_name": "Bash", "tool_input": {"command": "ls"},
+            "tool_use_id": "t1"});
+        let invocation =
+            Invocation::from_host_json(Event::PreToolUse, &payload, &defaults).unwrap().0;
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(session.fire(invocation))
+    }
+
+    fn home(&self) -> std::path::PathBuf {
+        self.tmp.path().join("home")
+    }
+}
+
+fn http(url: &str) -> Value {
+    json!({"type": "http", "url": url})
+}
+
+fn codes(f: &Fired) -> Vec<String> {
+    f.decision.diagnostics.iter().map(|d| d.code.clone()).collect()
+}
+
+const DENY: &str = r#"{"hookSpecificOutput": {"hookEventName": "PreToolUse",
+    "permissionDecision": "deny", "permissionDecisionReason": "R"}}"#;
+
+/// 7.3 and F35: the request (POST, stdin bytes, headers) and each response outcome.
+#[test]
+fn f35_requests_and_outcomes() {
+    let w = World::new();
+    w.respond("a", 200, DENY);
+    w.respond("b", 500, DENY);
+    w.respond("c", 200, "ok");
+    let redirect = Route::Respond { status: 302, location: Some(w.server.url("a")), body: vec![] };
+    w.server.route("d", redirect);
+    w.respond("e", 200, "  \n");
+
+    let f = w.fire(vec![http(&w.server.url("a"))], HttpPolicy::default());
+    assert!(f.decision.is_blocking(), "{:?}", f.decision.diagnostics);
+    assert_eq!(f.effect.to_json()["tool_result"], "Bash blocked by hook: R");
+    let got = w.server.received();
+    assert_eq!(got.len(), 1);
+    let r = &got[0];
+    assert_eq!((r.method.as_str(), r.target.as_str()), ("POST", "/a"));
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    let agent = format!("hooks/{}", env!("CARGO_PKG_VERSION"));
+    assert_eq!(r.header("user-agent"), Some(agent.as_str()));
+    let sent: Value = serde_json::from_slice(&r.body).unwrap();
+    assert_eq!(
+        (sent["tool_name"].clone(), sent["hook_event_name"].clone()),
+        (json!("Bash"), json!("PreToolUse"))
+    );
+
+    for (path, code) in
+        [("b", "http_status"), ("c", "http_non_json_body"), ("d", "http_redirect_not_followed")]
+    {
+        let f = w.fire(vec![http(&w.server.url(path))], HttpPolicy::default());
+        assert!(!f.decision.is_blocking(), "{path}");
+        assert_eq!(codes(&f), [code], "{path}");
+    }
+    // The redirect target was never requested: only /a once, then b, c, d.
+    let targets: Vec<String> = w.server.received().into_iter().map(|r| r.target).collect();
+    assert_eq!(targets, ["/a", "/b", "/c", "/d"]);
+    let f = w.fire(vec![http(&w.server.url("e"))], HttpPolicy::default());
+    assert_eq!((f.decision.is_blocking(), codes(&f)), (false, vec![]));
+}
+
+/// 7.4: an endless body is capped (no decision), a stalled server times out, a closed
+/// port fails; none blocks.
+#[test]
+fn endless_slow_and_unreachable_servers() {
+    let w = World::new();
+    w.server.route("endless", Route::Endless(u64::MAX));
+    let f = w.fire(vec![http(&w.server.url("endless"))], HttpPolicy::default());
+    assert_eq!(
+        (f.decision.is_blocking(), codes(&f)),
+        (false, vec!["http_body_too_large".to_owned()])
+    );
+
+    w.server.route("slow", Route::Stall);
+    let slow = json!({"type": "http", "url": w.server.url("slow"), "timeout": 1});
+    let f = w.fire(vec![slow], HttpPolicy::default());
+    assert_eq!((f.decision.is_blocking(), codes(&f)), (false, vec!["timeout".to_owned()]));
+    assert!(f.handlers[0].timed_out);
+
+    // Port 9 (discard) on loopback: nothing listens; loopback itself is allowed (7.4).
+    let f = w.fire(vec![http("http://127.0.0.1:9/x")], HttpPolicy::default());
+    assert_eq!((f.decision.is_blocking(), codes(&f)), (false, vec!["http_failed".to_owned()]));
+}
+
+/// F34: a URL outside the allow list is never contacted.
+#[test]
+fn f34_blocked_url_is_never_contacted() {
+    let w = World::new();
+    w.respond("a", 200, DENY);
+    let policy = HttpPolicy {
+        allowed_urls: Some(vec!["https://hooks.example.com/*".into()]),
+        allowed_env_vars: None,
+    };
+    let f = w.fire(vec![http(&w.server.url("a"))], policy);
+    assert_eq!((f.decision.is_blocking(), codes(&f)), (false, vec!["http_url_blocked".to_owned()]));
+    assert_eq!(w.server.received(), vec![]);
+    let f = w.fire(
+        vec![http(&w.server.url("a"))],
+        HttpPolicy { allowed_urls: Some(vec![]), allowed_env_vars: None },
+    );
+    assert_eq!(codes(&f), ["http_url_blocked"]);
+    assert_eq!(w.server.received(), vec![]);
+}
+
+/// F37 (7.4): a link-local address is refused without an allow-list pattern naming it.
+#[test]
+fn f37_link_local_is_refused_unless_listed() {
+    let w = World::new();
+    let f = w.fire(vec![http("http://169.254.169.254/latest/meta-data")], HttpPolicy::default());
+    assert_eq!(
+        (f.decision.is_blocking(), codes(&f)),
+        (false, vec!["http_address_refused".to_owned()])
+    );
+    let f = w.fire(vec![http("http://[fe80::1]:9/x")], HttpPolicy::default());
+    assert_eq!(codes(&f), ["http_address_refused"]);
+    // Credentials in the URL never reach a message.
+    let f = w.fire(vec![http("http://user:s3cret@169.254.1.1/x")], HttpPolicy::default());
+    assert!(f.decision.diagnostics.iter().all(|d| !d.message.contains("s3cret")));
+}
+
+/// 7.2, 7.3 and F36: header variables only for allowed names; CR/LF is `invalid_header`.
+#[test]
+fn f36_header_variables_and_invalid_headers() {
+    let w = World::new();
+    w.respond("h", 200, "");
+    let home = std::env::var("HOME").unwrap();
+    let handler = json!({"type": "http", "url": w.server.url("h"), "allowedEnvVars": ["HOME"],
+        "headers": {"X-Home": "at ${HOME}", "X-Path": "p=$PATH", "X-Cost": "$ 5"}});
+    let f = w.fire(vec![handler.clone()], HttpPolicy::default());
+    assert_eq!(codes(&f), Vec::<String>::new());
+    let r = w.server.received().pop().unwrap();
+    assert_eq!(r.header("x-home"), Some(format!("at {home}").as_str()));
+    assert_eq!(r.header("x-path"), Some("p="));
+    assert_eq!(r.header("x-cost"), Some("$ 5"));
+    // F36: the policy's list does not name HOME: empty.
+    let policy = HttpPolicy { allowed_urls: None, allowed_env_vars: Some(vec!["OTHER".into()]) };
+    w.fire(vec![handler], policy);
+    let r = w.server.received().pop().unwrap();
+    assert_eq!(r.header("x-home"), Some("at"));
+
+    let before = w.server.received().len();
+    let bad =
+        json!({"type": "http", "url": w.server.url("h"), "headers": {"X": "a\r\nInjected: 1"}});
+    let f = w.fire(vec![bad], HttpPolicy::default());
+    assert_eq!((f.decision.is_blocking(), codes(&f)), (false, vec!["invalid_header".to_owned()]));
+    assert_eq!(w.server.received().len(), before);
+}
+
+/// F38 (8.5): prompt, agent and mcp_tool handlers without a host: skipped, never blocking.
+#[test]
+fn f38_host_handlers_without_a_host_are_skipped() {
+    let w = World::new();
+    let f = w.fire(
+        vec![
+            json!({"type": "prompt", "prompt": "p"}),
+            json!({"type": "agent", "prompt": "p"}),
+            json!({"type": "mcp_tool", "server": "s", "tool": "t"}),
+        ],
+        HttpPolicy::default(),
+    );
+    assert!(!f.decision.is_blocking());
+    assert_eq!(codes(&f), ["handler_needs_host", "handler_needs_host", "handler_needs_host"]);
+    assert!(f.handlers.iter().all(|h| !h.timed_out));
+}
