@@ -61,6 +61,8 @@ pub(crate) struct Setup {
     pub cli_settings: Option<CliSettings>,
     /// `$HOME`.
     pub user_home: Option<PathBuf>,
+    /// `--trust-project-hooks`: the project-level files present at start are trusted.
+    pub trust_project_hooks: bool,
 }
 
 impl Setup {
@@ -104,6 +106,7 @@ impl Setup {
             managed: global.managed.as_deref().map(|m| absolute(m, &cwd)),
             cli_settings: global.settings.as_deref().map(|s| CliSettings::parse(s, &cwd)),
             user_home: env.var("HOME").map(PathBuf::from),
+            trust_project_hooks: global.trust_project_hooks,
             names,
             cwd,
             paths,
@@ -146,11 +149,22 @@ impl Setup {
     }
 
     /// What the settings layers say about plugins (`enabledPlugins`, `pluginConfigs`,
-    /// managed `disableCommandPluginSources`). The seam the Claude Code settings layers
-    /// fill; until they load, nothing is decided here and enablement falls back to our
-    /// `plugin_state.json`, the marketplace entry and `plugin.json` (CLAUDE-CODE.md 12.2).
+    /// managed `disableCommandPluginSources`), read with the same trust as the session
+    /// (an untrusted project or local file says nothing); where they name no plugin,
+    /// enablement falls back to our `plugin_state.json`, the marketplace entry and
+    /// `plugin.json` (CLAUDE-CODE.md 12.2).
     pub fn claude_plugin_settings(&self) -> ClaudePluginSettings {
-        ClaudePluginSettings::default()
+        let grant =
+            if self.trust_project_hooks { ProjectGrant::BytesAtStart } else { ProjectGrant::None };
+        let summary = Sources::settings_summary(&self.paths, &self.load_request(grant));
+        ClaudePluginSettings {
+            // A managed `false` already decides the merged map (it ranks first).
+            enabled_plugins: summary.enabled_plugins,
+            force_enabled: summary.force_enabled,
+            managed_disabled: Default::default(),
+            plugin_configs: summary.plugin_configs,
+            disable_command_plugin_sources: summary.disable_command_plugin_sources,
+        }
     }
 
     /// Session options for these settings: the host environment is `env`'s.
