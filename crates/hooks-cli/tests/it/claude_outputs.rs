@@ -16,7 +16,7 @@ fn json_of(out: &std::process::Output) -> serde_json::Value {
 fn exit_codes_follow_the_claude_code_rules() {
     let env = TestEnv::new("cc-exit");
     // F11: a valid object decides on exit 1; F12: the first stderr line is the notice.
-    env.user_hooks(
+    env.user_layers(
         r#"{"hooks":{"PreToolUse":[
             {"matcher":"Bash","hooks":[{"type":"command","command":"cat >/dev/null; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"R\"}}'; exit 1"}]},
             {"matcher":"Bash","hooks":[{"type":"command","command":"cat >/dev/null; printf 'line1\\nline2\\n' >&2; exit 1"}]}
@@ -61,7 +61,7 @@ fn exit_codes_follow_the_claude_code_rules() {
 fn exit_2_with_an_allow_is_a_deny_with_stderr() {
     // F13.
     let env = TestEnv::new("cc-exit2");
-    env.user_hooks(
+    env.user_layers(
         r#"{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"cat >/dev/null; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'; echo no >&2; exit 2"}]}]}}"#,
     );
     let out = env
@@ -80,7 +80,7 @@ fn exit_2_with_an_allow_is_a_deny_with_stderr() {
 fn the_stop_cap_comes_from_claude_code_stop_hook_block_cap() {
     // F25: a block at count 2 with the host's cap 2 is capped; with cap 0 there is none.
     let env = TestEnv::new("cc-cap");
-    env.user_hooks(
+    env.user_layers(
         r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"cat >/dev/null; echo '{\"decision\":\"block\",\"reason\":\"again\"}'"}]}]}}"#,
     );
     let run = |cap: &str, count: &str| {

@@ -72,6 +72,19 @@ impl TestEnv {
         self.write("dahome/hooks.json", text)
     }
 
+    /// Writes `text` as the user layer of both profiles: `hooks.json` in the home and
+    /// `~/.claude/settings.json`.
+    pub fn user_layers(&self, text: &str) {
+        self.user_hooks(text);
+        self.claude_user_settings(text);
+    }
+
+    /// Writes the user's Claude Code settings, `~/.claude/settings.json` (the claude-code
+    /// profile's user layer).
+    pub fn claude_user_settings(&self, text: &str) -> PathBuf {
+        self.write("home/.claude/settings.json", text)
+    }
+
     pub fn command(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(BIN);
         cmd.args(args)

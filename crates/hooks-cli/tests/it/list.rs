@@ -104,7 +104,7 @@ fn empty_and_unknown_event() {
 #[test]
 fn if_rules_are_listed() {
     let env = TestEnv::new("list-if");
-    env.user_hooks(
+    env.user_layers(
         r#"{"hooks": {
   "PreToolUse": [{"matcher": "Bash", "hooks": [
     {"type": "command", "command": "./gate.sh", "if": "Bash(git commit:*)"},
@@ -118,8 +118,8 @@ fn if_rules_are_listed() {
         let text = mask_digests(&out.stdout);
         assert!(text.contains("PreToolUse:0:0  active      user     Bash"), "{text}");
         assert!(text.contains("PreToolUse:0:1  active      user     Bash"), "{text}");
-        assert!(text.contains("hooks.json:3  if Bash(git commit:*)\n"), "{text}");
-        assert!(text.contains("hooks.json:4  if Bash(git push:*)\n"), "{text}");
+        assert!(text.contains(".json:3  if Bash(git commit:*)\n"), "{text}");
+        assert!(text.contains(".json:4  if Bash(git push:*)\n"), "{text}");
         assert!(text.contains("Stop:0:0        inactive    user"), "{text}");
         assert!(!text.contains("duplicate"), "{text}");
         assert!(text.contains("warning[if_never_evaluated]"), "{text}");

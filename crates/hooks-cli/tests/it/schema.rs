@@ -8,9 +8,9 @@ fn names_and_schemas() {
     let names = env.run(&["schema"]);
     assert_eq!(names.code, 0);
     let lines: Vec<&str> = names.stdout.lines().collect();
-    assert_eq!(lines.len(), 1 + 12 + 12 + 1 + 2);
-    assert_eq!((lines[0], lines[1], lines[25]), ("config", "input.SessionStart", "serve"));
-    assert_eq!((lines[26], lines[27]), ("plugin-manifest", "marketplace-index"));
+    assert_eq!(lines.len(), 1 + 31 + 31 + 1 + 2);
+    assert_eq!((lines[0], lines[1], lines[63]), ("config", "input.SessionStart", "serve"));
+    assert_eq!((lines[64], lines[65]), ("plugin-manifest", "marketplace-index"));
     for name in [
         "config",
         "input.PreToolUse",

@@ -418,7 +418,7 @@ fn ids_are_echoed_exactly_as_written() {
 fn background_handlers_notify_and_shutdown_cancels_the_running_ones() {
     // CLAUDE-CODE.md 9.1 rules 3 and 5, 9.2 (F30, F31 over serve).
     let env = TestEnv::new("serve-async");
-    env.user_hooks(
+    env.claude_user_settings(
         r#"{"hooks": {"PostToolUse": [{"hooks": [
   {"type": "command", "async": true, "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PostToolUse\", \"additionalContext\": \"T\"}, \"decision\": \"block\", \"reason\": \"R\"}'"},
   {"type": "command", "asyncRewake": true, "rewakeMessage": "M", "command": "echo vuln >&2; exit 2"},

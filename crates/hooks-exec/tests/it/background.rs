@@ -22,7 +22,8 @@ impl World {
         std::fs::create_dir_all(tmp.path().join("project/.git")).unwrap();
         std::fs::create_dir_all(tmp.path().join("home")).unwrap();
         let config = json!({"hooks": {"PostToolUse": [{"hooks": handlers}]}});
-        std::fs::write(tmp.path().join("home/hooks.json"), config.to_string()).unwrap();
+        // The claude-code user layer (CLAUDE-CODE.md 1.3).
+        std::fs::write(tmp.path().join("home/settings.json"), config.to_string()).unwrap();
         World { tmp }
     }
 

@@ -38,7 +38,10 @@ impl World {
     }
 
     fn write_user(&self, config: &Value) {
+        // The user layer of each profile: `hooks.json` (deepagents), `settings.json`
+        // (claude-code, CLAUDE-CODE.md 1.3).
         std::fs::write(self.home().join("hooks.json"), config.to_string()).unwrap();
+        std::fs::write(self.home().join("settings.json"), config.to_string()).unwrap();
     }
 
     fn options(&self, profile: Profile, extra_env: &[(&str, &str)]) -> SessionOptions {

@@ -32,7 +32,8 @@ impl World {
     /// Fires PreToolUse Bash with `handlers` in the user file and `policy`.
     fn fire(&self, handlers: Vec<Value>, policy: HttpPolicy) -> Fired {
         let config = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": handlers}]}});
-        std::fs::write(self.home().join("hooks.json"), config.to_string()).unwrap();
+        // The claude-code user layer (CLAUDE-CODE.md 1.3).
+        std::fs::write(self.home().join("settings.json"), config.to_string()).unwrap();
         let mut o = SessionOptions::new(self.tmp.path().join("project"));
         o.home = Some(self.home());
         o.profile = Profile::ClaudeCode;
