@@ -662,7 +662,7 @@ mod tests {
         );
         check(
             r#"{"id": 1, "method": "session", "params": {"capabilities": ["sudo"]}}"#,
-            "error -32602 1 \"session params: unknown variant `sudo`, expected one of `updated-input`, `pre-tool-use-updated-input`, `permission-request-updated-input`\"",
+            "error -32602 1 \"session params: unknown variant `sudo`, expected one of `updated-input`, `pre-tool-use-updated-input`, `permission-request-updated-input`, `defer`\"",
         );
         check(
             r#"{"id": 1, "method": "event", "params": {"event": "Stop"}}"#,

@@ -1,3 +1,5 @@
+//! The `if` grammar against CLAUDE-CODE.md 6.3: the 31-row table and one test per rule.
+
 use serde_json::{Value, json};
 
 use super::*;

@@ -27,7 +27,8 @@ fn f06_handler_not_spawned_unless_if_matches() {
     let command = format!("touch {marker}; echo '{deny}'");
     let config = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
         {"type": "command", "command": command, "if": "Bash(rm *)"}]}]}});
-    std::fs::write(home.join("hooks.json"), config.to_string()).unwrap();
+    // The claude-code user layer (CLAUDE-CODE.md 1.3).
+    std::fs::write(home.join("settings.json"), config.to_string()).unwrap();
     let mut o = SessionOptions::new(project.clone());
     o.home = Some(home);
     o.profile = Profile::ClaudeCode;
