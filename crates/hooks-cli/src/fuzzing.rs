@@ -32,6 +32,13 @@ fn check_request(line: &[u8], request: &Request) {
             return;
         }
         Request::Event { id, invocation } => (id, Some(invocation)),
+        Request::HostReply { id, .. } => {
+            // Only a line without `method` is a host reply, and its id is the line's.
+            let value: Value = serde_json::from_slice(line).unwrap_or_default();
+            assert!(value.get("method").is_none(), "a request taken as a host reply");
+            assert_eq!(value.get("id").and_then(Value::as_str), Some(id.as_str()));
+            return;
+        }
         Request::Reload { id }
         | Request::List { id }
         | Request::Shutdown { id }

@@ -448,10 +448,13 @@ impl Dispatch {
                     codes::HOST_HANDLER_FAILED,
                     format!("Handler {} is not answered by the host", job.handler_id),
                 ),
-                (_, Err(why)) => HandlerResult::failure(codes::HOST_HANDLER_FAILED, why.clone()),
+                (_, Err(why)) => HandlerResult::failure(
+                    codes::HOST_HANDLER_FAILED,
+                    format!("Host handler {} failed: {why}", job.handler_id),
+                ),
             },
             JobOutput::NoHost => HandlerResult {
-                diagnostics: vec![Diagnostic::warning(
+                diagnostics: vec![Diagnostic::info(
                     codes::HANDLER_NEEDS_HOST,
                     format!(
                         "Handler {} needs a host that answers {} handlers; skipped",

@@ -106,6 +106,8 @@ fn f38_prompt_without_a_host_never_blocks() {
     let o = run(&s, Event::Stop, stop(), JobOutput::NoHost);
     assert!(!o.blocking);
     assert_eq!(codes(&o), ["handler_needs_host"]);
+    // An info (8.5), not a warning: nothing is wrong with the configuration.
+    assert_eq!(o.decision.diagnostics[0].severity, hooks_core::Severity::Info);
 }
 
 /// CLAUDE-CODE.md 8.2: the request, `$ARGUMENTS`, `\$`, defaults.

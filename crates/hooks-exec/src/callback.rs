@@ -45,6 +45,11 @@ pub struct CallbackContext {
 }
 
 impl CallbackContext {
+    /// A context that is cancelled when `cancelled` turns true or its sender is dropped.
+    pub(crate) fn new(cancelled: watch::Receiver<bool>) -> Self {
+        Self { cancelled }
+    }
+
     /// True once the callback was cancelled (timeout, or the invocation was dropped).
     pub fn is_cancelled(&self) -> bool {
         *self.cancelled.borrow()
@@ -149,7 +154,7 @@ pub(crate) async fn run_callback(
 ) -> JobOutput {
     let (cancel, cancelled) = watch::channel(false);
     let fut =
-        callback(CallbackInput { input, tool_use_id, context: CallbackContext { cancelled } });
+        callback(CallbackInput { input, tool_use_id, context: CallbackContext::new(cancelled) });
     match tokio::time::timeout(timeout, fut).await {
         Ok(Ok(value)) => JobOutput::Object(value),
         Ok(Err(why)) => JobOutput::Failed(why),

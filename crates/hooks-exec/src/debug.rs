@@ -184,6 +184,13 @@ impl DebugLog {
         let line = format!("callback {id}: done after {:.1} ms", elapsed.as_secs_f64() * 1e3);
         self.emit(DebugLevel::Handlers, &[line]);
     }
+
+    /// A host-delegated handler answered, failed or timed out (CLAUDE-CODE.md 8).
+    pub(crate) fn host_call(&self, id: &str, kind: &str, elapsed: Duration) {
+        let ms = elapsed.as_secs_f64() * 1e3;
+        let line = format!("{kind} handler {id}: answered by the host after {ms:.1} ms");
+        self.emit(DebugLevel::Handlers, &[line]);
+    }
 }
 
 /// The level `HOOKS_DEBUG` / `DEEPAGENTS_CODE_DEBUG` ask for: off when unset, empty or

@@ -14,6 +14,7 @@ mod discovery;
 mod env;
 pub mod fs;
 mod home;
+mod host;
 pub mod http;
 mod process;
 mod review;
@@ -36,6 +37,7 @@ pub use discovery::{
 pub use env::{EnvPolicy, StripReason, scrub, strip_profile, strip_reason};
 pub use home::{Home, sanitize_plugin_id};
 pub use hooks_core::SettingsSummary;
+pub use host::{HostCall, HostFuture, HostHandlers};
 pub use process::{PREFILL_MAX, ProcessSpec, Program, REAP_GRACE, run_process};
 pub use review::{TrustReview, TrustSubject};
 pub use session::{

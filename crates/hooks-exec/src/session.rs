@@ -41,6 +41,7 @@ use crate::callback::{CallbackGroup, run_callback};
 use crate::debug::{DebugLog, DebugSink};
 use crate::discovery::{AppNames, HomeError, LayerFile, Paths, read_project_file, resolve_home};
 use crate::env::{EnvPolicy, scrub, strip_profile};
+use crate::host::{HostHandlers, run_host_call};
 use crate::process::{self, ProcessSpec};
 use crate::settings::CliSettings;
 use crate::sources::{LoadRequest, Sources};
@@ -94,6 +95,9 @@ pub struct SessionOptions {
     pub managed_settings: Option<PathBuf>,
     /// The cli settings layer (claude-code profile; the CLI's `--settings FILE|JSON`).
     pub cli_settings: Option<CliSettings>,
+    /// What answers `prompt`, `agent` and `mcp_tool` handlers (CLAUDE-CODE.md 8); `None`:
+    /// they are skipped with `handler_needs_host`.
+    pub host_handlers: Option<Arc<dyn HostHandlers>>,
 }
 
 impl SessionOptions {
@@ -117,6 +121,7 @@ impl SessionOptions {
             session_dir: None,
             managed_settings: None,
             cli_settings: None,
+            host_handlers: None,
         }
     }
 }
@@ -236,7 +241,7 @@ fn stop_block_cap(value: Option<&std::ffi::OsStr>) -> Option<u32> {
 
 impl Session {
     /// Starts a session: discovers the files, applies trust, takes the snapshot.
-    pub fn start(options: SessionOptions) -> Result<Session, SessionError> {
+    pub fn start(mut options: SessionOptions) -> Result<Session, SessionError> {
         let host_env: Vec<(OsString, OsString)> =
             options.env.clone().unwrap_or_else(|| std::env::vars_os().collect());
         let lookup = |name: &str| host_env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
@@ -258,6 +263,15 @@ impl Session {
             Some(root) => Paths::new(absolute(root, &options.cwd), home, &names),
             None => Paths::discover(&options.cwd, home, &names),
         };
+        // claude-code reads `.claude/settings*.json` from the start folder and the
+        // repository root (CLAUDE-CODE.md 1.3): a session that starts outside the project
+        // the host names starts in its root, so `--project DIR` reads DIR's settings.
+        if options.profile == Profile::ClaudeCode && options.project.is_some() {
+            let cwd = absolute(&options.cwd, &std::env::current_dir().unwrap_or_default());
+            if !cwd.starts_with(&paths.project_root) {
+                options.cwd = paths.project_root.clone();
+            }
+        }
         let debug = DebugLog::new(&host_env, options.debug.as_ref()).map(Arc::new);
         let stop_block_cap = stop_block_cap(lookup("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP").as_deref());
         let policy = EnvPolicy::allowing(options.env_allow.iter().cloned());
@@ -745,17 +759,34 @@ impl Session {
                     (index, output, run)
                 })
             }
-            // CLAUDE-CODE.md 8.5: no host answers them here; skipped, never blocking.
-            JobKind::Host(_) => {
-                let run = HandlerRun {
-                    id,
-                    exit_code: None,
-                    timed_out: false,
-                    elapsed_ms: 0,
-                    stdout_truncated: false,
-                    stderr_truncated: false,
-                };
-                Box::pin(std::future::ready((index, JobOutput::NoHost, run)))
+            JobKind::Host(request) => {
+                let host = self.options.host_handlers.clone();
+                let request = request.clone();
+                Box::pin(async move {
+                    let started = Instant::now();
+                    let output = match host.filter(|h| h.answers(request.kind_name())) {
+                        Some(host) => {
+                            let _active = status.start(text);
+                            let kind = request.kind_name();
+                            let output = run_host_call(&host, request, timeout).await;
+                            if let Some(log) = &debug {
+                                log.host_call(&id, kind, started.elapsed());
+                            }
+                            output
+                        }
+                        // CLAUDE-CODE.md 8.5: skipped, never blocking.
+                        None => JobOutput::NoHost,
+                    };
+                    let run = HandlerRun {
+                        id,
+                        exit_code: None,
+                        timed_out: matches!(output, JobOutput::TimedOut),
+                        elapsed_ms: millis(started.elapsed()),
+                        stdout_truncated: false,
+                        stderr_truncated: false,
+                    };
+                    (index, output, run)
+                })
             }
         }
     }

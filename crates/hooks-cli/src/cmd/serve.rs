@@ -25,16 +25,19 @@
 
 use std::collections::HashMap;
 use std::io::{BufRead as _, BufReader, Write};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::Context as _;
 use hooks_core::{AsyncResult, CommonDefaults, Diagnostic, Event, Invocation};
-use hooks_exec::{AsyncResultListener, Fired, Session, StatusListener};
+use hooks_exec::{
+    AsyncResultListener, Fired, HostCall, HostFuture, HostHandlers, Session, StatusListener,
+};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinSet;
 use tokio::time::{Instant, sleep_until};
 
@@ -47,9 +50,10 @@ use crate::layers::Setup;
 pub(crate) mod protocol;
 
 use protocol::{
-    ErrorResponse, EventParams, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, Id,
-    METHOD_NOT_FOUND, Method, Notification, Outcome, PARSE_ERROR, Reloaded, RequestLine, Response,
-    SessionParams, SessionSet, StatusParams,
+    ErrorResponse, EventParams, HostCancelled, HostHandlerCall, HostHandlerMethod, HostKindName,
+    HostReply, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, Id, METHOD_NOT_FOUND, Method,
+    Notification, Outcome, PARSE_ERROR, Reloaded, RequestLine, Response, SessionParams, SessionSet,
+    StatusParams,
 };
 pub(crate) use protocol::{event_names, schema};
 
@@ -89,6 +93,9 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
         let _ = bg_tx.send(());
     });
     session.on_async_result(Arc::clone(&background_listener));
+    // Host-delegated handlers (CLAUDE-CODE.md 8): requests to the host and cancellations.
+    let (host_tx, mut host_rx) = mpsc::unbounded_channel::<HostLine>();
+    let host_calls = HostCalls::new(host_tx);
     let mut host = Host {
         session,
         setup,
@@ -100,6 +107,8 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
         background_listener,
         debug,
         fired: false,
+        host_handlers: Vec::new(),
+        host_calls,
     };
 
     // Lines from stdin, read on a thread of their own (it may stay blocked in a read after
@@ -151,6 +160,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
                 }
                 Some(note) = note_rx.recv() => status.set(note, Instant::now()),
                 Some(()) = bg_rx.recv() => push_background(&mut batch, &host.session),
+                Some(call) = host_rx.recv() => push_host_line(&mut batch, call),
                 Some(line) = debug_rx.recv() => Ctx::debug_line(err, err_style, &line),
                 Some(done) = tasks.join_next(), if !tasks.is_empty() => {
                     push_event_response(&mut batch, done);
@@ -182,6 +192,8 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
                     status.set(note, Instant::now());
                 } else if bg_rx.try_recv().is_ok() {
                     push_background(&mut batch, &host.session);
+                } else if let Ok(call) = host_rx.try_recv() {
+                    push_host_line(&mut batch, call);
                 } else if let Some(done) = tasks.try_join_next() {
                     push_event_response(&mut batch, done);
                 } else {
@@ -193,6 +205,9 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
         // The session ends: background handlers still running are killed, `cancelled`.
         host.session.end_session().await;
         push_background(&mut batch, &host.session);
+        while let Ok(call) = host_rx.try_recv() {
+            push_host_line(&mut batch, call);
+        }
         while let Ok(note) = note_rx.try_recv() {
             status.set(note, Instant::now());
         }
@@ -237,6 +252,10 @@ struct Host<'a> {
     debug: Option<hooks_exec::DebugSink>,
     /// An `event` request was accepted: the session options are fixed from then on.
     fired: bool,
+    /// The kinds of host-delegated handlers the host answers (`session` request).
+    host_handlers: Vec<HostKindName>,
+    /// The `host_handler` requests waiting for the host's reply.
+    host_calls: Arc<HostCalls>,
 }
 
 impl Host<'_> {
@@ -244,9 +263,16 @@ impl Host<'_> {
     fn restart(&mut self, params: SessionParams) -> Result<(), String> {
         let allow_env = params.allow_env.unwrap_or_else(|| self.allow_env.clone());
         let capabilities = params.capabilities.unwrap_or_else(|| self.capabilities.clone());
+        let host_handlers = params.host_handlers.unwrap_or_else(|| self.host_handlers.clone());
         let mut options =
             self.setup.host_session_options(self.global, self.env, &allow_env, &capabilities);
         options.debug = self.debug.clone();
+        if !host_handlers.is_empty() {
+            options.host_handlers = Some(Arc::new(ServeHostHandlers {
+                kinds: host_handlers.clone(),
+                calls: Arc::clone(&self.host_calls),
+            }));
+        }
         let session =
             Session::start(options).map_err(|e| format!("cannot start the session: {e}"))?;
         session.on_status(Arc::clone(&self.status_listener));
@@ -254,7 +280,98 @@ impl Host<'_> {
         self.session = Arc::new(session);
         self.allow_env = allow_env;
         self.capabilities = capabilities;
+        self.host_handlers = host_handlers;
         Ok(())
+    }
+}
+
+/// What the engine writes for host-delegated handlers.
+enum HostLine {
+    /// A `host_handler` request.
+    Call(HostHandlerCall),
+    /// A `host_handler_cancelled` notification.
+    Cancelled(String),
+}
+
+/// The `host_handler` requests sent and not answered yet, by id.
+struct HostCalls {
+    out: mpsc::UnboundedSender<HostLine>,
+    waiting: Mutex<HashMap<String, oneshot::Sender<Result<Value, String>>>>,
+    next: AtomicU64,
+}
+
+impl HostCalls {
+    fn new(out: mpsc::UnboundedSender<HostLine>) -> Arc<Self> {
+        Arc::new(HostCalls { out, waiting: Mutex::new(HashMap::new()), next: AtomicU64::new(1) })
+    }
+
+    fn waiting(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<String, oneshot::Sender<Result<Value, String>>>> {
+        self.waiting.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Hands the host's reply to the call waiting for it; a reply to a call nobody waits
+    /// for (late, repeated, or never asked) is dropped.
+    fn reply(&self, id: &str, reply: Result<Value, String>) {
+        if let Some(waiting) = self.waiting().remove(id) {
+            let _ = waiting.send(reply);
+        }
+    }
+}
+
+/// The session's [`HostHandlers`]: each call is a `host_handler` request line, answered by
+/// the host's reply line.
+struct ServeHostHandlers {
+    kinds: Vec<HostKindName>,
+    calls: Arc<HostCalls>,
+}
+
+impl HostHandlers for ServeHostHandlers {
+    fn answers(&self, kind: &str) -> bool {
+        self.kinds.iter().any(|k| k.name() == kind)
+    }
+
+    fn answer(&self, call: HostCall) -> HostFuture {
+        let id = format!("host-{}", self.calls.next.fetch_add(1, Ordering::Relaxed));
+        let (tx, rx) = oneshot::channel();
+        self.calls.waiting().insert(id.clone(), tx);
+        let line = HostHandlerCall {
+            id: id.clone(),
+            method: HostHandlerMethod::HostHandler,
+            params: call.request.to_json(),
+        };
+        let _ = self.calls.out.send(HostLine::Call(line));
+        let waiting = Waiting { id, calls: Arc::clone(&self.calls) };
+        Box::pin(async move {
+            let _waiting = waiting;
+            rx.await.unwrap_or_else(|_| Err("the host did not answer".to_owned()))
+        })
+    }
+}
+
+/// A call waiting for the host's reply. Dropped before the reply came (the timeout, or the
+/// event dropped), it tells the host with `host_handler_cancelled`.
+struct Waiting {
+    id: String,
+    calls: Arc<HostCalls>,
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        if self.calls.waiting().remove(&self.id).is_some() {
+            let _ = self.calls.out.send(HostLine::Cancelled(std::mem::take(&mut self.id)));
+        }
+    }
+}
+
+/// Appends a host-handler line to `batch`.
+fn push_host_line(batch: &mut Vec<u8>, line: HostLine) {
+    match line {
+        HostLine::Call(call) => push_line(batch, &call),
+        HostLine::Cancelled(id) => {
+            push_line(batch, &Notification::HostHandlerCancelled(HostCancelled { id }));
+        }
     }
 }
 
@@ -281,6 +398,9 @@ pub(crate) enum Request {
     List { id: Id },
     /// `shutdown`.
     Shutdown { id: Id },
+    /// The host's reply to a `host_handler` request: the request's id and the reply, or
+    /// why the host could not answer.
+    HostReply { id: String, reply: Result<Value, String> },
 }
 
 /// Parses one request line. `Err` is the error response to write (its `id` is `null` when
@@ -292,7 +412,10 @@ pub(crate) fn parse_request(
     if line.iter().all(u8::is_ascii_whitespace) {
         return Ok(Request::Blank);
     }
-    let request = read_request_line(line)?;
+    let request = match read_request_line(line)? {
+        Line::Request(request) => request,
+        Line::HostReply { id, reply } => return Ok(Request::HostReply { id, reply }),
+    };
     let id = request.id;
     match request.method {
         Method::Event => match invocation(request.params, defaults) {
@@ -309,9 +432,39 @@ pub(crate) fn parse_request(
     }
 }
 
-/// Reads a [`RequestLine`], with the error response a line that is not one gets: the
-/// JSON-RPC code of the first thing wrong, and the request's id once it could be read.
-fn read_request_line(line: &[u8]) -> Result<RequestLine, ErrorResponse> {
+/// A line from the host: a request, or a reply to a `host_handler` request.
+enum Line {
+    Request(RequestLine),
+    HostReply { id: String, reply: Result<Value, String> },
+}
+
+/// The reply a line without `method` but with `result` or `error` is: a [`HostReply`].
+/// One that does not read as one still fails the call its id names (so it does not wait
+/// for its timeout); without a readable id it gets an error response.
+fn read_host_reply(line: &[u8], obj: &HashMap<String, &RawValue>) -> Result<Line, ErrorResponse> {
+    let reply = match serde_json::from_slice::<HostReply>(line) {
+        Ok(HostReply { id, result: Some(result), error: None }) => (id, Ok(result)),
+        Ok(HostReply { id, result: None, error: Some(error) }) => (id, Err(error.message)),
+        Ok(HostReply { id, .. }) => {
+            (id, Err("the host's reply has neither a result object nor an error, or both".into()))
+        }
+        Err(e) => {
+            match obj.get("id").and_then(|raw| serde_json::from_str::<String>(raw.get()).ok()) {
+                Some(id) => (id, Err(format!("the host's reply is not valid: {e}"))),
+                None => {
+                    let message = format!("invalid host_handler reply: {e}");
+                    return Err(ErrorResponse::new(None, INVALID_REQUEST, message));
+                }
+            }
+        }
+    };
+    Ok(Line::HostReply { id: reply.0, reply: reply.1 })
+}
+
+/// Reads a [`RequestLine`] (or a host reply), with the error response a line that is not
+/// one gets: the JSON-RPC code of the first thing wrong, and the request's id once it
+/// could be read.
+fn read_request_line(line: &[u8]) -> Result<Line, ErrorResponse> {
     let invalid =
         |e: serde_json::Error| ErrorResponse::new(None, PARSE_ERROR, format!("invalid JSON: {e}"));
     // Read as raw values first, so the id is echoed as written: through a `Value` a big
@@ -320,6 +473,9 @@ fn read_request_line(line: &[u8]) -> Result<RequestLine, ErrorResponse> {
     let Ok(mut obj) = serde_json::from_slice::<HashMap<String, &RawValue>>(line) else {
         return Err(ErrorResponse::new(None, INVALID_REQUEST, "a request must be a JSON object"));
     };
+    if !obj.contains_key("method") && (obj.contains_key("result") || obj.contains_key("error")) {
+        return read_host_reply(line, &obj);
+    }
     let id: Id = match obj.remove("id") {
         None => return Err(ErrorResponse::new(None, INVALID_REQUEST, "missing \"id\"")),
         Some(raw) => Id::of_raw(raw).ok_or_else(|| {
@@ -346,7 +502,7 @@ fn read_request_line(line: &[u8]) -> Result<RequestLine, ErrorResponse> {
             return Err(ErrorResponse::new(Some(id), PARSE_ERROR, format!("invalid JSON: {e}")));
         }
     };
-    Ok(RequestLine { id, method, params })
+    Ok(Line::Request(RequestLine { id, method, params }))
 }
 
 /// The [`EventParams`] of an `event` request, or what is wrong with them.
@@ -460,6 +616,7 @@ fn handle(
             push_line(batch, &Response::Result { id, result: Outcome::List(listing) });
         }
         Request::Shutdown { id } => return Handled::Shutdown(id),
+        Request::HostReply { id, reply } => host.host_calls.reply(&id, reply),
     }
     Handled::Done
 }
@@ -602,6 +759,7 @@ mod tests {
             Ok(Request::Reload { id }) => format!("reload {id}"),
             Ok(Request::List { id }) => format!("list {id}"),
             Ok(Request::Shutdown { id }) => format!("shutdown {id}"),
+            Ok(Request::HostReply { id, reply }) => format!("reply {id} {reply:?}"),
             Err(e) => format!(
                 "error {} {} {}",
                 e.error.code,

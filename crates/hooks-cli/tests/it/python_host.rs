@@ -94,3 +94,28 @@ fn python_host_example_shows_the_diagnostics_of_a_reload() {
         "{stderr}"
     );
 }
+
+/// The host answers the Claude Code example's Stop prompt handler with its stand-in model
+/// (CLAUDE-CODE.md 8 over `hooks serve`), and the `if`-gated PreToolUse command denies the
+/// `rm -rf`. The host runs outside the project: `--project` names it.
+#[test]
+fn python_host_example_answers_prompt_handlers() {
+    let env = TestEnv::new("python-prompt");
+    let project = repo().join("examples/claude-code").display().to_string();
+    let out = python_host(
+        &env,
+        &["--profile", "claude-code", "--project", &project, "--trust-project-hooks"],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "", "the example loads cleanly");
+    let lines: Vec<&str> = stdout.lines().filter(|l| !l.contains("[status]")).collect();
+    assert_eq!(
+        lines,
+        [
+            "PreToolUse: refused `rm -rf build/`: Bash blocked by hook: rm -rf is not allowed here; delete the files one by one",
+            "Stop: continuing with: Run the tests and say whether they pass.",
+            "session closed (exit 0)",
+        ]
+    );
+}

@@ -472,3 +472,164 @@ fn background_handlers_notify_and_shutdown_cancels_the_running_ones() {
     assert!(next().is_none());
     assert!(child.wait().unwrap().success());
 }
+
+/// A serve session with `host_handlers`, driven line by line: `next` skips status lines
+/// and checks every line against the schema.
+struct HostSession {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    lines: std::io::Lines<BufReader<std::process::ChildStdout>>,
+    schema: Value,
+}
+
+impl HostSession {
+    fn start(env: &TestEnv, kinds: &[&str]) -> HostSession {
+        let mut child = env
+            .command(&["serve"])
+            .env("HOOKS_PROFILE", "claude-code")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let schema = hooks_cli::schema("serve").unwrap();
+        let mut session = HostSession { child, stdin, lines, schema };
+        session.send(&json!({"id": "s", "method": "session", "params": {"host_handlers": kinds}}));
+        let set = session.next();
+        assert_eq!(set["id"], "s", "{set}");
+        assert!(set["result"]["snapshot_id"].is_string(), "{set}");
+        session
+    }
+
+    fn send(&mut self, line: &Value) {
+        assert_eq!(hooks_tests::schema::validate(&self.schema, line), Ok(()), "{line}");
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn next(&mut self) -> Value {
+        loop {
+            let line = self.lines.next().expect("a line").unwrap();
+            let v: Value = serde_json::from_str(&line).unwrap();
+            assert_eq!(hooks_tests::schema::validate(&self.schema, &v), Ok(()), "{line}");
+            if v["method"] != "status" {
+                return v;
+            }
+        }
+    }
+
+    fn shutdown(mut self) {
+        self.send(&json!({"id": "end", "method": "shutdown"}));
+        assert_eq!(self.next(), json!({"id": "end", "result": null}));
+        assert!(self.child.wait().unwrap().success());
+    }
+}
+
+/// CLAUDE-CODE.md 8.1 to 8.4 over serve: the engine asks, the host answers, the reply
+/// decides (F39 for prompt, F42 for mcp_tool); a kind the host did not declare is skipped.
+#[test]
+fn the_host_answers_prompt_and_mcp_tool_handlers() {
+    let env = TestEnv::new("serve-host-handlers");
+    env.claude_user_settings(
+        r#"{"hooks": {
+  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "prompt", "prompt": "Is $ARGUMENTS safe?", "model": "fast"}]}],
+  "PostToolUse": [{"matcher": "Write", "hooks": [
+    {"type": "mcp_tool", "server": "scanner", "tool": "scan", "input": {"path": "${tool_input.file_path}"}},
+    {"type": "agent", "prompt": "check"}
+  ]}]
+}}"#,
+    );
+    let mut s = HostSession::start(&env, &["prompt", "mcp_tool"]);
+    s.send(&json!({"id": 1, "method": "event", "params": {"event": "PreToolUse",
+        "payload": {"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}, "tool_use_id": "t1"}}}));
+    let call = s.next();
+    assert_eq!(call["method"], "host_handler", "{call}");
+    let params = &call["params"];
+    assert_eq!(params["kind"], "prompt");
+    assert_eq!(params["handler_id"], "PreToolUse:0:0");
+    assert_eq!(params["model"], "fast");
+    assert_eq!(params["timeout_ms"], 30000, "the prompt default");
+    assert_eq!(params["input"]["tool_input"]["command"], "rm -rf /");
+    let prompt = params["prompt"].as_str().unwrap();
+    assert!(prompt.starts_with("Is {") && prompt.ends_with("} safe?"), "{prompt}");
+    assert!(prompt.contains(r#""command":"rm -rf /""#), "{prompt}");
+    s.send(&json!({"id": call["id"], "result": {"ok": false, "reason": "deletes everything"}}));
+    let response = s.next();
+    assert_eq!(response["id"], 1, "{response}");
+    let decision = &response["result"]["decision"];
+    assert_eq!(decision["permission"]["behavior"], "deny", "{decision}");
+    assert_eq!(decision["permission"]["reason"], "deletes everything");
+    assert_eq!(decision["continue"], false, "a prompt's deny ends the turn (8.4)");
+    // A repeated reply is dropped: nothing answers it.
+    s.send(&json!({"id": call["id"], "result": {"ok": true}}));
+
+    s.send(&json!({"id": 2, "method": "event", "params": {"event": "PostToolUse",
+        "payload": {"tool_name": "Write", "tool_input": {"file_path": "/p/a.ts"},
+                    "tool_response": {}, "tool_use_id": "t2"}}}));
+    let call = s.next();
+    assert_eq!(call["params"]["kind"], "mcp_tool", "{call}");
+    assert_eq!(call["params"]["server"], "scanner");
+    assert_eq!(call["params"]["arguments"], json!({"path": "/p/a.ts"}));
+    assert_ne!(call["id"], "host-1", "ids are not reused");
+    let text = r#"{"decision": "block", "reason": "secret in a.ts"}"#;
+    s.send(&json!({"id": call["id"], "result": {"content": [{"type": "text", "text": text}], "isError": false}}));
+    let response = s.next();
+    assert_eq!(response["id"], 2, "{response}");
+    let decision = &response["result"]["decision"];
+    assert_eq!(decision["feedback"], json!(["secret in a.ts"]), "{decision}");
+    let codes: Vec<&str> = decision["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["handler_needs_host"], "the agent handler: not declared");
+    assert_eq!(decision["diagnostics"][0]["severity"], "info");
+
+    // A host that cannot answer: a non-blocking error with its message.
+    s.send(&json!({"id": 3, "method": "event", "params": {"event": "PreToolUse",
+        "payload": {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t3"}}}));
+    let call = s.next();
+    s.send(&json!({"id": call["id"], "error": {"message": "no model configured"}}));
+    let response = s.next();
+    let decision = &response["result"]["decision"];
+    assert_eq!(decision["permission"]["behavior"], "none", "{decision}");
+    assert_eq!(decision["diagnostics"][0]["code"], "host_handler_failed", "{decision}");
+    assert_eq!(
+        decision["diagnostics"][0]["message"],
+        "Host handler PreToolUse:0:0 failed: no model configured"
+    );
+    s.shutdown();
+}
+
+/// 8.1: a host that never answers is a timeout, never a hang; the host is told the engine
+/// stopped waiting, and a late reply changes nothing.
+#[test]
+fn a_host_that_never_answers_times_out_and_is_told_so() {
+    let env = TestEnv::new("serve-host-silent");
+    env.claude_user_settings(
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "done?", "timeout": 1}]}]}}"#,
+    );
+    let mut s = HostSession::start(&env, &["prompt"]);
+    s.send(&json!({"id": 1, "method": "event", "params": {"event": "Stop",
+        "payload": {"last_assistant_message": "Done."}}}));
+    let call = s.next();
+    assert_eq!(call["method"], "host_handler", "{call}");
+    assert_eq!(call["params"]["timeout_ms"], 1000);
+    let mut seen = [s.next(), s.next()];
+    seen.sort_by_key(|v| v.get("id").is_some());
+    let (cancelled, response) = (&seen[0], &seen[1]);
+    assert_eq!(cancelled["method"], "host_handler_cancelled", "{cancelled}");
+    assert_eq!(cancelled["params"]["id"], call["id"]);
+    assert_eq!(response["id"], 1, "{response}");
+    let decision = &response["result"]["decision"];
+    assert_eq!(decision["continue_loop"], false, "{decision}");
+    assert_eq!(decision["diagnostics"][0]["code"], "timeout", "{decision}");
+    assert_eq!(response["result"]["handlers"][0]["timed_out"], true);
+    // The late reply is dropped; the session goes on.
+    s.send(&json!({"id": call["id"], "result": {"ok": false, "reason": "late"}}));
+    s.send(&json!({"id": "l", "method": "list"}));
+    assert_eq!(s.next()["id"], "l");
+    s.shutdown();
+}

@@ -7,6 +7,7 @@ mod cancel;
 mod claude;
 mod concurrency;
 mod env;
+mod host_handlers;
 mod http;
 mod if_rule;
 mod inherit;

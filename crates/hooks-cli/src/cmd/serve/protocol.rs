@@ -174,6 +174,134 @@ pub struct SessionParams {
     /// (Deep Agents Code).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub capabilities: Option<Vec<Capability>>,
+    /// The kinds of host-delegated handlers the host answers (CLAUDE-CODE.md 8): the engine
+    /// sends a `host_handler` request for each such handler and waits for the host's reply
+    /// line. The others (and all of them without this key) are skipped with
+    /// `handler_needs_host`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_handlers: Option<Vec<HostKindName>>,
+}
+
+/// A kind of handler the host answers (CLAUDE-CODE.md 8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[schemars(inline)]
+pub enum HostKindName {
+    #[allow(missing_docs)]
+    Prompt,
+    #[allow(missing_docs)]
+    Agent,
+    #[allow(missing_docs)]
+    McpTool,
+}
+
+impl HostKindName {
+    /// The kind's name, as [`hooks_core::HostRequest::kind_name`] gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            HostKindName::Prompt => "prompt",
+            HostKindName::Agent => "agent",
+            HostKindName::McpTool => "mcp_tool",
+        }
+    }
+}
+
+/// The method of a [`HostHandlerCall`]: always `host_handler`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[schemars(inline)]
+pub enum HostHandlerMethod {
+    #[allow(missing_docs)]
+    #[serde(rename = "host_handler")]
+    HostHandler,
+}
+
+/// A request of the engine to the host (engine to host): answer one prompt, agent or
+/// mcp_tool handler. The host writes a [`HostReply`] line with the same `id`, within
+/// `params.timeout_ms`; after that the engine has moved on, sends `host_handler_cancelled`
+/// and drops a late reply.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "host_handler_request")]
+pub struct HostHandlerCall {
+    /// Chosen by the engine (`host-1`, `host-2`, ...); the reply carries it.
+    pub id: String,
+    /// `host_handler`.
+    pub method: HostHandlerMethod,
+    /// The request of CLAUDE-CODE.md 8.2.
+    #[schemars(schema_with = "host_request_schema")]
+    pub params: Value,
+}
+
+/// The host's answer to a [`HostHandlerCall`] (host to engine): `result` (the reply of
+/// CLAUDE-CODE.md 8.3) or `error`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(
+    rename = "host_reply",
+    extend("oneOf" = [{"required": ["result"]}, {"required": ["error"]}])
+)]
+pub struct HostReply {
+    /// The `host_handler` request's id.
+    pub id: String,
+    /// The reply: `{"ok": true}`, `{"ok": false, "reason", "impossible"?}` for prompt and
+    /// agent; `{"content": [{"type": "text", "text"}], "isError"}` for mcp_tool.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Map<String, Value>")]
+    pub result: Option<Value>,
+    /// The host could not answer (a non-blocking `host_handler_failed` error).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<HostReplyError>,
+}
+
+/// Why the host could not answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "host_reply_error")]
+pub struct HostReplyError {
+    /// What went wrong, for people.
+    pub message: String,
+}
+
+/// The params of a `host_handler_cancelled` notification.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "host_handler_cancelled_params")]
+pub struct HostCancelled {
+    /// The `host_handler` request the engine no longer waits for.
+    pub id: String,
+}
+
+/// The schema of a `host_handler` request's params (CLAUDE-CODE.md 8.2).
+fn host_request_schema(_: &mut SchemaGenerator) -> Schema {
+    let common = json!({
+        "handler_id": {"type": "string"},
+        "event": {"type": "string"},
+        "timeout_ms": {"type": "integer", "minimum": 1},
+        "input": {"type": "object", "description": "The payload a command handler would read on stdin."}
+    });
+    let kind = |name: &str, own: Value, required: &[&str]| {
+        let mut properties = common.as_object().cloned().unwrap_or_default();
+        properties.insert("kind".into(), json!({"const": name}));
+        properties.extend(own.as_object().cloned().unwrap_or_default());
+        let mut all = vec!["kind", "handler_id", "event", "timeout_ms", "input"];
+        all.extend_from_slice(required);
+        json!({"type": "object", "additionalProperties": false, "properties": properties, "required": all})
+    };
+    let prompt = json!({"prompt": {"type": "string"}, "model": {"type": ["string", "null"]}});
+    let mut with_block = prompt.clone();
+    with_block["continue_on_block"] = json!({"type": "boolean"});
+    let mut with_turns = prompt;
+    with_turns["max_turns"] = json!({"type": "integer", "minimum": 0});
+    let mcp = json!({"server": {"type": "string"}, "tool": {"type": "string"}, "arguments": {}});
+    let schema = json!({
+        "description": "What the handler asks (CLAUDE-CODE.md 8.2): `prompt` and `agent` carry the final prompt text, `mcp_tool` the server, tool and arguments with their `${...}` paths filled.",
+        "oneOf": [
+            kind("prompt", with_block, &["prompt", "model", "continue_on_block"]),
+            kind("agent", with_turns, &["prompt", "model", "max_turns"]),
+            kind("mcp_tool", mcp, &["server", "tool", "arguments"]),
+        ]
+    });
+    Schema::from(schema.as_object().cloned().unwrap_or_default())
 }
 
 /// The schema of an event name: the plain list of the twelve names.
@@ -293,6 +421,10 @@ pub enum Notification {
     /// An `asyncRewake` handler exited 2 (CLAUDE-CODE.md 9.2): wake the model, even when
     /// the session is idle. Sent before that handler's `async_result`.
     Rewake(Rewake),
+    /// The engine no longer waits for the `host_handler` request `id` (its timeout passed,
+    /// or its event was dropped): the host may stop working on it; a reply is dropped.
+    #[serde(rename = "host_handler_cancelled")]
+    HostHandlerCancelled(HostCancelled),
 }
 
 /// The params of a `status` notification.
@@ -305,25 +437,36 @@ pub struct StatusParams {
     pub text: String,
 }
 
-/// The JSON Schema of the protocol (`hooks schema serve`): one line is a request (host to
-/// engine), a response or a notification (engine to host).
+/// The JSON Schema of the protocol (`hooks schema serve`): one line is a host line (a
+/// request, or a reply to a `host_handler` request) or an engine line (a response, a
+/// notification, or a `host_handler` request); each is exactly one of its kinds.
 pub(crate) fn schema() -> Value {
     let mut generator = SchemaSettings::draft2020_12().for_serialize().into_generator();
-    let lines = [
-        generator.subschema_for::<RequestLine>(),
+    let host_lines =
+        [generator.subschema_for::<RequestLine>(), generator.subschema_for::<HostReply>()];
+    let engine_lines = [
         generator.subschema_for::<Response<'static>>(),
         generator.subschema_for::<Notification>(),
+        generator.subschema_for::<HostHandlerCall>(),
     ];
     // Named by the request's `if`/`then`s.
     generator.subschema_for::<EventParams>();
     generator.subschema_for::<SessionParams>();
-    let defs = generator.take_definitions(true);
+    let mut defs = generator.take_definitions(true);
+    defs.insert(
+        "host_line".into(),
+        json!({"description": "What the host writes on the engine's stdin.", "oneOf": host_lines}),
+    );
+    defs.insert(
+        "engine_line".into(),
+        json!({"description": "What the engine writes on its stdout.", "oneOf": engine_lines}),
+    );
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://hooks-rs.github.io/schemas/serve.json",
         "title": "hooks serve protocol",
-        "description": "One JSON object per line. The host writes requests on the engine's stdin; the engine writes responses and notifications on its stdout.",
-        "oneOf": lines,
+        "description": "One JSON object per line. The host writes requests (and replies to the engine's host_handler requests) on the engine's stdin; the engine writes responses, notifications and host_handler requests on its stdout.",
+        "anyOf": [{"$ref": "#/$defs/host_line"}, {"$ref": "#/$defs/engine_line"}],
         "$defs": defs,
     })
 }
