@@ -451,6 +451,11 @@ pub struct RunArgs {
     /// Show what would run and why, without running anything
     #[arg(long)]
     pub dry_run: bool,
+    /// Wait for the background handlers (async, asyncRewake, or detached by their first
+    /// line) and print their results under async_results and rewakes [default: those
+    /// still running when the decision is made are killed and reported cancelled]
+    #[arg(long)]
+    pub wait_async: bool,
     /// What the host lets through and applies.
     #[command(flatten)]
     pub host: HostArgs,

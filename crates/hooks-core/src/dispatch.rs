@@ -496,6 +496,42 @@ impl Dispatch {
         }
     }
 
+    /// True when the job at `index` may detach itself with a detach line (CLAUDE-CODE.md
+    /// 9.3): under claude-code, a synchronous command (not legacy, not on WorktreeCreate,
+    /// where `async` has no meaning, 9.1 rule 7). The host watches its first stdout line
+    /// with [`detach_line`](crate::detach_line).
+    pub fn may_detach(&self, index: usize) -> bool {
+        self.profile == Profile::ClaudeCode
+            && self.event != Event::WorktreeCreate
+            && self.jobs.get(index).is_some_and(|j| {
+                j.background.is_none() && !j.legacy && matches!(j.kind, JobKind::Process(_))
+            })
+    }
+
+    /// The job at `index` printed a detach line (9.3): it gives no decision, its id joins
+    /// `async_pending`, and the host runs it on as a background handler with
+    /// [`Dispatch::detached_background`]. Returns false for an unknown index, a job that
+    /// may not detach or one already answered.
+    pub fn detach(&mut self, index: usize) -> bool {
+        if !self.may_detach(index) {
+            return false;
+        }
+        let Some(done) = self.accepted.get_mut(index) else { return false };
+        if *done {
+            return false;
+        }
+        *done = true;
+        self.reduction.add_async_pending(self.jobs[index].handler_id.clone());
+        true
+    }
+
+    /// What the host needs to finish a detached job with
+    /// [`finish_background`](crate::finish_background): a plain background handler whose
+    /// response is the first later object line.
+    pub fn detached_background() -> Background {
+        Background { detached: true, ..Background::default() }
+    }
+
     /// Takes a result the host parsed itself with [`Dispatch::parse`] (`None` for a
     /// legacy handler). Returns false for an unknown index or a job already answered.
     pub fn accept_result(&mut self, index: usize, result: Option<HandlerResult>) -> bool {

@@ -332,6 +332,11 @@ impl Reduction {
         self.decision.async_pending = ids;
     }
 
+    /// Adds a handler that detached itself (CLAUDE-CODE.md 9.3) to `async_pending`.
+    pub fn add_async_pending(&mut self, id: String) {
+        self.decision.async_pending.push(id);
+    }
+
     /// Adds the result of the handler at `config_index` (0-based, in configuration order).
     ///
     /// Returns false, ignoring the result, when that index was already pushed.

@@ -117,6 +117,29 @@ pub struct ProcessSpec {
 /// returned future kills the handler's process group (and its cgroup leaf and orphans,
 /// where [`crate::contain`] enabled them).
 pub async fn run_process(spec: &ProcessSpec, stdin: &[u8]) -> RawOutput {
+    run(spec, stdin, None).await
+}
+
+/// [`run_process`] for a synchronous command that may detach itself (CLAUDE-CODE.md 9.3):
+/// when its first stdout line is a detach line
+/// ([`hooks_core::detach_line`]), `detached` is told at once and the process runs on with
+/// its deadline moved to start + `asyncTimeout` (its own timeout without one); the output
+/// at its end is the whole of it, detach line included.
+pub async fn run_process_detachable(
+    spec: &ProcessSpec,
+    stdin: &[u8],
+    detached: tokio::sync::oneshot::Sender<()>,
+) -> RawOutput {
+    run(spec, stdin, Some(detached)).await
+}
+
+async fn run(
+    spec: &ProcessSpec,
+    stdin: &[u8],
+    mut detach: Option<tokio::sync::oneshot::Sender<()>>,
+) -> RawOutput {
+    let started = tokio::time::Instant::now();
+    let mut timeout = spec.timeout;
     let prefilled = match prefilled_stdin(stdin) {
         Ok(fd) => fd,
         Err(err) => {
@@ -165,6 +188,31 @@ pub async fn run_process(spec: &ProcessSpec, stdin: &[u8]) -> RawOutput {
         if let Err(err) = pipes.poll_io(stdin, cx) {
             return Poll::Ready(Phase::Failed(format!("hook communication failed: {err}")));
         }
+        if detach.is_some() {
+            let seen = pipes.stdout.seen();
+            let first = seen.iter().position(|b| *b == b'\n').map(|end| &seen[..end]);
+            match first {
+                Some(line) => {
+                    if let Some(ms) = hooks_core::detach_line(line) {
+                        if let Some(ms) = ms {
+                            timeout =
+                                Duration::try_from_secs_f64(ms / 1000.0).unwrap_or(Duration::MAX);
+                            let at = started.checked_add(timeout).unwrap_or_else(far_future);
+                            deadline.as_mut().reset(at);
+                        }
+                        if let Some(tx) = detach.take() {
+                            let _ = tx.send(());
+                        }
+                    }
+                    detach = None;
+                }
+                // No first line will come.
+                None if pipes.stdout.pipe.is_none() || seen.len() >= RawOutput::STREAM_CAP => {
+                    detach = None;
+                }
+                None => {}
+            }
+        }
         if let Some(exit) = status
             && pipes.outputs_closed()
         {
@@ -195,7 +243,7 @@ pub async fn run_process(spec: &ProcessSpec, stdin: &[u8]) -> RawOutput {
             tree.finish(status.is_some());
             match phase {
                 Phase::Failed(text) => Termination::IoFailed(text),
-                _ => Termination::TimedOut { timeout_secs: spec.timeout.as_secs_f64() },
+                _ => Termination::TimedOut { timeout_secs: timeout.as_secs_f64() },
             }
         }
     };
@@ -208,6 +256,11 @@ pub async fn run_process(spec: &ProcessSpec, stdin: &[u8]) -> RawOutput {
 /// every Linux pipe holds (even one shrunk by `pipe-user-pages-soft`), so the write never
 /// blocks.
 pub const PREFILL_MAX: usize = 4096;
+
+/// A deadline that never comes in practice (a timeout too large to add to the start).
+fn far_future() -> tokio::time::Instant {
+    tokio::time::Instant::now() + Duration::from_secs(86_400 * 365 * 30)
+}
 
 /// A pipe whose read end holds the whole payload and whose write end is closed, for small
 /// payloads; `None` for empty or larger ones.
@@ -418,6 +471,11 @@ impl<R: AsyncRead + Unpin> Capture<R> {
                 self.truncated = true;
             }
         }
+    }
+
+    /// The bytes captured so far.
+    fn seen(&self) -> &[u8] {
+        &self.kept[..self.filled]
     }
 
     fn finish(mut self) -> (Vec<u8>, bool) {

@@ -47,8 +47,20 @@ use crate::settings::CliSettings;
 use crate::sources::{LoadRequest, Sources};
 use crate::trust::ProjectGrant;
 
-/// One running job: its index, its raw result and its report.
-type JobFuture = dyn Future<Output = (usize, JobOutput, HandlerRun)> + Send;
+/// One running job: its index, how it ended and its report.
+type JobFuture = dyn Future<Output = (usize, Ran, HandlerRun)> + Send;
+
+/// The rest of a detached process's run: its output when it ends.
+type DetachedRun = Pin<Box<dyn Future<Output = hooks_core::RawOutput> + Send>>;
+
+/// How a job's run ended.
+enum Ran {
+    /// It is done: its raw result.
+    Output(JobOutput),
+    /// A synchronous command printed the detach line (CLAUDE-CODE.md 9.3): the invocation
+    /// stops waiting, and the rest of its run goes on in the background.
+    Detached(DetachedRun),
+}
 
 /// Everything a host decides when it starts a session.
 #[derive(Clone)]
@@ -434,27 +446,44 @@ impl Session {
         for job in dispatch.jobs() {
             match &job.background {
                 Some(background) => {
-                    let run = self.run_job(job, &cwd, callback_input.as_ref(), false, &snapshot);
-                    self.start_background(event, job, background.clone(), run);
+                    let input = callback_input.as_ref();
+                    let run = self.run_job(job, &cwd, input, true, false, &snapshot);
+                    let run = Box::pin(async move {
+                        match run.await {
+                            (_, Ran::Output(JobOutput::Process(raw)), _) => raw,
+                            (_, Ran::Detached(rest), _) => rest.await,
+                            // Only processes run in the background.
+                            (_, Ran::Output(_), _) => not_a_process(),
+                        }
+                    });
+                    self.start_background(event, &job.handler_id, background.clone(), run);
                     running.push(None);
                 }
-                None => running.push(Some(self.run_job(
-                    job,
-                    &cwd,
-                    callback_input.as_ref(),
-                    true,
-                    &snapshot,
-                ))),
+                None => {
+                    let detachable = dispatch.may_detach(job.index);
+                    let input = callback_input.as_ref();
+                    let run = self.run_job(job, &cwd, input, false, detachable, &snapshot);
+                    running.push(Some(run));
+                }
             }
         }
         let mut runs: Vec<Option<HandlerRun>> = vec![None; running.len()];
+        let mut detached: Vec<(usize, DetachedRun)> = Vec::new();
         poll_fn(|cx| {
             let mut pending = false;
             for slot in &mut running {
                 let Some(job) = slot else { continue };
                 match job.as_mut().poll(cx) {
-                    Poll::Ready((index, output, run)) => {
-                        dispatch.accept(index, output);
+                    Poll::Ready((index, ran, run)) => {
+                        match ran {
+                            Ran::Output(output) => {
+                                dispatch.accept(index, output);
+                            }
+                            Ran::Detached(rest) => {
+                                dispatch.detach(index);
+                                detached.push((index, rest));
+                            }
+                        }
                         runs[index] = Some(run);
                         *slot = None;
                     }
@@ -464,6 +493,10 @@ impl Session {
             if pending { Poll::Pending } else { Poll::Ready(()) }
         })
         .await;
+        for (index, rest) in detached {
+            let id = &dispatch.jobs()[index].handler_id;
+            self.start_background(event, id, Dispatch::detached_background(), rest);
+        }
 
         if let Some(path) = &env_file
             && let Ok(contents) = crate::fs::read_regular(path)
@@ -533,13 +566,13 @@ impl Session {
     fn start_background(
         &self,
         event: Event,
-        job: &Job,
+        handler_id: &str,
         background: Background,
-        run: Pin<Box<JobFuture>>,
+        run: DetachedRun,
     ) {
         let slot = Arc::clone(&self.background);
         let key = slot.next.fetch_add(1, Ordering::Relaxed);
-        let id = job.handler_id.clone();
+        let id = handler_id.to_owned();
         background_lock(&slot.state).running.push(Running {
             key,
             handler_id: id.clone(),
@@ -548,18 +581,7 @@ impl Session {
         });
         let task_slot = Arc::clone(&slot);
         let task = tokio::spawn(async move {
-            let (_, output, _) = run.await;
-            let raw = match output {
-                JobOutput::Process(raw) => raw,
-                // Only processes run in the background.
-                _ => hooks_core::RawOutput {
-                    termination: Termination::IoFailed("not a process".to_owned()),
-                    stdout: Vec::new(),
-                    stderr: Vec::new(),
-                    stdout_truncated: false,
-                    stderr_truncated: false,
-                },
-            };
+            let raw = run.await;
             let done = finish_background(event, &id, &background, &raw);
             task_slot.deliver(key, done.result, done.rewake);
         });
@@ -656,9 +678,11 @@ impl Session {
         job: &Job,
         cwd: &Path,
         callback_input: Option<&(serde_json::Value, Option<String>)>,
-        show_status: bool,
+        background: bool,
+        detachable: bool,
         snapshot: &Snapshot,
     ) -> Pin<Box<JobFuture>> {
+        let show_status = !background;
         let index = job.index;
         let id = job.handler_id.clone();
         let status = Arc::clone(&self.status);
@@ -690,12 +714,68 @@ impl Session {
                     if let Some(log) = &debug {
                         log.launch(&id, &program, &stdin);
                     }
-                    let spec = ProcessSpec { program, cwd, env, timeout };
-                    let raw = process::run_process(&spec, &stdin).await;
-                    let elapsed = started.elapsed();
-                    if let Some(log) = &debug {
-                        log.exit(&id, &raw, elapsed);
-                    }
+                    let (tx, rx) = match detachable {
+                        true => {
+                            let (tx, rx) = tokio::sync::oneshot::channel();
+                            (Some(tx), Some(rx))
+                        }
+                        false => (None, None),
+                    };
+                    let log = debug.clone();
+                    let log_id = id.clone();
+                    let mut process: DetachedRun = Box::pin(async move {
+                        let spec = ProcessSpec { program, cwd, env, timeout };
+                        let raw = match tx {
+                            Some(tx) => process::run_process_detachable(&spec, &stdin, tx).await,
+                            None => process::run_process(&spec, &stdin).await,
+                        };
+                        if let Some(log) = &log {
+                            log.exit(&log_id, &raw, started.elapsed());
+                        }
+                        raw
+                    });
+                    let finished = match rx {
+                        None => Ok(process.await),
+                        Some(mut rx) => {
+                            // Whichever comes first: the end, or the detach line.
+                            let mut told = false;
+                            let ended = poll_fn(|cx| {
+                                if let Poll::Ready(raw) = process.as_mut().poll(cx) {
+                                    return Poll::Ready(Some(raw));
+                                }
+                                if !told && let Poll::Ready(r) = Pin::new(&mut rx).poll(cx) {
+                                    told = true;
+                                    if r.is_ok() {
+                                        return Poll::Ready(None);
+                                    }
+                                }
+                                Poll::Pending
+                            })
+                            .await;
+                            match ended {
+                                // It detached and ended at once: still no decision from it.
+                                Some(raw) if rx.try_recv().is_ok() => {
+                                    Err(Box::pin(std::future::ready(raw)) as DetachedRun)
+                                }
+                                Some(raw) => Ok(raw),
+                                None => Err(process),
+                            }
+                        }
+                    };
+                    let raw = match finished {
+                        Ok(raw) => raw,
+                        Err(rest) => {
+                            let run = HandlerRun {
+                                id,
+                                exit_code: None,
+                                timed_out: false,
+                                elapsed_ms: millis(started.elapsed()),
+                                stdout_truncated: false,
+                                stderr_truncated: false,
+                            };
+                            return (index, Ran::Detached(rest), run);
+                        }
+                    };
                     let run = HandlerRun {
                         id,
                         exit_code: match raw.termination {
@@ -703,11 +783,11 @@ impl Session {
                             _ => None,
                         },
                         timed_out: matches!(raw.termination, Termination::TimedOut { .. }),
-                        elapsed_ms: millis(elapsed),
+                        elapsed_ms: millis(started.elapsed()),
                         stdout_truncated: raw.stdout_truncated,
                         stderr_truncated: raw.stderr_truncated,
                     };
-                    (index, JobOutput::Process(raw), run)
+                    (index, Ran::Output(JobOutput::Process(raw)), run)
                 })
             }
             JobKind::Callback { group, index: at } => {
@@ -735,7 +815,7 @@ impl Session {
                         stdout_truncated: false,
                         stderr_truncated: false,
                     };
-                    (index, output, run)
+                    (index, Ran::Output(output), run)
                 })
             }
             JobKind::Http(handler) => {
@@ -756,7 +836,7 @@ impl Session {
                         stdout_truncated: false,
                         stderr_truncated: false,
                     };
-                    (index, output, run)
+                    (index, Ran::Output(output), run)
                 })
             }
             JobKind::Host(request) => {
@@ -785,10 +865,21 @@ impl Session {
                         stdout_truncated: false,
                         stderr_truncated: false,
                     };
-                    (index, output, run)
+                    (index, Ran::Output(output), run)
                 })
             }
         }
+    }
+}
+
+/// The raw result of a background job that is not a process (none is).
+fn not_a_process() -> hooks_core::RawOutput {
+    hooks_core::RawOutput {
+        termination: Termination::IoFailed("not a process".to_owned()),
+        stdout: Vec::new(),
+        stderr: Vec::new(),
+        stdout_truncated: false,
+        stderr_truncated: false,
     }
 }
 

@@ -21,7 +21,8 @@ use hooks_core::matcher::{MatcherKind, matcher_kind};
 use hooks_core::payload::{example_payload, host_required_keys};
 use hooks_core::render::{Notice, render_notices};
 use hooks_core::{
-    CommonDefaults, Diagnostic, Event, EventInput, Invocation, PayloadError, Snapshot, codes,
+    AsyncResult, CommonDefaults, Diagnostic, Event, EventInput, Invocation, PayloadError, Rewake,
+    Snapshot, codes,
 };
 use hooks_exec::{Fired, Session};
 use schemars::JsonSchema;
@@ -55,6 +56,16 @@ pub(crate) struct RunOutput<'a> {
     pub effect: HostEffect<'a>,
     /// Each matched handler's run.
     pub handlers: &'a [hooks_exec::HandlerRun],
+    /// One-shot `hooks run` with background handlers (CLAUDE-CODE.md 9.1 rule 5): each
+    /// one's result, once (`cancelled` when it still ran as the decision was printed,
+    /// unless `--wait-async`). Absent when the event started none, and in `hooks serve`
+    /// (which sends `async_result` notifications).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub async_results: Option<&'a [AsyncResult]>,
+    /// The rewakes of `asyncRewake` handlers that exited 2 (9.2); present with
+    /// `async_results`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rewakes: Option<&'a [Rewake]>,
 }
 
 impl<'a> RunOutput<'a> {
@@ -76,6 +87,8 @@ impl<'a> RunOutput<'a> {
                 notices: render_notices(&fired.decision, tool_name),
             },
             handlers: &fired.handlers,
+            async_results: None,
+            rewakes: None,
         }
     }
 }
@@ -230,32 +243,47 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
     }
     let tool = tool_name(&invocation);
     crate::signals::contain_handlers();
-    let fired = match fire(cx, &session, invocation, debug_lines)? {
+    let fired = match fire(cx, &session, invocation, debug_lines, args.wait_async)? {
         Ok(fired) => fired,
         Err(signo) => {
             cx.warn(format!("stopped by signal {signo}; every running handler was killed"));
             return Ok(crate::signals::exit_status(signo));
         }
     };
+    let (fired, background) = fired;
     for d in &fired.decision.diagnostics {
         if d.code == codes::STOP_HOOK_ACTIVE_CONFLICT {
             cx.warn(d.message.clone());
         }
     }
-    let output = RunOutput::new(&fired, &load_diagnostics, tool.as_deref());
+    let mut output = RunOutput::new(&fired, &load_diagnostics, tool.as_deref());
+    if let Some((results, rewakes)) = &background {
+        output.async_results = Some(results);
+        output.rewakes = Some(rewakes);
+    }
     writeln!(cx.out, "{}", crate::cmd::json::pretty(&output)?)?;
     Ok(if fired.is_blocking() { 2 } else { 0 })
 }
 
+/// What the background handlers of a one-shot run delivered: results and rewakes.
+type Background = (Vec<AsyncResult>, Vec<Rewake>);
+
 /// Runs the handlers; status texts go to stderr when it is a terminal, and so do the
 /// debug log's lines (`-v`) as they come. `Err(signo)`: a termination signal arrived
 /// first, and every running handler tree was killed.
+///
+/// Background handlers (CLAUDE-CODE.md 9.1 rule 5, F33): a one-shot run owns them and
+/// none outlives it. With `wait_async` it waits until each has ended (each stops at its
+/// timeout at the latest); without, the ones still running once the decision is made are
+/// killed with their process groups and reported `cancelled`. Either way every one's
+/// result is returned, once.
 fn fire(
     cx: &mut Ctx<'_>,
     session: &Session,
     invocation: Invocation,
     mut debug_lines: tokio::sync::mpsc::UnboundedReceiver<String>,
-) -> anyhow::Result<Result<Fired, i32>> {
+    wait_async: bool,
+) -> anyhow::Result<Result<(Fired, Option<Background>), i32>> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -273,7 +301,17 @@ fn fire(
     let err = &mut *cx.err;
     let style = cx.err_style;
     let fired = runtime.block_on(async {
-        let fired = session.fire(invocation);
+        let fired = async {
+            let fired = session.fire(invocation).await;
+            if fired.decision.async_pending.is_empty() {
+                return (fired, None);
+            }
+            if wait_async {
+                session.wait_background().await;
+            }
+            session.end_session().await;
+            (fired, Some((session.take_async_results(), session.take_rewakes())))
+        };
         tokio::pin!(fired);
         loop {
             tokio::select! {

@@ -254,3 +254,106 @@ fn a_descriptor_leaked_into_hooks_does_not_reach_handlers() {
     assert_eq!(fds, [0, 1, 2], "{listing}");
     assert!(!listing.contains("secret.txt"), "{listing}");
 }
+
+/// A claude-code PostToolUse payload for the background tests.
+const POST: &str = r#"{"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_response": {}, "tool_use_id": "t1"}"#;
+
+/// F33 (CLAUDE-CODE.md 9.1 rule 5): one-shot `hooks run` prints the decision as soon as
+/// the synchronous handlers are done; a background handler still running then is killed
+/// with its whole tree (a `setsid` escape included) and reported `cancelled`.
+#[test]
+fn f33_one_shot_run_cancels_what_still_runs_and_reports_it() {
+    let env = TestEnv::new("run-async-cancel");
+    let pids = env.root.join("pids");
+    // The synchronous handler holds the decision until the background one and its escape
+    // are up, so the run has something to cancel.
+    let wait = format!(
+        "while [ \"$(cat {0} 2>/dev/null | wc -l)\" -lt 2 ]; do sleep 0.02; done",
+        pids.display()
+    );
+    let handler = json!({"hooks": {"PostToolUse": [{"hooks": [
+        {"type": "command", "async": true, "command": sleeper_with_escape(&pids)},
+        {"type": "command", "command": wait, "timeout": 20}
+    ]}]}});
+    env.claude_user_settings(&handler.to_string());
+    let mut child = env
+        .command(&["--profile", "claude-code", "run", "PostToolUse", "--payload", POST])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let recorded = recorded(&pids, 2);
+    let mut out = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
+    assert_eq!(exit_code(child), Some(0));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["decision"]["async_pending"], json!(["PostToolUse:0:0"]));
+    let results = v["async_results"].as_array().expect("async_results");
+    assert_eq!(results.len(), 1, "{out}");
+    assert_eq!(results[0]["handler_id"], "PostToolUse:0:0");
+    assert_eq!(results[0]["diagnostics"][0]["code"], "cancelled");
+    assert_eq!(v["rewakes"], json!([]));
+    assert_dead(&recorded);
+}
+
+/// `--wait-async` waits for the background handlers (async, asyncRewake, and a command
+/// that detached with its first line) and prints their results and rewakes with the
+/// decision, each once.
+#[test]
+fn wait_async_prints_the_background_results_with_the_decision() {
+    let env = TestEnv::new("run-async-wait");
+    let context =
+        r#"{"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "T"}}"#;
+    let handler = json!({"hooks": {"PostToolUse": [{"hooks": [
+        {"type": "command", "async": true, "command": format!("sleep 0.3; echo '{context}'")},
+        {"type": "command", "asyncRewake": true, "rewakeMessage": "M", "command": "echo vuln >&2; exit 2"},
+        {"type": "command", "command": format!("echo '{{\"async\": true}}'; sleep 0.3; echo '{context}'")},
+        {"type": "command", "command": "echo '{\"systemMessage\": \"sync\"}'"}
+    ]}]}});
+    env.claude_user_settings(&handler.to_string());
+    let out = env.run(&[
+        "--profile",
+        "claude-code",
+        "run",
+        "PostToolUse",
+        "--wait-async",
+        "--payload",
+        POST,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v = out.json();
+    assert_eq!(
+        v["decision"]["async_pending"],
+        json!(["PostToolUse:0:0", "PostToolUse:0:1", "PostToolUse:0:2"])
+    );
+    assert!(v["decision"]["context"].as_array().unwrap().is_empty(), "{v}");
+    let mut results: Vec<(String, serde_json::Value, serde_json::Value)> = v["async_results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["handler_id"].as_str().unwrap().to_owned(),
+                r["context"].clone(),
+                r["exit_code"].clone(),
+            )
+        })
+        .collect();
+    results.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(
+        results,
+        [
+            ("PostToolUse:0:0".to_owned(), json!(["T"]), json!(0)),
+            ("PostToolUse:0:1".to_owned(), json!([]), json!(2)),
+            ("PostToolUse:0:2".to_owned(), json!(["T"]), json!(0)),
+        ]
+    );
+    assert_eq!(v["rewakes"].as_array().unwrap().len(), 1);
+    assert_eq!(v["rewakes"][0]["message"], "M\n\nvuln");
+
+    // Without background handlers the output has neither key.
+    env.claude_user_settings(
+        r#"{"hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#,
+    );
+    let v = env.run(&["--profile", "claude-code", "run", "PostToolUse", "--payload", POST]).json();
+    assert!(v.get("async_results").is_none() && v.get("rewakes").is_none(), "{v}");
+}

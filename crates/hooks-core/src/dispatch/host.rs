@@ -39,7 +39,11 @@ const SESSIONEND_MAX_BUDGET: f64 = 60.0;
 /// 10.2: SessionStart, Setup, CwdChanged and FileChanged, claude-code only; deepagents
 /// hands out no such file).
 pub fn gets_env_file(profile: Profile, event: Event) -> bool {
-    profile == Profile::ClaudeCode && matches!(event, Event::SessionStart)
+    profile == Profile::ClaudeCode
+        && matches!(
+            event,
+            Event::SessionStart | Event::Setup | Event::CwdChanged | Event::FileChanged
+        )
 }
 
 /// Adds the claude-code environment (10.1, 10.2) to every process job and bounds the

@@ -398,3 +398,28 @@ fn a_timed_out_callback_blocks_the_prompt_and_is_a_diagnostic_elsewhere() {
     assert!(!fired.is_blocking(), "{:?}", fired.decision);
     assert!(fired.decision.diagnostics.iter().any(|d| d.code == "timeout"));
 }
+
+/// 10.2: Setup, CwdChanged and FileChanged handlers get the session's CLAUDE_ENV_FILE too
+/// (the same file SessionStart's get), and the decision carries what they appended.
+#[test]
+fn setup_cwd_changed_and_file_changed_handlers_append_to_the_session_env_file() {
+    let w = World::new();
+    let append = |name: &str| sh(&format!("echo 'export {name}=1' >> \"$CLAUDE_ENV_FILE\""));
+    let events = [(Event::Setup, "S"), (Event::CwdChanged, "C"), (Event::FileChanged, "F")];
+    let mut config = serde_json::Map::new();
+    for (event, name) in events {
+        config.insert(event.name().to_owned(), json!([{"hooks": [append(name)]}]));
+    }
+    w.write_user(&json!({"hooks": config}));
+    let s = Session::start(w.options(Profile::ClaudeCode, &[])).unwrap();
+    let path = w.home().join(".state/sessions/s-1/env").display().to_string();
+    let mut want = Vec::new();
+    for (event, name) in events {
+        let payload = hooks_core::payload::example_payload(event);
+        let fired = fire(&s, w.invocation(event, payload));
+        assert_eq!(fired.decision.env_file.as_deref(), Some(path.as_str()), "{event}");
+        want.push(format!("export {name}=1\n"));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), want.concat(), "{event}");
+        assert!(fired.decision.env_file_vars.contains(&(name.into(), "1".into())), "{event}");
+    }
+}

@@ -6,6 +6,7 @@ mod background;
 mod cancel;
 mod claude;
 mod concurrency;
+mod detach;
 mod env;
 mod host_handlers;
 mod http;
