@@ -265,3 +265,37 @@ fn f02_new_events_load_and_install_in_deepagents() {
     ran.sort();
     assert_eq!(ran, ["echo change", "echo expand"]);
 }
+
+#[test]
+fn signed_archives_install_partially_too() {
+    // `pack` refuses dropped entries, but an archive made by another tool may carry them:
+    // the plan read from the verified archive and the tree extracted on consent agree.
+    let m = Market::new();
+    m.publish("alpha", "1.0.0", "one");
+    let doc = MIXED.replace("${CLAUDE_PLUGIN_ROOT}/bin/run.sh good", "echo good");
+    let files: &[(&str, &[u8])] = &[("hooks/hooks.json", doc.as_bytes())];
+    let entries = [RawEntry::file("hooks/hooks.json", doc.as_bytes())];
+    craft_archive(&m.root().join("mixed.tar.gz"), "alpha", "2.0.0", files, &entries);
+    m.add_archive("mixed.tar.gz", "alpha", "2.0.0", None);
+    let (_h, home) = home();
+    m.add_to(&home);
+    install(
+        &home,
+        "alpha@market",
+        &InstallOptions { version: Some("1.0.0".into()), ..opts() },
+        &mut yes(),
+    )
+    .unwrap();
+
+    let before = state_snapshot(&home);
+    let strict = InstallOptions { strict: true, ..opts() };
+    let e = update(&home, Some("alpha@market"), &strict, &mut yes()).unwrap_err();
+    assert!(matches!(e, PluginError::DroppedHooks { .. }), "{e}");
+    assert_eq!(state_snapshot(&home), before);
+
+    let r = update(&home, Some("alpha@market"), &opts(), &mut yes()).unwrap();
+    assert_eq!(r[0].version, "2.0.0");
+    assert_eq!(located(&r[0].plan).len(), 2, "{:?}", r[0].plan.dropped);
+    assert_eq!(fs::read(r[0].install_path.join("hooks/hooks.json")).unwrap(), doc.as_bytes());
+    assert_eq!(session_commands(&home, Profile::DeepAgents), ["echo good"]);
+}
