@@ -278,6 +278,10 @@ pub struct PluginInstallArgs {
     /// Install exactly the lockfile's version and digests; the lockfile is not written
     #[arg(long, conflicts_with = "version")]
     pub locked: bool,
+    /// Refuse a plugin whose hook documents have entries the loader drops (by default it
+    /// installs with its valid hooks and the plan lists the dropped entries)
+    #[arg(long)]
+    pub strict: bool,
     /// Do not ask for confirmation
     #[arg(long, short = 'y')]
     pub yes: bool,
@@ -292,6 +296,10 @@ pub struct PluginUpdateArgs {
     /// A version ("1.2.3") or requirement ("^1.2") [default: the newest]
     #[arg(long, value_name = "REQ")]
     pub version: Option<String>,
+    /// Refuse a version whose hook documents have entries the loader drops (by default it
+    /// installs with its valid hooks and the plan lists the dropped entries)
+    #[arg(long)]
+    pub strict: bool,
     /// Do not ask for confirmation
     #[arg(long, short = 'y')]
     pub yes: bool,

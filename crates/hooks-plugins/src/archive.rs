@@ -15,6 +15,7 @@ use std::path::{Component, Path, PathBuf};
 use flate2::Compression;
 use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
+use hooks_core::Profile;
 
 use crate::error::{PluginError, Result};
 use crate::folder::{METADATA_FILES, check_hooks, read_plugin_folder};
@@ -62,7 +63,14 @@ pub fn pack(dir: &Path, out_dir: Option<&Path>) -> Result<PackReport> {
     if !is_safe_name(&meta.name) {
         return Err(PluginError::InvalidName(meta.name));
     }
-    check_hooks(&folder, &meta.name)?;
+    // An author packs documents that load cleanly: no entry may be dropped.
+    let checked = check_hooks(&folder, &meta.name, Profile::DeepAgents)?;
+    if !checked.dropped.is_empty() {
+        return Err(PluginError::InvalidHooks {
+            plugin: meta.name,
+            problems: checked.dropped.iter().map(ToString::to_string).collect(),
+        });
+    }
     let manifest = compute_manifest(dir, &meta.name, &version)?;
     let manifest_bytes = manifest.to_bytes();
     atomic_write(&dir.join(MANIFEST_FILE), &manifest_bytes)?;

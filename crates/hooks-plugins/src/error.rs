@@ -212,6 +212,17 @@ pub enum PluginError {
         /// The diagnostics, as text.
         problems: Vec<String>,
     },
+    /// `--strict`: the plugin's hook documents have entries the loader drops.
+    #[error(
+        "plugin {plugin} has hook entries a session would drop (refused by --strict): {}",
+        dropped.join("; ")
+    )]
+    DroppedHooks {
+        /// The plugin id.
+        plugin: String,
+        /// Each dropped entry: `file:line:column: message [code]`.
+        dropped: Vec<String>,
+    },
     /// The user declined the plan.
     #[error("installation declined")]
     Declined,

@@ -11,7 +11,11 @@
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
-use hooks_core::{ConfigKind, Diagnostic, Layer, LayerDocument, PluginInfo, Profile, Severity};
+use hooks_core::diff::HookSummary;
+use hooks_core::{
+    ConfigKind, Diagnostic, HandlerStatus, Layer, LayerDocument, PluginInfo, Profile, Severity,
+    Snapshot, SnapshotOptions,
+};
 use serde_json::{Map, Value};
 
 use crate::codes;
@@ -183,9 +187,61 @@ impl PluginFolder {
     }
 }
 
-/// Refuses a plugin folder whose hooks do not load cleanly, or whose metadata names
-/// another plugin.
-pub(crate) fn check_hooks(folder: &PluginFolder, name: &str) -> Result<Vec<LayerDocument>> {
+/// A hook entry of a plugin's documents that the loader drops: an error of the core's
+/// partial validation (a handler without a command, a bad matcher, unreadable JSON...).
+/// A session loading the plugin drops the same entry; the other entries load.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DroppedHook {
+    /// The hook document, relative to the plugin folder (the metadata file for an inline
+    /// object).
+    pub file: String,
+    /// 1-based line of the offending value, when known.
+    pub line: Option<u32>,
+    /// 1-based column of the offending value, when known.
+    pub column: Option<u32>,
+    /// The diagnostic code (`invalid_config`, `invalid_matcher`, ...).
+    pub code: String,
+    /// The diagnostic message, paths inside the plugin folder shown relative to it.
+    pub message: String,
+}
+
+impl std::fmt::Display for DroppedHook {
+    /// `hooks/hooks.json:3:7: message [code]`, every text escaped with the one escaper
+    /// ([`hooks_core::text::escape_control`]): it is shown for consent.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use hooks_core::text::escape_control as esc;
+        write!(f, "{}", esc(&self.file))?;
+        if let Some(l) = self.line {
+            write!(f, ":{l}")?;
+            if let Some(c) = self.column {
+                write!(f, ":{c}")?;
+            }
+        }
+        write!(f, ": {} [{}]", esc(&self.message), esc(&self.code))
+    }
+}
+
+/// The hooks of a plugin folder as a session would load them (CLAUDE-CODE.md 12.7).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct CheckedHooks {
+    /// Every hook that will run, in load order.
+    pub hooks: Vec<HookSummary>,
+    /// The entries the loader drops, in load order.
+    pub dropped: Vec<DroppedHook>,
+    /// The loader's warnings (`unknown_event`, `unknown_field`, ...), located.
+    pub warnings: Vec<String>,
+}
+
+/// Checks a plugin folder's hooks with the loader's partial validation under `profile`,
+/// as a session builds them (parse, then compile the groups: bad matchers are found
+/// there). Entries with errors are dropped and reported, warnings reported; refused are a
+/// folder with reading problems (bad metadata, an escaping or missing hooks path), metadata
+/// naming another plugin, and a hook document with errors and no valid handler left.
+pub(crate) fn check_hooks(
+    folder: &PluginFolder,
+    name: &str,
+    profile: Profile,
+) -> Result<CheckedHooks> {
     let mut problems: Vec<String> = folder.diagnostics.iter().map(|d| d.message.clone()).collect();
     if let Some(m) = &folder.metadata
         && m.name != name
@@ -200,16 +256,68 @@ pub(crate) fn check_hooks(folder: &PluginFolder, name: &str) -> Result<Vec<Layer
         digest: None,
         ..Default::default()
     };
-    let docs = folder.documents(&info);
-    for d in &docs {
-        for diag in &d.parsed.diagnostics {
-            if diag.severity == Severity::Error {
-                problems.push(format!("{}: {}", d.source, diag.message));
+    let mut docs = folder.documents_for(&info, profile);
+    let snapshot =
+        Snapshot::build(docs.clone(), &SnapshotOptions { profile, ..Default::default() });
+    // Handlers of groups the snapshot rejects (invalid or unsupported matcher) never run.
+    let rejected: Vec<(&str, &str)> = snapshot
+        .handlers()
+        .iter()
+        .filter(|h| {
+            matches!(
+                h.status,
+                HandlerStatus::InvalidMatcher { .. } | HandlerStatus::UnsupportedMatcher { .. }
+            )
+        })
+        .map(|h| (h.source.as_str(), h.field.as_str()))
+        .collect();
+    let root = format!("{}/", folder.root.display());
+    let relative = |s: &str| s.strip_prefix(&root).unwrap_or(s).to_owned();
+    let mut checked = CheckedHooks::default();
+    for d in &mut docs {
+        for ev in &mut d.parsed.config.events {
+            for g in &mut ev.groups {
+                g.handlers.retain(|h| !rejected.contains(&(d.source.as_str(), h.field.as_str())));
             }
         }
     }
+    for d in &docs {
+        let file = relative(&d.source);
+        let mut dropped = Vec::new();
+        for diag in snapshot.diagnostics() {
+            if diag.source.as_deref() != Some(d.source.as_str()) {
+                continue;
+            }
+            let message = diag.message.replace(&root, "");
+            match diag.severity {
+                Severity::Error => dropped.push(DroppedHook {
+                    file: file.clone(),
+                    line: diag.line,
+                    column: diag.column,
+                    code: diag.code.clone(),
+                    message,
+                }),
+                Severity::Warning => {
+                    let at = match (diag.line, diag.column) {
+                        (Some(l), Some(c)) => format!("{file}:{l}:{c}"),
+                        (Some(l), None) => format!("{file}:{l}"),
+                        _ => file.clone(),
+                    };
+                    checked.warnings.push(format!("{at}: {message} [{}]", diag.code));
+                }
+                Severity::Info => {}
+            }
+        }
+        let hooks = HookSummary::from_config(&d.parsed.config, &file);
+        if !dropped.is_empty() && hooks.is_empty() {
+            let reasons: Vec<String> = dropped.iter().map(ToString::to_string).collect();
+            problems.push(format!("{file} has no valid hook: {}", reasons.join("; ")));
+        }
+        checked.hooks.extend(hooks);
+        checked.dropped.extend(dropped);
+    }
     if problems.is_empty() {
-        Ok(docs)
+        Ok(checked)
     } else {
         Err(PluginError::InvalidHooks { plugin: name.to_owned(), problems })
     }

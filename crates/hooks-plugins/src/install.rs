@@ -5,13 +5,16 @@
 //! download into a staging folder beside the store with the signed size as cap, hashing
 //! while streaming, within the transfer limits (stall timeout, minimum rate); read only the
 //! plan files (manifest, metadata, hook documents) from the verified archive, checked
-//! against the manifest, whose name and version must be the index entry's; parse the hook
-//! documents with the core and refuse invalid ones; show the plan (hooks that will run, and
-//! for an update the difference) and ask unless `yes`; on consent, extract strictly and
-//! check every file against the manifest. Then, under the exclusive state lock: re-read the
-//! state and re-check the lockfile pin, the accepted index and the installed version the
-//! plan was for; rename into the immutable store path; write the lockfile, state files and
-//! accepted index as one transaction. Catalogue installs do the same under the state lock
+//! against the manifest, whose name and version must be the index entry's; check the hook
+//! documents with the loader's partial validation under the session's profile
+//! (CLAUDE-CODE.md 12.7: warnings shown, entries with errors dropped and listed, a
+//! document with errors and no valid hook refused, any dropped entry refused with
+//! `strict`); show the plan (hooks that will run, dropped entries, and for an update the
+//! difference) and ask unless `yes`; on consent, extract strictly and check every file
+//! against the manifest. Then, under the exclusive state lock: re-read the state and
+//! re-check the lockfile pin, the accepted index and the installed version the plan was
+//! for; rename into the immutable store path; write the lockfile, state files and accepted
+//! index as one transaction. Catalogue installs do the same under the state lock
 //! throughout (their git checkouts share a cache). Any failure leaves the previous state as
 //! it was.
 
@@ -19,7 +22,7 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 
-use hooks_core::LayerDocument;
+use hooks_core::Profile;
 use hooks_core::diff::{HookDiff, HookSummary};
 use semver::{Version, VersionReq};
 
@@ -27,7 +30,7 @@ use crate::archive::{extract_plan_files, extract_strict};
 use crate::catalog::{FetchedCatalog, PluginSource, Resolved, confined, git_checkout};
 use crate::error::{PluginError, Result};
 use crate::fetch::{Location, TransferLimits, download_with_limits};
-use crate::folder::{PluginFolder, check_hooks, read_plugin_folder};
+use crate::folder::{CheckedHooks, DroppedHook, check_hooks, read_plugin_folder};
 use crate::fsutil::{
     ReadLock, StateLock, TempDir, Txn, crash_point, read_optional, recover_for_read, remove_tree,
     sha256_hex,
@@ -85,6 +88,12 @@ pub struct InstallOptions {
     pub progress: Option<Progress>,
     /// How slow the archive download may be (stall timeout, minimum rate).
     pub transfer: TransferLimits,
+    /// The profile of the sessions that will load the plugin: its hook documents are
+    /// checked under its rules (CLAUDE-CODE.md 12.7).
+    pub profile: Profile,
+    /// `--strict`: refuse a plugin with any hook entry the loader drops, instead of
+    /// installing it with its valid hooks.
+    pub strict: bool,
 }
 
 /// What an install or update will do; given to the confirmation callback.
@@ -108,6 +117,9 @@ pub struct InstallPlan {
     pub files: Vec<(String, FileEntry)>,
     /// Every hook that will run.
     pub hooks: Vec<HookSummary>,
+    /// Hook entries the loader drops, with where and why; the other hooks install and a
+    /// session drops the same entries (the files are installed as verified).
+    pub dropped: Vec<DroppedHook>,
     /// For an update: hooks that are new.
     pub added_hooks: Vec<HookSummary>,
     /// For an update: hooks that go away.
@@ -115,7 +127,8 @@ pub struct InstallPlan {
     /// For an update: every file added, removed or modified since the installed version
     /// (scripts change without the hooks changing), sorted by path.
     pub changed_files: Vec<FileChange>,
-    /// Non-fatal findings (unknown index fields, yanked version kept by the lockfile...).
+    /// Non-fatal findings (unknown index fields, yanked version kept by the lockfile, the
+    /// loader's warnings about the hook documents...).
     pub warnings: Vec<String>,
 }
 
@@ -155,6 +168,12 @@ impl std::fmt::Display for InstallPlan {
         writeln!(f, "hooks that will run:")?;
         for h in &self.hooks {
             writeln!(f, "  {h}")?;
+        }
+        if !self.dropped.is_empty() {
+            writeln!(f, "hook entries dropped (sessions skip them; the rest loads):")?;
+            for d in &self.dropped {
+                writeln!(f, "  {d}")?;
+            }
         }
         if let Some(prev) = &self.previous_version {
             for h in &self.added_hooks {
@@ -299,16 +318,6 @@ struct Staged {
     warnings: Vec<String>,
     /// The plugin's current name when the catalogue's `renames` led to it.
     renamed_to: Option<String>,
-}
-
-fn planned_hooks(folder: &PluginFolder, docs: &[LayerDocument]) -> Vec<HookSummary> {
-    let root = folder.root.display().to_string();
-    let mut out = Vec::new();
-    for d in docs {
-        let file = d.source.strip_prefix(&format!("{root}/")).unwrap_or(&d.source);
-        out.extend(HookSummary::from_config(&d.parsed.config, file));
-    }
-    out
 }
 
 /// Resolves the version to install.
@@ -669,13 +678,22 @@ fn check_catalog_pin(
     Ok(())
 }
 
-/// The hooks of an installed plugin (for the update difference).
-fn installed_hooks(path: &Path, name: &str) -> Vec<HookSummary> {
+/// The hooks of an installed plugin that load under `profile` (for the update
+/// difference).
+fn installed_hooks(path: &Path, name: &str, profile: Profile) -> Vec<HookSummary> {
     let folder = read_plugin_folder(path);
-    match check_hooks(&folder, name) {
-        Ok(docs) => planned_hooks(&folder, &docs),
-        Err(_) => Vec::new(),
+    check_hooks(&folder, name, profile).map(|c| c.hooks).unwrap_or_default()
+}
+
+/// With `--strict`, refuses a plan that drops hook entries.
+fn refuse_dropped(plan: &InstallPlan, opts: &InstallOptions) -> Result<()> {
+    if opts.strict && !plan.dropped.is_empty() {
+        return Err(PluginError::DroppedHooks {
+            plugin: plan.id.clone(),
+            dropped: plan.dropped.iter().map(ToString::to_string).collect(),
+        });
     }
+    Ok(())
 }
 
 /// Installs or updates one plugin from a catalogue; the caller holds the state lock (git
@@ -704,7 +722,8 @@ fn install_locked(
     };
     let sid = id.to_string();
     let prev = installed.get(&sid);
-    let plan = plan_install(id, &staged, prev.as_ref())?;
+    let plan = plan_install(id, &staged, prev.as_ref(), opts.profile)?;
+    refuse_dropped(&plan, opts)?;
     let store_path = store_path(home, &sid, &staged, &plan);
     if is_installed_at(&store_path, prev.as_ref(), &lock, &staged, &plan)? {
         return Ok(report(plan, store_path, &staged, true));
@@ -743,7 +762,8 @@ fn install_signed(
         )));
     };
     let mut staged = stage_signed(home, id, &index, &bytes, &location, opts, &lock)?;
-    let mut plan = plan_install(id, &staged, prev.as_ref())?;
+    let mut plan = plan_install(id, &staged, prev.as_ref(), opts.profile)?;
+    refuse_dropped(&plan, opts)?;
     let store_path = store_path(home, &sid, &staged, &plan);
     if is_installed_at(&store_path, prev.as_ref(), &lock, &staged, &plan)? {
         return Ok(report(plan, store_path, &staged, true));
@@ -751,7 +771,7 @@ fn install_signed(
     if !opts.yes && !confirm(&plan) {
         return Err(PluginError::Declined);
     }
-    extract_after_consent(&mut staged, id, &plan)?;
+    extract_after_consent(&mut staged, id, &plan, opts.profile)?;
 
     let _lock = StateLock::acquire(home)?;
     let state = CurrentState::load(home, &sid)?;
@@ -777,7 +797,7 @@ fn install_signed(
             // The plan the user agreed to was for another installed version.
             return Err(changed("the installed version"));
         }
-        plan = plan_install(id, &staged, state.prev.as_ref())?;
+        plan = plan_install(id, &staged, state.prev.as_ref(), opts.profile)?;
     }
     commit_install(home, id, opts, staged, plan, store_path, state)
 }
@@ -785,14 +805,22 @@ fn install_signed(
 /// Replaces the plan files of a staged archive by the whole tree, extracted strictly from
 /// the verified archive (capped at the signed unpacked size) and checked against the same
 /// manifest and the hooks the plan showed. Nothing for a staged catalogue plugin.
-fn extract_after_consent(staged: &mut Staged, id: &PluginId, plan: &InstallPlan) -> Result<()> {
+fn extract_after_consent(
+    staged: &mut Staged,
+    id: &PluginId,
+    plan: &InstallPlan,
+    profile: Profile,
+) -> Result<()> {
     let Some((archive, unpacked)) = staged.archive.take() else { return Ok(()) };
     let tree = staged.tmp.path().join("tree");
     fs::create_dir(&tree).map_err(PluginError::io("create", &tree))?;
     let (_, manifest_bytes) = extract_strict(&archive, &tree, unpacked)?;
     let folder = read_plugin_folder(&tree);
-    let docs = check_hooks(&folder, &id.name)?;
-    if manifest_bytes != staged.manifest_bytes || planned_hooks(&folder, &docs) != plan.hooks {
+    let checked = check_hooks(&folder, &id.name, profile)?;
+    if manifest_bytes != staged.manifest_bytes
+        || checked.hooks != plan.hooks
+        || checked.dropped != plan.dropped
+    {
         return Err(PluginError::ManifestMismatch {
             problems: vec!["the extracted tree differs from the plan".to_owned()],
         });
@@ -895,19 +923,23 @@ fn stage(
     }
 }
 
-/// The plan of installing the staged plugin over `prev`: its hooks (refused when they do
-/// not load cleanly) and, for an update, the difference.
+/// The plan of installing the staged plugin over `prev`: its hooks as a session under
+/// `profile` loads them (the entries it drops listed, the loader's warnings among the
+/// plan's; refused when a hook document has errors and no valid hook) and, for an update,
+/// the difference.
 fn plan_install(
     id: &PluginId,
     staged: &Staged,
     prev: Option<&InstallRecord>,
+    profile: Profile,
 ) -> Result<InstallPlan> {
     let folder = read_plugin_folder(&staged.tree);
-    let docs = check_hooks(&folder, &id.name)?;
-    let hooks = planned_hooks(&folder, &docs);
+    let CheckedHooks { hooks, dropped, warnings: hook_warnings } =
+        check_hooks(&folder, &id.name, profile)?;
     let (added_hooks, removed_hooks, changed_files) = match prev {
         Some(p) => {
-            let diff = HookDiff::between(&installed_hooks(&p.install_path, &id.name), &hooks);
+            let old = installed_hooks(&p.install_path, &id.name, profile);
+            let diff = HookDiff::between(&old, &hooks);
             let files = installed_manifest(&p.install_path, &id.name)
                 .map(|old| file_changes(&old, &staged.manifest))
                 .unwrap_or_default();
@@ -925,10 +957,11 @@ fn plan_install(
         trust_on_first_use: staged.archive_sha256.is_none(),
         files: staged.manifest.files.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
         hooks,
+        dropped,
         added_hooks,
         removed_hooks,
         changed_files,
-        warnings: staged.warnings.clone(),
+        warnings: staged.warnings.iter().cloned().chain(hook_warnings).collect(),
     })
 }
 

@@ -50,7 +50,9 @@ pub use error::{PluginError, Result};
 pub use fetch::{
     Location, TransferLimits, download, download_with_limits, download_with_progress, fetch_bytes,
 };
-pub use folder::{HookFile, METADATA_FILES, PluginFolder, PluginMetadata, read_plugin_folder};
+pub use folder::{
+    DroppedHook, HookFile, METADATA_FILES, PluginFolder, PluginMetadata, read_plugin_folder,
+};
 pub use fsutil::StateLock;
 pub use gc::{GcReport, gc};
 pub use home::{Home, PluginId, is_safe_name, sanitize_plugin_id};

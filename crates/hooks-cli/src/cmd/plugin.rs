@@ -1,12 +1,15 @@
 //! `hooks plugin install|update|remove|list|enable|disable|verify|pack|gc`: the plugin store,
 //! through `hooks-plugins`.
 //!
-//! Install and update show the plan (every hook that will run; for an update the hooks
-//! added and removed, and every file added, removed or modified, with its sizes) on stdout, then ask on stderr when standard input is a terminal;
-//! without a terminal and without `--yes` they refuse (exit 1), as `hooks trust` does, so
-//! a script never installs by accident. A declined prompt exits 1. Errors leave the store,
-//! state files and lockfile as they were. On a terminal, archive downloads draw a progress
-//! bar on stderr.
+//! Install and update check the hook documents under the session's profile (`--profile`)
+//! and show the plan (every hook that will run, every hook entry the loader drops with its
+//! file:line:column and reason, the loader's warnings; for an update the hooks added and
+//! removed, and every file added, removed or modified, with its sizes) on stdout, then ask
+//! on stderr when standard input is a terminal; without a terminal and without `--yes`
+//! they refuse (exit 1), as `hooks trust` does, so a script never installs by accident. A
+//! declined prompt exits 1. `--strict` refuses a plugin with a dropped entry (exit 1).
+//! Errors leave the store, state files and lockfile as they were. On a terminal, archive
+//! downloads draw a progress bar on stderr.
 //!
 //! With `--json`, every command prints one JSON report of what it did on stdout (see
 //! [`json`]); the plan of install and update then goes to stderr with the prompt.
@@ -16,6 +19,7 @@
 //! pinned key), `unsigned` (a catalogue or an index added without a key: pinned on first
 //! use), `adopted` (pinned by `verify --adopt`), `unverified` (installed by another tool).
 
+use hooks_core::Profile;
 use hooks_core::text::escape_control as esc;
 use std::io::Write;
 use std::sync::Arc;
@@ -23,8 +27,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::{Context as _, bail};
 use hooks_plugins::{
-    FileChange, FileChangeKind, Home, InstallOptions, InstallPlan, InstallReport, InstalledPlugin,
-    MarketplaceKind, PluginError, Progress, Provenance, TransferLimits, VerifyStatus,
+    DroppedHook, FileChange, FileChangeKind, Home, InstallOptions, InstallPlan, InstallReport,
+    InstalledPlugin, MarketplaceKind, PluginError, Progress, Provenance, TransferLimits,
+    VerifyStatus,
 };
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -49,11 +54,39 @@ struct Installed<'a> {
     archive_sha256: Option<&'a str>,
     manifest_sha256: &'a str,
     hooks: Vec<json::Hook<'a>>,
+    /// Hook entries the loader drops (the rest installed), with where and why.
+    dropped: Vec<Dropped<'a>>,
     added_hooks: Vec<json::Hook<'a>>,
     removed_hooks: Vec<json::Hook<'a>>,
     /// For an update: each file added, removed or modified, with its sizes.
     changed_files: Vec<ChangedFile<'a>>,
     warnings: &'a [String],
+}
+
+/// One hook entry the loader drops.
+#[derive(Serialize)]
+struct Dropped<'a> {
+    /// The hook document, relative to the plugin folder.
+    file: &'a str,
+    line: Option<u32>,
+    column: Option<u32>,
+    code: &'a str,
+    message: &'a str,
+}
+
+impl<'a> Dropped<'a> {
+    fn all(dropped: &'a [DroppedHook]) -> Vec<Self> {
+        dropped
+            .iter()
+            .map(|d| Dropped {
+                file: &d.file,
+                line: d.line,
+                column: d.column,
+                code: &d.code,
+                message: &d.message,
+            })
+            .collect()
+    }
 }
 
 /// One file an update changes.
@@ -100,6 +133,7 @@ impl<'a> Installed<'a> {
             archive_sha256: r.archive_sha256.as_deref(),
             manifest_sha256: &r.manifest_sha256,
             hooks: json::Hook::all(&r.plan.hooks),
+            dropped: Dropped::all(&r.plan.dropped),
             added_hooks: json::Hook::all(&r.plan.added_hooks),
             removed_hooks: json::Hook::all(&r.plan.removed_hooks),
             changed_files: ChangedFile::all(&r.plan.changed_files),
@@ -162,10 +196,12 @@ pub(crate) fn run(cx: &mut Ctx<'_>, cmd: &PluginCommand) -> anyhow::Result<i32> 
     if let PluginCommand::Pack(args) = cmd {
         return pack(cx, args);
     }
-    let home = Setup::new(cx.global, cx.env)?.paths.home;
+    let setup = Setup::new(cx.global, cx.env)?;
+    let home = setup.paths.home;
+    let profile = setup.profile;
     match cmd {
-        PluginCommand::Install(args) => install(cx, &home, args),
-        PluginCommand::Update(args) => update(cx, &home, args),
+        PluginCommand::Install(args) => install(cx, &home, profile, args),
+        PluginCommand::Update(args) => update(cx, &home, profile, args),
         PluginCommand::Remove(args) => remove(cx, &home, args),
         PluginCommand::List => list(cx, &home),
         PluginCommand::Enable(a) => {
@@ -232,14 +268,20 @@ enum Refusal {
 /// The variable that sets the download stall timeout (seconds).
 const STALL_ENV: &str = "HOOKS_DOWNLOAD_STALL_TIMEOUT";
 
-/// Install options with the progress bar when stderr is a terminal and the transfer limits
-/// of `HOOKS_DOWNLOAD_STALL_TIMEOUT`.
-fn options(
-    cx: &Ctx<'_>,
+/// What `install` and `update` were asked for, beside the plugin.
+struct Asked {
     version: Option<String>,
     locked: bool,
     yes: bool,
-) -> anyhow::Result<InstallOptions> {
+    strict: bool,
+    /// The profile of the sessions that load the plugin (its hooks are checked under it).
+    profile: Profile,
+}
+
+/// Install options with the progress bar when stderr is a terminal and the transfer limits
+/// of `HOOKS_DOWNLOAD_STALL_TIMEOUT`.
+fn options(cx: &Ctx<'_>, asked: Asked) -> anyhow::Result<InstallOptions> {
+    let Asked { version, locked, yes, strict, profile } = asked;
     let transfer = match cx.env.var(STALL_ENV) {
         None => TransferLimits::default(),
         Some(v) => {
@@ -261,6 +303,8 @@ fn options(
         yes,
         progress: cx.env.stderr_is_terminal.then(progress_bar),
         transfer,
+        profile,
+        strict,
         ..InstallOptions::default()
     })
 }
@@ -300,8 +344,20 @@ fn declined(cx: &mut Ctx<'_>, what: &str, refusal: Option<Refusal>) -> anyhow::R
     Ok(1)
 }
 
-fn install(cx: &mut Ctx<'_>, home: &Home, args: &PluginInstallArgs) -> anyhow::Result<i32> {
-    let opts = options(cx, args.version.clone(), args.locked, args.yes)?;
+fn install(
+    cx: &mut Ctx<'_>,
+    home: &Home,
+    profile: Profile,
+    args: &PluginInstallArgs,
+) -> anyhow::Result<i32> {
+    let asked = Asked {
+        version: args.version.clone(),
+        locked: args.locked,
+        yes: args.yes,
+        strict: args.strict,
+        profile,
+    };
+    let opts = options(cx, asked)?;
     let mut refusal = None;
     let result =
         hooks_plugins::install(home, &args.id, &opts, &mut |plan| confirm(cx, plan, &mut refusal));
@@ -319,8 +375,20 @@ fn install(cx: &mut Ctx<'_>, home: &Home, args: &PluginInstallArgs) -> anyhow::R
     }
 }
 
-fn update(cx: &mut Ctx<'_>, home: &Home, args: &PluginUpdateArgs) -> anyhow::Result<i32> {
-    let opts = options(cx, args.version.clone(), false, args.yes)?;
+fn update(
+    cx: &mut Ctx<'_>,
+    home: &Home,
+    profile: Profile,
+    args: &PluginUpdateArgs,
+) -> anyhow::Result<i32> {
+    let asked = Asked {
+        version: args.version.clone(),
+        locked: false,
+        yes: args.yes,
+        strict: args.strict,
+        profile,
+    };
+    let opts = options(cx, asked)?;
     let mut refusal = None;
     let result = hooks_plugins::update(home, args.id.as_deref(), &opts, &mut |plan| {
         confirm(cx, plan, &mut refusal)

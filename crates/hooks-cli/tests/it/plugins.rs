@@ -511,3 +511,210 @@ fn claude_code_plugins_are_listed_with_id_version_and_origin() {
     // Not in the deepagents profile.
     assert!(!list(&["list", "--all"]).contains("security-guidance"));
 }
+
+/// A hook document with one valid handler (line 5), a handler without `command` (line 6)
+/// and a group whose matcher is not a regular expression (line 7).
+const MIXED: &str = r#"{
+  "description": "one good hook, two bad entries",
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo good"}]},
+      {"matcher": "Bash", "hooks": [{"type": "command"}]},
+      {"matcher": "Bash(", "hooks": [{"type": "command", "command": "echo never"}]}
+    ]
+  }
+}
+"#;
+
+/// Writes plugin `name` at `version` in Claude Code's layout under the catalogue folder
+/// `{root}/cat` and lists every plugin folder of it in `.claude-plugin/marketplace.json`.
+fn catalogue_plugin(env: &TestEnv, name: &str, version: &str, hooks_json: &str) -> PathBuf {
+    let cat = env.root.join("cat");
+    let dir = cat.join("plugins").join(name);
+    fs::create_dir_all(dir.join(".claude-plugin")).unwrap();
+    fs::create_dir_all(dir.join("hooks")).unwrap();
+    fs::write(
+        dir.join(".claude-plugin/plugin.json"),
+        format!(r#"{{"name":"{name}","version":"{version}"}}"#),
+    )
+    .unwrap();
+    fs::write(dir.join("hooks/hooks.json"), hooks_json).unwrap();
+    let mut names: Vec<String> = fs::read_dir(cat.join("plugins"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let plugins: Vec<Value> = names
+        .iter()
+        .map(|n| serde_json::json!({"name": n, "source": format!("./plugins/{n}")}))
+        .collect();
+    fs::create_dir_all(cat.join(".claude-plugin")).unwrap();
+    let doc = serde_json::json!({"name": "cat", "owner": {"name": "t"}, "plugins": plugins});
+    fs::write(cat.join(".claude-plugin/marketplace.json"), doc.to_string()).unwrap();
+    cat
+}
+
+/// The handlers of plugin `id` in `hooks list --all --json`: (event, command, status).
+fn plugin_handlers(env: &TestEnv, profile: &[&str], id: &str) -> Vec<(String, String, String)> {
+    let args: Vec<&str> = profile.iter().copied().chain(["--json", "list", "--all"]).collect();
+    let out = env.run(&args);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    out.json()["handlers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["plugin"]["id"] == id)
+        .map(|h| {
+            let s = |k: &str| h[k].as_str().unwrap_or_default().to_owned();
+            (s("event"), s("command"), s("status"))
+        })
+        .collect()
+}
+
+#[test]
+fn plugins_with_bad_hook_entries_install_their_valid_hooks() {
+    // CLAUDE-CODE.md 12.7: the plan and --json list each dropped entry, --strict refuses.
+    let env = TestEnv::new("plugins-partial");
+    let cat = catalogue_plugin(&env, "mixed", "1.0.0", MIXED);
+    let out = env.run(&["marketplace", "add", "cat", &cat.display().to_string()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+
+    // The plan shown before consent lists the dropped entries with file:line:column.
+    let refused = env.run(&["plugin", "install", "mixed@cat"]);
+    assert_eq!(refused.code, 1);
+    let plan = &refused.stdout;
+    assert!(plan.contains("hooks that will run:\n  PreToolUse [Bash] command \"echo good\""));
+    assert!(
+        plan.contains(
+            "hook entries dropped (sessions skip them; the rest loads):\n  hooks/hooks.json:6:"
+        ),
+        "{plan}"
+    );
+    assert!(plan.contains("\n  hooks/hooks.json:7:"), "{plan}");
+    assert!(plan.contains("[invalid_config]") && plan.contains("[invalid_matcher]"), "{plan}");
+    assert!(!plan.contains("echo never"), "{plan}");
+
+    // --strict refuses, naming the entries; nothing is installed.
+    let before = state(&env);
+    let strict = env.run(&["plugin", "install", "mixed@cat", "--strict", "--yes"]);
+    assert_eq!(strict.code, 1, "{}", strict.stdout);
+    assert!(
+        strict.stderr.starts_with(
+            "hooks: error: plugin mixed@cat has hook entries a session would drop (refused by --strict): hooks/hooks.json:6:"
+        ),
+        "{}",
+        strict.stderr
+    );
+    assert_eq!(strict.stderr.lines().count(), 1, "{}", strict.stderr);
+    assert_eq!(state(&env), before);
+    assert!(installed(&env).is_empty());
+
+    // Without --strict it installs; the report gains `dropped` and keeps its keys.
+    let out = env.run(&["--json", "plugin", "install", "mixed@cat", "--yes"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let report = out.json();
+    assert_eq!(report["action"], "installed");
+    assert_eq!(report["hooks"].as_array().unwrap().len(), 1);
+    assert!(report["warnings"].is_array() && report["changed_files"].is_array());
+    let dropped = report["dropped"].as_array().unwrap();
+    assert_eq!(dropped.len(), 2, "{report:#}");
+    assert_eq!(dropped[0]["file"], "hooks/hooks.json");
+    assert_eq!(dropped[0]["line"], 6);
+    assert!(dropped[0]["column"].as_u64().unwrap() > 1, "{report:#}");
+    assert_eq!(dropped[0]["code"], "invalid_config");
+    assert!(dropped[0]["message"].as_str().unwrap().contains("command"), "{report:#}");
+    assert_eq!(
+        (dropped[1]["line"].as_u64(), dropped[1]["code"].as_str()),
+        (Some(7), Some("invalid_matcher"))
+    );
+    // The installed hooks.json is the verified file, byte for byte.
+    let path = PathBuf::from(
+        env.filter(report["install_path"].as_str().unwrap())
+            .replace("[TMP]", &env.root.display().to_string()),
+    );
+    assert_eq!(fs::read_to_string(path.join("hooks/hooks.json")).unwrap(), MIXED);
+    assert_eq!(env.run(&["plugin", "verify"]).code, 0);
+
+    // A session runs only the valid handler (the bad matcher's group is listed invalid).
+    let handlers = plugin_handlers(&env, &[], "mixed@cat");
+    let pre = |c: &str, s: &str| ("PreToolUse".to_owned(), c.to_owned(), s.to_owned());
+    assert_eq!(handlers, [pre("echo good", "active"), pre("echo never", "invalid")]);
+    let run = env.run(&["run", "PreToolUse", "--payload", BASH]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.json()["matched"].as_array().unwrap().len(), 1, "{}", run.stdout);
+
+    // A strict update to a version that still drops entries leaves 1.0.0 in place.
+    catalogue_plugin(&env, "mixed", "1.1.0", MIXED);
+    let before = state(&env);
+    let strict = env.run(&["plugin", "update", "mixed@cat", "--strict", "--yes"]);
+    assert_eq!(strict.code, 1, "{}", strict.stdout);
+    assert!(strict.stderr.contains("refused by --strict"), "{}", strict.stderr);
+    assert_eq!(state(&env), before);
+    assert_eq!(installed(&env)[0]["version"], "1.0.0");
+    let out = env.run(&["--json", "plugin", "update", "mixed@cat", "--yes"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.json()["plugins"][0]["dropped"].as_array().unwrap().len(), 2);
+    assert_eq!(installed(&env)[0]["version"], "1.1.0");
+}
+
+#[test]
+fn a_hook_document_with_only_bad_entries_is_refused() {
+    let env = TestEnv::new("plugins-only-bad");
+    let doc = "{\n  \"hooks\": {\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\"}]}]\n  }\n}\n";
+    let cat = catalogue_plugin(&env, "broken", "1.0.0", doc);
+    assert_eq!(env.run(&["marketplace", "add", "cat", &cat.display().to_string()]).code, 0);
+    let before = state(&env);
+    let out = env.run(&["plugin", "install", "broken@cat", "--yes"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stderr.starts_with(
+            "hooks: error: plugin broken has invalid hooks: hooks/hooks.json has no valid hook: hooks/hooks.json:3:"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(state(&env), before);
+    assert!(installed(&env).is_empty());
+}
+
+#[test]
+fn plugin_hooks_are_checked_under_the_sessions_profile() {
+    // CLAUDE-CODE.md 14 F02 (deepagents: the new events load and install) and F03 (a Stop
+    // matcher: dropped in deepagents, ignored in claude-code).
+    let env = TestEnv::new("plugins-profile");
+    let f02 = r#"{"hooks":{"UserPromptExpansion":[{"hooks":[{"type":"command","command":"echo expand"}]}],"ConfigChange":[{"hooks":[{"type":"command","command":"echo change"}]}]}}"#;
+    let f03 = r#"{"hooks":{"Stop":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo stop"}]}],"SessionEnd":[{"hooks":[{"type":"command","command":"echo end"}]}]}}"#;
+    catalogue_plugin(&env, "fresh", "1.0.0", f02);
+    let cat = catalogue_plugin(&env, "stopper", "1.0.0", f03).display().to_string();
+    assert_eq!(env.run(&["marketplace", "add", "cat", &cat]).code, 0);
+
+    let out = env.run(&["--json", "plugin", "install", "fresh@cat", "--strict", "--yes"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.json()["dropped"], serde_json::json!([]));
+    let handlers = plugin_handlers(&env, &[], "fresh@cat");
+    let active = |e: &str, c: &str| (e.to_owned(), c.to_owned(), "active".to_owned());
+    assert_eq!(
+        handlers,
+        [active("UserPromptExpansion", "echo expand"), active("ConfigChange", "echo change")]
+    );
+
+    let strict = env.run(&["plugin", "install", "stopper@cat", "--strict", "--yes"]);
+    assert_eq!(strict.code, 1, "{}", strict.stdout);
+    assert!(strict.stderr.contains("[unsupported_matcher]"), "{}", strict.stderr);
+    let cc = ["--profile", "claude-code"];
+    let args: Vec<&str> = cc.iter().copied().chain(["marketplace", "add", "cat", &cat]).collect();
+    assert_eq!(env.run(&args).code, 0);
+    let args: Vec<&str> = cc
+        .iter()
+        .copied()
+        .chain(["plugin", "install", "stopper@cat", "--strict", "--yes"])
+        .collect();
+    let out = env.run(&args);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let active_cc: Vec<String> = plugin_handlers(&env, &cc, "stopper@cat")
+        .into_iter()
+        .filter(|h| h.2 == "active")
+        .map(|h| h.1)
+        .collect();
+    assert_eq!(active_cc, ["echo stop", "echo end"]);
+}

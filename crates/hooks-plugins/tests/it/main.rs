@@ -8,6 +8,7 @@ mod claude;
 mod concurrency;
 mod forms;
 mod layers;
+mod partial;
 mod signed;
 mod slow;
 mod store;
