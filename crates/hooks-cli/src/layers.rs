@@ -123,18 +123,9 @@ impl Setup {
     /// In the claude-code profile the installed plugins are ours and Claude Code's
     /// (CLAUDE-CODE.md 12.1), enabled by [`Setup::claude_plugin_settings`].
     pub fn plugin_layers(&self) -> (Vec<LayerDocument>, Vec<Diagnostic>) {
-        let (mut docs, mut diags) = match (&self.profile, &self.claude) {
-            (Profile::ClaudeCode, Some(paths)) => {
-                let options = ClaudeLayerOptions {
-                    paths: paths.clone(),
-                    settings: self.claude_plugin_settings(),
-                    start_dir: self.cwd.clone(),
-                    repo_root: Some(self.paths.project_root.clone()),
-                    require_verified: self.require_verified,
-                };
-                claude_plugin_layers(&self.paths.home, &options)
-            }
-            _ => {
+        let (mut docs, mut diags) = match self.claude_layer_options() {
+            Some(options) => claude_plugin_layers(&self.paths.home, &options),
+            None => {
                 let options =
                     LayerOptions { require_verified: self.require_verified, claude: None };
                 plugin_layers(&self.paths.home, &options)
@@ -146,6 +137,19 @@ impl Setup {
             diags.extend(g);
         }
         (docs, diags)
+    }
+
+    /// How the claude-code profile finds Claude Code's plugins and reads their settings;
+    /// `None` in the deepagents profile (or without a home to find Claude Code's in).
+    pub fn claude_layer_options(&self) -> Option<ClaudeLayerOptions> {
+        let paths = self.claude.as_ref().filter(|_| self.profile == Profile::ClaudeCode)?;
+        Some(ClaudeLayerOptions {
+            paths: paths.clone(),
+            settings: self.claude_plugin_settings(),
+            start_dir: self.cwd.clone(),
+            repo_root: Some(self.paths.project_root.clone()),
+            require_verified: self.require_verified,
+        })
     }
 
     /// What the settings layers say about plugins (`enabledPlugins`, `pluginConfigs`,
@@ -162,7 +166,7 @@ impl Setup {
             enabled_plugins: summary.enabled_plugins,
             force_enabled: summary.force_enabled,
             managed_disabled: Default::default(),
-            plugin_configs: summary.plugin_configs,
+            plugin_config_layers: summary.plugin_config_layers,
             disable_command_plugin_sources: summary.disable_command_plugin_sources,
         }
     }

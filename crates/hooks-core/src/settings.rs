@@ -254,6 +254,10 @@ pub struct SettingsSummary {
     /// `pluginConfigs` of the managed, cli and user layers, merged by that precedence per
     /// plugin id.
     pub plugin_configs: BTreeMap<String, Value>,
+    /// `pluginConfigs` of each layer that reads it, in precedence order (managed, with a
+    /// later drop-in's id winning; cli; user), so that a caller can put its own store of
+    /// option values between two of them and tell where a value comes from (10.3).
+    pub plugin_config_layers: Vec<(SettingsScope, BTreeMap<String, Value>)>,
     /// Whether plugins from command sources are off: `disableCommandPluginSources: true`,
     /// or `allowManagedHooksOnly: true` unless `disableCommandPluginSources` is `false`
     /// (1.6).
@@ -393,6 +397,19 @@ impl Policy {
             for (id, config) in &l.settings.plugin_configs {
                 summary.plugin_configs.entry(id.clone()).or_insert_with(|| config.clone());
             }
+            if l.settings.plugin_configs.is_empty() {
+                continue;
+            }
+            match summary.plugin_config_layers.last_mut() {
+                Some((scope, configs)) if *scope == l.scope => {
+                    for (id, config) in &l.settings.plugin_configs {
+                        configs.entry(id.clone()).or_insert_with(|| config.clone());
+                    }
+                }
+                _ => {
+                    summary.plugin_config_layers.push((l.scope, l.settings.plugin_configs.clone()))
+                }
+            }
         }
         let command_sources = last_managed(|s| s.disable_command_plugin_sources).map(|(v, _)| v);
         let managed_only = last_managed(|s| s.allow_managed_hooks_only).map(|(v, _)| v);
@@ -470,6 +487,10 @@ mod tests {
         assert_eq!(summary.enabled_plugins.get("p@m"), Some(&false));
         assert_eq!(summary.force_enabled.iter().collect::<Vec<_>>(), ["f@m"]);
         assert_eq!(summary.plugin_configs["f@m"]["options"]["a"], 1);
+        let scopes: Vec<SettingsScope> =
+            summary.plugin_config_layers.iter().map(|(s, _)| *s).collect();
+        assert_eq!(scopes, [SettingsScope::Managed]);
+        assert_eq!(summary.plugin_config_layers[0].1["f@m"]["options"]["a"], 1);
     }
 
     /// 1.4: `pluginConfigs` is read in managed, cli and user files only; the managed-only

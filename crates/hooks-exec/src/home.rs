@@ -98,6 +98,12 @@ impl Home {
         self.state_dir().join("plugin_state.json")
     }
 
+    /// `{home}/.state/plugin_options.json`: plugin option values set with `hooks plugin
+    /// config`, sensitive ones included (mode 0600; CLAUDE-CODE.md 10.3).
+    pub fn plugin_options_file(&self) -> PathBuf {
+        self.state_dir().join("plugin_options.json")
+    }
+
     /// `{home}/.state/plugins.journal.json`: the undo journal of a mutation in progress
     /// (present after a crash until the next operation rolls it back).
     pub fn journal_file(&self) -> PathBuf {
@@ -197,6 +203,7 @@ mod tests {
         assert_eq!(home.installed_plugins_file(), p("/h/.state/installed_plugins.json"));
         assert_eq!(home.plugin_state_file(), p("/h/.state/plugin_state.json"));
         assert_eq!(home.journal_file(), p("/h/.state/plugins.journal.json"));
+        assert_eq!(home.plugin_options_file(), p("/h/.state/plugin_options.json"));
         assert_eq!(home.lock_file(), p("/h/.state/plugins.lock.lck"));
         assert_eq!(home.lockfile(), p("/h/plugins.lock"));
         assert_eq!(home.marketplaces_file(), p("/h/plugins/marketplaces.json"));

@@ -24,12 +24,14 @@ use std::path::{Path, PathBuf};
 
 use hooks_core::{
     Diagnostic, InactiveStatus, LayerDocument, PluginInfo, PluginOrigin, Position, Profile,
+    SettingsScope,
 };
 use serde_json::{Map, Value};
 
 use crate::codes;
 use crate::folder::{PluginFolder, read_plugin_folder};
 use crate::home::Home;
+use crate::options::{OptionSpec, OptionStore, resolve};
 use crate::state::PluginStates;
 use crate::verified::set_layer;
 
@@ -43,9 +45,10 @@ pub struct ClaudePluginSettings {
     pub force_enabled: BTreeSet<String>,
     /// Ids managed settings set to `false`: disabled everywhere.
     pub managed_disabled: BTreeSet<String>,
-    /// `pluginConfigs[id]` (`{"options": {...}}`), already merged by precedence: for each
-    /// option, managed, else cli, else user.
-    pub plugin_configs: BTreeMap<String, Value>,
+    /// `pluginConfigs` (id to `{"options": {...}}`) of each layer that reads it, in
+    /// precedence order: managed, cli, user. Each option takes the first layer's value,
+    /// with our option store between cli and user (10.3, [`crate::OptionStore`]).
+    pub plugin_config_layers: Vec<(SettingsScope, BTreeMap<String, Value>)>,
     /// Managed `disableCommandPluginSources: true`: plugins whose marketplace entry has a
     /// `command` source do not load.
     pub disable_command_plugin_sources: bool,
@@ -120,6 +123,7 @@ pub fn claude_plugin_layers(
     };
     let (mut docs, mut diags, our_ids) = crate::layer::our_layers(home, &ours);
     let states = PluginStates::load(home).ok();
+    let store = load_store(home, &mut diags);
     let mut seen: HashSet<String> = HashSet::new();
     let mut sources = vec![(PluginOrigin::ClaudeCode, options.paths.plugins_root.clone())];
     sources.extend(options.paths.seed_dirs.iter().map(|d| (PluginOrigin::Seed, d.clone())));
@@ -142,7 +146,8 @@ pub fn claude_plugin_layers(
             if !seen.insert(id.clone()) {
                 continue;
             }
-            let (d, g) = load_one(&id, &found, origin, &dir, options, states.as_ref());
+            let (d, g) =
+                load_one(&id, &found, origin, &dir, options, states.as_ref(), store.as_ref());
             docs.extend(d);
             diags.extend(g);
         }
@@ -285,6 +290,31 @@ fn read_installed(
     out
 }
 
+/// The folder of Claude Code plugin `id`: from `installed_plugins.json` under the
+/// plugins root, else the first seed folder listing it (12.1).
+pub(crate) fn find_installed(options: &ClaudeLayerOptions, id: &str) -> Option<PathBuf> {
+    let mut ignored = Vec::new();
+    std::iter::once(&options.paths.plugins_root)
+        .chain(&options.paths.seed_dirs)
+        .find_map(|dir| read_installed(dir, options, &mut ignored).remove(id))
+        .map(|f| f.install_path)
+}
+
+/// The option store, or `None` with a warning when it cannot be read (sensitive options
+/// are then unset, the others take the settings and defaults).
+pub(crate) fn load_store(home: &Home, diags: &mut Vec<Diagnostic>) -> Option<OptionStore> {
+    match OptionStore::load(home) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            diags.push(Diagnostic::warning(
+                codes::PLUGIN_HOOKS_FAILED,
+                format!("could not read the plugin option values: {e}"),
+            ));
+            None
+        }
+    }
+}
+
 /// The marketplace entry of `name` in marketplace `market`, as Claude Code keeps it under
 /// `dir` (`known_marketplaces.json`'s `installLocation`, else `marketplaces/{market}`).
 /// `None` when there is none or it cannot be read (the entry only adds defaults).
@@ -319,6 +349,7 @@ fn load_one(
     dir: &Path,
     options: &ClaudeLayerOptions,
     states: Option<&PluginStates>,
+    store: Option<&OptionStore>,
 ) -> (Vec<LayerDocument>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let (name, market) = id.split_once('@').unwrap_or((id, ""));
@@ -362,7 +393,7 @@ fn load_one(
         root: found.install_path.display().to_string(),
         data_dir: data_dir.display().to_string(),
         digest: None,
-        options: plugin_options(id, &folder, settings, &mut option_diags),
+        options: plugin_options(id, &folder, settings, store, &mut option_diags),
         origin,
     };
     let mut docs = folder.documents_for(&info, Profile::ClaudeCode);
@@ -450,30 +481,30 @@ pub(crate) fn settings_enablement(
         .map(|on| (*on, format!("plugin {id} is disabled in settings (enabledPlugins)")))
 }
 
-/// The rendered `userConfig` options of a plugin (CLAUDE-CODE.md 10.3): the settings'
-/// `pluginConfigs[id].options[key]`, else the option's `default`. Strings raw, numbers
-/// and booleans as JSON text, lists and objects as compact JSON; `null` is unset. A
-/// sensitive option needs the host's secret lookup, which this engine does not have: it
-/// is left unset with `plugin_option_unavailable`.
+/// The rendered `userConfig` options of a plugin (CLAUDE-CODE.md 10.3): managed
+/// `pluginConfigs[id].options[key]`, else cli, else our option store, else user, else the
+/// option's `default` (see [`crate::OptionStore`]). Strings raw, numbers and booleans as JSON
+/// text, lists and objects as compact JSON; `null` is unset. A sensitive option takes its
+/// value from the option store only (this engine's secret lookup); without one there it is
+/// left unset with `plugin_option_unavailable`.
 pub(crate) fn plugin_options(
     id: &str,
     folder: &PluginFolder,
     settings: &ClaudePluginSettings,
+    store: Option<&OptionStore>,
     diags: &mut Vec<Diagnostic>,
 ) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
-    let Some(config) = folder.manifest.get("userConfig").and_then(Value::as_object) else {
-        return out;
-    };
-    let configured =
-        settings.plugin_configs.get(id).and_then(|c| c.get("options")).and_then(Value::as_object);
-    for (key, spec) in config {
-        if spec.get("sensitive").and_then(Value::as_bool) == Some(true) {
+    for option in
+        resolve(id, OptionSpec::all(&folder.manifest), &settings.plugin_config_layers, store)
+    {
+        let key = &option.spec.key;
+        if option.spec.sensitive && option.value.is_none() {
             diags.push(
                 Diagnostic::warning(
                     hooks_core::codes::PLUGIN_OPTION_UNAVAILABLE,
                     format!(
-                        "plugin {id}: option {key} is sensitive and there is no host secret lookup; CLAUDE_PLUGIN_OPTION_{} is unset",
+                        "plugin {id}: option {key} is sensitive and has no value in the option store (hooks plugin config {id} {key}=VALUE); CLAUDE_PLUGIN_OPTION_{} is unset",
                         key.to_uppercase()
                     ),
                 )
@@ -482,16 +513,16 @@ pub(crate) fn plugin_options(
             );
             continue;
         }
-        let value = configured.and_then(|c| c.get(key)).or_else(|| spec.get("default"));
-        if let Some(text) = value.and_then(render_option) {
+        if let Some(text) = option.value.as_ref().and_then(render_option) {
             out.insert(key.clone(), text);
         }
     }
     out
 }
 
-/// One option value as its variable's text; `None` for `null`.
-pub(crate) fn render_option(v: &Value) -> Option<String> {
+/// One option value as its variable's text (`CLAUDE_PLUGIN_OPTION_{KEY}`, CLAUDE-CODE.md
+/// 10.3): strings raw, other values as compact JSON; `None` for `null`.
+pub fn render_option(v: &Value) -> Option<String> {
     match v {
         Value::Null => None,
         Value::String(s) => Some(s.clone()),

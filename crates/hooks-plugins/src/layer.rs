@@ -17,7 +17,7 @@ use std::path::Path;
 
 use hooks_core::{Diagnostic, InactiveStatus, LayerDocument, PluginInfo, Profile, Severity};
 
-use crate::claude::{ClaudePluginSettings, plugin_options, settings_enablement};
+use crate::claude::{ClaudePluginSettings, load_store, plugin_options, settings_enablement};
 
 use crate::codes;
 use crate::error::Result;
@@ -74,6 +74,7 @@ pub(crate) fn our_layers(
             return (docs, diags, ids);
         }
     };
+    let store = options.claude.as_ref().and_then(|_| load_store(home, &mut diags));
     for (id, rec) in installed.entries() {
         ids.insert(id.clone());
         let (enabled, why) = match options.claude.as_ref().and_then(|s| settings_enablement(&id, s))
@@ -90,7 +91,8 @@ pub(crate) fn our_layers(
         let mut plugin_docs = match &options.claude {
             Some(settings) => {
                 let mut option_diags = Vec::new();
-                info.options = plugin_options(&id, &folder, settings, &mut option_diags);
+                info.options =
+                    plugin_options(&id, &folder, settings, store.as_ref(), &mut option_diags);
                 if enabled {
                     diags.extend(option_diags);
                 }

@@ -9,6 +9,8 @@
 //! - verified installs into an immutable store, with a lockfile and the state files Deep
 //!   Agents Code reads ([`install`], [`update`], [`remove`], [`verify`], ...);
 //! - authoring: reproducible archives and signed indexes ([`pack`], [`marketplace_build`]);
+//! - plugin option values (`userConfig`), stored with [`set_plugin_config`] in a 0600
+//!   file that is also the secret lookup of sensitive options ([`OptionStore`]);
 //! - JSON Schemas of `hooks-manifest.json` and `index.json` ([`schema`]).
 //!
 //! Every operation takes a [`Home`] and options and returns a typed report or a
@@ -18,6 +20,7 @@
 mod archive;
 mod catalog;
 mod claude;
+mod config;
 mod error;
 mod fetch;
 mod folder;
@@ -32,6 +35,7 @@ mod install;
 mod layer;
 mod manifest;
 mod market;
+mod options;
 mod redact;
 mod schema;
 mod sign;
@@ -45,7 +49,9 @@ pub use catalog::{
 };
 pub use claude::{
     ClaudeLayerOptions, ClaudePaths, ClaudePluginSettings, claude_data_key, claude_plugin_layers,
+    render_option,
 };
+pub use config::{OptionChange, PluginConfig, plugin_config, set_plugin_config};
 pub use error::{PluginError, Result};
 pub use fetch::{
     Location, TransferLimits, download, download_with_limits, download_with_progress, fetch_bytes,
@@ -71,6 +77,7 @@ pub use market::{
     MarketplaceReport, github_shorthand, marketplace_add, marketplace_build, marketplace_list,
     marketplace_refresh, marketplace_remove,
 };
+pub use options::{OptionKind, OptionSource, OptionSpec, OptionStore, ResolvedOption};
 pub use redact::{REDACTED, opaque_key, redact_text, redact_url};
 pub use schema::{SCHEMA_NAMES, index_schema, manifest_schema, schema};
 pub use sign::{GeneratedKeypair, generate_keypair};

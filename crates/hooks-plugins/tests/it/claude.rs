@@ -392,16 +392,17 @@ fn user_config_options_are_rendered() {
             "dirs": {"type": "string", "multiple": true, "default": ["a", "b c"]},
             "strict": {"type": "boolean", "default": false},
             "token": {"type": "string", "sensitive": true, "default": "s3cr3t-default"},
+            "pin": {"type": "number", "sensitive": true},
             "unset": {"type": "string"},
         }}),
         &hook("echo p"),
     );
     Claude::installed(&plugins, json!({"p@m": [{"installPath": p, "version": "1.0.0"}]}));
     let mut options = c.options(d.path());
-    options
-        .settings
-        .plugin_configs
-        .insert("p@m".into(), json!({"options": {"api": "u", "token": "leak"}}));
+    options.settings.plugin_config_layers = vec![(
+        hooks_core::SettingsScope::User,
+        [("p@m".to_owned(), json!({"options": {"api": "u", "token": "leak"}}))].into(),
+    )];
     let (docs, diags) = claude_plugin_layers(&home, &options);
     let info = docs[0].layer.plugin().unwrap();
     let got: Vec<(&str, &str)> =
@@ -412,6 +413,44 @@ fn user_config_options_are_rendered() {
     );
     let unavailable: Vec<_> =
         diags.iter().filter(|d| d.code == core_codes::PLUGIN_OPTION_UNAVAILABLE).collect();
-    assert_eq!(unavailable.len(), 1);
-    assert!(!unavailable[0].message.contains("leak") && !unavailable[0].message.contains("s3cr3t"));
+    assert_eq!(unavailable.len(), 2);
+    for d in &unavailable {
+        assert!(!d.message.contains("leak") && !d.message.contains("s3cr3t"), "{}", d.message);
+    }
+
+    // The option store (`hooks plugin config`): above user, below managed; the only
+    // source of a sensitive option.
+    let set = |options: &hooks_plugins::ClaudeLayerOptions, pairs: &[(&str, &str)]| {
+        let pairs: Vec<(String, String)> =
+            pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+        hooks_plugins::set_plugin_config(&home, Some(options), "p@m", &pairs, &[])
+    };
+    set(&options, &[("api", "store"), ("depth", "5"), ("token", "from-store")]).unwrap();
+    options.settings.plugin_config_layers.insert(
+        0,
+        (
+            hooks_core::SettingsScope::Managed,
+            [("p@m".to_owned(), json!({"options": {"depth": 9}}))].into(),
+        ),
+    );
+    let (docs, diags) = claude_plugin_layers(&home, &options);
+    let info = docs[0].layer.plugin().unwrap();
+    assert_eq!(info.options["api"], "store");
+    assert_eq!(info.options["depth"], "9");
+    assert_eq!(info.options["token"], "from-store");
+    let unavailable: Vec<_> = diags
+        .iter()
+        .filter(|d| d.code == core_codes::PLUGIN_OPTION_UNAVAILABLE)
+        .map(|d| d.field.as_deref())
+        .collect();
+    assert_eq!(unavailable, [Some("userConfig.pin")]);
+    // A wrong type or an unknown key writes nothing.
+    let before = std::fs::read(home.plugin_options_file()).unwrap();
+    assert!(set(&options, &[("api", "x"), ("depth", "deep")]).is_err());
+    assert!(set(&options, &[("nope", "1")]).is_err());
+    assert!(set(&options, &[("dirs", "a")]).is_err());
+    // A sensitive value is not repeated in the error.
+    let err = set(&options, &[("pin", "hunter2")]).unwrap_err().to_string();
+    assert!(err.contains("pin") && !err.contains("hunter2"), "{err}");
+    assert_eq!(std::fs::read(home.plugin_options_file()).unwrap(), before);
 }
