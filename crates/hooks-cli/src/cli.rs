@@ -101,6 +101,13 @@ Examples:
   # Exactly what plugins.lock pins, with a JSON report
   hooks plugin install lint@team --locked --yes --json";
 
+const PLUGIN_CONFIG_EXAMPLES: &str = "\
+Examples:
+  # The options of a plugin, their values and where each comes from
+  hooks --profile claude-code plugin config formatter@my-marketplace
+  # Set two values (checked against the declared types), remove a third
+  hooks --profile claude-code plugin config formatter@my-marketplace api=https://x depth=3 --unset token";
+
 const MARKETPLACE_ADD_EXAMPLES: &str = "\
 Examples:
   # A signed index, its public key pinned from the publisher's .pub file
@@ -259,6 +266,10 @@ pub enum PluginCommand {
     Disable(PluginIdArg),
     /// Re-hash every file of the installed plugins against their pinned manifests
     Verify(PluginVerifyArgs),
+    /// Show a plugin's options (userConfig) and their values, or set them: KEY=VALUE,
+    /// checked against the declared type, stored in .state/plugin_options.json (0600)
+    #[command(after_help = PLUGIN_CONFIG_EXAMPLES)]
+    Config(PluginConfigArgs),
     /// Pack a plugin folder into a reproducible NAME-VERSION.tar.gz with its manifest
     Pack(PluginPackArgs),
     /// Delete the store versions no lockfile entry or installed plugin needs (update and
@@ -314,6 +325,21 @@ pub struct PluginRemoveArgs {
     /// Also delete the plugin's data folder
     #[arg(long)]
     pub purge_data: bool,
+}
+
+/// `hooks plugin config`.
+#[derive(Debug, Args)]
+pub struct PluginConfigArgs {
+    /// The plugin (NAME@MARKETPLACE)
+    #[arg(value_name = "ID")]
+    pub id: String,
+    /// Values to store: a string as given, a number, true or false, a string list as JSON
+    /// (["a","b"]); without any, the options are listed
+    #[arg(value_name = "KEY=VALUE")]
+    pub assign: Vec<String>,
+    /// Remove the stored value of an option (repeatable)
+    #[arg(long, value_name = "KEY")]
+    pub unset: Vec<String>,
 }
 
 /// A plugin id argument.

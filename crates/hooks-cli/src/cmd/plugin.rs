@@ -35,8 +35,8 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::cli::{
-    PluginCommand, PluginInstallArgs, PluginPackArgs, PluginRemoveArgs, PluginUpdateArgs,
-    PluginVerifyArgs,
+    PluginCommand, PluginConfigArgs, PluginInstallArgs, PluginPackArgs, PluginRemoveArgs,
+    PluginUpdateArgs, PluginVerifyArgs,
 };
 use crate::cmd::json;
 use crate::context::Ctx;
@@ -197,7 +197,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, cmd: &PluginCommand) -> anyhow::Result<i32> 
         return pack(cx, args);
     }
     let setup = Setup::new(cx.global, cx.env)?;
-    let home = setup.paths.home;
+    let home = setup.paths.home.clone();
     let profile = setup.profile;
     match cmd {
         PluginCommand::Install(args) => install(cx, &home, profile, args),
@@ -224,6 +224,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, cmd: &PluginCommand) -> anyhow::Result<i32> 
         }
         PluginCommand::Verify(args) => verify(cx, &home, args),
         PluginCommand::Pack(args) => pack(cx, args),
+        PluginCommand::Config(args) => config(cx, &setup, args),
         PluginCommand::Gc => gc(cx, &home),
     }
 }
@@ -644,6 +645,189 @@ fn pack(cx: &mut Ctx<'_>, args: &PluginPackArgs) -> anyhow::Result<i32> {
         r.files,
         r.size,
         r.unpacked
+    )?;
+    Ok(0)
+}
+
+/// `--json` of `config` with values to set or unset.
+#[derive(Serialize)]
+struct Configured<'a> {
+    /// `configured`.
+    action: &'static str,
+    id: &'a str,
+    /// The option store.
+    store: String,
+    changes: Vec<Value>,
+}
+
+/// The text of an option value for a terminal: `(set)` for a sensitive option, else the
+/// variable's text, escaped.
+fn shown_value(value: Option<&Value>, sensitive: bool) -> String {
+    match value {
+        None => "-".to_owned(),
+        Some(_) if sensitive => "(set)".to_owned(),
+        Some(v) => esc(&hooks_plugins::render_option(v).unwrap_or_default()),
+    }
+}
+
+/// `hooks plugin config ID [KEY=VALUE ...] [--unset KEY]`: lists a plugin's options with
+/// their values and where each comes from, or stores values (checked against the declared
+/// types, all or nothing) in the option store (CLAUDE-CODE.md 10.3).
+fn config(cx: &mut Ctx<'_>, setup: &Setup, args: &PluginConfigArgs) -> anyhow::Result<i32> {
+    let home = &setup.paths.home;
+    let claude = setup.claude_layer_options();
+    let store = home.plugin_options_file().display().to_string();
+    if args.assign.is_empty() && args.unset.is_empty() {
+        let c = hooks_plugins::plugin_config(home, claude.as_ref(), &args.id)?;
+        return config_list(cx, &c, &store);
+    }
+    let mut assign = Vec::new();
+    for a in &args.assign {
+        let Some((key, value)) = a.split_once('=') else {
+            bail!("{:?}: expected KEY=VALUE (nothing was written)", esc(a));
+        };
+        assign.push((key.to_owned(), value.to_owned()));
+    }
+    let changes =
+        hooks_plugins::set_plugin_config(home, claude.as_ref(), &args.id, &assign, &args.unset)?;
+    if cx.global.json {
+        let changes = changes
+            .iter()
+            .map(|c| {
+                let mut v = json!({
+                    "key": c.key,
+                    "action": if c.value.is_some() { "set" } else { "unset" },
+                    "sensitive": c.sensitive,
+                    "was_set": c.was_set,
+                });
+                if !c.sensitive
+                    && let Some(value) = &c.value
+                {
+                    v["value"] = value.clone();
+                }
+                v
+            })
+            .collect();
+        json::print(cx, &Configured { action: "configured", id: &args.id, store, changes })?;
+        return Ok(0);
+    }
+    for c in &changes {
+        let key = esc(&c.key);
+        match (&c.value, c.was_set) {
+            (Some(v), _) => writeln!(
+                cx.out,
+                "set {key} = {}",
+                if c.sensitive { "(set)".to_owned() } else { shown_value(Some(v), false) }
+            )?,
+            (None, true) => writeln!(cx.out, "unset {key}")?,
+            (None, false) => writeln!(cx.out, "{key} had no stored value")?,
+        }
+    }
+    writeln!(cx.out, "stored in {store}; new sessions of {} use it", esc(&args.id))?;
+    Ok(0)
+}
+
+/// The listing of `hooks plugin config ID`.
+fn config_list(
+    cx: &mut Ctx<'_>,
+    c: &hooks_plugins::PluginConfig,
+    store: &str,
+) -> anyhow::Result<i32> {
+    if cx.global.json {
+        let options: Vec<Value> = c
+            .options
+            .iter()
+            .map(|o| {
+                let s = &o.spec;
+                json!({
+                    "key": s.key,
+                    "type": s.kind.as_str(),
+                    "title": s.title,
+                    "description": s.description,
+                    "default": if s.sensitive { None } else { s.default.clone() },
+                    "sensitive": s.sensitive,
+                    "value": if s.sensitive { None } else { o.value.clone() },
+                    "set": o.value.is_some(),
+                    "source": o.source.map(|s| s.as_str()),
+                    "ignored": o.ignored.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        let value = json!({
+            "id": c.id,
+            "root": c.root.display().to_string(),
+            "store": store,
+            "options": options,
+        });
+        writeln!(cx.out, "{}", crate::cmd::json::pretty(&value)?)?;
+        return Ok(0);
+    }
+    let id = esc(&c.id);
+    if c.options.is_empty() {
+        writeln!(cx.out, "{id} declares no options (userConfig)")?;
+        return Ok(0);
+    }
+    let style = cx.out_style;
+    let rows: Vec<[String; 6]> = c
+        .options
+        .iter()
+        .map(|o| {
+            let s = &o.spec;
+            [
+                esc(&s.key),
+                esc(s.kind.as_str()),
+                if s.sensitive { "yes" } else { "no" }.to_owned(),
+                shown_value(o.value.as_ref(), s.sensitive),
+                o.source.map(|s| s.as_str()).unwrap_or("unset").to_owned(),
+                if s.sensitive { "-".to_owned() } else { shown_value(s.default.as_ref(), false) },
+            ]
+        })
+        .collect();
+    let header = ["KEY", "TYPE", "SENSITIVE", "VALUE", "SOURCE", "DEFAULT"];
+    let widths: Vec<usize> = (0..header.len())
+        .map(|i| {
+            rows.iter().map(|r| r[i].chars().count()).chain([header[i].len()]).max().unwrap_or(0)
+        })
+        .collect();
+    let fmt = |cells: &[String]| {
+        cells
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{c:w$}"))
+            .collect::<Vec<_>>()
+            .join("  ")
+            .trim_end()
+            .to_owned()
+    };
+    let header: Vec<String> = header.iter().map(|h| (*h).to_owned()).collect();
+    writeln!(cx.out, "{}", style.bold(&fmt(&header)))?;
+    for (row, o) in rows.iter().zip(&c.options) {
+        writeln!(cx.out, "{}", fmt(row))?;
+        let about: Vec<&str> = [o.spec.title.as_deref(), o.spec.description.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect();
+        if !about.is_empty() {
+            writeln!(cx.out, "{}", style.dim(&format!("  {}", esc(&about.join(": ")))))?;
+        }
+        if !o.ignored.is_empty() {
+            let layers: Vec<&str> = o.ignored.iter().map(|s| s.as_str()).collect();
+            writeln!(
+                cx.out,
+                "{}",
+                style.yellow(&format!(
+                    "  sensitive: the value in the {} settings is ignored (only the option store is read)",
+                    layers.join(", ")
+                ))
+            )?;
+        }
+    }
+    writeln!(
+        cx.out,
+        "{}",
+        style.dim(&format!(
+            "precedence: managed, cli, store ({store}), user, default; sensitive options: store only"
+        ))
     )?;
     Ok(0)
 }

@@ -718,3 +718,139 @@ fn plugin_hooks_are_checked_under_the_sessions_profile() {
         .collect();
     assert_eq!(active_cc, ["echo stop", "echo end"]);
 }
+
+#[test]
+fn plugin_options_are_set_with_the_config_command() {
+    // CLAUDE-CODE.md 10.3: `hooks plugin config` stores values (0600, checked against the
+    // declared types, all or nothing) that reach the handler as CLAUDE_PLUGIN_OPTION_*;
+    // precedence managed, cli, store, user, default; a sensitive option only from the store
+    // and never shown.
+    let env = TestEnv::new("cc-plugin-config");
+    let claude = claude_home(&env);
+    let fmt = claude.join("plugins/cache/my-marketplace/formatter/1.0.0");
+    fs::write(
+        fmt.join(".claude-plugin/plugin.json"),
+        serde_json::json!({"name": "formatter", "version": "1.0.0", "userConfig": {
+            "api": {"type": "string", "title": "API", "description": "where to send", "default": "u"},
+            "depth": {"type": "number", "default": 1, "min": 0},
+            "dirs": {"type": "string", "multiple": true},
+            "token": {"type": "string", "sensitive": true},
+        }})
+        .to_string(),
+    )
+    .unwrap();
+    fs::write(
+        fmt.join("hooks/hooks.json"),
+        r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"printf '%s|%s|%s|%s\\n' \"$CLAUDE_PLUGIN_OPTION_API\" \"$CLAUDE_PLUGIN_OPTION_DEPTH\" \"$CLAUDE_PLUGIN_OPTION_DIRS\" \"$CLAUDE_PLUGIN_OPTION_TOKEN\" > \"$CLAUDE_PLUGIN_DATA/seen\""}]}]}}"#,
+    )
+    .unwrap();
+    // The user settings name two options: `token`'s value is never used (sensitive).
+    fs::write(
+        claude.join("settings.json"),
+        r#"{"pluginConfigs":{"formatter@my-marketplace":{"options":{"api":"from-user","token":"leak-user"}}}}"#,
+    )
+    .unwrap();
+    let id = "formatter@my-marketplace";
+    let cc = |args: &[&str]| {
+        let mut full = vec!["--profile", "claude-code"];
+        full.extend(args);
+        let out = env.command(&full).env("CLAUDE_CONFIG_DIR", &claude).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let seen = || {
+        let (code, _, err) = cc(&["run", "PreToolUse", "--payload", BASH]);
+        assert_eq!(code, Some(0), "{err}");
+        fs::read_to_string(claude.join("plugins/data/formatter-my-marketplace/seen")).unwrap()
+    };
+    assert_eq!(seen(), "from-user|1||\n");
+
+    let (code, text, err) = cc(&["plugin", "config", id]);
+    assert_eq!(code, Some(0), "{err}");
+    let row = |key: &str| text.lines().find(|l| l.starts_with(&format!("{key} "))).unwrap();
+    assert!(row("api").contains("from-user") && row("api").contains("user"), "{text}");
+    assert!(row("depth").contains("number") && row("depth").contains("default"), "{text}");
+    assert!(row("token").contains("yes") && row("token").contains("unset"), "{text}");
+    assert!(text.contains("where to send"), "{text}");
+    assert!(text.contains("the value in the user settings is ignored"), "{text}");
+    assert!(!text.contains("leak-user"), "{text}");
+
+    // Set three values.
+    // The claude-code profile's home is Claude Code's ($CLAUDE_CONFIG_DIR).
+    let store = claude.join(".state/plugin_options.json");
+    let (code, text, err) = cc(&[
+        "plugin",
+        "config",
+        id,
+        "api=https://x.example",
+        "depth=3",
+        r#"dirs=["a","b c"]"#,
+        "token=s3cr3t",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!text.contains("s3cr3t") && text.contains("set token = (set)"), "{text}");
+    assert_eq!(fs::metadata(&store).unwrap().permissions().mode() & 0o777, 0o600);
+    assert_eq!(seen(), "https://x.example|3|[\"a\",\"b c\"]|s3cr3t\n");
+
+    // Refused: a wrong type, an unknown key, a bad list, a missing `=`; all or nothing.
+    let before = fs::read(&store).unwrap();
+    for args in [
+        vec!["api=other", "depth=deep"],
+        vec!["nope=1"],
+        vec!["dirs=a,b"],
+        vec!["depth=-1"],
+        vec!["api"],
+    ] {
+        let mut full = vec!["plugin", "config", id];
+        full.extend(&args);
+        let (code, _, err) = cc(&full);
+        assert_eq!(code, Some(1), "{args:?}: {err}");
+        assert!(!err.is_empty(), "{args:?}");
+        assert_eq!(fs::read(&store).unwrap(), before, "{args:?} wrote the store");
+    }
+    let (_, _, err) = cc(&["plugin", "config", id, "depth=deep"]);
+    assert!(err.contains("depth") && err.contains("expected a number"), "{err}");
+    let (_, _, err) = cc(&["plugin", "config", id, "nope=1"]);
+    assert!(err.contains("unknown option") && err.contains("api, depth, dirs, token"), "{err}");
+
+    // Never printed: the listing (text and JSON) and `hooks list`.
+    for args in [
+        vec!["plugin", "config", id],
+        vec!["plugin", "config", id, "--json"],
+        vec!["list", "--all"],
+        vec!["list", "--all", "--json"],
+    ] {
+        let (code, text, err) = cc(&args);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        assert!(!text.contains("s3cr3t") && !err.contains("s3cr3t"), "{args:?}: {text}");
+    }
+    let (_, text, _) = cc(&["plugin", "config", id, "--json"]);
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let token = v["options"].as_array().unwrap().iter().find(|o| o["key"] == "token").unwrap();
+    assert_eq!(token["set"], true);
+    assert_eq!(token["value"], Value::Null);
+    assert_eq!(token["source"], "store");
+    let api = v["options"].as_array().unwrap().iter().find(|o| o["key"] == "api").unwrap();
+    assert_eq!(
+        (&api["value"], &api["source"]),
+        (&Value::from("https://x.example"), &"store".into())
+    );
+
+    // --unset: the user settings' value again; the JSON report names the action.
+    let (code, text, err) =
+        cc(&["plugin", "config", id, "--unset", "api", "--unset", "token", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["action"], "configured");
+    assert_eq!(v["changes"][0]["action"], "unset");
+    assert_eq!(v["changes"][0]["was_set"], true);
+    assert_eq!(seen(), "from-user|3|[\"a\",\"b c\"]|\n");
+    assert!(!fs::read_to_string(&store).unwrap().contains("s3cr3t"));
+    // A plugin that is not installed.
+    let (code, _, err) = cc(&["plugin", "config", "ghost@nowhere"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("not installed"), "{err}");
+}
