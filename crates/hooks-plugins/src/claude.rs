@@ -160,8 +160,10 @@ pub fn claude_plugin_layers(
 struct Found {
     /// The plugin folder, links resolved.
     install_path: PathBuf,
-    /// The entry's `version`.
+    /// The entry's `version` (what Claude Code recorded).
     version: Option<String>,
+    /// The entry's `gitCommitSha`.
+    git_commit: Option<String>,
     /// The `installed_plugins.json` it came from.
     listed_in: PathBuf,
 }
@@ -283,9 +285,13 @@ fn read_installed(
             );
             continue;
         }
-        let version = e.get("version").and_then(Value::as_str).map(str::to_owned);
+        let text = |k: &str| e.get(k).and_then(Value::as_str).map(str::to_owned);
+        let (version, git_commit) = (text("version"), text("gitCommitSha"));
         let install_path = real.unwrap_or(path);
-        out.insert(id.clone(), Found { install_path, version, listed_in: file.clone() });
+        out.insert(
+            id.clone(),
+            Found { install_path, version, git_commit, listed_in: file.clone() },
+        );
     }
     out
 }
@@ -379,12 +385,7 @@ fn load_one(
     if enabled {
         diags.extend(folder.diagnostics.iter().cloned());
     }
-    let version = folder
-        .metadata
-        .as_ref()
-        .and_then(|m| m.version.clone())
-        .or_else(|| found.version.clone())
-        .or_else(|| Some("unknown".to_owned()));
+    let version = Some(claude_version(name, found, entry.as_ref(), &folder));
     let data_dir = options.paths.data_dir(id);
     let mut option_diags = Vec::new();
     let info = PluginInfo {
@@ -436,6 +437,70 @@ fn load_one(
         ));
     }
     (docs, diags)
+}
+
+/// The version of a Claude Code install (CLAUDE-CODE.md 12.6): `plugin.json` `version`,
+/// else the marketplace entry's, else the git commit (the record's `gitCommitSha`, else the
+/// install folder's `HEAD`; first 12 hex), else the version Claude Code recorded in
+/// `installed_plugins.json` (ours: its own result of these rules, kept when we cannot
+/// redo them, as for an archive's digest), else `unknown-{first 12 hex of the manifest
+/// digest of the folder}` as `hooks plugin install` computes it. Never `0.0.0` nor a bare
+/// `unknown`.
+fn claude_version(
+    name: &str,
+    found: &Found,
+    entry: Option<&Map<String, Value>>,
+    folder: &PluginFolder,
+) -> String {
+    let given = |v: Option<String>| v.filter(|v| !v.trim().is_empty() && v != "unknown");
+    given(folder.metadata.as_ref().and_then(|m| m.version.clone()))
+        .or_else(|| given(entry.and_then(|e| e.get("version")?.as_str().map(str::to_owned))))
+        .or_else(|| {
+            found
+                .git_commit
+                .clone()
+                .filter(|c| is_commit(c))
+                .or_else(|| git_head(&found.install_path))
+                .map(|c| c.chars().take(12).collect())
+        })
+        .or_else(|| given(found.version.clone()).filter(|v| v != "0.0.0"))
+        .unwrap_or_else(|| crate::manifest::content_version(&found.install_path, name))
+}
+
+/// True for a full hexadecimal commit id (SHA-1 or SHA-256).
+fn is_commit(c: &str) -> bool {
+    matches!(c.len(), 40 | 64) && c.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// The commit checked out in `dir` when it is a git work tree (`.git` a folder, or a file
+/// `gitdir: PATH`): `HEAD` itself, or the branch it names (loose ref, else
+/// `packed-refs`). Read from the files; git is not run.
+fn git_head(dir: &Path) -> Option<String> {
+    let dot = dir.join(".git");
+    let git_dir = if dot.is_dir() {
+        dot
+    } else {
+        let text = fs::read_to_string(&dot).ok()?;
+        let target = PathBuf::from(text.trim().strip_prefix("gitdir:")?.trim());
+        if target.is_absolute() { target } else { dir.join(target) }
+    };
+    let head = fs::read_to_string(git_dir.join("HEAD")).ok()?;
+    let head = head.trim();
+    let Some(name) = head.strip_prefix("ref:").map(str::trim) else {
+        return is_commit(head).then(|| head.to_owned());
+    };
+    if name.split('/').any(|c| c.is_empty() || c == "..") {
+        return None;
+    }
+    if let Ok(r) = fs::read_to_string(git_dir.join(name)) {
+        let r = r.trim();
+        return is_commit(r).then(|| r.to_owned());
+    }
+    let packed = fs::read_to_string(git_dir.join("packed-refs")).ok()?;
+    packed.lines().find_map(|l| {
+        let (sha, r) = l.split_once(' ')?;
+        (r == name && is_commit(sha)).then(|| sha.to_owned())
+    })
 }
 
 /// Whether a Claude Code plugin is enabled, and the reason when it is not (12.2).

@@ -39,7 +39,8 @@ use crate::gc::{gc_locked, make_read_only};
 use crate::home::{Home, PluginId, is_safe_name};
 use crate::index::{IndexPlugin, IndexVersion, SignedIndex, now_secs};
 use crate::manifest::{
-    FileEntry, FileManifest, MANIFEST_FILE, check_tree, compute_manifest, list_files,
+    FileEntry, FileManifest, MANIFEST_FILE, check_tree, compute_manifest, content_digest12,
+    list_files,
 };
 use crate::market::{
     MarketplaceKind, MarketplaceRecord, Offer, Registry, accepted_index_file, fetch_offer,
@@ -570,13 +571,11 @@ fn stage_catalog(
     {
         Some(v) => v,
         None => {
-            let files = compute_manifest(&tree, &entry.name, "")?;
-            let digest = sha256_hex(&files.to_bytes());
+            let digest = content_digest12(&tree, &entry.name)?;
             warnings.push(format!(
-                "{sid} has no version: versioned by its content as unknown-{}",
-                &digest[..12]
+                "{sid} has no version: versioned by its content as unknown-{digest}"
             ));
-            format!("unknown-{}", &digest[..12])
+            format!("unknown-{digest}")
         }
     };
     if !is_safe_name(&version) {
@@ -1289,8 +1288,9 @@ pub fn list(home: &Home) -> Result<Vec<InstalledPlugin>> {
             InstalledPlugin {
                 enabled: states.is_enabled(&id),
                 provenance: if l.is_some() { Provenance::Verified } else { Provenance::Unverified },
+                // A record without a version (another tool's, adopted): the pinned one.
+                version: r.version.or_else(|| l.as_ref().map(|l| l.version.clone())),
                 lock: l,
-                version: r.version,
                 install_path: r.install_path,
                 id,
             }
@@ -1413,7 +1413,16 @@ pub fn adopt(home: &Home, id: &str) -> Result<AdoptReport> {
     let rec = installed.get(id).ok_or_else(|| PluginError::NotInstalled(id.to_owned()))?;
     let mut lock = Lockfile::load(home)?;
     let name = id.split('@').next().unwrap_or(id);
-    let version = rec.version.clone().unwrap_or_else(|| "0.0.0".to_owned());
+    // CLAUDE-CODE.md 12.6: the recorded version, else plugin.json's, else the content's
+    // (never 0.0.0).
+    let version = match rec
+        .version
+        .clone()
+        .or_else(|| read_plugin_folder(&rec.install_path).metadata.and_then(|m| m.version))
+    {
+        Some(v) => v,
+        None => format!("unknown-{}", content_digest12(&rec.install_path, name)?),
+    };
     let manifest = compute_manifest(&rec.install_path, name, &version)?;
     let bytes = manifest.to_bytes();
     let digest = sha256_hex(&bytes);

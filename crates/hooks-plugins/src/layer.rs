@@ -24,7 +24,7 @@ use crate::error::Result;
 use crate::folder::read_plugin_folder;
 use crate::fsutil::{ReadLock, recover_for_read};
 use crate::home::Home;
-use crate::manifest::check_tree;
+use crate::manifest::{check_tree, content_version};
 use crate::state::{InstalledPlugins, Lockfile, PluginStates};
 use crate::verified::{pinned_manifest, plugin_info, set_layer};
 
@@ -88,6 +88,19 @@ pub(crate) fn our_layers(
         }
         let lock_entry = lock.plugins.get(&id);
         let mut info = plugin_info(home, &id, &rec, lock_entry.map(|l| l.manifest_sha256.clone()));
+        if info.version.is_none() {
+            // CLAUDE-CODE.md 12.6 for a record without a version (another tool's): the
+            // pinned version, else plugin.json's, else the content's.
+            info.version = Some(
+                lock_entry
+                    .map(|l| l.version.clone())
+                    .or_else(|| folder.metadata.as_ref().and_then(|m| m.version.clone()))
+                    .unwrap_or_else(|| {
+                        let name = id.split('@').next().unwrap_or(&id);
+                        content_version(&rec.install_path, name)
+                    }),
+            );
+        }
         let mut plugin_docs = match &options.claude {
             Some(settings) => {
                 let mut option_diags = Vec::new();

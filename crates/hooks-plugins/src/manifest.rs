@@ -191,6 +191,20 @@ pub fn manifest_digest(bytes: &[u8]) -> String {
     sha256_hex(bytes)
 }
 
+/// The first 12 hex of the digest of the manifest of `dir`'s files, made with an empty
+/// version: what names a plugin that declares no version anywhere (CLAUDE-CODE.md 12.6,
+/// `unknown-{this}`).
+pub(crate) fn content_digest12(dir: &Path, name: &str) -> Result<String> {
+    let m = compute_manifest(dir, name, "")?;
+    Ok(sha256_hex(&m.to_bytes())[..12].to_owned())
+}
+
+/// `unknown-{content_digest12}`; `unknown-000000000000` when a file cannot be read.
+pub(crate) fn content_version(dir: &Path, name: &str) -> String {
+    let digest = content_digest12(dir, name).unwrap_or_else(|_| "0".repeat(12));
+    format!("unknown-{digest}")
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {

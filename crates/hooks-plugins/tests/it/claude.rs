@@ -454,3 +454,77 @@ fn user_config_options_are_rendered() {
     assert!(err.contains("pin") && !err.contains("hunter2"), "{err}");
     assert_eq!(std::fs::read(home.plugin_options_file()).unwrap(), before);
 }
+
+#[test]
+fn claude_code_versions_follow_the_version_rules() {
+    // CLAUDE-CODE.md 12.6: plugin.json, else the marketplace entry, else the git commit,
+    // else what Claude Code recorded, else unknown-{12 hex of the content's manifest
+    // digest}; never 0.0.0 nor a bare unknown.
+    let (d, home) = home();
+    let c = Claude::new(d.path());
+    let plugins = c.paths.plugins_root.clone();
+    let sha = "0123456789abcdef0123456789abcdef01234567";
+    let other = "fedcba9876543210fedcba9876543210fedcba98";
+    let mut entries = serde_json::Map::new();
+    let mut add = |id: &str, manifest: serde_json::Value, record: serde_json::Value| {
+        let dir = Claude::cached(&plugins, id, "v", manifest, &hook("echo x"));
+        let mut record = record;
+        record["installPath"] = json!(dir);
+        entries.insert(id.to_owned(), json!([record]));
+        dir
+    };
+    add("manifest@m", json!({"version": "1.2.3"}), json!({"version": "9", "gitCommitSha": sha}));
+    add("entry@m", json!({}), json!({"version": "9", "gitCommitSha": sha}));
+    add("recorded-sha@m", json!({}), json!({"version": "9", "gitCommitSha": sha}));
+    let checkout = add("checkout@m", json!({}), json!({"version": "9"}));
+    let packed = add("packed@m", json!({}), json!({}));
+    add("recorded@m", json!({}), json!({"version": "3.0.0"}));
+    let unknown = add("unknown@m", json!({}), json!({"version": "unknown"}));
+    add("zero@m", json!({}), json!({"version": "0.0.0"}));
+    // A work tree with HEAD on a branch (loose ref), one whose ref is packed.
+    fs::create_dir_all(checkout.join(".git/refs/heads")).unwrap();
+    fs::write(checkout.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+    fs::write(checkout.join(".git/refs/heads/main"), format!("{other}\n")).unwrap();
+    fs::create_dir_all(packed.join(".git")).unwrap();
+    fs::write(packed.join(".git/HEAD"), "ref: refs/heads/dev\n").unwrap();
+    fs::write(packed.join(".git/packed-refs"), format!("# pack-refs\n{sha} refs/heads/dev\n"))
+        .unwrap();
+    Claude::installed(&plugins, serde_json::Value::Object(entries));
+    let market = plugins.join("marketplaces/m/.claude-plugin");
+    fs::create_dir_all(&market).unwrap();
+    fs::write(
+        market.join("marketplace.json"),
+        json!({"name": "m", "plugins": [
+            {"name": "manifest", "source": "./manifest", "version": "5.0.0"},
+            {"name": "entry", "source": "./entry", "version": "2.1.0"},
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    let versions = |home: &Home| {
+        let (docs, _) = claude_plugin_layers(home, &c.options(d.path()));
+        docs.iter()
+            .map(|d| {
+                let p = d.layer.plugin().unwrap();
+                (p.id.clone(), p.version.clone().unwrap())
+            })
+            .collect::<std::collections::BTreeMap<_, _>>()
+    };
+    let v = versions(&home);
+    assert_eq!(v["manifest@m"], "1.2.3");
+    assert_eq!(v["entry@m"], "2.1.0");
+    assert_eq!(v["recorded-sha@m"], "0123456789ab");
+    assert_eq!(v["checkout@m"], "fedcba987654");
+    assert_eq!(v["packed@m"], "0123456789ab");
+    assert_eq!(v["recorded@m"], "3.0.0");
+    for id in ["unknown@m", "zero@m"] {
+        let got = &v[id];
+        let hex = got.strip_prefix("unknown-").unwrap_or_else(|| panic!("{id}: {got}"));
+        assert_eq!(hex.len(), 12, "{got}");
+        assert!(hex.bytes().all(|b| b.is_ascii_hexdigit()), "{got}");
+    }
+    // The same content gives the same version; other content another one.
+    assert_eq!(v["unknown@m"], versions(&home)["unknown@m"]);
+    fs::write(unknown.join("hooks/extra.sh"), "true\n").unwrap();
+    assert_ne!(v["unknown@m"], versions(&home)["unknown@m"]);
+}

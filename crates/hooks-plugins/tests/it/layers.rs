@@ -179,3 +179,38 @@ fn a_sourced_helper_is_verified_at_load() {
         docs[0].inactive
     );
 }
+
+#[test]
+fn a_plugin_without_any_version_is_named_by_its_content() {
+    // CLAUDE-CODE.md 12.6: a record and plugin.json without a version give
+    // unknown-{12 hex of the content's manifest digest}, in sessions, in `list` and in the
+    // lockfile entry `adopt` writes; never 0.0.0.
+    let (d, home) = home();
+    let dir = make_plugin(d.path(), "bare", "1.0.0", "b");
+    fs::write(dir.join(".claude-plugin/plugin.json"), r#"{"name":"bare"}"#).unwrap();
+    let mut ip = InstalledPlugins::load(&home).unwrap();
+    ip.set("bare@x", &InstallRecord { install_path: dir.clone(), version: None });
+    fs::create_dir_all(home.state_dir()).unwrap();
+    fs::write(home.installed_plugins_file(), ip.to_bytes()).unwrap();
+    let mut st = PluginStates::load(&home).unwrap();
+    st.set_enabled("bare@x", true);
+    fs::write(home.plugin_state_file(), st.to_bytes()).unwrap();
+    let version = |home: &Home| {
+        let (docs, _) = plugin_layers(home, &LayerOptions::default());
+        docs[0].layer.plugin().unwrap().version.clone().unwrap()
+    };
+    let before = version(&home);
+    let hex = before.strip_prefix("unknown-").unwrap();
+    assert!(hex.len() == 12 && hex.bytes().all(|b| b.is_ascii_hexdigit()), "{before}");
+    assert_eq!(list(&home).unwrap()[0].version, None, "nothing pinned yet");
+    let ad = adopt(&home, "bare@x").unwrap();
+    assert_eq!(ad.manifest.version, before);
+    assert_eq!(Lockfile::load(&home).unwrap().plugins["bare@x"].version, before);
+    assert_eq!(version(&home), before);
+    assert_eq!(list(&home).unwrap()[0].version.as_deref(), Some(before.as_str()));
+    // plugin.json's version, when there is one, comes before the content.
+    fs::write(dir.join(".claude-plugin/plugin.json"), r#"{"name":"bare","version":"0.3.0"}"#)
+        .unwrap();
+    fs::remove_file(home.lockfile()).unwrap();
+    assert_eq!(version(&home), "0.3.0");
+}
