@@ -147,8 +147,15 @@ pub mod codes {
     pub const PLUGIN_PATH_REJECTED: &str = "plugin_path_rejected";
     /// A plugin id found in more than one place; the first loads (CLAUDE-CODE.md 12.1).
     pub const DUPLICATE_PLUGIN: &str = "duplicate_plugin";
-    /// A sensitive plugin option with no host secret lookup: left unset (CLAUDE-CODE.md 10.3).
+    /// A sensitive plugin option with no value in the host's secret lookup (the plugin
+    /// option store): left unset (CLAUDE-CODE.md 10.3).
     pub const PLUGIN_OPTION_UNAVAILABLE: &str = "plugin_option_unavailable";
+    /// An installed plugin its marketplace renamed (`renames`): it loads under the new id,
+    /// or not at all when the new id is installed too (CLAUDE-CODE.md 12.5).
+    pub const PLUGIN_RENAMED: &str = "plugin_renamed";
+    /// An enabled plugin its marketplace renamed to `null`: it does not load
+    /// (CLAUDE-CODE.md 12.5).
+    pub const PLUGIN_REMOVED: &str = "plugin_removed";
     /// A `strict: false` marketplace entry whose plugin.json declares components
     /// (CLAUDE-CODE.md 12.3); the plugin does not load.
     pub const PLUGIN_MANIFEST_CONFLICT: &str = "plugin_manifest_conflict";

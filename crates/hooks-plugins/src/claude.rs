@@ -127,8 +127,70 @@ pub fn claude_plugin_layers(
     let mut seen: HashSet<String> = HashSet::new();
     let mut sources = vec![(PluginOrigin::ClaudeCode, options.paths.plugins_root.clone())];
     sources.extend(options.paths.seed_dirs.iter().map(|d| (PluginOrigin::Seed, d.clone())));
+    let mut bad_catalogs: HashSet<PathBuf> = HashSet::new();
     for (origin, dir) in sources {
-        for (id, found) in read_installed(&dir, options, &mut diags) {
+        let installed = read_installed(&dir, options, &mut diags);
+        for (listed_id, found) in &installed {
+            let (id, old_id) = match renamed(&dir, listed_id, &mut bad_catalogs, &mut diags) {
+                Rename::Current => (listed_id.clone(), None),
+                Rename::Removed => {
+                    removed(listed_id, found, options, states.as_ref(), &mut diags);
+                    continue;
+                }
+                Rename::To(new_id) => {
+                    let also = installed.contains_key(&new_id)
+                        || our_ids.contains(&new_id)
+                        || seen.contains(&new_id);
+                    let folder = read_plugin_folder(&found.install_path);
+                    // Warned when enabled: the old id itself when the new one is
+                    // installed too, else the plugin under its new id.
+                    let (on, _) = if also {
+                        enablement(
+                            listed_id,
+                            None,
+                            &options.settings,
+                            states.as_ref(),
+                            None,
+                            &folder,
+                        )
+                    } else {
+                        let aliased = alias_settings(&options.settings, listed_id, &new_id);
+                        let entry =
+                            new_id.split_once('@').and_then(|(n, m)| marketplace_entry(&dir, m, n));
+                        enablement(
+                            &new_id,
+                            Some(listed_id),
+                            &aliased,
+                            states.as_ref(),
+                            entry.as_ref(),
+                            &folder,
+                        )
+                    };
+                    if on {
+                        let what = if also {
+                            format!(
+                                "{new_id} is installed too and loads; {listed_id} does not load"
+                            )
+                        } else {
+                            format!(
+                                "its files load as {new_id} (settings naming {listed_id} apply to it until they name {new_id})"
+                            )
+                        };
+                        diags.push(
+                            Diagnostic::warning(
+                                hooks_core::codes::PLUGIN_RENAMED,
+                                format!("plugin {listed_id} was renamed to {new_id} by its marketplace: {what}"),
+                            )
+                            .with_source(found.listed_in.display().to_string())
+                            .with_subject(listed_id.clone()),
+                        );
+                    }
+                    if also {
+                        continue;
+                    }
+                    (new_id, Some(listed_id.as_str()))
+                }
+            };
             if our_ids.contains(&id) {
                 diags.push(
                     Diagnostic::warning(
@@ -146,13 +208,78 @@ pub fn claude_plugin_layers(
             if !seen.insert(id.clone()) {
                 continue;
             }
-            let (d, g) =
-                load_one(&id, &found, origin, &dir, options, states.as_ref(), store.as_ref());
+            let (d, g) = load_one(
+                &id,
+                old_id,
+                found,
+                origin,
+                &dir,
+                options,
+                states.as_ref(),
+                store.as_ref(),
+            );
             docs.extend(d);
             diags.extend(g);
         }
     }
     (docs, diags)
+}
+
+/// Where the marketplace's `renames` lead installed plugin `id` (12.5). A cycle is one
+/// `invalid_config` error per catalogue, which then renames nothing.
+fn renamed(
+    dir: &Path,
+    id: &str,
+    bad: &mut HashSet<PathBuf>,
+    diags: &mut Vec<Diagnostic>,
+) -> Rename {
+    let Some((name, market)) = id.split_once('@') else { return Rename::Current };
+    let Some((file, catalog)) = marketplace_catalog(dir, market) else { return Rename::Current };
+    match follow_renames(&catalog, name) {
+        Ok(Rename::To(new)) => Rename::To(format!("{new}@{market}")),
+        Ok(r) => r,
+        Err(cycle) => {
+            if bad.insert(file.clone()) {
+                diags.push(
+                    Diagnostic::error(
+                        hooks_core::codes::INVALID_CONFIG,
+                        format!(
+                            "{}: renames form a cycle ({cycle}); its renames are ignored",
+                            file.display()
+                        ),
+                    )
+                    .with_source(file.display().to_string())
+                    .with_field("renames".to_owned()),
+                );
+            }
+            Rename::Current
+        }
+    }
+}
+
+/// A plugin its marketplace renamed to `null`: it does not load; `plugin_removed` when it
+/// is enabled.
+fn removed(
+    id: &str,
+    found: &Found,
+    options: &ClaudeLayerOptions,
+    states: Option<&PluginStates>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let folder = read_plugin_folder(&found.install_path);
+    let (on, _) = enablement(id, None, &options.settings, states, None, &folder);
+    if on {
+        diags.push(
+            Diagnostic::warning(
+                hooks_core::codes::PLUGIN_REMOVED,
+                format!(
+                    "plugin {id} was removed from its marketplace (its renames map it to null); it does not load"
+                ),
+            )
+            .with_source(found.listed_in.display().to_string())
+            .with_subject(id.to_owned()),
+        );
+    }
 }
 
 /// One applicable entry of an `installed_plugins.json`.
@@ -321,10 +448,11 @@ pub(crate) fn load_store(home: &Home, diags: &mut Vec<Diagnostic>) -> Option<Opt
     }
 }
 
-/// The marketplace entry of `name` in marketplace `market`, as Claude Code keeps it under
-/// `dir` (`known_marketplaces.json`'s `installLocation`, else `marketplaces/{market}`).
-/// `None` when there is none or it cannot be read (the entry only adds defaults).
-fn marketplace_entry(dir: &Path, market: &str, name: &str) -> Option<Map<String, Value>> {
+/// The catalogue of marketplace `market` as Claude Code keeps it under `dir`
+/// (`known_marketplaces.json`'s `installLocation`, else `marketplaces/{market}`), with its
+/// file. `None` when there is none or it cannot be read (a catalogue only adds defaults
+/// and renames).
+fn marketplace_catalog(dir: &Path, market: &str) -> Option<(PathBuf, Value)> {
     let known = fs::read(dir.join("known_marketplaces.json"))
         .ok()
         .and_then(|b| serde_json::from_slice::<Value>(&b).ok());
@@ -335,21 +463,107 @@ fn marketplace_entry(dir: &Path, market: &str, name: &str) -> Option<Map<String,
         .and_then(Value::as_str)
         .map(PathBuf::from)
         .unwrap_or_else(|| dir.join("marketplaces").join(market));
-    let catalog = fs::read(location.join(".claude-plugin").join("marketplace.json")).ok()?;
-    let catalog: Value = serde_json::from_slice(&catalog).ok()?;
+    let file = location.join(".claude-plugin").join("marketplace.json");
+    let catalog: Value = serde_json::from_slice(&fs::read(&file).ok()?).ok()?;
+    Some((file, catalog))
+}
+
+/// The marketplace entry of `name` in marketplace `market` (see [`marketplace_catalog`]).
+fn marketplace_entry(dir: &Path, market: &str, name: &str) -> Option<Map<String, Value>> {
+    let (_, catalog) = marketplace_catalog(dir, market)?;
+    catalog_entry(&catalog, name).cloned()
+}
+
+/// The entry named `name` of a catalogue's `plugins`.
+fn catalog_entry<'a>(catalog: &'a Value, name: &str) -> Option<&'a Map<String, Value>> {
     catalog.get("plugins")?.as_array()?.iter().find_map(|p| {
         let p = p.as_object()?;
-        (p.get("name")?.as_str()? == name).then(|| p.clone())
+        (p.get("name")?.as_str()? == name).then_some(p)
     })
+}
+
+/// Where a catalogue's `renames` lead an installed plugin name (CLAUDE-CODE.md 12.5).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Rename {
+    /// The name is listed, or not renamed: it loads as it is.
+    Current,
+    /// Renamed (through a chain, perhaps) to this name.
+    To(String),
+    /// Renamed to `null`: removed from the marketplace.
+    Removed,
+}
+
+/// Follows `renames` (old name → new name or `null`) from `name`: a listed name ends the
+/// chain, as does a name without a rename. `Err` with the cycle, as `a -> b -> a`, when
+/// any chain of the map loops (the whole map is checked, so a catalogue with a cycle
+/// renames nothing).
+fn follow_renames(catalog: &Value, name: &str) -> Result<Rename, String> {
+    let Some(renames) = catalog.get("renames").and_then(Value::as_object) else {
+        return Ok(Rename::Current);
+    };
+    let listed = |n: &str| catalog_entry(catalog, n).is_some();
+    let follow = |from: &str| -> Result<Rename, String> {
+        let mut seen = vec![from.to_owned()];
+        let mut at = from.to_owned();
+        while !listed(&at) {
+            match renames.get(&at) {
+                None => break,
+                Some(Value::String(next)) => {
+                    seen.push(next.clone());
+                    if seen[..seen.len() - 1].contains(next) {
+                        return Err(seen.join(" -> "));
+                    }
+                    at = next.clone();
+                }
+                Some(Value::Null) => return Ok(Rename::Removed),
+                // Not a name nor null: not a rename.
+                Some(_) => break,
+            }
+        }
+        Ok(if at == from { Rename::Current } else { Rename::To(at) })
+    };
+    for old in renames.keys() {
+        follow(old)?;
+    }
+    follow(name)
+}
+
+/// `settings` with what they say about `old` applied to `new` where they say nothing of
+/// `new` (a renamed plugin keeps its settings; the files are not rewritten): enablement,
+/// managed force-enable or block, and each layer's `pluginConfigs`.
+fn alias_settings(settings: &ClaudePluginSettings, old: &str, new: &str) -> ClaudePluginSettings {
+    let mut out = settings.clone();
+    if settings_enablement(new, settings).is_none() {
+        if let Some(on) = settings.enabled_plugins.get(old) {
+            out.enabled_plugins.insert(new.to_owned(), *on);
+        }
+        if settings.force_enabled.contains(old) {
+            out.force_enabled.insert(new.to_owned());
+        }
+        if settings.managed_disabled.contains(old) {
+            out.managed_disabled.insert(new.to_owned());
+        }
+    }
+    for (_, configs) in &mut out.plugin_config_layers {
+        if !configs.contains_key(new)
+            && let Some(c) = configs.get(old).cloned()
+        {
+            configs.insert(new.to_owned(), c);
+        }
+    }
+    out
 }
 
 /// Component keys of a plugin.json (PR#plugin-manifest-schema).
 const COMPONENT_KEYS: [&str; 7] =
     ["commands", "agents", "skills", "hooks", "mcpServers", "lspServers", "outputStyles"];
 
-/// Loads one Claude Code or seed plugin.
+/// Loads one Claude Code or seed plugin, under `id`; `old_id` is the id it is installed
+/// under when its marketplace renamed it.
+#[allow(clippy::too_many_arguments)]
 fn load_one(
     id: &str,
+    old_id: Option<&str>,
     found: &Found,
     origin: PluginOrigin,
     dir: &Path,
@@ -380,8 +594,15 @@ fn load_one(
         let label = dir.join("marketplaces").join(market).join(".claude-plugin/marketplace.json");
         folder.add_entry_hooks(hooks, &label);
     }
-    let settings = &options.settings;
-    let (enabled, why) = enablement(id, settings, states, entry.as_ref(), &folder);
+    let aliased;
+    let settings = match old_id {
+        Some(old) => {
+            aliased = alias_settings(&options.settings, old, id);
+            &aliased
+        }
+        None => &options.settings,
+    };
+    let (enabled, why) = enablement(id, old_id, settings, states, entry.as_ref(), &folder);
     if enabled {
         diags.extend(folder.diagnostics.iter().cloned());
     }
@@ -504,8 +725,11 @@ fn git_head(dir: &Path) -> Option<String> {
 }
 
 /// Whether a Claude Code plugin is enabled, and the reason when it is not (12.2).
+/// `old_id`: the id a renamed plugin is installed under, whose `plugin_state.json` entry
+/// applies when the new id has none.
 fn enablement(
     id: &str,
+    old_id: Option<&str>,
     settings: &ClaudePluginSettings,
     states: Option<&PluginStates>,
     entry: Option<&Map<String, Value>>,
@@ -514,7 +738,8 @@ fn enablement(
     if let Some(v) = settings_enablement(id, settings) {
         return v;
     }
-    if let Some(on) = states.and_then(|s| s.explicit(id)) {
+    let state = states.and_then(|s| s.explicit(id).or_else(|| old_id.and_then(|o| s.explicit(o))));
+    if let Some(on) = state {
         return (on, format!("plugin {id} is disabled in hooks' plugin_state.json"));
     }
     if let Some(on) = entry.and_then(|e| e.get("defaultEnabled")).and_then(Value::as_bool) {

@@ -854,3 +854,46 @@ fn plugin_options_are_set_with_the_config_command() {
     assert_eq!(code, Some(1));
     assert!(err.contains("not installed"), "{err}");
 }
+
+#[test]
+fn a_renamed_claude_code_plugin_runs_under_its_new_id() {
+    // CLAUDE-CODE.md 12.5: the marketplace renames formatter to fmt2; the installed
+    // formatter@my-marketplace runs as fmt2@my-marketplace (its data folder too) with a
+    // plugin_renamed warning; the settings files are left as they are.
+    let env = TestEnv::new("cc-plugin-renames");
+    let claude = claude_home(&env);
+    let market = claude.join("plugins/marketplaces/my-marketplace/.claude-plugin");
+    fs::create_dir_all(&market).unwrap();
+    fs::write(
+        market.join("marketplace.json"),
+        r#"{"name":"my-marketplace","plugins":[{"name":"fmt2","source":"./fmt2"}],"renames":{"formatter":"fmt2"}}"#,
+    )
+    .unwrap();
+    let settings = r#"{"enabledPlugins":{"formatter@my-marketplace":true}}"#;
+    fs::write(claude.join("settings.json"), settings).unwrap();
+    let cc = |args: &[&str]| {
+        let mut full = vec!["--profile", "claude-code"];
+        full.extend(args);
+        let out = env.command(&full).env("CLAUDE_CONFIG_DIR", &claude).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    cc(&["run", "PreToolUse", "--payload", BASH]);
+    let data = claude.join("plugins/data/fmt2-my-marketplace");
+    let seen = fs::read_to_string(data.join("seen")).expect("the renamed plugin ran");
+    assert_eq!(seen, format!("{}\nu\n", data.display()));
+    let text = cc(&["list", "--all"]);
+    assert!(text.contains("plugin fmt2@my-marketplace 1.0.0 (Claude Code cache)"), "{text}");
+    assert!(!text.contains("plugin formatter@my-marketplace 1.0.0"), "{text}");
+    assert!(text.contains("was renamed to fmt2@my-marketplace"), "{text}");
+    let json: Value = serde_json::from_str(&cc(&["list", "--all", "--json"])).unwrap();
+    let renamed: Vec<&Value> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "plugin_renamed")
+        .collect();
+    assert_eq!(renamed.len(), 1, "{json:#}");
+    assert!(renamed[0]["message"].as_str().unwrap().contains("fmt2@my-marketplace"));
+    assert_eq!(fs::read_to_string(claude.join("settings.json")).unwrap(), settings);
+}

@@ -528,3 +528,96 @@ fn claude_code_versions_follow_the_version_rules() {
     fs::write(unknown.join("hooks/extra.sh"), "true\n").unwrap();
     assert_ne!(v["unknown@m"], versions(&home)["unknown@m"]);
 }
+
+#[test]
+fn marketplace_renames_move_and_remove_installed_plugins() {
+    // CLAUDE-CODE.md 12.5: an installed old id loads under the new id (chains followed)
+    // with plugin_renamed, or is dropped with plugin_removed; the new id installed too
+    // loads alone; a cycle is invalid_config and renames nothing; no file is rewritten.
+    let (d, home) = home();
+    let c = Claude::new(d.path());
+    let plugins = c.paths.plugins_root.clone();
+    let manifest = json!({"userConfig": {"api": {"type": "string"}}});
+    let old = Claude::cached(&plugins, "old@m", "1.0.0", manifest.clone(), &hook("echo old"));
+    let gone = Claude::cached(&plugins, "gone@m", "1.0.0", json!({}), &hook("echo gone"));
+    let dup = Claude::cached(&plugins, "dupold@m", "1.0.0", json!({}), &hook("echo dupold"));
+    let other = Claude::cached(&plugins, "other@m", "1.0.0", json!({}), &hook("echo other"));
+    let a = Claude::cached(&plugins, "a@c", "1.0.0", json!({}), &hook("echo a"));
+    Claude::installed(
+        &plugins,
+        json!({
+            "old@m": [{"installPath": old, "version": "1.0.0"}],
+            "gone@m": [{"installPath": gone, "version": "1.0.0"}],
+            "dupold@m": [{"installPath": dup, "version": "1.0.0"}],
+            "other@m": [{"installPath": other, "version": "1.0.0"}],
+            "a@c": [{"installPath": a, "version": "1.0.0"}],
+        }),
+    );
+    let catalog = |market: &str, doc: serde_json::Value| {
+        let dir = plugins.join("marketplaces").join(market).join(".claude-plugin");
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("marketplace.json"), doc.to_string()).unwrap();
+    };
+    catalog(
+        "m",
+        json!({"name": "m",
+            "plugins": [{"name": "new", "source": "./new", "version": "2.0.0"}, {"name": "other", "source": "./other"}],
+            "renames": {"old": "mid", "mid": "new", "gone": null, "dupold": "other"}}),
+    );
+    catalog("c", json!({"name": "c", "plugins": [], "renames": {"a": "b", "b": "a"}}));
+    let before = fs::read(plugins.join("installed_plugins.json")).unwrap();
+    let mut options = c.options(d.path());
+    options.settings.plugin_config_layers = vec![(
+        hooks_core::SettingsScope::User,
+        [("old@m".to_owned(), json!({"options": {"api": "kept"}}))].into(),
+    )];
+    let (docs, diags) = claude_plugin_layers(&home, &options);
+    let loaded: Vec<String> = ids(&docs).into_iter().map(|(id, _, _)| id).collect();
+    assert_eq!(loaded, ["a@c", "new@m", "other@m"], "{diags:?}");
+    let new = docs.iter().find(|d| d.layer.plugin().unwrap().id == "new@m").unwrap();
+    let info = new.layer.plugin().unwrap();
+    assert!(new.inactive.is_none());
+    assert_eq!(Path::new(&info.root), fs::canonicalize(&old).unwrap());
+    assert_eq!(info.data_dir, c.paths.data_dir("new@m").display().to_string());
+    assert_eq!(info.options["api"], "kept", "settings naming the old id apply");
+    let of = |code: &str| -> Vec<(Option<String>, String)> {
+        diags
+            .iter()
+            .filter(|d| d.code == code)
+            .map(|d| (d.subject.clone(), d.message.clone()))
+            .collect()
+    };
+    let renamed = of(core_codes::PLUGIN_RENAMED);
+    assert_eq!(renamed.len(), 2, "{renamed:?}");
+    assert_eq!(renamed[0].0.as_deref(), Some("dupold@m"));
+    assert!(renamed[0].1.contains("other@m is installed too"), "{}", renamed[0].1);
+    assert_eq!(renamed[1].0.as_deref(), Some("old@m"));
+    assert!(renamed[1].1.contains("renamed to new@m"), "{}", renamed[1].1);
+    let removed = of(core_codes::PLUGIN_REMOVED);
+    assert_eq!(removed.len(), 1);
+    assert_eq!(removed[0].0.as_deref(), Some("gone@m"));
+    let invalid = of(core_codes::INVALID_CONFIG);
+    assert_eq!(invalid.len(), 1, "{invalid:?}");
+    assert!(invalid[0].1.contains("a -> b -> a"), "{}", invalid[0].1);
+    assert_eq!(fs::read(plugins.join("installed_plugins.json")).unwrap(), before);
+
+    // Disabled under its old id: listed disabled under the new one, without a warning;
+    // a disabled removed plugin goes silently.
+    options.settings.enabled_plugins.insert("old@m".into(), false);
+    options.settings.enabled_plugins.insert("gone@m".into(), false);
+    let (docs, diags) = claude_plugin_layers(&home, &options);
+    let new = docs.iter().find(|d| d.layer.plugin().unwrap().id == "new@m").unwrap();
+    assert!(matches!(new.inactive, Some((InactiveStatus::Disabled, _))));
+    assert!(!diags.iter().any(|d| d.subject.as_deref() == Some("old@m")));
+    assert!(!diags.iter().any(|d| d.code == core_codes::PLUGIN_REMOVED));
+    // The new id named in settings decides over the old one.
+    options.settings.enabled_plugins.insert("new@m".into(), true);
+    let (docs, diags) = claude_plugin_layers(&home, &options);
+    let new = docs.iter().find(|d| d.layer.plugin().unwrap().id == "new@m").unwrap();
+    assert!(new.inactive.is_none());
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.code == core_codes::PLUGIN_RENAMED && d.subject.as_deref() == Some("old@m"))
+    );
+}
