@@ -425,12 +425,24 @@ fn read_installed(
 
 /// The folder of Claude Code plugin `id`: from `installed_plugins.json` under the
 /// plugins root, else the first seed folder listing it (12.1).
-pub(crate) fn find_installed(options: &ClaudeLayerOptions, id: &str) -> Option<PathBuf> {
+/// Also an install that its marketplace renamed to `id` (12.5): then with the id it is
+/// installed under.
+pub(crate) fn find_installed(
+    options: &ClaudeLayerOptions,
+    id: &str,
+) -> Option<(PathBuf, Option<String>)> {
     let mut ignored = Vec::new();
-    std::iter::once(&options.paths.plugins_root)
-        .chain(&options.paths.seed_dirs)
-        .find_map(|dir| read_installed(dir, options, &mut ignored).remove(id))
-        .map(|f| f.install_path)
+    std::iter::once(&options.paths.plugins_root).chain(&options.paths.seed_dirs).find_map(|dir| {
+        let mut installed = read_installed(dir, options, &mut ignored);
+        if let Some(f) = installed.remove(id) {
+            return Some((f.install_path, None));
+        }
+        let mut bad = HashSet::new();
+        installed.into_iter().find_map(|(old, f)| {
+            (renamed(dir, &old, &mut bad, &mut ignored) == Rename::To(id.to_owned()))
+                .then_some((f.install_path, Some(old)))
+        })
+    })
 }
 
 /// The option store, or `None` with a warning when it cannot be read (sensitive options
@@ -531,7 +543,11 @@ fn follow_renames(catalog: &Value, name: &str) -> Result<Rename, String> {
 /// `settings` with what they say about `old` applied to `new` where they say nothing of
 /// `new` (a renamed plugin keeps its settings; the files are not rewritten): enablement,
 /// managed force-enable or block, and each layer's `pluginConfigs`.
-fn alias_settings(settings: &ClaudePluginSettings, old: &str, new: &str) -> ClaudePluginSettings {
+pub(crate) fn alias_settings(
+    settings: &ClaudePluginSettings,
+    old: &str,
+    new: &str,
+) -> ClaudePluginSettings {
     let mut out = settings.clone();
     if settings_enablement(new, settings).is_none() {
         if let Some(on) = settings.enabled_plugins.get(old) {
@@ -615,7 +631,7 @@ fn load_one(
         root: found.install_path.display().to_string(),
         data_dir: data_dir.display().to_string(),
         digest: None,
-        options: plugin_options(id, &folder, settings, store, &mut option_diags),
+        options: plugin_options(id, old_id, &folder, settings, store, &mut option_diags),
         origin,
     };
     let mut docs = folder.documents_for(&info, Profile::ClaudeCode);
@@ -779,15 +795,20 @@ pub(crate) fn settings_enablement(
 /// left unset with `plugin_option_unavailable`.
 pub(crate) fn plugin_options(
     id: &str,
+    old_id: Option<&str>,
     folder: &PluginFolder,
     settings: &ClaudePluginSettings,
     store: Option<&OptionStore>,
     diags: &mut Vec<Diagnostic>,
 ) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
-    for option in
-        resolve(id, OptionSpec::all(&folder.manifest), &settings.plugin_config_layers, store)
-    {
+    for option in resolve(
+        id,
+        old_id,
+        OptionSpec::all(&folder.manifest),
+        &settings.plugin_config_layers,
+        store,
+    ) {
         let key = &option.spec.key;
         if option.spec.sensitive && option.value.is_none() {
             diags.push(

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::claude::{ClaudeLayerOptions, find_installed};
+use crate::claude::{ClaudeLayerOptions, alias_settings, find_installed};
 use crate::error::{PluginError, Result};
 use crate::folder::read_plugin_folder;
 use crate::fsutil::StateLock;
@@ -40,9 +40,15 @@ pub struct OptionChange {
 
 /// The folder of an installed plugin: ours first, then Claude Code's installs and seeds
 /// when `claude` is given (CLAUDE-CODE.md 12.1).
-fn plugin_root(home: &Home, claude: Option<&ClaudeLayerOptions>, id: &str) -> Result<PathBuf> {
+/// For a Claude Code install its marketplace renamed to `id` (12.5), also the id it is
+/// installed under, whose stored values apply where `id` has none (as in sessions).
+fn plugin_root(
+    home: &Home,
+    claude: Option<&ClaudeLayerOptions>,
+    id: &str,
+) -> Result<(PathBuf, Option<String>)> {
     if let Some(rec) = InstalledPlugins::load(home)?.get(id) {
-        return Ok(rec.install_path);
+        return Ok((rec.install_path, None));
     }
     claude
         .and_then(|c| find_installed(c, id))
@@ -56,11 +62,18 @@ pub fn plugin_config(
     claude: Option<&ClaudeLayerOptions>,
     id: &str,
 ) -> Result<PluginConfig> {
-    let root = plugin_root(home, claude, id)?;
+    let (root, old_id) = plugin_root(home, claude, id)?;
     let folder = read_plugin_folder(&root);
     let store = OptionStore::load(home)?;
-    let layers = claude.map(|c| c.settings.plugin_config_layers.as_slice()).unwrap_or_default();
-    let options = resolve(id, OptionSpec::all(&folder.manifest), layers, Some(&store));
+    // A renamed plugin keeps the settings of its old id, as in sessions.
+    let settings = match (claude, old_id.as_deref()) {
+        (Some(c), Some(old)) => alias_settings(&c.settings, old, id),
+        (Some(c), None) => c.settings.clone(),
+        (None, _) => Default::default(),
+    };
+    let specs = OptionSpec::all(&folder.manifest);
+    let options =
+        resolve(id, old_id.as_deref(), specs, &settings.plugin_config_layers, Some(&store));
     Ok(PluginConfig { id: id.to_owned(), root, options })
 }
 
@@ -76,7 +89,7 @@ pub fn set_plugin_config(
     unset: &[String],
 ) -> Result<Vec<OptionChange>> {
     let invalid = |reason: String| PluginError::invalid(format!("option values of {id}"), reason);
-    let root = plugin_root(home, claude, id)?;
+    let (root, _) = plugin_root(home, claude, id)?;
     let specs = OptionSpec::all(&read_plugin_folder(&root).manifest);
     let declared = |key: &str| specs.iter().find(|s| s.key == key);
     let known: Vec<&str> = specs.iter().map(|s| s.key.as_str()).collect();

@@ -105,7 +105,7 @@ pub(crate) fn our_layers(
             Some(settings) => {
                 let mut option_diags = Vec::new();
                 info.options =
-                    plugin_options(&id, &folder, settings, store.as_ref(), &mut option_diags);
+                    plugin_options(&id, None, &folder, settings, store.as_ref(), &mut option_diags);
                 if enabled {
                     diags.extend(option_diags);
                 }

@@ -284,9 +284,11 @@ impl OptionStore {
 
 /// The value of each option of `id` (see the module documentation for the precedence):
 /// `layers` are the settings' `pluginConfigs` in precedence order
-/// ([`crate::ClaudePluginSettings::plugin_config_layers`]).
+/// ([`crate::ClaudePluginSettings::plugin_config_layers`]); `old_id`, the id a renamed
+/// plugin is installed under, whose stored values apply where the new id has none.
 pub(crate) fn resolve(
     id: &str,
+    old_id: Option<&str>,
     specs: Vec<OptionSpec>,
     layers: &[(SettingsScope, BTreeMap<String, Value>)],
     store: Option<&OptionStore>,
@@ -306,7 +308,10 @@ pub(crate) fn resolve(
                     Some((layer_source(*scope), v.clone()))
                 })
                 .collect();
-            if let Some(v) = store.and_then(|s| s.get(id, &spec.key)) {
+            let stored = store.and_then(|s| {
+                s.get(id, &spec.key).or_else(|| old_id.and_then(|o| s.get(o, &spec.key)))
+            });
+            if let Some(v) = stored {
                 candidates.push((OptionSource::Store, v.clone()));
             }
             if let Some(v) = &spec.default {
@@ -382,7 +387,7 @@ mod tests {
         }});
         let specs = OptionSpec::all(manifest.as_object().unwrap());
         let got: Vec<(String, Option<&str>, Option<Value>)> =
-            resolve("p@m", specs, &layers, Some(&store))
+            resolve("p@m", None, specs, &layers, Some(&store))
                 .into_iter()
                 .map(|r| (r.spec.key, r.source.map(OptionSource::as_str), r.value))
                 .collect();

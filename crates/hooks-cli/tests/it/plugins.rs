@@ -896,4 +896,21 @@ fn a_renamed_claude_code_plugin_runs_under_its_new_id() {
     assert_eq!(renamed.len(), 1, "{json:#}");
     assert!(renamed[0]["message"].as_str().unwrap().contains("fmt2@my-marketplace"));
     assert_eq!(fs::read_to_string(claude.join("settings.json")).unwrap(), settings);
+
+    // Option values: set under the old id they apply to the new one; set under the new
+    // id (found through the rename) they win.
+    cc(&["plugin", "config", "formatter@my-marketplace", "api=old-id"]);
+    cc(&["run", "PreToolUse", "--payload", BASH]);
+    assert_eq!(
+        fs::read_to_string(data.join("seen")).unwrap(),
+        format!("{}\nold-id\n", data.display())
+    );
+    let text = cc(&["plugin", "config", "fmt2@my-marketplace"]);
+    assert!(text.contains("old-id") && text.contains("store"), "{text}");
+    cc(&["plugin", "config", "fmt2@my-marketplace", "api=new-id"]);
+    cc(&["run", "PreToolUse", "--payload", BASH]);
+    assert_eq!(
+        fs::read_to_string(data.join("seen")).unwrap(),
+        format!("{}\nnew-id\n", data.display())
+    );
 }
