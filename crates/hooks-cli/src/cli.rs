@@ -266,8 +266,9 @@ pub enum PluginCommand {
     Disable(PluginIdArg),
     /// Re-hash every file of the installed plugins against their pinned manifests
     Verify(PluginVerifyArgs),
-    /// Show a plugin's options (userConfig) and their values, or set them: KEY=VALUE,
-    /// checked against the declared type, stored in .state/plugin_options.json (0600)
+    /// Show a plugin's options (userConfig) and their values, or set them (claude-code
+    /// profile): KEY=VALUE checked against the declared type, kept in
+    /// .state/plugin_options.json (0600)
     #[command(after_help = PLUGIN_CONFIG_EXAMPLES)]
     Config(PluginConfigArgs),
     /// Pack a plugin folder into a reproducible NAME-VERSION.tar.gz with its manifest

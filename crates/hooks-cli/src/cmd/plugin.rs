@@ -674,6 +674,13 @@ fn shown_value(value: Option<&Value>, sensitive: bool) -> String {
 /// their values and where each comes from, or stores values (checked against the declared
 /// types, all or nothing) in the option store (CLAUDE-CODE.md 10.3).
 fn config(cx: &mut Ctx<'_>, setup: &Setup, args: &PluginConfigArgs) -> anyhow::Result<i32> {
+    if setup.profile != Profile::ClaudeCode {
+        bail!(
+            "plugin options (userConfig, CLAUDE_PLUGIN_OPTION_*) belong to the claude-code \
+             profile: run hooks --profile claude-code plugin config {}",
+            args.id
+        );
+    }
     let home = &setup.paths.home;
     let claude = setup.claude_layer_options();
     let store = home.plugin_options_file().display().to_string();
@@ -723,7 +730,11 @@ fn config(cx: &mut Ctx<'_>, setup: &Setup, args: &PluginConfigArgs) -> anyhow::R
             (None, false) => writeln!(cx.out, "{key} had no stored value")?,
         }
     }
-    writeln!(cx.out, "stored in {store}; new sessions of {} use it", esc(&args.id))?;
+    writeln!(
+        cx.out,
+        "stored in {store}; new sessions give {}'s handlers the values as CLAUDE_PLUGIN_OPTION_*",
+        esc(&args.id)
+    )?;
     Ok(0)
 }
 

@@ -853,6 +853,15 @@ fn plugin_options_are_set_with_the_config_command() {
     let (code, _, err) = cc(&["plugin", "config", "ghost@nowhere"]);
     assert_eq!(code, Some(1));
     assert!(err.contains("not installed"), "{err}");
+    // The deepagents profile has no plugin options (its home is another one).
+    let out = env
+        .command(&["plugin", "config", id, "api=x"])
+        .env("CLAUDE_CONFIG_DIR", &claude)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--profile claude-code"));
+    assert!(!env.home.join(".state/plugin_options.json").exists());
 }
 
 #[test]
