@@ -116,8 +116,9 @@ pub struct PluginInfo {
     pub data_dir: String,
     /// The manifest digest, when the plugin was verified.
     pub digest: Option<String>,
-    /// Rendered userConfig option values (CLAUDE-CODE.md 10.3).
-    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    /// Rendered userConfig option values (CLAUDE-CODE.md 10.3). Never serialized: a
+    /// sensitive option's value is a secret, and no listing or report shows values.
+    #[serde(skip)]
     pub options: std::collections::BTreeMap<String, String>,
     /// Where the plugin was found (CLAUDE-CODE.md 12.1).
     #[serde(skip_serializing_if = "PluginOrigin::is_hooks")]
