@@ -141,50 +141,8 @@ pub fn claude_plugin_layers(
                     let also = installed.contains_key(&new_id)
                         || our_ids.contains(&new_id)
                         || seen.contains(&new_id);
-                    let folder = read_plugin_folder(&found.install_path);
-                    // Warned when enabled: the old id itself when the new one is
-                    // installed too, else the plugin under its new id.
-                    let (on, _) = if also {
-                        enablement(
-                            listed_id,
-                            None,
-                            &options.settings,
-                            states.as_ref(),
-                            None,
-                            &folder,
-                        )
-                    } else {
-                        let aliased = alias_settings(&options.settings, listed_id, &new_id);
-                        let entry =
-                            new_id.split_once('@').and_then(|(n, m)| marketplace_entry(&dir, m, n));
-                        enablement(
-                            &new_id,
-                            Some(listed_id),
-                            &aliased,
-                            states.as_ref(),
-                            entry.as_ref(),
-                            &folder,
-                        )
-                    };
-                    if on {
-                        let what = if also {
-                            format!(
-                                "{new_id} is installed too and loads; {listed_id} does not load"
-                            )
-                        } else {
-                            format!(
-                                "its files load as {new_id} (settings naming {listed_id} apply to it until they name {new_id})"
-                            )
-                        };
-                        diags.push(
-                            Diagnostic::warning(
-                                hooks_core::codes::PLUGIN_RENAMED,
-                                format!("plugin {listed_id} was renamed to {new_id} by its marketplace: {what}"),
-                            )
-                            .with_source(found.listed_in.display().to_string())
-                            .with_subject(listed_id.clone()),
-                        );
-                    }
+                    let cx = RenameCx { dir: &dir, options, states: states.as_ref() };
+                    warn_renamed(&cx, listed_id, &new_id, found, also, &mut diags);
                     if also {
                         continue;
                     }
@@ -255,6 +213,51 @@ fn renamed(
             Rename::Current
         }
     }
+}
+
+/// What [`warn_renamed`] reads besides the plugin.
+struct RenameCx<'a> {
+    dir: &'a Path,
+    options: &'a ClaudeLayerOptions,
+    states: Option<&'a PluginStates>,
+}
+
+/// `plugin_renamed` for installed `old` that its marketplace renamed to `new`, when it is
+/// enabled: as itself when `new` is installed too (`also`: that install loads, `old` does
+/// not), else as the plugin under its new id.
+fn warn_renamed(
+    cx: &RenameCx<'_>,
+    old: &str,
+    new: &str,
+    found: &Found,
+    also: bool,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let folder = read_plugin_folder(&found.install_path);
+    let settings = &cx.options.settings;
+    let (on, _) = if also {
+        enablement(old, None, settings, cx.states, None, &folder)
+    } else {
+        let aliased = alias_settings(settings, old, new);
+        let entry = new.split_once('@').and_then(|(n, m)| marketplace_entry(cx.dir, m, n));
+        enablement(new, Some(old), &aliased, cx.states, entry.as_ref(), &folder)
+    };
+    if !on {
+        return;
+    }
+    let what = if also {
+        format!("{new} is installed too and loads; {old} does not load")
+    } else {
+        format!("its files load as {new} (settings naming {old} apply to it until they name {new})")
+    };
+    diags.push(
+        Diagnostic::warning(
+            hooks_core::codes::PLUGIN_RENAMED,
+            format!("plugin {old} was renamed to {new} by its marketplace: {what}"),
+        )
+        .with_source(found.listed_in.display().to_string())
+        .with_subject(old.to_owned()),
+    );
 }
 
 /// A plugin its marketplace renamed to `null`: it does not load; `plugin_removed` when it
