@@ -64,6 +64,7 @@ use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
 use crate::output::{
     HandlerResult, RawOutput, format_seconds, parse_output_for, parse_output_value_for,
+    parse_worktree_command,
 };
 use crate::payload::{EventInput, Invocation};
 use crate::profile::Profile;
@@ -306,6 +307,10 @@ impl Dispatch {
                 }
                 _ => true,
             },
+            policy_settings_change: table_source(&invocation.input, Event::ConfigChange)
+                == Some("policy_settings"),
+            directory_from_slash_command: table_source(&invocation.input, Event::DirectoryAdded)
+                == Some("slash_command"),
             ..ReduceContext::default()
         };
         let (ctx, stopping) = match turn.loop_count(&invocation.input) {
@@ -353,6 +358,8 @@ impl Dispatch {
             warnings.extend(host::adjust_jobs(&mut jobs, handlers, &invocation, host));
         }
         let mut reduction = Reduction::new(event, ctx, caps);
+        // Handlers run in the payload's cwd: a relative WorktreeCreate path resolves there.
+        reduction.set_cwd(invocation.common.cwd.clone());
         for w in warnings {
             reduction.note(w);
         }
@@ -423,6 +430,10 @@ impl Dispatch {
             return None;
         }
         Some(match output {
+            // CLAUDE-CODE.md 4.2: a WorktreeCreate command prints the path, not JSON.
+            JobOutput::Process(raw) if self.event == Event::WorktreeCreate => {
+                parse_worktree_command(raw, &self.caps, self.profile)
+            }
             JobOutput::Process(raw) => parse_output_for(self.event, raw, &self.caps, self.profile),
             // CLAUDE-CODE.md 9.4: a callback's `{"async": true, ...}` contributes nothing.
             JobOutput::Object(value)
@@ -658,6 +669,14 @@ fn job(
             rewake_summary: h.background.rewake_summary.clone(),
             detached: false,
         }),
+    }
+}
+
+/// The payload's `source` when `input` is an invocation of `event` (a table event).
+fn table_source(input: &EventInput, event: Event) -> Option<&str> {
+    match input {
+        EventInput::Table(t) if t.event() == event => t.get_str("source"),
+        _ => None,
     }
 }
 

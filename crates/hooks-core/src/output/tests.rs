@@ -210,12 +210,14 @@ fn json_only_detection() {
     );
     // Python's json accepts NaN; serde_json does not: plain text (documented deviation).
     check(e, exit(0, "{\"x\": NaN}", ""), json!({"plain": "{\"x\": NaN}", "diags": [malformed]}));
-    // Plain text is context for SessionStart and UserPromptSubmit: no diagnostic.
-    for ev in [Event::SessionStart, Event::UserPromptSubmit] {
+    // Plain text is context for SessionStart, UserPromptSubmit and UserPromptExpansion: no
+    // diagnostic.
+    for ev in [Event::SessionStart, Event::UserPromptSubmit, Event::UserPromptExpansion] {
         check(ev, exit(0, " some context \n", ""), json!({"plain": "some context"}));
     }
     for ev in Event::ALL {
-        if !matches!(ev, Event::SessionStart | Event::UserPromptSubmit) {
+        if !matches!(ev, Event::SessionStart | Event::UserPromptSubmit | Event::UserPromptExpansion)
+        {
             check(ev, exit(0, "text", ""), json!({"plain": "text", "diags": [malformed]}));
         }
     }
