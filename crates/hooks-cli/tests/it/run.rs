@@ -329,7 +329,10 @@ fn every_event_fires_its_example_payload_without_payload() {
     env.user_hooks(&json!({"hooks": hooks}).to_string());
     for event in EVENTS {
         let out = env.run(&["run", event]);
-        assert_eq!(out.code, 0, "{event}: {}", out.stderr);
+        // A WorktreeCreate handler that prints no path fails the creation (CLAUDE-CODE.md
+        // 4.4): blocking.
+        let code = if event == "WorktreeCreate" { 2 } else { 0 };
+        assert_eq!(out.code, code, "{event}: {}", out.stderr);
         assert!(
             out.stderr
                 .contains(&format!("no --payload: firing {event} with its example payload {{")),
