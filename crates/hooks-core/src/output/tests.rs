@@ -703,3 +703,18 @@ fn python_trim() {
         assert_eq!(py_trim(s), t, "{s:?}");
     }
 }
+
+#[test]
+fn ansi_escapes_are_removed_and_worktree_paths_resolved() {
+    use super::{resolve_worktree_path, strip_ansi};
+    assert_eq!(strip_ansi("\u{1b}[1;32m/tmp/wt\u{1b}[0m"), "/tmp/wt");
+    assert_eq!(strip_ansi("\u{1b}]0;title\u{7}/a\u{1b}]8;;x\u{1b}\\b"), "/ab");
+    assert_eq!(strip_ansi("\u{9b}2J/c\u{1b}="), "/c");
+    assert_eq!(resolve_worktree_path("/w", None), Ok("/w".to_owned()));
+    assert_eq!(resolve_worktree_path("a/./b/../c", Some("/p/q")), Ok("/p/q/a/c".to_owned()));
+    assert_eq!(resolve_worktree_path("../../../..", Some("/p")), Ok("/".to_owned()));
+    assert!(resolve_worktree_path("/a/../b", Some("/p")).is_err());
+    assert!(resolve_worktree_path("/a/.", Some("/p")).is_err());
+    assert!(resolve_worktree_path("rel", None).is_err());
+    assert!(resolve_worktree_path("/a\u{202e}b", None).is_err());
+}
