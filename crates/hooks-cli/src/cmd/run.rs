@@ -4,7 +4,8 @@
 //! itself) plus the common fields it lacks: `session_id` (a fresh UUID v4),
 //! `transcript_path` (`""`), `cwd` (the working directory), `hook_event_name`,
 //! `permission_mode` (`default`). Without `--payload` the event's example payload
-//! ([`hooks_core::payload::example_payload`]: its required fields only) is fired, for a
+//! ([`hooks_core::payload::example_payload`]: its required fields and those CLAUDE-CODE.md
+//! 5.2 would default) is fired, for a
 //! try-out, and stderr says so. A payload that lacks a required field is an error naming
 //! the field, the fields the event needs and the example.
 //!
@@ -18,7 +19,7 @@ use std::path::Path;
 
 use anyhow::{Context as _, anyhow};
 use hooks_core::matcher::{MatcherKind, matcher_kind};
-use hooks_core::payload::{example_payload, host_required_keys};
+use hooks_core::payload::{defaulted_keys, example_payload, host_required_keys};
 use hooks_core::render::{Notice, render_notices};
 use hooks_core::{
     CommonDefaults, Diagnostic, Event, EventInput, Invocation, PayloadError, Snapshot, codes,
@@ -144,12 +145,18 @@ pub(crate) fn tool_name(invocation: &Invocation) -> Option<String> {
         .flatten()
 }
 
-/// What `event`'s payload needs, for messages: its required fields and its example.
+/// What `event`'s payload needs, for messages: its required fields, the fields defaulted
+/// with a warning (CLAUDE-CODE.md 5.2) and its example.
 pub(crate) fn payload_needs(event: Event) -> String {
+    let required = host_required_keys(event);
+    let defaulted = match defaulted_keys(event) {
+        [] => String::new(),
+        keys => format!(", and {} defaulted with a payload_defaulted warning", keys.join(", ")),
+    };
     format!(
         "{event} needs {} (session_id, transcript_path, cwd and permission_mode are filled \
-         when absent); for example {}",
-        host_required_keys(event).join(", "),
+         when absent{defaulted}); for example {}",
+        if required.is_empty() { "no field".to_owned() } else { required.join(", ") },
         example_payload(event)
     )
 }
@@ -209,9 +216,8 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
     let session = Session::start(options)?;
     if let Some(count) = args.stop_continuations {
         match &invocation.input {
-            EventInput::SubagentStop(i) => {
-                session.set_subagent_stop_continuations(&i.agent_id, count)
-            }
+            EventInput::SubagentStop(i) => session
+                .set_subagent_stop_continuations(i.agent_id.as_deref().unwrap_or_default(), count),
             _ => session.set_stop_continuations(count),
         }
     }

@@ -664,9 +664,12 @@ mod tests {
             r#"{"id": 1, "method": "session", "params": {"capabilities": ["sudo"]}}"#,
             "error -32602 1 \"session params: unknown variant `sudo`, expected one of `updated-input`, `pre-tool-use-updated-input`, `permission-request-updated-input`, `defer`\"",
         );
+        // A Stop without fields gets CLAUDE-CODE.md 5.2's defaults; a payload that is not
+        // an object is an error.
+        check(r#"{"id": 1, "method": "event", "params": {"event": "Stop"}}"#, "event 1 Stop");
         check(
-            r#"{"id": 1, "method": "event", "params": {"event": "Stop"}}"#,
-            "error -32602 1 \"Stop payload: missing field 'last_assistant_message'; Stop needs last_assistant_message (session_id, transcript_path, cwd and permission_mode are filled when absent); for example {\\\"last_assistant_message\\\":\\\"Done.\\\"}\"",
+            r#"{"id": 1, "method": "event", "params": {"event": "Stop", "payload": [1]}}"#,
+            "error -32602 1 \"Stop payload: expected a JSON object; Stop needs no field (session_id, transcript_path, cwd and permission_mode are filled when absent, and last_assistant_message, background_tasks, session_crons defaulted with a payload_defaulted warning); for example {\\\"last_assistant_message\\\":\\\"Done.\\\",\\\"background_tasks\\\":[],\\\"session_crons\\\":[]}\"",
         );
         check(
             r#"{"id": 1, "method": "event"}"#,
