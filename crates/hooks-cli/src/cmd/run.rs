@@ -9,8 +9,12 @@
 //! try-out, and stderr says so. A payload that lacks a required field is an error naming
 //! the field, the fields the event needs and the example.
 //!
-//! The printed object is `{"event", "snapshot_id", "load_diagnostics", "matched",
-//! "decision", "effect", "handlers"}`; `effect` is the reference's effect object plus
+//! Payload warnings (`payload_defaulted`, CLAUDE-CODE.md 5.2; `unknown_field` in the
+//! deepagents profile, while claude-code passes unknown keys through, 5.1) go to stderr and
+//! into the printed object.
+//!
+//! The printed object is `{"event", "snapshot_id", "load_diagnostics",
+//! "payload_diagnostics", "matched", "decision", "effect", "handlers"}`; `effect` is the reference's effect object plus
 //! `notices`, the lines the reference shows the user. Exit 0 when the action may proceed,
 //! 2 when the decision denies, blocks or stops, 1 on an engine error.
 
@@ -48,6 +52,10 @@ pub(crate) struct RunOutput<'a> {
     #[serde(serialize_with = "crate::hints::serialize")]
     #[schemars(schema_with = "crate::hints::schema")]
     pub load_diagnostics: &'a [Diagnostic],
+    /// What reading the host's payload reported: `payload_defaulted` for each field of
+    /// CLAUDE-CODE.md 5.2 that was missing, and (deepagents) `unknown_field` for each key
+    /// the event does not have.
+    pub payload_diagnostics: &'a [Diagnostic],
     /// Matched handler ids, in configuration order.
     pub matched: &'a [String],
     /// The reduced decision.
@@ -64,12 +72,14 @@ impl<'a> RunOutput<'a> {
     pub fn new(
         fired: &'a Fired,
         load_diagnostics: &'a [Diagnostic],
+        payload_diagnostics: &'a [Diagnostic],
         tool_name: Option<&str>,
     ) -> Self {
         RunOutput {
             event: fired.event,
             snapshot_id: &fired.snapshot_id,
             load_diagnostics,
+            payload_diagnostics,
             matched: &fired.matched,
             decision: &fired.decision,
             effect: HostEffect {
@@ -199,7 +209,8 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
         cwd: cwd.unwrap_or_else(|| cx.env.cwd.clone()).display().to_string(),
         permission_mode: Some("default".to_owned()),
     };
-    let (invocation, warnings) = Invocation::from_host_json(event, &value, &defaults)
+    let profile = crate::layers::profile(cx.global, cx.env)?;
+    let (invocation, warnings) = Invocation::from_host_json_for(profile, event, &value, &defaults)
         .map_err(|e| anyhow!(payload_error(&e)))?;
     for w in &warnings {
         cx.warn(format!("payload: {}", w.message));
@@ -248,7 +259,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
             cx.warn(d.message.clone());
         }
     }
-    let output = RunOutput::new(&fired, &load_diagnostics, tool.as_deref());
+    let output = RunOutput::new(&fired, &load_diagnostics, &warnings, tool.as_deref());
     writeln!(cx.out, "{}", crate::cmd::json::pretty(&output)?)?;
     Ok(if fired.is_blocking() { 2 } else { 0 })
 }

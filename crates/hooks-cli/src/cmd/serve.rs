@@ -29,7 +29,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use hooks_core::{AsyncResult, CommonDefaults, Diagnostic, Event, Invocation};
+use hooks_core::{AsyncResult, CommonDefaults, Diagnostic, Event, Invocation, Profile};
 use hooks_exec::{AsyncResultListener, Fired, Session, StatusListener};
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -271,8 +271,9 @@ enum Handled {
 pub(crate) enum Request {
     /// A blank line: nothing to do.
     Blank,
-    /// `event`, with the invocation its params describe.
-    Event { id: Id, invocation: Box<Invocation> },
+    /// `event`, with the invocation its params describe and what reading its payload
+    /// reported.
+    Event { id: Id, invocation: Box<Invocation>, payload_diagnostics: Vec<Diagnostic> },
     /// `session`, with the host options to start the session with.
     Session { id: Id, params: SessionParams },
     /// `reload`.
@@ -287,6 +288,7 @@ pub(crate) enum Request {
 /// none could be read).
 pub(crate) fn parse_request(
     line: &[u8],
+    profile: Profile,
     defaults: &CommonDefaults,
 ) -> Result<Request, ErrorResponse> {
     if line.iter().all(u8::is_ascii_whitespace) {
@@ -295,8 +297,10 @@ pub(crate) fn parse_request(
     let request = read_request_line(line)?;
     let id = request.id;
     match request.method {
-        Method::Event => match invocation(request.params, defaults) {
-            Ok(invocation) => Ok(Request::Event { id, invocation: Box::new(invocation) }),
+        Method::Event => match invocation(request.params, profile, defaults) {
+            Ok((invocation, payload_diagnostics)) => {
+                Ok(Request::Event { id, invocation: Box::new(invocation), payload_diagnostics })
+            }
             Err(message) => Err(ErrorResponse::new(Some(id), INVALID_PARAMS, message)),
         },
         Method::Session => match session_params(request.params) {
@@ -364,12 +368,16 @@ fn event_params(params: Option<Value>) -> Result<EventParams, String> {
     Ok(EventParams { event, payload })
 }
 
-/// The invocation of an `event` request's params.
-fn invocation(params: Option<Value>, defaults: &CommonDefaults) -> Result<Invocation, String> {
+/// The invocation of an `event` request's params, read as `profile` reads payloads, and
+/// what reading it reported (the response's `payload_diagnostics`).
+fn invocation(
+    params: Option<Value>,
+    profile: Profile,
+    defaults: &CommonDefaults,
+) -> Result<(Invocation, Vec<Diagnostic>), String> {
     let params = event_params(params)?;
     let payload = params.payload.unwrap_or_else(|| Value::Object(Map::new()));
-    Invocation::from_host_json(params.event, &payload, defaults)
-        .map(|(invocation, _)| invocation)
+    Invocation::from_host_json_for(profile, params.event, &payload, defaults)
         .map_err(|e| payload_error(&e))
 }
 
@@ -386,6 +394,7 @@ struct EventDone {
     id: Id,
     fired: Fired,
     load_diagnostics: Vec<Diagnostic>,
+    payload_diagnostics: Vec<Diagnostic>,
     tool_name: Option<String>,
 }
 
@@ -397,7 +406,7 @@ fn handle(
     tasks: &mut JoinSet<EventDone>,
     batch: &mut Vec<u8>,
 ) -> Handled {
-    let request = match parse_request(line, defaults) {
+    let request = match parse_request(line, host.setup.profile, defaults) {
         Ok(request) => request,
         Err(response) => {
             push_line(batch, &Response::Error(response));
@@ -406,14 +415,14 @@ fn handle(
     };
     match request {
         Request::Blank => {}
-        Request::Event { id, invocation } => {
+        Request::Event { id, invocation, payload_diagnostics } => {
             host.fired = true;
             let session = Arc::clone(&host.session);
             tasks.spawn_local(async move {
                 let load_diagnostics = session.load_diagnostics();
                 let tool_name = tool_name(&invocation);
                 let fired = session.fire(*invocation).await;
-                EventDone { id, fired, load_diagnostics, tool_name }
+                EventDone { id, fired, load_diagnostics, payload_diagnostics, tool_name }
             });
         }
         Request::Session { id, .. } if host.fired => {
@@ -511,9 +520,13 @@ impl StatusLine {
 /// Appends the response of a finished event task to `batch`.
 fn push_event_response(batch: &mut Vec<u8>, done: Result<EventDone, tokio::task::JoinError>) {
     match done {
-        Ok(EventDone { id, fired, load_diagnostics, tool_name }) => {
-            let result =
-                Outcome::Event(RunOutput::new(&fired, &load_diagnostics, tool_name.as_deref()));
+        Ok(EventDone { id, fired, load_diagnostics, payload_diagnostics, tool_name }) => {
+            let result = Outcome::Event(RunOutput::new(
+                &fired,
+                &load_diagnostics,
+                &payload_diagnostics,
+                tool_name.as_deref(),
+            ));
             push_line(batch, &Response::Result { id, result });
         }
         Err(e) => {
@@ -593,9 +606,11 @@ mod tests {
     #[track_caller]
     fn check(line: &str, want: &str) {
         let defaults = CommonDefaults::new("s", "/t", "/c");
-        let got = match parse_request(line.as_bytes(), &defaults) {
+        let got = match parse_request(line.as_bytes(), Profile::DeepAgents, &defaults) {
             Ok(Request::Blank) => "blank".to_owned(),
-            Ok(Request::Event { id, invocation }) => format!("event {id} {}", invocation.event()),
+            Ok(Request::Event { id, invocation, .. }) => {
+                format!("event {id} {}", invocation.event())
+            }
             Ok(Request::Session { id, params }) => {
                 format!("session {id} {}", serde_json::to_string(&params).unwrap_or_default())
             }

@@ -27,7 +27,16 @@ fn rm_rf_is_denied_with_exit_2() {
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(
         keys,
-        ["event", "snapshot_id", "load_diagnostics", "matched", "decision", "effect", "handlers"]
+        [
+            "event",
+            "snapshot_id",
+            "load_diagnostics",
+            "payload_diagnostics",
+            "matched",
+            "decision",
+            "effect",
+            "handlers"
+        ]
     );
     assert_eq!(v["event"], "PreToolUse");
     assert_eq!(v["matched"], json!(["PreToolUse:0:0", "PreToolUse:1:0"]));
