@@ -125,7 +125,8 @@ impl TurnState {
         match input {
             EventInput::Stop(_) => Some(self.main),
             EventInput::SubagentStop(i) => {
-                Some(self.subagents.get(&i.agent_id).copied().unwrap_or_default())
+                let agent_id = i.agent_id.as_deref().unwrap_or_default();
+                Some(self.subagents.get(agent_id).copied().unwrap_or_default())
             }
             _ => None,
         }
@@ -322,7 +323,9 @@ impl Dispatch {
                 };
                 invocation.set_stop_hook_active(active);
                 let stopping = match &invocation.input {
-                    EventInput::SubagentStop(i) => Stopping::Subagent(i.agent_id.clone()),
+                    EventInput::SubagentStop(i) => {
+                        Stopping::Subagent(i.agent_id.clone().unwrap_or_default())
+                    }
                     _ => Stopping::Main,
                 };
                 (

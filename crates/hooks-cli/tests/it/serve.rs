@@ -67,9 +67,9 @@ fn concurrent_requests_malformed_lines_and_shutdown() {
     assert_eq!(by_id(json!(3))["error"]["code"], -32602);
     assert_eq!(
         by_id(json!(3))["error"]["message"],
-        "PreToolUse payload: missing field 'tool_name'; PreToolUse needs tool_name, tool_input, \
-         tool_use_id (session_id, transcript_path, cwd and permission_mode are filled when \
-         absent); for example {\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"echo \
+        "PreToolUse payload: missing field 'tool_name'; PreToolUse needs tool_name, tool_input \
+         (session_id, transcript_path, cwd and permission_mode are filled when absent, and \
+         tool_use_id defaulted with a payload_defaulted warning); for example {\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"echo \
          hello\"},\"tool_use_id\":\"toolu_example\"}"
     );
     assert_eq!(
