@@ -476,6 +476,17 @@ impl Dispatch {
     /// Takes the raw result of the job at `index` (in any order). Returns false, ignoring
     /// it, for an unknown index or a job already answered.
     pub fn accept(&mut self, index: usize, output: JobOutput) -> bool {
+        self.accept_mapped(index, output, |_| {})
+    }
+
+    /// [`Dispatch::accept`], with `map` applied to the parsed result first: a host that
+    /// saves long texts to files (CLAUDE-CODE.md 6.5 rule 8) replaces them there.
+    pub fn accept_mapped(
+        &mut self,
+        index: usize,
+        output: JobOutput,
+        map: impl FnOnce(&mut HandlerResult),
+    ) -> bool {
         if self.profile == Profile::ClaudeCode
             && matches!(output, JobOutput::TimedOut)
             && let Some(job) = self.jobs.get(index)
@@ -484,7 +495,10 @@ impl Dispatch {
         {
             self.timed_out_callbacks.insert(index, host::callback_timeout_text(job));
         }
-        let result = self.parse(index, &output);
+        let mut result = self.parse(index, &output);
+        if let Some(result) = &mut result {
+            map(result);
+        }
         self.accept_result(index, result)
     }
 

@@ -469,6 +469,16 @@ impl Session {
         }
         let mut runs: Vec<Option<HandlerRun>> = vec![None; running.len()];
         let mut detached: Vec<(usize, DetachedRun)> = Vec::new();
+        // claude-code: long texts go to files in the session folder (6.5 rule 8).
+        let long_texts = snapshot.profile().is_claude_code().then(|| LongTexts {
+            dir: self.session_dir(&dispatch.invocation().common.session_id).join("hook-output"),
+            debug: self.debug.clone(),
+        });
+        let fingerprints: Vec<String> = dispatch
+            .jobs()
+            .iter()
+            .map(|j| snapshot.handlers()[j.handler].fingerprint.chars().take(12).collect())
+            .collect();
         poll_fn(|cx| {
             let mut pending = false;
             for slot in &mut running {
@@ -476,9 +486,17 @@ impl Session {
                 match job.as_mut().poll(cx) {
                     Poll::Ready((index, ran, run)) => {
                         match ran {
-                            Ran::Output(output) => {
-                                dispatch.accept(index, output);
-                            }
+                            Ran::Output(output) => match &long_texts {
+                                Some(long) => {
+                                    let fingerprint = &fingerprints[index];
+                                    dispatch.accept_mapped(index, output, |result| {
+                                        long.save(result, fingerprint);
+                                    });
+                                }
+                                None => {
+                                    dispatch.accept(index, output);
+                                }
+                            },
                             Ran::Detached(rest) => {
                                 dispatch.detach(index);
                                 detached.push((index, rest));
@@ -869,6 +887,72 @@ impl Session {
                 })
             }
         }
+    }
+}
+
+/// Where a claude-code session saves the long texts of handler results (CLAUDE-CODE.md 6.5
+/// rule 8): `{session_dir}/hook-output/`.
+struct LongTexts {
+    dir: PathBuf,
+    debug: Option<Arc<DebugLog>>,
+}
+
+impl LongTexts {
+    /// Saves each text of `result` over the cap to `{dir}/{fingerprint}-{n}.txt` and puts
+    /// the preview in its place, with `output_truncated`. A text that cannot be saved stays
+    /// as it is (the reduction then cuts it at the cap and says so).
+    fn save(&self, result: &mut hooks_core::HandlerResult, fingerprint: &str) {
+        let mut notes = Vec::new();
+        for (field, text) in result.texts_mut() {
+            if !hooks_core::output::is_long_text(text) {
+                continue;
+            }
+            match self.write(fingerprint, text) {
+                Ok(path) => {
+                    let path = path.to_string_lossy();
+                    let (preview, note) = hooks_core::output::long_text_saved(field, text, &path);
+                    *text = preview;
+                    notes.push(note);
+                }
+                Err(err) => {
+                    if let Some(log) = &self.debug {
+                        let dir = self.dir.display();
+                        log.note(&format!("long hook {field} not saved in {dir}: {err}"));
+                    }
+                }
+            }
+        }
+        result.diagnostics.extend(notes);
+    }
+
+    /// Writes `text` to a new file `{fingerprint}-{n}.txt` (the first free `n` from 1):
+    /// the folder 0700 and never a symbolic link, the file 0600, created new (never an
+    /// existing file, never through a link).
+    fn write(&self, fingerprint: &str, text: &str) -> std::io::Result<PathBuf> {
+        use std::io::Write as _;
+        use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(&self.dir)?;
+        if !std::fs::symlink_metadata(&self.dir)?.is_dir() {
+            return Err(std::io::Error::other("not a folder"));
+        }
+        for n in 1..=10_000u32 {
+            let path = self.dir.join(format!("{fingerprint}-{n}.txt"));
+            let opened = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+                .open(&path);
+            match opened {
+                Ok(mut file) => {
+                    file.write_all(text.as_bytes())?;
+                    return Ok(path);
+                }
+                Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(err) => return Err(err),
+            }
+        }
+        Err(std::io::Error::other("no free file name"))
     }
 }
 
