@@ -8,6 +8,9 @@ fn handler(command: &str) -> HandlerConfig {
     HandlerConfig {
         command: Some(command.to_owned()),
         argv: None,
+        args: None,
+        shell: None,
+        once: None,
         timeout: None,
         status_message: None,
         if_condition: None,
