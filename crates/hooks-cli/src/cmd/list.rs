@@ -120,8 +120,9 @@ pub(crate) struct ListedHandler<'a> {
     pub matcher: Option<&'a str>,
     /// The shell command, when given.
     pub command: Option<&'a str>,
-    /// The program and arguments, when given.
-    pub argv: Option<&'a [String]>,
+    /// The program and arguments, when given: `argv` as written, or the exec form
+    /// [`command`, ...`args`] of a handler with `args` (CLAUDE-CODE.md 6.1).
+    pub argv: Option<Vec<String>>,
     /// The timeout written in the file, in seconds.
     pub timeout: Option<f64>,
     /// The timeout that applies, in seconds.
@@ -196,7 +197,10 @@ impl<'a> ListedHandler<'a> {
             event: h.event,
             matcher: h.matcher.as_deref(),
             command: h.command.as_deref(),
-            argv: h.argv.as_deref(),
+            argv: h.argv.clone().or_else(|| {
+                let command = h.command.as_ref()?;
+                Some(std::iter::once(command).chain(h.args.as_ref()?).cloned().collect())
+            }),
             timeout: h.timeout,
             effective_timeout: h.effective_timeout,
             status_message: h.status_message.as_deref(),
