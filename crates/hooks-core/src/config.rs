@@ -101,11 +101,11 @@ pub struct HandlerConfig {
     pub if_condition: Option<String>,
     /// Set for handlers migrated from the legacy format: output and exit status ignored.
     pub legacy: Option<LegacyHandler>,
-    /// `async`, `asyncRewake`, `rewakeMessage`, `rewakeSummary` as written (claude-code
-    /// profile, CLAUDE-CODE.md 9); all absent in the deepagents profile.
+    /// `async`, `asyncRewake`, `rewakeMessage`, `rewakeSummary` as written (CLAUDE-CODE.md
+    /// 9; both profiles, 1.2), except that the deepagents profile leaves out `async: false`.
     pub background: AsyncSpec,
     /// The handler type and its fields; [`HandlerType::Command`] for `command` (then
-    /// `command` or `argv` is set) and always under the deepagents profile.
+    /// `command` or `argv` is set).
     pub kind: HandlerType,
     /// JSON path of the handler, e.g. `hooks.PreToolUse[0].hooks[1]`.
     pub field: String,
@@ -237,6 +237,11 @@ pub struct ParsedConfig {
 /// Ours, stricter than the reference: no type coercion (`"5"` or `true` as a timeout, `"no"`
 /// as `async` are rejected), a blank `command` is rejected, `argv` alone is enough, and
 /// unknown keys are reported as `unknown_field` warnings (the entry still loads).
+///
+/// Ours, wider than the reference (CLAUDE-CODE.md 1.2, SPEC 15.13): the Claude Code handler
+/// types and fields (`args`, `shell`, `once`, `if`, `async: true`, `asyncRewake`,
+/// `rewakeMessage`, `rewakeSummary`; `http`, `prompt`, `agent`, `mcp_tool`) load in this
+/// profile too.
 ///
 /// Project and user documents in the legacy format are migrated (SPEC 3); a plugin
 /// document in that format is invalid.

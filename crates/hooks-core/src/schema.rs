@@ -899,9 +899,31 @@ mod tests {
                 json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "timeout": "5"}]}]}}),
                 Err("timeout: not"),
             ),
+            // CLAUDE-CODE.md 1.2, 6.1, 9: the command fields of the superset.
             (
-                json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "async": true}]}]}}),
-                Err("async: not false"),
+                json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "async": true,
+                    "asyncRewake": false, "rewakeMessage": "M", "rewakeSummary": "S", "once": true}]}]}}),
+                Ok(()),
+            ),
+            (
+                json!({"hooks": {"PreToolUse": [{"hooks": [
+                    {"type": "command", "command": "printf", "args": ["%s", "${CLAUDE_PROJECT_DIR}"]},
+                    {"type": "command", "command": "true", "args": []},
+                    {"type": "command", "command": "Get-Item .", "shell": "powershell", "if": "Bash(git *)"}
+                ]}]}}),
+                Ok(()),
+            ),
+            (
+                json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "shell": "zsh"}]}]}}),
+                Err("shell: no anyOf alternative"),
+            ),
+            (
+                json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "args": "a"}]}]}}),
+                Err("args: not"),
+            ),
+            (
+                json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "async": "yes"}]}]}}),
+                Err("async: not"),
             ),
         ];
         for (doc, expect) in cases {

@@ -990,8 +990,28 @@ impl Drop for StatusGuard {
 
 #[cfg(test)]
 mod tests {
-    use super::stop_block_cap;
-    use std::ffi::OsStr;
+    use super::{project_dir_placeholder, stop_block_cap};
+    use std::ffi::{OsStr, OsString};
+
+    #[test]
+    fn the_project_dir_placeholder_takes_the_handler_environment() {
+        // CLAUDE-CODE.md 6.2: plain text, the last value of the variable, nothing else.
+        let argv: Vec<String> =
+            ["printf", "%s", "${CLAUDE_PROJECT_DIR}/x", "${HOME}", "$CLAUDE_PROJECT_DIR"]
+                .map(str::to_owned)
+                .to_vec();
+        let var = |k: &str, v: &str| (OsString::from(k), OsString::from(v));
+        let env = [
+            var("CLAUDE_PROJECT_DIR", "/old"),
+            var("HOME", "/h"),
+            var("CLAUDE_PROJECT_DIR", "/p q"),
+        ];
+        assert_eq!(
+            project_dir_placeholder(&argv, &env),
+            ["printf", "%s", "/p q/x", "${HOME}", "$CLAUDE_PROJECT_DIR"]
+        );
+        assert_eq!(project_dir_placeholder(&argv, &[]), argv);
+    }
 
     #[test]
     fn stop_block_cap_reads_the_host_variable() {
