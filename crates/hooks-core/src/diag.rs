@@ -240,6 +240,12 @@ pub mod codes {
     /// A handler has `if` on an event other than the tool events: it loads and never runs
     /// (CLAUDE-CODE.md 2.3).
     pub const IF_NEVER_EVALUATED: &str = "if_never_evaluated";
+    /// An exec-form `command` (one with `args`) contains whitespace: it still names one
+    /// program (CLAUDE-CODE.md 6.1).
+    pub const EXEC_COMMAND_HAS_SPACES: &str = "exec_command_has_spaces";
+    /// A shell-form plugin command contains `${user_config.`: it never runs (CLAUDE-CODE.md
+    /// 6.2).
+    pub const USER_CONFIG_IN_SHELL_FORM: &str = "user_config_in_shell_form";
     /// A background handler stopped at session end, its process group killed
     /// (CLAUDE-CODE.md 9.1 rule 5).
     pub const CANCELLED: &str = "cancelled";

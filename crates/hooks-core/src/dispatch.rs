@@ -126,7 +126,8 @@ impl TurnState {
         match input {
             EventInput::Stop(_) => Some(self.main),
             EventInput::SubagentStop(i) => {
-                Some(self.subagents.get(&i.agent_id).copied().unwrap_or_default())
+                let agent_id = i.agent_id.as_deref().unwrap_or_default();
+                Some(self.subagents.get(agent_id).copied().unwrap_or_default())
             }
             _ => None,
         }
@@ -327,7 +328,9 @@ impl Dispatch {
                 };
                 invocation.set_stop_hook_active(active);
                 let stopping = match &invocation.input {
-                    EventInput::SubagentStop(i) => Stopping::Subagent(i.agent_id.clone()),
+                    EventInput::SubagentStop(i) => {
+                        Stopping::Subagent(i.agent_id.clone().unwrap_or_default())
+                    }
                     _ => Stopping::Main,
                 };
                 (
@@ -484,6 +487,17 @@ impl Dispatch {
     /// Takes the raw result of the job at `index` (in any order). Returns false, ignoring
     /// it, for an unknown index or a job already answered.
     pub fn accept(&mut self, index: usize, output: JobOutput) -> bool {
+        self.accept_mapped(index, output, |_| {})
+    }
+
+    /// [`Dispatch::accept`], with `map` applied to the parsed result first: a host that
+    /// saves long texts to files (CLAUDE-CODE.md 6.5 rule 8) replaces them there.
+    pub fn accept_mapped(
+        &mut self,
+        index: usize,
+        output: JobOutput,
+        map: impl FnOnce(&mut HandlerResult),
+    ) -> bool {
         if self.profile == Profile::ClaudeCode
             && matches!(output, JobOutput::TimedOut)
             && let Some(job) = self.jobs.get(index)
@@ -492,7 +506,10 @@ impl Dispatch {
         {
             self.timed_out_callbacks.insert(index, host::callback_timeout_text(job));
         }
-        let result = self.parse(index, &output);
+        let mut result = self.parse(index, &output);
+        if let Some(result) = &mut result {
+            map(result);
+        }
         self.accept_result(index, result)
     }
 

@@ -308,6 +308,31 @@ impl SpecificOutput {
         }
     }
 
+    /// The output's `additionalContext`, for the events whose output has one.
+    pub fn additional_context_mut(&mut self) -> Option<&mut String> {
+        match self {
+            SpecificOutput::SessionStart { additional_context, .. }
+            | SpecificOutput::UserPromptSubmit { additional_context, .. }
+            | SpecificOutput::PreToolUse { additional_context, .. }
+            | SpecificOutput::PostToolUse { additional_context, .. }
+            | SpecificOutput::PostToolUseFailure { additional_context }
+            | SpecificOutput::Stop { additional_context }
+            | SpecificOutput::SubagentStart { additional_context }
+            | SpecificOutput::SubagentStop { additional_context }
+            | SpecificOutput::Setup { additional_context }
+            | SpecificOutput::UserPromptExpansion { additional_context }
+            | SpecificOutput::PostToolBatch { additional_context } => additional_context.as_mut(),
+            SpecificOutput::PermissionRequest { .. }
+            | SpecificOutput::MessageDisplay { .. }
+            | SpecificOutput::PermissionDenied { .. }
+            | SpecificOutput::CwdChanged { .. }
+            | SpecificOutput::FileChanged { .. }
+            | SpecificOutput::WorktreeCreate { .. }
+            | SpecificOutput::Elicitation { .. }
+            | SpecificOutput::ElicitationResult { .. } => None,
+        }
+    }
+
     /// True when `event` accepts a `hookSpecificOutput` at all: not SessionEnd,
     /// Notification, PreCompact (SPEC 4), nor the events whose row of CLAUDE-CODE.md 4.2
     /// honours no `hookSpecificOutput` field (InstructionsLoaded, TaskCreated,
@@ -456,6 +481,55 @@ impl HandlerResult {
     pub fn block_reason(&self) -> Option<&str> {
         self.output.as_ref().and_then(HookOutput::block_reason)
     }
+
+    /// The texts CLAUDE-CODE.md 6.5 rule 8 saves to a file when they are long, with their
+    /// field names: `additionalContext`, `systemMessage` and plain stdout.
+    pub fn texts_mut(&mut self) -> Vec<(&'static str, &mut String)> {
+        let mut texts = Vec::new();
+        if let Some(out) = &mut self.output {
+            if let Some(text) =
+                out.specific.as_mut().and_then(SpecificOutput::additional_context_mut)
+            {
+                texts.push(("additionalContext", text));
+            }
+            if let Some(text) = &mut out.system_message {
+                texts.push(("systemMessage", text));
+            }
+        }
+        if let Some(text) = &mut self.plain_text {
+            texts.push(("stdout", text));
+        }
+        texts
+    }
+}
+
+/// Characters of a text a claude-code decision keeps in place of one longer than
+/// [`TEXT_CAP`](crate::reduce::TEXT_CAP) saved to a file (CLAUDE-CODE.md 6.5 rule 8).
+pub const LONG_TEXT_PREVIEW: usize = 1_000;
+
+/// True when `text` is long enough to be saved to a file (6.5 rule 8: over
+/// [`TEXT_CAP`](crate::reduce::TEXT_CAP) characters).
+pub fn is_long_text(text: &str) -> bool {
+    text.chars().nth(crate::reduce::TEXT_CAP).is_some()
+}
+
+/// What replaces a long text saved at `path` (6.5 rule 8): its first
+/// [`LONG_TEXT_PREVIEW`] characters, then `\n[hook output: {len} characters, full text in
+/// {path}]`; and the `output_truncated` warning that says so (the reducer adds the handler
+/// id).
+pub fn long_text_saved(field: &str, text: &str, path: &str) -> (String, Diagnostic) {
+    let len = text.chars().count();
+    let cut = text.char_indices().nth(LONG_TEXT_PREVIEW).map_or(text.len(), |(i, _)| i);
+    let preview = format!("{}\n[hook output: {len} characters, full text in {path}]", &text[..cut]);
+    let diagnostic = Diagnostic::warning(
+        codes::OUTPUT_TRUNCATED,
+        format!(
+            "Hook {field} exceeded {} characters; the full text ({len} characters) is in {path}",
+            crate::reduce::TEXT_CAP
+        ),
+    )
+    .with_field(field);
+    (preview, diagnostic)
 }
 
 /// Parses what a runner observed of one handler into a [`HandlerResult`] (SPEC 7).

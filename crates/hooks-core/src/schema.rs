@@ -112,16 +112,20 @@ struct UnmatchedGroup {
     hooks: Vec<Handler>,
 }
 
-/// A command handler. It needs `command` or `argv` (or both: `argv` then runs).
+/// A command handler. It needs `command` or `argv` (or both: `argv` then runs); `args`
+/// needs `command` and excludes `argv`.
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[schemars(extend("anyOf" = [{"required": ["command"]}, {"required": ["argv"]}]))]
+#[schemars(extend("dependentRequired" = {"args": ["command"]}))]
+#[schemars(extend("not" = {"required": ["argv", "args"]}))]
 struct Handler {
     /// The handler type.
     #[serde(rename = "type")]
     kind: HandlerType,
-    /// A command line run by `/bin/sh -c` in the invocation's cwd; the payload arrives on
-    /// stdin. Must not be blank.
+    /// A command line run by `/bin/sh -c` in the invocation's cwd (the shell form); the
+    /// payload arrives on stdin. With `args`, the program of the exec form, looked up on
+    /// `PATH` when it has no `/`. Must not be blank.
     #[serde(default)]
     #[schemars(extend("pattern" = "\\S"))]
     command: Option<String>,
@@ -129,6 +133,19 @@ struct Handler {
     #[serde(default)]
     #[schemars(length(min = 1))]
     argv: Option<Vec<String>>,
+    /// The exec form's arguments: argv = [`command`, ...`args`], run without a shell
+    /// (`[]` is valid). `${CLAUDE_PROJECT_DIR}`, `${CLAUDE_PLUGIN_ROOT}`,
+    /// `${CLAUDE_PLUGIN_DATA}` and, in plugins, `${user_config.KEY}` are replaced as
+    /// plain text in `command` and each element.
+    #[serde(default)]
+    args: Option<Vec<String>>,
+    /// The shell of the shell form: `bash` (`/bin/sh -c`, the default) or `powershell`
+    /// (`pwsh -NoProfile -Command`). Ignored in the exec form.
+    #[serde(default)]
+    shell: Option<ShellName>,
+    /// Accepted without effect in files (a host-registered skill handler runs once).
+    #[serde(default)]
+    once: Option<bool>,
     /// Seconds before the handler's process group is killed (600 by default, 30 for
     /// UserPromptSubmit).
     #[serde(default)]
@@ -137,10 +154,33 @@ struct Handler {
     /// Status text shown while the handler runs (default `Running {Event} hook…`).
     #[serde(default)]
     status_message: Option<String>,
-    /// Asynchronous command hooks are not supported: only `false` is accepted.
+    /// A permission rule such as `Bash(git *)`: on the tool events the handler runs only
+    /// for calls it matches; elsewhere it never runs.
+    #[serde(default, rename = "if")]
+    if_rule: Option<String>,
+    /// Run in the background: the invocation does not wait, and the output's
+    /// `additionalContext` and `systemMessage` reach the model on the next turn.
     #[serde(default, rename = "async")]
-    #[schemars(extend("const" = false))]
     is_async: Option<bool>,
+    /// Run in the background (implies `async`); an exit 2 wakes the model with stderr.
+    #[serde(default)]
+    async_rewake: Option<bool>,
+    /// Text put before the rewake body, separated by a blank line.
+    #[serde(default)]
+    rewake_message: Option<String>,
+    /// The rewake's summary when the output names none.
+    #[serde(default)]
+    rewake_summary: Option<String>,
+}
+
+/// The shell of a shell-form command.
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum ShellName {
+    /// `/bin/sh -c` (the default).
+    Bash,
+    /// `pwsh -NoProfile -Command`.
+    Powershell,
 }
 
 /// The handler type; only command handlers exist in files.
@@ -952,9 +992,31 @@ mod tests {
                 json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "timeout": "5"}]}]}}),
                 Err("timeout: not"),
             ),
+            // CLAUDE-CODE.md 1.2, 6.1, 9: the command fields of the superset.
             (
-                json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "async": true}]}]}}),
-                Err("async: not false"),
+                json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "async": true,
+                    "asyncRewake": false, "rewakeMessage": "M", "rewakeSummary": "S", "once": true}]}]}}),
+                Ok(()),
+            ),
+            (
+                json!({"hooks": {"PreToolUse": [{"hooks": [
+                    {"type": "command", "command": "printf", "args": ["%s", "${CLAUDE_PROJECT_DIR}"]},
+                    {"type": "command", "command": "true", "args": []},
+                    {"type": "command", "command": "Get-Item .", "shell": "powershell", "if": "Bash(git *)"}
+                ]}]}}),
+                Ok(()),
+            ),
+            (
+                json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "shell": "zsh"}]}]}}),
+                Err("shell: no anyOf alternative"),
+            ),
+            (
+                json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "args": "a"}]}]}}),
+                Err("args: not"),
+            ),
+            (
+                json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "async": "yes"}]}]}}),
+                Err("async: not"),
             ),
         ];
         for (doc, expect) in cases {

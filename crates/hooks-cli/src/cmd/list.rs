@@ -120,8 +120,9 @@ pub(crate) struct ListedHandler<'a> {
     pub matcher: Option<&'a str>,
     /// The shell command, when given.
     pub command: Option<&'a str>,
-    /// The program and arguments, when given.
-    pub argv: Option<&'a [String]>,
+    /// The program and arguments, when given: `argv` as written, or the exec form
+    /// [`command`, ...`args`] of a handler with `args` (CLAUDE-CODE.md 6.1).
+    pub argv: Option<Vec<String>>,
     /// The timeout written in the file, in seconds.
     pub timeout: Option<f64>,
     /// The timeout that applies, in seconds.
@@ -196,7 +197,7 @@ impl<'a> ListedHandler<'a> {
             event: h.event,
             matcher: h.matcher.as_deref(),
             command: h.command.as_deref(),
-            argv: h.argv.as_deref(),
+            argv: written_argv(h),
             timeout: h.timeout,
             effective_timeout: h.effective_timeout,
             status_message: h.status_message.as_deref(),
@@ -228,12 +229,24 @@ pub(crate) fn status(h: &Handler) -> (&'static str, Option<String>) {
     h.status.word_and_reason()
 }
 
+/// The exec form as written: `argv`, or `command` and `args` (CLAUDE-CODE.md 6.1).
+fn written_argv(h: &Handler) -> Option<Vec<String>> {
+    h.argv.clone().or_else(|| {
+        let command = h.command.as_ref()?;
+        Some(std::iter::once(command).chain(h.args.as_ref()?).cloned().collect())
+    })
+}
+
 /// What a handler runs, as one line: the command, or the argv joined with spaces
-/// (arguments with blanks or quotes quoted).
+/// (arguments with blanks or quotes quoted). The exec form is shown as written, with its
+/// placeholders: a plugin option value (`${user_config.KEY}`, which may be a secret) is
+/// never shown.
 pub(crate) fn runs(h: &Handler) -> String {
     match &h.program {
         Program::Command(c) => c.clone(),
-        Program::Argv(argv) => argv
+        Program::Argv(argv) => written_argv(h)
+            .as_ref()
+            .unwrap_or(argv)
             .iter()
             .map(|a| {
                 if a.is_empty() || a.chars().any(|c| c.is_whitespace() || c == '"' || c == '\'') {

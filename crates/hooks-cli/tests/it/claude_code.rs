@@ -120,3 +120,91 @@ fn deepagents_says_how_to_read_claude_code_settings() {
     let out = env.run(&["run", "Stop", "--payload", r#"{"last_assistant_message":"Done."}"#]);
     assert_eq!(out.stderr.matches("--profile claude-code").count(), 1, "{}", out.stderr);
 }
+
+#[test]
+fn exec_form_substitutes_the_project_dir_as_one_argument() {
+    // CLAUDE-CODE.md 14 F54 (6.1, 6.2), a real process: `args` runs without a shell, and
+    // `${CLAUDE_PROJECT_DIR}` becomes the handler's CLAUDE_PROJECT_DIR as plain text, spaces
+    // and all. SessionStart shows the handler's stdout as context.
+    let env = TestEnv::new("cc-exec-form");
+    let start = env.root.join("p q");
+    std::fs::create_dir_all(start.join(".git")).unwrap();
+    let hooks = r#"{"hooks": {"SessionStart": [{"hooks": [
+        {"type": "command", "command": "printf", "args": ["%s", "${CLAUDE_PROJECT_DIR}"]},
+        {"type": "command", "command": "printf '[%s]' \"$CLAUDE_PROJECT_DIR\"", "shell": "bash"}
+    ]}]}}"#;
+    env.write("claude/settings.json", hooks);
+    env.user_hooks(hooks);
+    for profile in ["claude-code", "deepagents"] {
+        let out = env
+            .command(&[
+                "--profile",
+                profile,
+                "run",
+                "SessionStart",
+                "--payload",
+                r#"{"source":"startup"}"#,
+            ])
+            .env("CLAUDE_CONFIG_DIR", env.root.join("claude"))
+            .current_dir(&start)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let dir = start.display().to_string();
+        assert_eq!(
+            v["decision"]["context"],
+            serde_json::json!([dir.clone(), format!("[{dir}]")]),
+            "{profile}: {v:#}"
+        );
+    }
+}
+
+#[test]
+fn powershell_commands_run_through_pwsh() {
+    // CLAUDE-CODE.md 6.1: `shell: "powershell"` runs `pwsh -NoProfile -Command`; where pwsh
+    // is missing the handler fails to launch like any missing program.
+    let env = TestEnv::new("cc-pwsh");
+    let bin = env.root.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let fake = bin.join("pwsh");
+    std::fs::write(&fake, "#!/bin/sh\nprintf '%s|' \"$@\"\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    env.write(
+        "claude/settings.json",
+        r#"{"hooks": {"SessionStart": [{"hooks": [
+            {"type": "command", "command": "Write-Output $env:X", "shell": "powershell"}
+        ]}]}}"#,
+    );
+    let run = |path: &str| {
+        let out = env
+            .command(&[
+                "--profile",
+                "claude-code",
+                "run",
+                "SessionStart",
+                "--payload",
+                r#"{"source":"startup"}"#,
+            ])
+            .env("CLAUDE_CONFIG_DIR", env.root.join("claude"))
+            .env("PATH", path)
+            .output()
+            .unwrap();
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let v = run(&format!("{}:/usr/bin:/bin", bin.display()));
+    assert_eq!(
+        v["decision"]["context"],
+        serde_json::json!(["-NoProfile|-Command|Write-Output $env:X|"]),
+        "{v:#}"
+    );
+    let v = run("/nonexistent");
+    let codes: Vec<&str> = v["decision"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    assert_eq!(codes, ["launch_failed"], "{v:#}");
+}
