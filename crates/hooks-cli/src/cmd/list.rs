@@ -132,6 +132,17 @@ pub(crate) struct ListedHandler<'a> {
     /// The `if` rule, as written (CLAUDE-CODE.md 6.3).
     #[serde(rename = "if")]
     pub if_condition: Option<&'a str>,
+    /// The handler type: `command`, `http`, `prompt`, `agent`, `mcp_tool` (CLAUDE-CODE.md
+    /// 2.2), or `callback` (the host's in-process callback).
+    #[serde(rename = "type")]
+    #[schemars(extend("enum" = ["command", "http", "prompt", "agent", "mcp_tool", "callback"]))]
+    pub handler_type: &'static str,
+    /// True when it runs in the background (`async` or `asyncRewake`, CLAUDE-CODE.md 9):
+    /// its event does not wait for it.
+    #[serde(rename = "async")]
+    pub asynchronous: bool,
+    /// True for `asyncRewake`: an exit 2 wakes the model (9.2).
+    pub async_rewake: bool,
     /// `managed`, `cli`, `project`, `local`, `user` or `plugin` (CLAUDE-CODE.md 1.5).
     #[schemars(extend("enum" = ["managed", "cli", "project", "local", "user", "plugin"]))]
     pub layer: &'static str,
@@ -202,6 +213,9 @@ impl<'a> ListedHandler<'a> {
             effective_timeout: h.effective_timeout,
             status_message: h.status_message.as_deref(),
             if_condition: h.if_rule.as_ref().map(|r| r.as_str()),
+            handler_type: handler_type(&h.program),
+            asynchronous: h.background.is_background(),
+            async_rewake: h.background.rewake == Some(true),
             layer: h.layer.label(),
             file: &h.source,
             line: h.position.map(|p| p.line),
@@ -216,6 +230,18 @@ impl<'a> ListedHandler<'a> {
             status,
             reason,
         }
+    }
+}
+
+/// The type name of a handler's program (CLAUDE-CODE.md 2.2).
+fn handler_type(program: &Program) -> &'static str {
+    match program {
+        Program::Http(_) => "http",
+        Program::Prompt(_) => "prompt",
+        Program::Agent(_) => "agent",
+        Program::McpTool(_) => "mcp_tool",
+        Program::Callback { .. } => "callback",
+        _ => "command",
     }
 }
 
@@ -424,6 +450,11 @@ pub(crate) fn table(handlers: &[&Handler], cwd: &Path, style: Style, fit_mode: F
         }
         if let Some(rule) = &h.if_rule {
             detail.push(format!("if {}", hooks_core::text::escape_control(rule.as_str())));
+        }
+        if h.background.rewake == Some(true) {
+            detail.push("asyncRewake".to_owned());
+        } else if h.background.is_background() {
+            detail.push("async".to_owned());
         }
         if let Some(m) = &h.status_message {
             detail.push(format!("\"{}\"", hooks_core::text::escape_control(m)));
