@@ -181,6 +181,21 @@ pub struct HandlerRun {
     pub stderr_truncated: bool,
 }
 
+impl HandlerRun {
+    /// The run of a job that is not a process (a callback, an http or host call): no exit
+    /// status, no streams.
+    fn not_a_process(id: String, output: &JobOutput, elapsed: Duration) -> Self {
+        HandlerRun {
+            id,
+            exit_code: None,
+            timed_out: matches!(output, JobOutput::TimedOut),
+            elapsed_ms: millis(elapsed),
+            stdout_truncated: false,
+            stderr_truncated: false,
+        }
+    }
+}
+
 /// The result of firing one event.
 #[derive(Debug, Clone, Serialize)]
 pub struct Fired {
@@ -843,14 +858,7 @@ impl Session {
                     if let Some(log) = &debug {
                         log.callback(&id, elapsed);
                     }
-                    let run = HandlerRun {
-                        id,
-                        exit_code: None,
-                        timed_out: matches!(output, JobOutput::TimedOut),
-                        elapsed_ms: millis(elapsed),
-                        stdout_truncated: false,
-                        stderr_truncated: false,
-                    };
+                    let run = HandlerRun::not_a_process(id, &output, elapsed);
                     (index, Ran::Output(output), run)
                 })
             }
@@ -864,14 +872,7 @@ impl Session {
                     let lookup = |name: &str| std::env::var(name).ok();
                     let output =
                         crate::http::run_http(handler, policy, body, timeout, lookup).await;
-                    let run = HandlerRun {
-                        id,
-                        exit_code: None,
-                        timed_out: matches!(output, JobOutput::TimedOut),
-                        elapsed_ms: millis(started.elapsed()),
-                        stdout_truncated: false,
-                        stderr_truncated: false,
-                    };
+                    let run = HandlerRun::not_a_process(id, &output, started.elapsed());
                     (index, Ran::Output(output), run)
                 })
             }
@@ -893,14 +894,7 @@ impl Session {
                         // CLAUDE-CODE.md 8.5: skipped, never blocking.
                         None => JobOutput::NoHost,
                     };
-                    let run = HandlerRun {
-                        id,
-                        exit_code: None,
-                        timed_out: matches!(output, JobOutput::TimedOut),
-                        elapsed_ms: millis(started.elapsed()),
-                        stdout_truncated: false,
-                        stderr_truncated: false,
-                    };
+                    let run = HandlerRun::not_a_process(id, &output, started.elapsed());
                     (index, Ran::Output(output), run)
                 })
             }
