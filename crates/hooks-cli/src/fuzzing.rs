@@ -2,13 +2,13 @@
 //! tests (`tests/fuzz_regressions.rs`). Not part of the stable API; compiled only with the
 //! `fuzzing` feature (and in this crate's unit tests).
 
-use hooks_core::{CommonDefaults, Invocation};
+use hooks_core::{CommonDefaults, Invocation, Profile};
 use serde_json::Value;
 
 use crate::cmd::serve::{Request, parse_request};
 
 /// The `serve` target: `data` is what a host writes to `hooks serve`'s stdin; each line
-/// goes through the request parser.
+/// goes through the request parser, in each profile.
 ///
 /// Checks, beyond "does not panic": an error response is `{"id", "error": {"code",
 /// "message"}}` with a JSON-RPC code, serializes to one line, and carries the request's id
@@ -16,10 +16,12 @@ use crate::cmd::serve::{Request, parse_request};
 pub fn serve(data: &[u8]) {
     let defaults = CommonDefaults::new("fuzz-session", "", "/fuzz");
     for line in data.split_inclusive(|b| *b == b'\n') {
-        match parse_request(line, &defaults) {
-            Ok(request) => check_request(line, &request),
-            Err(response) => {
-                check_error(line, &serde_json::to_value(&response).unwrap_or_default())
+        for profile in Profile::ALL {
+            match parse_request(line, profile, &defaults) {
+                Ok(request) => check_request(line, &request),
+                Err(response) => {
+                    check_error(line, &serde_json::to_value(&response).unwrap_or_default())
+                }
             }
         }
     }
@@ -31,7 +33,7 @@ fn check_request(line: &[u8], request: &Request) {
             assert!(line.iter().all(u8::is_ascii_whitespace), "non-blank line taken as blank");
             return;
         }
-        Request::Event { id, invocation } => (id, Some(invocation)),
+        Request::Event { id, invocation, .. } => (id, Some(invocation)),
         Request::HostReply { id, .. } => {
             // Only a line without `method` is a host reply, and its id is the line's.
             let value: Value = serde_json::from_slice(line).unwrap_or_default();

@@ -25,6 +25,9 @@ fn document(n: usize) -> LayerDocument {
                 handlers: vec![HandlerConfig {
                     command: Some(format!("check {i}")),
                     argv: None,
+                    args: None,
+                    shell: None,
+                    once: None,
                     timeout: None,
                     status_message: None,
                     if_condition: None,

@@ -14,6 +14,27 @@ use crate::profile::Profile;
 mod types;
 pub use types::{AgentHandler, HandlerType, HttpHandler, McpToolHandler, PromptHandler};
 
+/// The shell that runs a shell-form command (CLAUDE-CODE.md 6.1 `shell`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Shell {
+    /// `bash` (the default): `/bin/sh -c <command>`.
+    #[default]
+    Bash,
+    /// `powershell`: `pwsh -NoProfile -Command <command>`.
+    PowerShell,
+}
+
+impl Shell {
+    /// The name as configured (`bash`, `powershell`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Shell::Bash => "bash",
+            Shell::PowerShell => "powershell",
+        }
+    }
+}
+
 /// What kind of file a document came from; decides whether the legacy format is accepted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ConfigKind {
@@ -59,10 +80,19 @@ pub struct GroupConfig {
 /// One command handler.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HandlerConfig {
-    /// Shell command, run by `/bin/sh -c` when `argv` is absent.
+    /// Shell command, run by `/bin/sh -c` when `argv` and `args` are absent; with `args`,
+    /// the program of the exec form (CLAUDE-CODE.md 6.1).
     pub command: Option<String>,
     /// Program and arguments, run without a shell.
     pub argv: Option<Vec<String>>,
+    /// `args` (CLAUDE-CODE.md 6.1): the exec form, argv = [`command`, ...`args`], run
+    /// without a shell; `Some(vec![])` is valid. Never set together with `argv`.
+    pub args: Option<Vec<String>>,
+    /// `shell` as written (CLAUDE-CODE.md 6.1): the shell of the shell form; ignored in
+    /// exec form.
+    pub shell: Option<Shell>,
+    /// `once` as written (CLAUDE-CODE.md 6.1): accepted without effect in files.
+    pub once: Option<bool>,
     /// Timeout in seconds (finite, > 0); `None` means the event default.
     pub timeout: Option<f64>,
     /// Status line text while the handler runs.
@@ -71,11 +101,11 @@ pub struct HandlerConfig {
     pub if_condition: Option<String>,
     /// Set for handlers migrated from the legacy format: output and exit status ignored.
     pub legacy: Option<LegacyHandler>,
-    /// `async`, `asyncRewake`, `rewakeMessage`, `rewakeSummary` as written (claude-code
-    /// profile, CLAUDE-CODE.md 9); all absent in the deepagents profile.
+    /// `async`, `asyncRewake`, `rewakeMessage`, `rewakeSummary` as written (CLAUDE-CODE.md
+    /// 9; both profiles, 1.2), except that the deepagents profile leaves out `async: false`.
     pub background: AsyncSpec,
     /// The handler type and its fields; [`HandlerType::Command`] for `command` (then
-    /// `command` or `argv` is set) and always under the deepagents profile.
+    /// `command` or `argv` is set).
     pub kind: HandlerType,
     /// JSON path of the handler, e.g. `hooks.PreToolUse[0].hooks[1]`.
     pub field: String,
@@ -208,6 +238,11 @@ pub struct ParsedConfig {
 /// as `async` are rejected), a blank `command` is rejected, `argv` alone is enough, and
 /// unknown keys are reported as `unknown_field` warnings (the entry still loads).
 ///
+/// Ours, wider than the reference (CLAUDE-CODE.md 1.2, SPEC 15.13): the Claude Code handler
+/// types and fields (`args`, `shell`, `once`, `if`, `async: true`, `asyncRewake`,
+/// `rewakeMessage`, `rewakeSummary`; `http`, `prompt`, `agent`, `mcp_tool`) load in this
+/// profile too.
+///
 /// Project and user documents in the legacy format are migrated (SPEC 3); a plugin
 /// document in that format is invalid.
 pub fn parse_config(bytes: &[u8], source: &str, kind: ConfigKind) -> ParsedConfig {
@@ -295,14 +330,14 @@ const ROOT_KEYS: &[&str] = &["hooks", "$schema"];
 const PLUGIN_ROOT_KEYS: &[&str] = &["hooks", "$schema", "description"];
 /// Keys allowed in a matcher group.
 const GROUP_KEYS: &[&str] = &["matcher", "hooks"];
-/// Keys allowed in a handler.
-const HANDLER_KEYS: &[&str] =
-    &["type", "command", "argv", "timeout", "statusMessage", "status_message", "async", "if"];
-/// Keys allowed in a handler in the claude-code profile (CLAUDE-CODE.md 6.1, 9).
-const CC_HANDLER_KEYS: &[&str] = &[
+/// Keys allowed in a command handler, in both profiles (CLAUDE-CODE.md 1.2, 6.1, 9).
+const HANDLER_KEYS: &[&str] = &[
     "type",
     "command",
     "argv",
+    "args",
+    "shell",
+    "once",
     "timeout",
     "statusMessage",
     "status_message",
@@ -322,13 +357,15 @@ pub(crate) mod detail {
     pub const BOOLEAN: &str = "Input should be a valid boolean";
     pub const FINITE: &str = "Input should be a finite number";
     pub const POSITIVE: &str = "Input should be greater than 0";
-    pub const TYPE: &str = "Input should be 'command'";
     pub const HANDLER_OBJECT: &str =
         "Input should be a valid dictionary or instance of CommandHandlerSpec";
     pub const ARGV_EMPTY: &str =
         "Value error, argv must be a non-empty list of strings when provided.";
     pub const ARGV0_BLANK: &str = "Value error, argv[0] must be a non-empty executable path.";
-    pub const ASYNC: &str = "Value error, async command hooks are not yet supported.";
+    /// Ours: `argv` and `args` name the program twice (CLAUDE-CODE.md 6.1).
+    pub const ARGV_WITH_ARGS: &str = "Value error, argv and args cannot be used together.";
+    /// Ours: the values of `shell` (CLAUDE-CODE.md 6.1).
+    pub const SHELL: &str = "Input should be 'bash' or 'powershell'";
     /// Ours: the reference accepts a blank command and fails it at run time.
     pub const COMMAND_BLANK: &str = "Value error, command must not be blank.";
 }
@@ -558,33 +595,19 @@ impl<'s> Loader<'s> {
             self.invalid(field, detail::HANDLER_OBJECT, h.pos);
             return None;
         };
-        // CLAUDE-CODE.md 2.2: the claude-code profile also takes the other four types.
-        let claude = self.profile == Profile::ClaudeCode;
+        // CLAUDE-CODE.md 1.2, 2.2: both profiles take the other four types.
         let typed = h
             .get("type")
             .and_then(|m| m.value.value.as_str())
-            .filter(|t| claude && *t != "command" && types::TYPE_NAMES.contains(t));
+            .filter(|t| *t != "command" && types::TYPE_NAMES.contains(t));
         match typed {
             Some(ty) => self.members(members, field, Some(&types::known_keys(ty))),
-            None => {
-                let keys = match self.profile {
-                    Profile::DeepAgents => HANDLER_KEYS,
-                    Profile::ClaudeCode => CC_HANDLER_KEYS,
-                };
-                self.members(members, field, Some(keys))
-            }
+            None => self.members(members, field, Some(HANDLER_KEYS)),
         };
         let errors_before = self.error_count();
         let present = |key: &str| h.get(key).filter(|m| !m.value.value.is_null());
 
-        match h.get("type") {
-            _ if claude => {
-                self.handler_type_name(field, h);
-            }
-            None => self.invalid(&join(field, "type"), detail::REQUIRED, h.pos),
-            Some(m) if m.value.value.as_str() == Some("command") => {}
-            Some(m) => self.invalid(&join(field, "type"), detail::TYPE, m.value.pos),
-        }
+        self.handler_type_name(field, h);
         let kind = typed.map(|ty| self.typed_fields(field, ty, h)).unwrap_or_default();
         let command_type = typed.is_none();
 
@@ -606,9 +629,49 @@ impl<'s> Loader<'s> {
         let argv = present("argv")
             .filter(|_| command_type)
             .and_then(|m| self.argv(&join(field, "argv"), &m.value));
+        let args_member = present("args").filter(|_| command_type);
+        let args = args_member.and_then(|m| self.args(&join(field, "args"), &m.value));
+        if let (Some(m), Some(_)) = (args_member, present("argv")) {
+            // CLAUDE-CODE.md 6.1: `argv` and `args` together make the handler invalid.
+            self.invalid(&join(field, "args"), detail::ARGV_WITH_ARGS, m.value.pos);
+        }
         if command_type && present("command").is_none() && present("argv").is_none() {
             self.invalid(&join(field, "command"), detail::REQUIRED, h.pos);
+        } else if let (Some(_), Some(c), None) = (&args, &command, present("argv")) {
+            // The exec form's program is one name: `python3 -m x` would be looked up whole.
+            if c.chars().any(char::is_whitespace)
+                && let Some(m) = present("command")
+            {
+                let f = join(field, "command");
+                let message = format!(
+                    "Exec-form command {} at {}:{f} contains whitespace; it names one program, \
+                     so put its arguments in 'args'",
+                    crate::text::py_repr(c),
+                    self.source
+                );
+                self.push(
+                    Diagnostic::warning(codes::EXEC_COMMAND_HAS_SPACES, message)
+                        .with_field(f)
+                        .at(Some(m.value.pos)),
+                );
+            }
         }
+        let shell =
+            present("shell").filter(|_| command_type).and_then(|m| match m.value.value.as_str() {
+                Some("bash") => Some(Shell::Bash),
+                Some("powershell") => Some(Shell::PowerShell),
+                _ => {
+                    self.invalid(&join(field, "shell"), detail::SHELL, m.value.pos);
+                    None
+                }
+            });
+        let once = present("once").filter(|_| command_type).and_then(|m| match m.value.value {
+            JsonValue::Bool(b) => Some(b),
+            _ => {
+                self.invalid(&join(field, "once"), detail::BOOLEAN, m.value.pos);
+                None
+            }
+        });
 
         let timeout = present("timeout").and_then(|m| {
             let f = join(field, "timeout");
@@ -660,33 +723,29 @@ impl<'s> Loader<'s> {
         let mut background = AsyncSpec::default();
         if let Some(m) = present("async").filter(|_| command_type) {
             match m.value.value {
+                // The reference's `async: false` is its default: the deepagents profile
+                // leaves it out, so the snapshot id stays the reference's.
                 JsonValue::Bool(false) if self.profile == Profile::DeepAgents => {}
-                JsonValue::Bool(false) => background.asynchronous = Some(false),
-                // SPEC 2 rejects it; the deepagents profile keeps the reference's rule
-                // (CLAUDE-CODE.md 16.13, docs/claude-code.md "Background handlers").
-                JsonValue::Bool(true) if self.profile == Profile::DeepAgents => {
-                    self.invalid(&join(field, "async"), detail::ASYNC, m.value.pos)
-                }
-                JsonValue::Bool(true) => background.asynchronous = Some(true),
+                // CLAUDE-CODE.md 1.2 (SPEC 15.13): both profiles run `async: true` handlers
+                // in the background, where SPEC 2 rejected them.
+                JsonValue::Bool(b) => background.asynchronous = Some(b),
                 _ => self.invalid(&join(field, "async"), detail::BOOLEAN, m.value.pos),
             }
         }
-        if self.profile == Profile::ClaudeCode {
-            if let Some(m) = present("asyncRewake") {
-                match m.value.value {
-                    JsonValue::Bool(b) => background.rewake = Some(b),
-                    _ => self.invalid(&join(field, "asyncRewake"), detail::BOOLEAN, m.value.pos),
-                }
+        if let Some(m) = present("asyncRewake").filter(|_| command_type) {
+            match m.value.value {
+                JsonValue::Bool(b) => background.rewake = Some(b),
+                _ => self.invalid(&join(field, "asyncRewake"), detail::BOOLEAN, m.value.pos),
             }
-            for (key, slot) in [
-                ("rewakeMessage", &mut background.rewake_message),
-                ("rewakeSummary", &mut background.rewake_summary),
-            ] {
-                if let Some(m) = present(key) {
-                    match m.value.value.as_str() {
-                        Some(s) => *slot = Some(s.to_owned()),
-                        None => self.invalid(&join(field, key), detail::STRING, m.value.pos),
-                    }
+        }
+        for (key, slot) in [
+            ("rewakeMessage", &mut background.rewake_message),
+            ("rewakeSummary", &mut background.rewake_summary),
+        ] {
+            if let Some(m) = present(key).filter(|_| command_type) {
+                match m.value.value.as_str() {
+                    Some(s) => *slot = Some(s.to_owned()),
+                    None => self.invalid(&join(field, key), detail::STRING, m.value.pos),
                 }
             }
         }
@@ -699,6 +758,9 @@ impl<'s> Loader<'s> {
         Some(HandlerConfig {
             command,
             argv,
+            args,
+            shell,
+            once,
             timeout,
             status_message,
             if_condition,
@@ -727,6 +789,26 @@ impl<'s> Loader<'s> {
                 None
             }
         }
+    }
+
+    /// Validates an `args` value (CLAUDE-CODE.md 6.1): a list of strings, possibly empty.
+    fn args(&mut self, field: &str, v: &Spanned) -> Option<Vec<String>> {
+        let Some(items) = v.value.as_array() else {
+            self.invalid(field, detail::LIST, v.pos);
+            return None;
+        };
+        let mut args = Vec::with_capacity(items.len());
+        let mut ok = true;
+        for (k, item) in items.iter().enumerate() {
+            match item.value.as_str() {
+                Some(s) => args.push(s.to_owned()),
+                None => {
+                    self.invalid(&format!("{field}[{k}]"), detail::STRING, item.pos);
+                    ok = false;
+                }
+            }
+        }
+        ok.then_some(args)
     }
 
     /// Validates an `argv` value (SPEC 2): a non-empty list of strings, `argv[0]` not blank.

@@ -247,6 +247,12 @@ pub mod codes {
     /// A handler has `if` on an event other than the tool events: it loads and never runs
     /// (CLAUDE-CODE.md 2.3).
     pub const IF_NEVER_EVALUATED: &str = "if_never_evaluated";
+    /// An exec-form `command` (one with `args`) contains whitespace: it still names one
+    /// program (CLAUDE-CODE.md 6.1).
+    pub const EXEC_COMMAND_HAS_SPACES: &str = "exec_command_has_spaces";
+    /// A shell-form plugin command contains `${user_config.`: it never runs (CLAUDE-CODE.md
+    /// 6.2).
+    pub const USER_CONFIG_IN_SHELL_FORM: &str = "user_config_in_shell_form";
     /// A background handler stopped at session end, its process group killed
     /// (CLAUDE-CODE.md 9.1 rule 5).
     pub const CANCELLED: &str = "cancelled";
@@ -299,6 +305,15 @@ pub mod codes {
     /// A settings layer whose handlers a policy key turns off (CLAUDE-CODE.md 1.6): one
     /// info per dropped document.
     pub const BLOCKED_BY_POLICY: &str = "blocked_by_policy";
+    /// A ConfigChange block for a `policy_settings` change, ignored: policy changes cannot
+    /// be blocked (CLAUDE-CODE.md 4.2; info).
+    pub const POLICY_CHANGE_UNBLOCKABLE: &str = "policy_change_unblockable";
+    /// A WorktreeCreate path refused: an absolute path with `.` or `..` segments, control
+    /// characters, or a relative path without a known cwd (CLAUDE-CODE.md 4.4).
+    pub const WORKTREE_PATH_REJECTED: &str = "worktree_path_rejected";
+    /// The worktree was not created: a WorktreeCreate handler failed or none gave a path
+    /// (CLAUDE-CODE.md 4.4); the decision says `worktree_failed`.
+    pub const WORKTREE_CREATE_FAILED: &str = "worktree_create_failed";
     /// Claude Code settings files exist in the project but the deepagents profile does not
     /// read them (ours): how to read them instead.
     pub const CLAUDE_SETTINGS_IGNORED: &str = "claude_settings_ignored";

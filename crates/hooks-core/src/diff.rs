@@ -25,6 +25,11 @@ pub struct HookSummary {
     pub command: Option<String>,
     /// The argv, if any (it runs instead of `command`).
     pub argv: Option<Vec<String>>,
+    /// The exec form's arguments, if any (CLAUDE-CODE.md 6.1: `command` then runs with
+    /// them, without a shell).
+    pub args: Option<Vec<String>>,
+    /// The shell of the shell form, if written (`bash`, `powershell`).
+    pub shell: Option<String>,
     /// Timeout in seconds, as written, if set.
     pub timeout: Option<String>,
     /// Status line text, if set.
@@ -45,6 +50,8 @@ impl HookSummary {
                         matcher: group.matcher.clone(),
                         command: h.command.clone(),
                         argv: h.argv.clone(),
+                        args: h.args.clone(),
+                        shell: h.shell.map(|sh| sh.name().to_owned()),
                         timeout: h.timeout.map(|t| t.to_string()),
                         status_message: h.status_message.clone(),
                         file: file.to_owned(),
@@ -68,6 +75,12 @@ impl fmt::Display for HookSummary {
             (_, Some(a)) => write!(f, " argv {a:?}")?,
             (Some(c), None) => write!(f, " command {c:?}")?,
             (None, None) => {}
+        }
+        if let Some(a) = &self.args {
+            write!(f, " args {a:?}")?;
+        }
+        if let Some(sh) = &self.shell {
+            write!(f, " shell {sh}")?;
         }
         if let Some(t) = &self.timeout {
             write!(f, " timeout {t}s")?;
@@ -167,6 +180,29 @@ mod tests {
                 r#"PreToolUse [Bash] argv ["/bin/x", "-y"] (hooks.json)"#,
                 r#"Stop command "./done.sh" (hooks.json)"#,
             ]
+        );
+    }
+
+    #[test]
+    fn exec_form_arguments_and_the_shell_are_reviewed() {
+        // CLAUDE-CODE.md 6.1: what `args` and `shell` change is part of the hook.
+        let old = hooks(
+            r#"{"hooks": {"Stop": [{"hooks": [
+                {"type": "command", "command": "printf", "args": ["%s", "a"]},
+                {"type": "command", "command": "x"}]}]}}"#,
+        );
+        let new = hooks(
+            r#"{"hooks": {"Stop": [{"hooks": [
+                {"type": "command", "command": "printf", "args": ["%s", "b"]},
+                {"type": "command", "command": "x", "shell": "powershell"}]}]}}"#,
+        );
+        let diff = HookDiff::between(&old, &new);
+        assert_eq!(
+            diff.to_string(),
+            "+ Stop command \"printf\" args [\"%s\", \"b\"] (hooks.json)\n\
+             + Stop command \"x\" shell powershell (hooks.json)\n\
+             - Stop command \"printf\" args [\"%s\", \"a\"] (hooks.json)\n\
+             - Stop command \"x\" (hooks.json)\n"
         );
     }
 

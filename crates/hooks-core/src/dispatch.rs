@@ -64,6 +64,7 @@ use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
 use crate::output::{
     HandlerResult, RawOutput, format_seconds, parse_output_for, parse_output_value_for,
+    parse_worktree_command,
 };
 use crate::payload::{EventInput, Invocation};
 use crate::profile::Profile;
@@ -125,7 +126,8 @@ impl TurnState {
         match input {
             EventInput::Stop(_) => Some(self.main),
             EventInput::SubagentStop(i) => {
-                Some(self.subagents.get(&i.agent_id).copied().unwrap_or_default())
+                let agent_id = i.agent_id.as_deref().unwrap_or_default();
+                Some(self.subagents.get(agent_id).copied().unwrap_or_default())
             }
             _ => None,
         }
@@ -306,6 +308,10 @@ impl Dispatch {
                 }
                 _ => true,
             },
+            policy_settings_change: table_source(&invocation.input, Event::ConfigChange)
+                == Some("policy_settings"),
+            directory_from_slash_command: table_source(&invocation.input, Event::DirectoryAdded)
+                == Some("slash_command"),
             ..ReduceContext::default()
         };
         let (ctx, stopping) = match turn.loop_count(&invocation.input) {
@@ -322,7 +328,9 @@ impl Dispatch {
                 };
                 invocation.set_stop_hook_active(active);
                 let stopping = match &invocation.input {
-                    EventInput::SubagentStop(i) => Stopping::Subagent(i.agent_id.clone()),
+                    EventInput::SubagentStop(i) => {
+                        Stopping::Subagent(i.agent_id.clone().unwrap_or_default())
+                    }
                     _ => Stopping::Main,
                 };
                 (
@@ -353,6 +361,8 @@ impl Dispatch {
             warnings.extend(host::adjust_jobs(&mut jobs, handlers, &invocation, host));
         }
         let mut reduction = Reduction::new(event, ctx, caps);
+        // Handlers run in the payload's cwd: a relative WorktreeCreate path resolves there.
+        reduction.set_cwd(invocation.common.cwd.clone());
         for w in warnings {
             reduction.note(w);
         }
@@ -423,6 +433,10 @@ impl Dispatch {
             return None;
         }
         Some(match output {
+            // CLAUDE-CODE.md 4.2: a WorktreeCreate command prints the path, not JSON.
+            JobOutput::Process(raw) if self.event == Event::WorktreeCreate => {
+                parse_worktree_command(raw, &self.caps, self.profile)
+            }
             JobOutput::Process(raw) => parse_output_for(self.event, raw, &self.caps, self.profile),
             // CLAUDE-CODE.md 9.4: a callback's `{"async": true, ...}` contributes nothing.
             JobOutput::Object(value)
@@ -473,6 +487,17 @@ impl Dispatch {
     /// Takes the raw result of the job at `index` (in any order). Returns false, ignoring
     /// it, for an unknown index or a job already answered.
     pub fn accept(&mut self, index: usize, output: JobOutput) -> bool {
+        self.accept_mapped(index, output, |_| {})
+    }
+
+    /// [`Dispatch::accept`], with `map` applied to the parsed result first: a host that
+    /// saves long texts to files (CLAUDE-CODE.md 6.5 rule 8) replaces them there.
+    pub fn accept_mapped(
+        &mut self,
+        index: usize,
+        output: JobOutput,
+        map: impl FnOnce(&mut HandlerResult),
+    ) -> bool {
         if self.profile == Profile::ClaudeCode
             && matches!(output, JobOutput::TimedOut)
             && let Some(job) = self.jobs.get(index)
@@ -481,7 +506,10 @@ impl Dispatch {
         {
             self.timed_out_callbacks.insert(index, host::callback_timeout_text(job));
         }
-        let result = self.parse(index, &output);
+        let mut result = self.parse(index, &output);
+        if let Some(result) = &mut result {
+            map(result);
+        }
         self.accept_result(index, result)
     }
 
@@ -658,6 +686,14 @@ fn job(
             rewake_summary: h.background.rewake_summary.clone(),
             detached: false,
         }),
+    }
+}
+
+/// The payload's `source` when `input` is an invocation of `event` (a table event).
+fn table_source(input: &EventInput, event: Event) -> Option<&str> {
+    match input {
+        EventInput::Table(t) if t.event() == event => t.get_str("source"),
+        _ => None,
     }
 }
 

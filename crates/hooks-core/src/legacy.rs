@@ -187,6 +187,9 @@ fn migrate_entry(
         let handler = HandlerConfig {
             command: None,
             argv: Some(argv.clone()),
+            args: None,
+            shell: None,
+            once: None,
             timeout: Some(LegacyHandler::TIMEOUT_SECS),
             status_message: None,
             if_condition: None,

@@ -35,7 +35,7 @@ pub use background::{
 };
 pub use capabilities::Capabilities;
 pub use config::{
-    AsyncSpec, ConfigKind, ParsedConfig, async_ignored_on, parse_config, parse_config_for,
+    AsyncSpec, ConfigKind, ParsedConfig, Shell, async_ignored_on, parse_config, parse_config_for,
 };
 pub use diag::{Diagnostic, Position, Severity, codes};
 pub use dispatch::{

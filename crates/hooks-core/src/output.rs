@@ -189,6 +189,97 @@ pub enum SpecificOutput {
         /// Context for the parent agent.
         additional_context: Option<String>,
     },
+    /// Setup (CLAUDE-CODE.md 4.2).
+    Setup {
+        /// Context the host places at the conversation start.
+        additional_context: Option<String>,
+    },
+    /// UserPromptExpansion (CLAUDE-CODE.md 4.2).
+    UserPromptExpansion {
+        /// Context placed with the expanded prompt.
+        additional_context: Option<String>,
+    },
+    /// MessageDisplay (CLAUDE-CODE.md 4.2).
+    MessageDisplay {
+        /// Replaces the displayed delta (only the display; the transcript keeps the text).
+        display_content: Option<String>,
+    },
+    /// PermissionDenied (CLAUDE-CODE.md 4.2).
+    PermissionDenied {
+        /// The model is told it may retry; the denial stands.
+        retry: bool,
+    },
+    /// PostToolBatch (CLAUDE-CODE.md 4.2).
+    PostToolBatch {
+        /// Context placed before the next model call.
+        additional_context: Option<String>,
+    },
+    /// CwdChanged (CLAUDE-CODE.md 4.2).
+    CwdChanged {
+        /// Replaces the dynamic FileChanged watch list; `None` when absent, `Some([])`
+        /// clears it.
+        watch_paths: Option<Vec<String>>,
+    },
+    /// FileChanged (CLAUDE-CODE.md 4.2).
+    FileChanged {
+        /// Replaces the dynamic FileChanged watch list; `None` when absent, `Some([])`
+        /// clears it.
+        watch_paths: Option<Vec<String>>,
+    },
+    /// WorktreeCreate (CLAUDE-CODE.md 4.2, 4.4): `hookSpecificOutput.worktreePath` of an
+    /// http handler or a callback, or the path a command printed (its last non-empty
+    /// stdout line).
+    WorktreeCreate {
+        /// The created worktree's path, as the handler gave it.
+        worktree_path: Option<String>,
+    },
+    /// Elicitation (CLAUDE-CODE.md 4.2).
+    Elicitation {
+        /// Answer the MCP server's request without asking the user.
+        action: Option<ElicitationAction>,
+        /// The answer's content (with `accept`).
+        content: Option<Map<String, Value>>,
+    },
+    /// ElicitationResult (CLAUDE-CODE.md 4.2).
+    ElicitationResult {
+        /// Replaces the user's action before the reply is sent.
+        action: Option<ElicitationAction>,
+        /// Replaces the reply's content.
+        content: Option<Map<String, Value>>,
+    },
+}
+
+/// An Elicitation or ElicitationResult `action` (CLAUDE-CODE.md 4.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum ElicitationAction {
+    /// Answer with `content`.
+    Accept,
+    /// Refuse to answer.
+    Decline,
+    /// Dismiss the request.
+    Cancel,
+}
+
+impl ElicitationAction {
+    /// The wire name (`accept`, `decline`, `cancel`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            ElicitationAction::Accept => "accept",
+            ElicitationAction::Decline => "decline",
+            ElicitationAction::Cancel => "cancel",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "accept" => Some(ElicitationAction::Accept),
+            "decline" => Some(ElicitationAction::Decline),
+            "cancel" => Some(ElicitationAction::Cancel),
+            _ => None,
+        }
+    }
 }
 
 impl SpecificOutput {
@@ -204,13 +295,65 @@ impl SpecificOutput {
             SpecificOutput::Stop { .. } => Event::Stop,
             SpecificOutput::SubagentStart { .. } => Event::SubagentStart,
             SpecificOutput::SubagentStop { .. } => Event::SubagentStop,
+            SpecificOutput::Setup { .. } => Event::Setup,
+            SpecificOutput::UserPromptExpansion { .. } => Event::UserPromptExpansion,
+            SpecificOutput::MessageDisplay { .. } => Event::MessageDisplay,
+            SpecificOutput::PermissionDenied { .. } => Event::PermissionDenied,
+            SpecificOutput::PostToolBatch { .. } => Event::PostToolBatch,
+            SpecificOutput::CwdChanged { .. } => Event::CwdChanged,
+            SpecificOutput::FileChanged { .. } => Event::FileChanged,
+            SpecificOutput::WorktreeCreate { .. } => Event::WorktreeCreate,
+            SpecificOutput::Elicitation { .. } => Event::Elicitation,
+            SpecificOutput::ElicitationResult { .. } => Event::ElicitationResult,
         }
     }
 
-    /// True when `event` accepts a `hookSpecificOutput` at all (SessionEnd, Notification
-    /// and PreCompact do not).
+    /// The output's `additionalContext`, for the events whose output has one.
+    pub fn additional_context_mut(&mut self) -> Option<&mut String> {
+        match self {
+            SpecificOutput::SessionStart { additional_context, .. }
+            | SpecificOutput::UserPromptSubmit { additional_context, .. }
+            | SpecificOutput::PreToolUse { additional_context, .. }
+            | SpecificOutput::PostToolUse { additional_context, .. }
+            | SpecificOutput::PostToolUseFailure { additional_context }
+            | SpecificOutput::Stop { additional_context }
+            | SpecificOutput::SubagentStart { additional_context }
+            | SpecificOutput::SubagentStop { additional_context }
+            | SpecificOutput::Setup { additional_context }
+            | SpecificOutput::UserPromptExpansion { additional_context }
+            | SpecificOutput::PostToolBatch { additional_context } => additional_context.as_mut(),
+            SpecificOutput::PermissionRequest { .. }
+            | SpecificOutput::MessageDisplay { .. }
+            | SpecificOutput::PermissionDenied { .. }
+            | SpecificOutput::CwdChanged { .. }
+            | SpecificOutput::FileChanged { .. }
+            | SpecificOutput::WorktreeCreate { .. }
+            | SpecificOutput::Elicitation { .. }
+            | SpecificOutput::ElicitationResult { .. } => None,
+        }
+    }
+
+    /// True when `event` accepts a `hookSpecificOutput` at all: not SessionEnd,
+    /// Notification, PreCompact (SPEC 4), nor the events whose row of CLAUDE-CODE.md 4.2
+    /// honours no `hookSpecificOutput` field (InstructionsLoaded, TaskCreated,
+    /// TaskCompleted, StopFailure, TeammateIdle, ConfigChange, DirectoryAdded,
+    /// WorktreeRemove, PostCompact).
     pub const fn exists_for(event: Event) -> bool {
-        !matches!(event, Event::SessionEnd | Event::Notification | Event::PreCompact)
+        !matches!(
+            event,
+            Event::SessionEnd
+                | Event::Notification
+                | Event::PreCompact
+                | Event::InstructionsLoaded
+                | Event::TaskCreated
+                | Event::TaskCompleted
+                | Event::StopFailure
+                | Event::TeammateIdle
+                | Event::ConfigChange
+                | Event::DirectoryAdded
+                | Event::WorktreeRemove
+                | Event::PostCompact
+        )
     }
 }
 
@@ -338,6 +481,55 @@ impl HandlerResult {
     pub fn block_reason(&self) -> Option<&str> {
         self.output.as_ref().and_then(HookOutput::block_reason)
     }
+
+    /// The texts CLAUDE-CODE.md 6.5 rule 8 saves to a file when they are long, with their
+    /// field names: `additionalContext`, `systemMessage` and plain stdout.
+    pub fn texts_mut(&mut self) -> Vec<(&'static str, &mut String)> {
+        let mut texts = Vec::new();
+        if let Some(out) = &mut self.output {
+            if let Some(text) =
+                out.specific.as_mut().and_then(SpecificOutput::additional_context_mut)
+            {
+                texts.push(("additionalContext", text));
+            }
+            if let Some(text) = &mut out.system_message {
+                texts.push(("systemMessage", text));
+            }
+        }
+        if let Some(text) = &mut self.plain_text {
+            texts.push(("stdout", text));
+        }
+        texts
+    }
+}
+
+/// Characters of a text a claude-code decision keeps in place of one longer than
+/// [`TEXT_CAP`](crate::reduce::TEXT_CAP) saved to a file (CLAUDE-CODE.md 6.5 rule 8).
+pub const LONG_TEXT_PREVIEW: usize = 1_000;
+
+/// True when `text` is long enough to be saved to a file (6.5 rule 8: over
+/// [`TEXT_CAP`](crate::reduce::TEXT_CAP) characters).
+pub fn is_long_text(text: &str) -> bool {
+    text.chars().nth(crate::reduce::TEXT_CAP).is_some()
+}
+
+/// What replaces a long text saved at `path` (6.5 rule 8): its first
+/// [`LONG_TEXT_PREVIEW`] characters, then `\n[hook output: {len} characters, full text in
+/// {path}]`; and the `output_truncated` warning that says so (the reducer adds the handler
+/// id).
+pub fn long_text_saved(field: &str, text: &str, path: &str) -> (String, Diagnostic) {
+    let len = text.chars().count();
+    let cut = text.char_indices().nth(LONG_TEXT_PREVIEW).map_or(text.len(), |(i, _)| i);
+    let preview = format!("{}\n[hook output: {len} characters, full text in {path}]", &text[..cut]);
+    let diagnostic = Diagnostic::warning(
+        codes::OUTPUT_TRUNCATED,
+        format!(
+            "Hook {field} exceeded {} characters; the full text ({len} characters) is in {path}",
+            crate::reduce::TEXT_CAP
+        ),
+    )
+    .with_field(field);
+    (preview, diagnostic)
 }
 
 /// Parses what a runner observed of one handler into a [`HandlerResult`] (SPEC 7).
@@ -414,6 +606,8 @@ pub fn parse_output_for(
             format!("Hook stderr exceeded {} bytes", RawOutput::STREAM_CAP),
         ));
     }
+    // CLAUDE-CODE.md 4.2: StopFailure ignores the exit code (both profiles).
+    let status = if event == Event::StopFailure { 0 } else { status };
     if profile.is_claude_code() {
         claude_code_status(event, status, raw, caps, &mut result);
         return result;
@@ -427,6 +621,8 @@ pub fn parse_output_for(
             result.output = Some(HookOutput {
                 block: true,
                 reason: Some(reason.to_owned()),
+                // The nineteen events of CLAUDE-CODE.md 4.2 have their own exit-2 column.
+                exit_block: !event.is_spec_event(),
                 ..HookOutput::default()
             });
         }
@@ -436,6 +632,135 @@ pub fn parse_output_for(
         )),
     }
     result
+}
+
+/// The result of a WorktreeCreate command handler (CLAUDE-CODE.md 4.2, 4.4; both
+/// profiles): stdout is not JSON but the path, its last non-empty line with ANSI escapes
+/// removed and whitespace trimmed ([`SpecificOutput::WorktreeCreate`]; blank stdout gives
+/// no path). Any non-zero exit or signal fails the creation: a block (`exit_block`) with
+/// `nonzero_exit`. Timeouts and launch failures are [`parse_output_for`]'s.
+pub fn parse_worktree_command(
+    raw: &RawOutput,
+    caps: &Capabilities,
+    profile: Profile,
+) -> HandlerResult {
+    let status = match raw.termination {
+        Termination::Exited(code) => i64::from(code),
+        Termination::Signaled(signal) => -i64::from(signal),
+        _ => return parse_output_for(Event::WorktreeCreate, raw, caps, profile),
+    };
+    let mut result = HandlerResult::default();
+    let stderr = String::from_utf8_lossy(&raw.stderr);
+    let stderr = py_trim(&stderr);
+    if status != 0 {
+        let text = if stderr.is_empty() {
+            format!("Hook exited with status {status}")
+        } else {
+            format!("Failed with status {status}: {}", first_line(stderr))
+        };
+        result.diagnostics.push(Diagnostic::warning(codes::NONZERO_EXIT, text.clone()));
+        result.output = Some(HookOutput {
+            block: true,
+            exit_block: true,
+            reason: Some(text),
+            ..HookOutput::default()
+        });
+        return result;
+    }
+    if raw.stdout_truncated {
+        result.diagnostics.push(Diagnostic::warning(
+            codes::STDOUT_TRUNCATED,
+            format!("Hook stdout exceeded {} bytes", RawOutput::STREAM_CAP),
+        ));
+    }
+    if profile.is_claude_code() && !stderr.is_empty() {
+        result.diagnostics.push(Diagnostic::info(
+            codes::HOOK_STDERR,
+            format!("Hook stderr: {}", first_line(stderr)),
+        ));
+    }
+    let stdout = strip_ansi(&String::from_utf8_lossy(&raw.stdout));
+    let path = stdout.lines().map(py_trim).rfind(|l| !l.is_empty()).map(str::to_owned);
+    result.output = Some(HookOutput {
+        specific: Some(SpecificOutput::WorktreeCreate { worktree_path: path }),
+        ..HookOutput::default()
+    });
+    result
+}
+
+/// `text` without ANSI escape sequences: CSI (`ESC [` or U+009B, parameters, one final
+/// byte), OSC, DCS, SOS, PM and APC strings (up to BEL or `ESC \`), and two-character
+/// `ESC x` sequences.
+pub fn strip_ansi(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let introducer = match c {
+            '\u{1b}' => chars.next(),
+            '\u{9b}' => Some('['),
+            _ => {
+                out.push(c);
+                continue;
+            }
+        };
+        match introducer {
+            // CSI: parameter and intermediate bytes, then one final byte.
+            Some('[') => {
+                for n in chars.by_ref() {
+                    if ('\u{40}'..='\u{7e}').contains(&n) {
+                        break;
+                    }
+                }
+            }
+            // String sequences, ended by BEL or ST.
+            Some(']' | 'P' | 'X' | '^' | '_') => {
+                while let Some(n) = chars.next() {
+                    if n == '\u{7}' {
+                        break;
+                    }
+                    if n == '\u{1b}' {
+                        if chars.peek() == Some(&'\\') {
+                            chars.next();
+                        }
+                        break;
+                    }
+                }
+            }
+            // Two-character sequences (or a lone ESC at the end).
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Where a WorktreeCreate path points (CLAUDE-CODE.md 4.4): an absolute path as given,
+/// refused when it has a `.` or `..` segment; a relative one joined to `cwd` (the
+/// handler's working directory) with `.` and `..` collapsed. Paths with control or
+/// invisible characters are refused too (ours). The error says why.
+pub fn resolve_worktree_path(path: &str, cwd: Option<&str>) -> Result<String, String> {
+    if path.chars().any(crate::text::is_unsafe_for_terminal) {
+        return Err("it contains control or invisible characters".to_owned());
+    }
+    if path.starts_with('/') {
+        if path.split('/').any(|seg| seg == "." || seg == "..") {
+            return Err("an absolute path may not contain '.' or '..' segments".to_owned());
+        }
+        return Ok(path.to_owned());
+    }
+    let Some(cwd) = cwd.filter(|c| c.starts_with('/')) else {
+        return Err("a relative path needs the handler's absolute working directory".to_owned());
+    };
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in cwd.split('/').chain(path.split('/')) {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            seg => parts.push(seg),
+        }
+    }
+    Ok(format!("/{}", parts.join("/")))
 }
 
 /// Validates an output object returned by an in-process callback, exactly as if a command
@@ -460,16 +785,43 @@ pub fn parse_output_value_for(
     result
 }
 
-/// True when plain stdout is context for `event` (SessionStart, UserPromptSubmit; the
-/// same in both profiles, CLAUDE-CODE.md 6.5 rule 2).
+/// True when plain stdout is context for `event` (SessionStart, UserPromptSubmit,
+/// UserPromptExpansion; the same in both profiles, CLAUDE-CODE.md 6.5 rule 2).
 pub(crate) const fn plain_text_is_context(event: Event) -> bool {
-    matches!(event, Event::SessionStart | Event::UserPromptSubmit)
+    matches!(event, Event::SessionStart | Event::UserPromptSubmit | Event::UserPromptExpansion)
 }
 
-/// True when CLAUDE-CODE.md 4.2 discards `systemMessage` and `continue` of the event's
-/// outputs (`ignored_output_field`, info).
-pub(crate) const fn discards_universal_fields(event: Event) -> bool {
-    matches!(event, Event::Notification | Event::PreCompact | Event::SessionEnd)
+/// The universal fields CLAUDE-CODE.md 4.2's discards column drops from the event's
+/// outputs (`ignored_output_field`, info): `continue` and `systemMessage` where it says
+/// yes, `continue` alone for TaskCreated, CwdChanged, DirectoryAdded and FileChanged, all
+/// but `terminalSequence` for StopFailure.
+pub(crate) const fn discarded_fields(event: Event) -> &'static [&'static str] {
+    match event {
+        Event::Notification
+        | Event::PreCompact
+        | Event::SessionEnd
+        | Event::InstructionsLoaded
+        | Event::MessageDisplay
+        | Event::ConfigChange
+        | Event::WorktreeCreate
+        | Event::WorktreeRemove
+        | Event::PostCompact
+        | Event::Elicitation
+        | Event::ElicitationResult => &["continue", "systemMessage"],
+        Event::TaskCreated | Event::CwdChanged | Event::DirectoryAdded | Event::FileChanged => {
+            &["continue"]
+        }
+        Event::StopFailure => {
+            &["continue", "stopReason", "systemMessage", "decision", "reason", "hookSpecificOutput"]
+        }
+        _ => &[],
+    }
+}
+
+/// True when CLAUDE-CODE.md 4.2 governs `event`'s outputs in `profile`: every event under
+/// claude-code, the nineteen SPEC section 4 lacks under deepagents too.
+pub(crate) const fn table_rules(event: Event, profile: Profile) -> bool {
+    profile.is_claude_code() || !event.is_spec_event()
 }
 
 /// Text of the notice a claude-code handler failure shows (CLAUDE-CODE.md 4.2).
@@ -652,22 +1004,30 @@ fn validate_output(
     };
     let map = &mut map;
     let mut out = HookOutput::default();
-    let discards = cc && discards_universal_fields(event);
+    let drops: &[&str] = if table_rules(event, profile) { discarded_fields(event) } else { &[] };
     let mut discarded: Vec<&str> = Vec::new();
-    if let Field::Valid(b) = v.boolean(map, "", "continue") {
-        if discards {
-            discarded.push("continue");
-        } else {
-            out.continue_processing = b;
+    let mut drop = |name: &'static str, present: bool| {
+        let dropped = present && drops.contains(&name);
+        if dropped {
+            discarded.push(name);
         }
+        dropped
+    };
+    if let Field::Valid(b) = v.boolean(map, "", "continue")
+        && !drop("continue", true)
+    {
+        out.continue_processing = b;
     }
     out.stop_reason = v.string(map, "", "stopReason").valid();
+    if drop("stopReason", out.stop_reason.is_some()) {
+        out.stop_reason = None;
+    }
     // claude-code: `suppressOutput` is validated and has no effect (6.5 rule 7).
     let suppress = v.boolean(map, "", "suppressOutput").valid().unwrap_or(false);
     out.suppress_output = suppress && !cc;
     out.system_message = v.string(map, "", "systemMessage").valid();
-    if discards && out.system_message.take().is_some() {
-        discarded.push("systemMessage");
+    if drop("systemMessage", out.system_message.is_some()) {
+        out.system_message = None;
     }
     out.terminal_sequence = v.string(map, "", "terminalSequence").valid();
     match map.remove("decision") {
@@ -677,9 +1037,17 @@ fn validate_output(
         Some(_) if cc => v.invalid(Some("decision"), "expected \"block\" or \"approve\""),
         Some(_) => v.invalid(Some("decision"), "expected \"block\""),
     }
+    if drop("decision", out.block || out.approve) {
+        out.block = false;
+        out.approve = false;
+    }
     out.reason = v.string(map, "", "reason").valid();
+    if drop("reason", out.reason.is_some()) {
+        out.reason = None;
+    }
     let specific = match map.remove("hookSpecificOutput") {
         None | Some(Value::Null) => None,
+        Some(_) if drop("hookSpecificOutput", true) => None,
         Some(spec) => v.specific(spec),
     };
     // Every universal field was removed above; what is left is unknown.
@@ -690,7 +1058,7 @@ fn validate_output(
     // inserts the cross-handler ones at the two slots.
     let diags = &mut result.diagnostics;
     result.stop_slot = diags.len();
-    if out.stop_reason.is_some() && out.continue_processing {
+    if out.stop_reason.is_some() && out.continue_processing && !discarded.contains(&"continue") {
         diags.push(
             Diagnostic::warning(
                 codes::IGNORED_STOP_REASON,
@@ -994,7 +1362,22 @@ impl Validator<'_> {
                 return None;
             }
         };
-        let additional_context = self.string(m, HSO, "additionalContext").valid();
+        let takes_context = matches!(
+            event,
+            Event::SessionStart
+                | Event::UserPromptSubmit
+                | Event::PreToolUse
+                | Event::PostToolUse
+                | Event::PostToolUseFailure
+                | Event::Stop
+                | Event::SubagentStart
+                | Event::SubagentStop
+                | Event::Setup
+                | Event::UserPromptExpansion
+                | Event::PostToolBatch
+        );
+        let additional_context =
+            if takes_context { self.string(m, HSO, "additionalContext").valid() } else { None };
         Some(match event {
             Event::SessionStart => SpecificOutput::SessionStart {
                 additional_context,
@@ -1062,9 +1445,82 @@ impl Validator<'_> {
             Event::PostToolUseFailure => SpecificOutput::PostToolUseFailure { additional_context },
             Event::Stop => SpecificOutput::Stop { additional_context },
             Event::SubagentStart => SpecificOutput::SubagentStart { additional_context },
-            // `exists_for` excludes the three events without a specific output.
-            _ => SpecificOutput::SubagentStop { additional_context },
+            Event::SubagentStop => SpecificOutput::SubagentStop { additional_context },
+            Event::Setup => SpecificOutput::Setup { additional_context },
+            Event::UserPromptExpansion => {
+                SpecificOutput::UserPromptExpansion { additional_context }
+            }
+            Event::PostToolBatch => SpecificOutput::PostToolBatch { additional_context },
+            Event::MessageDisplay => SpecificOutput::MessageDisplay {
+                display_content: self.string(m, HSO, "displayContent").valid(),
+            },
+            Event::PermissionDenied => SpecificOutput::PermissionDenied {
+                retry: self.boolean(m, HSO, "retry").valid().unwrap_or(false),
+            },
+            Event::CwdChanged => SpecificOutput::CwdChanged {
+                watch_paths: self.optional_string_list(m, "watchPaths"),
+            },
+            Event::FileChanged => SpecificOutput::FileChanged {
+                watch_paths: self.optional_string_list(m, "watchPaths"),
+            },
+            Event::WorktreeCreate => SpecificOutput::WorktreeCreate {
+                worktree_path: self.string(m, HSO, "worktreePath").valid(),
+            },
+            Event::Elicitation => {
+                let (action, content) = self.elicitation(m);
+                SpecificOutput::Elicitation { action, content }
+            }
+            Event::ElicitationResult => {
+                let (action, content) = self.elicitation(m);
+                SpecificOutput::ElicitationResult { action, content }
+            }
+            // `exists_for` excludes the events without a specific output.
+            _ => return None,
         })
+    }
+
+    /// `watchPaths` of CwdChanged and FileChanged: absent is `None` (the list stays), a
+    /// list (even empty) replaces it; a wrong type is invalid and dropped.
+    fn optional_string_list(
+        &mut self,
+        m: &mut Map<String, Value>,
+        key: &str,
+    ) -> Option<Vec<String>> {
+        match m.get(key) {
+            None | Some(Value::Null) => {
+                m.remove(key);
+                None
+            }
+            Some(Value::Array(items)) if items.iter().all(Value::is_string) => {
+                Some(self.string_list(m, HSO, key))
+            }
+            Some(_) => {
+                self.string_list(m, HSO, key);
+                None
+            }
+        }
+    }
+
+    /// `action` and `content` of Elicitation and ElicitationResult.
+    fn elicitation(
+        &mut self,
+        m: &mut Map<String, Value>,
+    ) -> (Option<ElicitationAction>, Option<Map<String, Value>>) {
+        let action = match m.remove("action") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) if ElicitationAction::from_name(&s).is_some() => {
+                ElicitationAction::from_name(&s)
+            }
+            Some(_) => {
+                self.invalid_at(
+                    HSO,
+                    "action",
+                    "expected one of \"accept\", \"decline\", \"cancel\"",
+                );
+                None
+            }
+        };
+        (action, self.object(m, HSO, "content").valid())
     }
 
     fn permission_request(

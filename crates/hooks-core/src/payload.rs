@@ -30,14 +30,14 @@
 //! | UserPromptSubmit | `prompt` | |
 //! | SessionEnd | `reason` | |
 //! | PermissionRequest | `tool_name`, `tool_input` | `permission_suggestions` (`[]`) |
-//! | Notification | `message`, `notification_type` | `title` |
+//! | Notification | `message` | `notification_type`, `title` |
 //! | PreToolUse | `tool_name`, `tool_input`, `tool_use_id` | |
 //! | PostToolUse | `tool_name`, `tool_input`, `tool_use_id` | `tool_response` (`null`), `duration_ms` |
 //! | PostToolUseFailure | `tool_name`, `tool_input`, `tool_use_id`, `error` | `is_interrupt`, `duration_ms` |
 //! | PreCompact | `trigger` | `custom_instructions` (`""`) |
 //! | Stop | `stop_hook_active`, `last_assistant_message` | `background_tasks`, `session_crons` (`[]`) |
 //! | SubagentStart | `agent_id`, `agent_type` | |
-//! | SubagentStop | `stop_hook_active`, `agent_id`, `agent_type`, `agent_transcript_path`, `last_assistant_message` | `background_tasks`, `session_crons` (`[]`) |
+//! | SubagentStop | `stop_hook_active`, `last_assistant_message` | `agent_id`, `agent_type`, `agent_transcript_path`, `background_tasks`, `session_crons` (`[]`) |
 //!
 //! The nineteen events CLAUDE-CODE.md 4.1 adds are read by table ([`table_fields`]): each
 //! own field has a kind (string, boolean, integer, object, list) and is required or
@@ -50,14 +50,22 @@
 //! a float without a fractional part (`1500.0`), as the reference does. Matcher-target
 //! vocabularies (`source`, `reason`, `trigger`, `notification_type`) and `permission_mode`
 //! are open strings: a newer host may send values the reference does not know. Unknown
-//! keys are ignored by `from_json` (as the reference's wire models ignore them) and reported
-//! as `unknown_field` warnings by [`Invocation::from_host_json`].
+//! keys are ignored by `from_json` (as the reference's wire models ignore them); a host's
+//! are reported as `unknown_field` warnings by [`Invocation::from_host_json`] and passed
+//! through to the handlers in the claude-code profile ([`Invocation::from_host_json_for`]).
+//!
+//! Notification's `notification_type` and SubagentStop's `agent_id`, `agent_type` and
+//! `agent_transcript_path` may be absent: a host may leave them out (CLAUDE-CODE.md 5.2,
+//! no default), and the stdin written then lacks them too. The other fields of 5.2's table
+//! ([`defaulted_keys`]) are filled by [`Invocation::from_host_json_for`] with a
+//! `payload_defaulted` warning, so the wire always has them.
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
 use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
+use crate::profile::Profile;
 
 mod table;
 
@@ -179,8 +187,10 @@ pub struct NotificationInput {
     /// The notification text.
     pub message: String,
     /// `permission_prompt`, `idle_prompt`, `auth_success`, `elicitation_dialog`,
-    /// `agent_needs_input`, `agent_completed`... Matcher target.
-    pub notification_type: String,
+    /// `agent_needs_input`, `agent_completed`... Matcher target. Absent when the host left
+    /// it out (CLAUDE-CODE.md 5.2: no default; only groups without a matcher run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notification_type: Option<String>,
     /// The notification title.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
@@ -276,12 +286,17 @@ pub struct SubagentStartInput {
 pub struct SubagentStopInput {
     /// True when the subagent is already continuing because of a stop hook.
     pub stop_hook_active: bool,
-    /// The subagent's id.
-    pub agent_id: String,
-    /// The subagent's type (name). Matcher target.
-    pub agent_type: String,
-    /// Path of the subagent's transcript file.
-    pub agent_transcript_path: String,
+    /// The subagent's id (absent when the host left it out: CLAUDE-CODE.md 5.2, no
+    /// default).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<String>,
+    /// The subagent's type (name). Matcher target (absent when the host left it out: the
+    /// target is missing, only groups without a matcher run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_type: Option<String>,
+    /// Path of the subagent's transcript file (absent when the host left it out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_transcript_path: Option<String>,
     /// The subagent's last message.
     pub last_assistant_message: String,
     /// Background tasks still running (always written, `[]` when none).
@@ -477,7 +492,7 @@ pub fn payload_own_keys(event: Event) -> &'static [&'static str] {
 }
 
 /// Per event (indexed by discriminant): the table-driven events' own keys and required
-/// keys (empty for the typed twelve).
+/// keys without [`defaulted_keys`] (empty for the typed twelve).
 fn table_names() -> &'static [(Vec<&'static str>, Vec<&'static str>)] {
     static NAMES: std::sync::OnceLock<Vec<(Vec<&'static str>, Vec<&'static str>)>> =
         std::sync::OnceLock::new();
@@ -488,16 +503,21 @@ fn table_names() -> &'static [(Vec<&'static str>, Vec<&'static str>)] {
                 let fields = table_fields(e).unwrap_or(&[]);
                 (
                     fields.iter().map(|f| f.name).collect(),
-                    fields.iter().filter(|f| f.required).map(|f| f.name).collect(),
+                    fields
+                        .iter()
+                        .filter(|f| f.required && !defaulted_keys(e).contains(&f.name))
+                        .map(|f| f.name)
+                        .collect(),
                 )
             })
             .collect()
     })
 }
 
-/// The keys a host must give for `event` ([`Invocation::from_host_json`]): the event's
-/// required keys of the table in the module docs, without the common fields (filled from
-/// the defaults) and without `stop_hook_active` (derived from the continuation count).
+/// The keys a host must give for `event` ([`Invocation::from_host_json`]; a missing one is
+/// an error): the event's required keys of the table in the module docs, without the
+/// common fields (filled from the defaults), without `stop_hook_active` (derived from the
+/// continuation count) and without [`defaulted_keys`] (defaulted with a warning).
 pub fn host_required_keys(event: Event) -> &'static [&'static str] {
     if table_fields(event).is_some() {
         return &table_names()[event as usize].1;
@@ -507,23 +527,19 @@ pub fn host_required_keys(event: Event) -> &'static [&'static str] {
         Event::UserPromptSubmit => &["prompt"],
         Event::SessionEnd => &["reason"],
         Event::PermissionRequest => &["tool_name", "tool_input"],
-        Event::Notification => &["message", "notification_type"],
-        Event::PreToolUse => &["tool_name", "tool_input", "tool_use_id"],
-        Event::PostToolUse => &["tool_name", "tool_input", "tool_use_id"],
-        Event::PostToolUseFailure => &["tool_name", "tool_input", "tool_use_id", "error"],
+        Event::Notification => &["message"],
+        Event::PreToolUse | Event::PostToolUse => &["tool_name", "tool_input"],
+        Event::PostToolUseFailure => &["tool_name", "tool_input", "error"],
         Event::PreCompact => &["trigger"],
-        Event::Stop => &["last_assistant_message"],
         Event::SubagentStart => &["agent_id", "agent_type"],
-        Event::SubagentStop => {
-            &["agent_id", "agent_type", "agent_transcript_path", "last_assistant_message"]
-        }
         _ => &[],
     }
 }
 
-/// A minimal host payload for `event`: exactly its [`host_required_keys`], with plausible
-/// values (a `Bash` call of `echo hello`, a `startup` session, ...). For try-outs and for
-/// the examples in error messages; it reads with [`Invocation::from_host_json`].
+/// A minimal host payload for `event`: exactly its [`host_required_keys`] and
+/// [`defaulted_keys`], with plausible values (a `Bash` call of `echo hello`, a `startup`
+/// session, ...). For try-outs and for the examples in error messages; it reads with
+/// [`Invocation::from_host_json`] without a diagnostic.
 pub fn example_payload(event: Event) -> Value {
     let tool = || serde_json::json!({"command": "echo hello"});
     match event {
@@ -544,7 +560,11 @@ pub fn example_payload(event: Event) -> Value {
             "error": "Command failed with exit code 1",
         }),
         Event::PreCompact => serde_json::json!({"trigger": "manual"}),
-        Event::Stop => serde_json::json!({"last_assistant_message": "Done."}),
+        Event::Stop => serde_json::json!({
+            "last_assistant_message": "Done.",
+            "background_tasks": [],
+            "session_crons": [],
+        }),
         Event::SubagentStart => {
             serde_json::json!({"agent_id": "agent_example", "agent_type": "general-purpose"})
         }
@@ -553,6 +573,8 @@ pub fn example_payload(event: Event) -> Value {
             "agent_type": "general-purpose",
             "agent_transcript_path": "",
             "last_assistant_message": "Done.",
+            "background_tasks": [],
+            "session_crons": [],
         }),
         Event::Setup => serde_json::json!({"trigger": "init"}),
         Event::InstructionsLoaded => serde_json::json!({
@@ -627,19 +649,22 @@ pub struct Invocation {
     /// The `stop_hook_active` the host's payload stated, when it stated one (the dispatch
     /// lets it stand unless the host also gives a continuation count).
     stated_stop_hook_active: Option<bool>,
+    /// Top-level keys the host gave that the event does not have, passed through to the
+    /// handlers after the event's own keys (claude-code, CLAUDE-CODE.md 5.1).
+    extra: Map<String, Value>,
 }
 
 impl PartialEq for Invocation {
     /// Equal when the handlers would receive the same payload.
     fn eq(&self, other: &Self) -> bool {
-        self.common == other.common && self.input == other.input
+        self.common == other.common && self.input == other.input && self.extra == other.extra
     }
 }
 
 impl Invocation {
     /// An invocation of `input`'s event with these common fields.
     pub fn new(common: CommonFields, input: EventInput) -> Self {
-        Self { common, input, stated_stop_hook_active: None }
+        Self { common, input, stated_stop_hook_active: None, extra: Map::new() }
     }
 
     /// The event.
@@ -653,14 +678,14 @@ impl Invocation {
         match &self.input {
             EventInput::SessionStart(i) => Some(&i.source),
             EventInput::SessionEnd(i) => Some(&i.reason),
-            EventInput::Notification(i) => Some(&i.notification_type),
+            EventInput::Notification(i) => i.notification_type.as_deref(),
             EventInput::PreCompact(i) => Some(&i.trigger),
             EventInput::PermissionRequest(i) => Some(&i.tool_name),
             EventInput::PreToolUse(i) => Some(&i.tool_name),
             EventInput::PostToolUse(i) => Some(&i.tool_name),
             EventInput::PostToolUseFailure(i) => Some(&i.tool_name),
             EventInput::SubagentStart(i) => Some(&i.agent_type),
-            EventInput::SubagentStop(i) => Some(&i.agent_type),
+            EventInput::SubagentStop(i) => i.agent_type.as_deref(),
             EventInput::UserPromptSubmit(_) | EventInput::Stop(_) => None,
             EventInput::Table(i) => {
                 let value = i.get_str(i.event().matcher_target()?)?;
@@ -745,23 +770,73 @@ impl Invocation {
         };
         let input = read_input(&r, false)?;
         let stated_stop_hook_active = stated_stop_hook_active(&r)?;
-        Ok(Invocation { common, input, stated_stop_hook_active })
+        Ok(Invocation { common, input, stated_stop_hook_active, extra: Map::new() })
     }
 
-    /// Reads a host's event description, filling the common fields it lacks from
-    /// `defaults`.
-    ///
-    /// `hook_event_name` may be left out (it is always `event`; a different name is an
-    /// error). Stop and SubagentStop's `stop_hook_active` may be left out: the dispatch
-    /// derives it from the continuation count (see [`Invocation::stated_stop_hook_active`]). Every other event key is
-    /// required as in [`Invocation::from_json`]. Unknown keys are dropped, each with an
-    /// `unknown_field` warning, in the payload's key order.
+    /// Reads a host's event description as the deepagents profile does:
+    /// [`Invocation::from_host_json_for`] with [`Profile::DeepAgents`].
     pub fn from_host_json(
         event: Event,
         value: &Value,
         defaults: &CommonDefaults,
     ) -> Result<(Invocation, Vec<Diagnostic>), PayloadError> {
-        let obj = value.as_object().ok_or(PayloadError::NotAnObject { event })?;
+        Invocation::from_host_json_for(Profile::DeepAgents, event, value, defaults)
+    }
+
+    /// Reads a host's event description, filling the common fields it lacks from
+    /// `defaults`, as `profile` does.
+    ///
+    /// `hook_event_name` may be left out (it is always `event`; a different name is an
+    /// error). Stop and SubagentStop's `stop_hook_active` may be left out: the dispatch
+    /// derives it from the continuation count (see
+    /// [`Invocation::stated_stop_hook_active`]).
+    ///
+    /// Leniency (CLAUDE-CODE.md 5.2, both profiles): each field of [`defaulted_keys`] that
+    /// is missing (absent or `null`) gets one `payload_defaulted` warning, `Payload field
+    /// {field} missing; defaulted to {value}`, in that list's order. `tool_use_id` becomes
+    /// [`defaulted_tool_use_id`] of `value`, `last_assistant_message` `""`,
+    /// `background_tasks` and `session_crons` `[]`, and these enter the handlers' stdin;
+    /// Notification's `notification_type` and SubagentStop's `agent_id`, `agent_type` and
+    /// `agent_transcript_path` have no default (the value shown is `none`): they stay out
+    /// of stdin, and without its matcher target only groups without a matcher run. Every
+    /// other event key is required as in [`Invocation::from_json`].
+    ///
+    /// Unknown top-level keys: deepagents drops each with an `unknown_field` warning, in
+    /// the payload's key order; claude-code passes them to the handlers unchanged, after
+    /// the event's own keys and without a diagnostic (CLAUDE-CODE.md 5.1; a `null` one is
+    /// left out, as every top-level `null` is).
+    pub fn from_host_json_for(
+        profile: Profile,
+        event: Event,
+        value: &Value,
+        defaults: &CommonDefaults,
+    ) -> Result<(Invocation, Vec<Diagnostic>), PayloadError> {
+        let received = value.as_object().ok_or(PayloadError::NotAnObject { event })?;
+        let mut warnings = Vec::new();
+        let mut filled: Option<Map<String, Value>> = None;
+        for &key in defaulted_keys(event) {
+            if received.get(key).is_some_and(|v| !v.is_null()) {
+                continue;
+            }
+            let default = match key {
+                "tool_use_id" => Some(Value::String(defaulted_tool_use_id(value))),
+                "last_assistant_message" => Some(Value::String(String::new())),
+                "background_tasks" | "session_crons" => Some(Value::Array(Vec::new())),
+                _ => None,
+            };
+            let shown = default.as_ref().map_or_else(|| "none".to_owned(), Value::to_string);
+            warnings.push(
+                Diagnostic::warning(
+                    codes::PAYLOAD_DEFAULTED,
+                    format!("Payload field {key} missing; defaulted to {shown}"),
+                )
+                .with_field(key),
+            );
+            if let Some(default) = default {
+                filled.get_or_insert_with(|| received.clone()).insert(key.to_owned(), default);
+            }
+        }
+        let obj = filled.as_ref().unwrap_or(received);
         let r = Reader { event, obj, prefix: String::new() };
         if let Some(name) = r.opt_str("hook_event_name")? {
             check_event_name(event, name)?;
@@ -779,20 +854,70 @@ impl Invocation {
         };
         let input = read_input(&r, true)?;
         let own = payload_own_keys(event);
-        let warnings = obj
-            .keys()
-            .filter(|k| !PAYLOAD_COMMON_KEYS.contains(&k.as_str()) && !own.contains(&k.as_str()))
-            .map(|k| {
+        let unknown = received.iter().filter(|(k, _)| {
+            !PAYLOAD_COMMON_KEYS.contains(&k.as_str()) && !own.contains(&k.as_str())
+        });
+        let mut extra = Map::new();
+        match profile {
+            Profile::ClaudeCode => {
+                extra = unknown
+                    .filter(|(_, v)| !v.is_null())
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+            }
+            Profile::DeepAgents => warnings.extend(unknown.map(|(k, _)| {
                 Diagnostic::warning(
                     codes::UNKNOWN_FIELD,
                     format!("Unknown {event} payload field ignored: {k}"),
                 )
                 .with_field(k.clone())
-            })
-            .collect();
+            })),
+        }
         let stated_stop_hook_active = stated_stop_hook_active(&r)?;
-        Ok((Invocation { common, input, stated_stop_hook_active }, warnings))
+        Ok((Invocation { common, input, stated_stop_hook_active, extra }, warnings))
     }
+
+    /// The top-level keys passed through to the handlers unchanged (claude-code,
+    /// CLAUDE-CODE.md 5.1), in the host's order; empty in the deepagents profile.
+    pub fn extra(&self) -> &Map<String, Value> {
+        &self.extra
+    }
+}
+
+/// The fields CLAUDE-CODE.md 5.2's table defaults for `event` when the host leaves them
+/// out ([`Invocation::from_host_json_for`]), in wire order. Not listed: `cwd`, which the
+/// host's [`CommonDefaults`] fill without a warning, and `stop_hook_active`, which the
+/// dispatch derives from the continuation count.
+pub fn defaulted_keys(event: Event) -> &'static [&'static str] {
+    match event {
+        Event::PreToolUse
+        | Event::PostToolUse
+        | Event::PostToolUseFailure
+        | Event::PermissionDenied => &["tool_use_id"],
+        Event::Notification => &["notification_type"],
+        Event::Stop => &["last_assistant_message", "background_tasks", "session_crons"],
+        Event::SubagentStop => &[
+            "agent_id",
+            "agent_type",
+            "agent_transcript_path",
+            "last_assistant_message",
+            "background_tasks",
+            "session_crons",
+        ],
+        _ => &[],
+    }
+}
+
+/// The `tool_use_id` a payload without one gets (CLAUDE-CODE.md 5.2): `toolu_defaulted_`
+/// and the first 24 hex digits of the SHA-256 of the received payload. The payload
+/// arrives as a JSON value, so the bytes hashed are its compact serialization
+/// (`serde_json::to_vec`, keys in the host's order): the same payload always gets the same
+/// id, whatever whitespace the host wrote, and different payloads get different ids.
+pub fn defaulted_tool_use_id(payload: &Value) -> String {
+    let bytes = serde_json::to_vec(payload).unwrap_or_default();
+    let mut hex = crate::snapshot::sha256_hex(&bytes);
+    hex.truncate(24);
+    format!("toolu_defaulted_{hex}")
 }
 
 /// The payload's `stop_hook_active`, for the events that have one.
@@ -859,7 +984,7 @@ fn read_input(r: &Reader<'_>, host: bool) -> Result<EventInput, PayloadError> {
         }),
         Event::Notification => EventInput::Notification(NotificationInput {
             message: r.req_str("message")?,
-            notification_type: r.req_str("notification_type")?,
+            notification_type: r.opt_string("notification_type")?,
             title: r.opt_string("title")?,
         }),
         Event::PreToolUse => EventInput::PreToolUse(PreToolUseInput {
@@ -898,9 +1023,9 @@ fn read_input(r: &Reader<'_>, host: bool) -> Result<EventInput, PayloadError> {
         }),
         Event::SubagentStop => EventInput::SubagentStop(SubagentStopInput {
             stop_hook_active: stop_hook_active(r)?,
-            agent_id: r.req_str("agent_id")?,
-            agent_type: r.req_str("agent_type")?,
-            agent_transcript_path: r.req_str("agent_transcript_path")?,
+            agent_id: r.opt_string("agent_id")?,
+            agent_type: r.opt_string("agent_type")?,
+            agent_transcript_path: r.opt_string("agent_transcript_path")?,
             last_assistant_message: r.req_str("last_assistant_message")?,
             background_tasks: r.opt_list("background_tasks", read_task)?,
             session_crons: r.opt_list("session_crons", read_cron)?,
@@ -1066,7 +1191,7 @@ impl Serialize for Invocation {
         opt_entry(&mut m, "effort", &c.effort)?;
         let (agent_id, agent_type) = match &self.input {
             EventInput::SubagentStart(i) => (Some(&i.agent_id), Some(&i.agent_type)),
-            EventInput::SubagentStop(i) => (Some(&i.agent_id), Some(&i.agent_type)),
+            EventInput::SubagentStop(i) => (i.agent_id.as_ref(), i.agent_type.as_ref()),
             _ => (c.agent_id.as_ref(), c.agent_type.as_ref()),
         };
         opt_entry(&mut m, "agent_id", &agent_id)?;
@@ -1086,7 +1211,7 @@ impl Serialize for Invocation {
             }
             EventInput::Notification(i) => {
                 m.serialize_entry("message", &i.message)?;
-                m.serialize_entry("notification_type", &i.notification_type)?;
+                opt_entry(&mut m, "notification_type", &i.notification_type)?;
                 opt_entry(&mut m, "title", &i.title)?;
             }
             EventInput::PreToolUse(i) => {
@@ -1124,7 +1249,7 @@ impl Serialize for Invocation {
             EventInput::SubagentStart(_) => {}
             EventInput::SubagentStop(i) => {
                 m.serialize_entry("stop_hook_active", &i.stop_hook_active)?;
-                m.serialize_entry("agent_transcript_path", &i.agent_transcript_path)?;
+                opt_entry(&mut m, "agent_transcript_path", &i.agent_transcript_path)?;
                 m.serialize_entry("last_assistant_message", &i.last_assistant_message)?;
                 m.serialize_entry("background_tasks", &i.background_tasks)?;
                 m.serialize_entry("session_crons", &i.session_crons)?;
@@ -1134,6 +1259,9 @@ impl Serialize for Invocation {
                     m.serialize_entry(k, v)?;
                 }
             }
+        }
+        for (k, v) in &self.extra {
+            m.serialize_entry(k, v)?;
         }
         m.end()
     }
@@ -1166,19 +1294,29 @@ pub(crate) mod tests {
                 .unwrap_or_else(|e| panic!("{event}: {e}"));
             assert_eq!(warnings, Vec::new(), "{event}");
             let keys: Vec<&str> = example.as_object().unwrap().keys().map(String::as_str).collect();
-            let mut required = host_required_keys(event).to_vec();
-            required.sort_unstable();
+            let mut expected = host_required_keys(event).to_vec();
+            expected.extend_from_slice(defaulted_keys(event));
+            expected.sort_unstable();
             let mut sorted = keys.clone();
             sorted.sort_unstable();
-            assert_eq!(sorted, required, "{event}");
+            assert_eq!(sorted, expected, "{event}");
             for key in keys {
                 let mut without = example.clone();
                 without.as_object_mut().unwrap().remove(key);
-                assert_eq!(
-                    Invocation::from_host_json(event, &without, &defaults).err(),
-                    Some(PayloadError::MissingField { event, field: key.to_owned() }),
-                    "{event} without {key}"
-                );
+                let read = Invocation::from_host_json(event, &without, &defaults);
+                if defaulted_keys(event).contains(&key) {
+                    let (_, warnings) =
+                        read.unwrap_or_else(|e| panic!("{event} without {key}: {e}"));
+                    let fields: Vec<_> = warnings.iter().map(|w| w.field.as_deref()).collect();
+                    assert_eq!(fields, [Some(key)], "{event} without {key}");
+                    assert_eq!(warnings[0].code, codes::PAYLOAD_DEFAULTED, "{event} without {key}");
+                } else {
+                    assert_eq!(
+                        read.err(),
+                        Some(PayloadError::MissingField { event, field: key.to_owned() }),
+                        "{event} without {key}"
+                    );
+                }
             }
         }
     }
@@ -1657,8 +1795,8 @@ pub(crate) mod tests {
             ),
             (
                 Event::Notification,
-                with(Event::Notification, "notification_type", rm()),
-                "Notification payload: missing field 'notification_type'",
+                with(Event::Notification, "notification_type", json!(3)),
+                "Notification payload: field 'notification_type' must be a string",
             ),
             (
                 Event::Notification,
@@ -1725,8 +1863,8 @@ pub(crate) mod tests {
             ),
             (
                 Event::SubagentStop,
-                with(Event::SubagentStop, "agent_transcript_path", rm()),
-                "SubagentStop payload: missing field 'agent_transcript_path'",
+                with(Event::SubagentStop, "agent_transcript_path", json!(false)),
+                "SubagentStop payload: field 'agent_transcript_path' must be a string",
             ),
             (
                 Event::SubagentStop,
@@ -1785,7 +1923,10 @@ pub(crate) mod tests {
         assert_eq!(wire(&inv), expect, "{host}");
         let fields: Vec<&str> = diags.iter().filter_map(|d| d.field.as_deref()).collect();
         assert_eq!(fields, warnings, "{host}");
-        assert!(diags.iter().all(|d| d.code == codes::UNKNOWN_FIELD && !d.is_error()));
+        assert!(diags.iter().all(|d| {
+            [codes::UNKNOWN_FIELD, codes::PAYLOAD_DEFAULTED].contains(&d.code.as_str())
+                && !d.is_error()
+        }));
     }
 
     #[test]
@@ -1803,12 +1944,13 @@ pub(crate) mod tests {
             r#"{"session_id":"mine","transcript_path":"/tr","cwd":"/other","hook_event_name":"UserPromptSubmit","permission_mode":"plan","prompt":"hi"}"#,
             &[],
         );
-        // stop_hook_active is the session's: false when left out.
+        // stop_hook_active is the session's: false when left out, without a warning (the
+        // lists get 5.2's defaults, each with one).
         check_host(
             Event::Stop,
             json!({"last_assistant_message": "done"}),
             r#"{"session_id":"sess","transcript_path":"/tr","cwd":"/work","hook_event_name":"Stop","permission_mode":"default","stop_hook_active":false,"last_assistant_message":"done","background_tasks":[],"session_crons":[]}"#,
-            &[],
+            &["background_tasks", "session_crons"],
         );
         // Unknown keys are dropped, each reported, in payload order.
         check_host(

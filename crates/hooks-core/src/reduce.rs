@@ -11,11 +11,13 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
 use crate::capabilities::Capabilities;
+use crate::diag::Severity;
 use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
 use crate::output::{
-    DEFAULT_BLOCK_REASON, HandlerResult, HookOutput, PermissionDecision, PermissionRequestDecision,
-    SpecificOutput, hook_error_notice, plain_text_is_context,
+    DEFAULT_BLOCK_REASON, ElicitationAction, HandlerResult, HookOutput, PermissionDecision,
+    PermissionRequestDecision, SpecificOutput, hook_error_notice, plain_text_is_context,
+    resolve_worktree_path,
 };
 use crate::profile::Profile;
 
@@ -53,6 +55,12 @@ pub struct ReduceContext {
     /// False for a SessionStart whose `source` is neither startup, resume nor fork: its
     /// `sessionTitle` is not applied (CLAUDE-CODE.md 4.2).
     pub session_title_allowed: bool,
+    /// ConfigChange whose `source` is `policy_settings`: a block cannot stop it
+    /// (`policy_change_unblockable`, CLAUDE-CODE.md 4.2).
+    pub policy_settings_change: bool,
+    /// DirectoryAdded whose `source` is `slash_command`: `systemMessage` becomes model
+    /// context; otherwise it goes to the debug log only (CLAUDE-CODE.md 4.2).
+    pub directory_from_slash_command: bool,
 }
 
 impl Default for ReduceContext {
@@ -64,8 +72,21 @@ impl Default for ReduceContext {
             profile: Profile::DeepAgents,
             continuation_cap: Some(MAX_STOP_CONTINUATIONS),
             session_title_allowed: true,
+            policy_settings_change: false,
+            directory_from_slash_command: false,
         }
     }
+}
+
+/// The answer hooks give an Elicitation or ElicitationResult (CLAUDE-CODE.md 4.2, 11.3).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ElicitationAnswer {
+    /// `accept`, `decline` or `cancel`; `None` when no hook set one (the user answers, or
+    /// the user's answer stands).
+    pub action: Option<ElicitationAction>,
+    /// The content to reply with (kept only when the action is `accept` or unset).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<Map<String, Value>>,
 }
 
 /// A permission outcome, ranked `None < Allow < Ask < Defer < Deny` (`Defer` only in the
@@ -152,6 +173,22 @@ pub struct Decision {
     pub watch_paths: Vec<String>,
     /// SessionStart (claude-code): the host rescans its skills.
     pub reload_skills: bool,
+    /// CwdChanged, FileChanged: `watch_paths` replaces the dynamic watch list (an empty
+    /// list clears it); SessionStart's paths are added instead (CLAUDE-CODE.md 11.3).
+    pub watch_paths_replace: bool,
+    /// PermissionDenied: the model is told it may retry (any handler said so).
+    pub retry: bool,
+    /// MessageDisplay: what is displayed instead of the delta (first wins).
+    pub display_content: Option<String>,
+    /// WorktreeCreate: the created worktree's absolute path (first wins; CLAUDE-CODE.md
+    /// 4.4).
+    pub worktree_path: Option<String>,
+    /// WorktreeCreate: the creation failed (a handler failed, or none gave a path).
+    pub worktree_failed: bool,
+    /// Elicitation, ElicitationResult: the hooks' answer.
+    pub elicitation: Option<ElicitationAnswer>,
+    /// ConfigChange: the change is not applied (never for `policy_settings`).
+    pub config_change_blocked: bool,
     /// Every diagnostic of the invocation, in order.
     pub diagnostics: Vec<Diagnostic>,
     /// The ids of the background handlers this invocation started and did not wait for
@@ -188,6 +225,13 @@ impl Decision {
             initial_user_message: None,
             watch_paths: Vec::new(),
             reload_skills: false,
+            watch_paths_replace: false,
+            retry: false,
+            display_content: None,
+            worktree_path: None,
+            worktree_failed: false,
+            elicitation: None,
+            config_change_blocked: false,
             diagnostics: Vec::new(),
             async_pending: Vec::new(),
             env_file: None,
@@ -196,12 +240,15 @@ impl Decision {
     }
 
     /// True when the decision denies, blocks or stops the action: `continue: false`, a
-    /// permission deny, a Stop (or SubagentStop) continuation, PostToolUse feedback. This
-    /// is `hooks run`'s exit status 2.
+    /// permission deny, a Stop (SubagentStop, TaskCompleted, TeammateIdle) continuation,
+    /// PostToolUse feedback, a blocked ConfigChange, a failed WorktreeCreate. This is
+    /// `hooks run`'s exit status 2.
     pub fn is_blocking(&self) -> bool {
         !self.continue_processing
             || self.permission.behavior == PermissionBehavior::Deny
             || self.continue_loop
+            || self.config_change_blocked
+            || self.worktree_failed
             || (matches!(self.event, Event::PostToolUse | Event::PostToolUseFailure)
                 && !self.feedback.is_empty())
     }
@@ -220,7 +267,9 @@ impl Serialize for Decision {
         map.serialize_entry("context", &self.context)?;
         map.serialize_entry("feedback", &self.feedback)?;
         // SubagentStop continues only in the claude-code profile: the key appears then.
-        if self.event == Event::Stop || (self.event == Event::SubagentStop && self.continue_loop) {
+        // SubagentStop, TaskCompleted and TeammateIdle continue only in some cases: the
+        // key appears then.
+        if self.event == Event::Stop || self.continue_loop {
             map.serialize_entry("continue_loop", &self.continue_loop)?;
         }
         if self.event == Event::UserPromptSubmit {
@@ -252,6 +301,30 @@ impl Serialize for Decision {
         }
         if self.reload_skills {
             map.serialize_entry("reload_skills", &true)?;
+        }
+        if self.watch_paths_replace {
+            if self.watch_paths.is_empty() {
+                map.serialize_entry("watch_paths", &self.watch_paths)?;
+            }
+            map.serialize_entry("watch_paths_replace", &true)?;
+        }
+        if self.retry {
+            map.serialize_entry("retry", &true)?;
+        }
+        if let Some(v) = &self.display_content {
+            map.serialize_entry("display_content", v)?;
+        }
+        if let Some(v) = &self.worktree_path {
+            map.serialize_entry("worktree_path", v)?;
+        }
+        if self.worktree_failed {
+            map.serialize_entry("worktree_failed", &true)?;
+        }
+        if let Some(v) = &self.elicitation {
+            map.serialize_entry("elicitation", v)?;
+        }
+        if self.config_change_blocked {
+            map.serialize_entry("config_change_blocked", &true)?;
         }
         if let Some(path) = &self.env_file {
             map.serialize_entry("env_file", path)?;
@@ -310,6 +383,15 @@ pub struct Reduction {
     rewrite_taken: bool,
     /// claude-code `classifierContext` lines so far (joined and capped at the end).
     classifier: Vec<String>,
+    /// The handlers' working directory, against which a relative WorktreeCreate path
+    /// resolves (CLAUDE-CODE.md 4.4).
+    cwd: Option<String>,
+    /// Results applied so far.
+    applied: usize,
+    /// WorktreeCreate: results that failed (non-zero exit, timeout, launch failure, ...).
+    worktree_failures: usize,
+    /// Elicitation, ElicitationResult: an exit 2 forces `decline` (11.3).
+    forced_decline: bool,
 }
 
 impl Reduction {
@@ -323,7 +405,17 @@ impl Reduction {
             next: 0,
             rewrite_taken: false,
             classifier: Vec::new(),
+            cwd: None,
+            applied: 0,
+            worktree_failures: 0,
+            forced_decline: false,
         }
+    }
+
+    /// Gives the handlers' working directory (the payload's `cwd`): a relative
+    /// WorktreeCreate path resolves against it. Without it such a path is refused.
+    pub fn set_cwd(&mut self, cwd: impl Into<String>) {
+        self.cwd = Some(cwd.into());
     }
 
     /// Records the background handlers the invocation does not wait for (the decision's
@@ -402,6 +494,43 @@ impl Reduction {
         if d.permission.behavior == PermissionBehavior::Defer {
             d.context.clear();
         }
+        let event = d.event;
+        // 4.4: no path, or any handler failing, fails the creation.
+        if event == Event::WorktreeCreate && self.applied > 0 {
+            let failures = self.worktree_failures;
+            let why = if failures > 0 {
+                Some(format!("{failures} of {} WorktreeCreate hooks failed", self.applied))
+            } else if d.worktree_path.is_none() {
+                Some("No WorktreeCreate hook gave a worktree path".to_owned())
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                d.worktree_path = None;
+                d.worktree_failed = true;
+                d.diagnostics.push(Diagnostic::warning(
+                    codes::WORKTREE_CREATE_FAILED,
+                    format!("Worktree creation failed: {why}"),
+                ));
+            }
+        }
+        // 11.3: an exit 2 forces decline; content goes only with accept (or no action).
+        if matches!(event, Event::Elicitation | Event::ElicitationResult) {
+            if self.forced_decline {
+                d.elicitation = Some(ElicitationAnswer {
+                    action: Some(ElicitationAction::Decline),
+                    content: None,
+                });
+            }
+            if let Some(answer) = &mut d.elicitation
+                && matches!(
+                    answer.action,
+                    Some(ElicitationAction::Decline | ElicitationAction::Cancel)
+                )
+            {
+                answer.content = None;
+            }
+        }
         if !classifier.is_empty() {
             let joined = classifier.join("\n");
             let joined = match joined.char_indices().nth(CLASSIFIER_CONTEXT_CAP) {
@@ -419,6 +548,15 @@ impl Reduction {
     fn apply(&mut self, id: String, result: HandlerResult) {
         let HandlerResult { output, plain_text, diagnostics, notices, stop_slot, block_slot } =
             result;
+        self.applied += 1;
+        // 4.4: a WorktreeCreate handler that failed without output (timeout, launch
+        // failure, an http or host error) fails the creation.
+        if self.decision.event == Event::WorktreeCreate
+            && output.is_none()
+            && diagnostics.iter().any(|d| d.severity != Severity::Info)
+        {
+            self.worktree_failures += 1;
+        }
         let len = diagnostics.len();
         let stop_slot = stop_slot.min(len);
         let block_slot = block_slot.clamp(stop_slot, len);
@@ -470,7 +608,24 @@ impl Reduction {
             && !suppress_output
         {
             let message = self.cap(&id, "systemMessage", message);
-            self.decision.notices.push(message);
+            if self.decision.event != Event::DirectoryAdded {
+                self.decision.notices.push(message);
+            } else if self.ctx.directory_from_slash_command {
+                // 4.2: model context next turn for a directory added by /add-dir.
+                self.decision.context.push(message);
+            } else {
+                self.decision.diagnostics.push(
+                    Diagnostic::info(
+                        codes::IGNORED_OUTPUT_FIELD,
+                        format!(
+                            "systemMessage of a DirectoryAdded hook is context only for source \
+                             slash_command; kept in the debug log: {message}"
+                        ),
+                    )
+                    .with_handler(id.clone())
+                    .with_field("systemMessage"),
+                );
+            }
         }
         if let Some(sequence) = terminal_sequence {
             self.decision.terminal_sequences.push(sequence);
@@ -484,7 +639,15 @@ impl Reduction {
         if approve && self.decision.event == Event::PreToolUse {
             self.permission(&id, PermissionBehavior::Allow, None, false, "reason");
         }
-        if let Some(specific) = specific {
+        // 4.2: on exit 2 MessageDisplay shows the original text, and Elicitation and
+        // ElicitationResult ignore `hookSpecificOutput` (the answer is decline).
+        let exit_voids_specific = matches!(
+            self.decision.event,
+            Event::MessageDisplay | Event::Elicitation | Event::ElicitationResult
+        );
+        if let Some(specific) = specific
+            && !(exit_block && exit_voids_specific)
+        {
             self.specific(&id, specific);
         }
     }
@@ -534,6 +697,9 @@ impl Reduction {
     fn block(&mut self, id: &str, reason: Option<String>, exit_block: bool) {
         let event = self.decision.event;
         let text = reason.unwrap_or_else(|| DEFAULT_BLOCK_REASON.to_owned());
+        if !event.is_spec_event() {
+            return self.block_table_event(id, text, exit_block);
+        }
         if self.ctx.profile.is_claude_code() {
             match event {
                 // CLAUDE-CODE.md 11: the subagent continues, no guard, the cap applies.
@@ -584,14 +750,90 @@ impl Reduction {
                     self.decision.context.push(text);
                 }
             }
-            // SPEC section 4's non-blocking events, and (until their CLAUDE-CODE.md 4.2
-            // block effects exist) the nineteen it lacks.
+            // SPEC section 4's non-blocking events.
             _ => {
                 let text = self.cap(id, "reason", text);
                 self.warn(
                     id,
                     codes::UNSUPPORTED_BLOCK,
                     format!("Block/exit 2 is not supported for {event}: {text}"),
+                    "decision",
+                );
+            }
+        }
+    }
+
+    /// The exit-2 column of CLAUDE-CODE.md 4.2 (`exit_block`) and `decision: "block"`
+    /// for the nineteen events SPEC section 4 lacks, in both profiles.
+    fn block_table_event(&mut self, id: &str, text: String, exit_block: bool) {
+        let event = self.decision.event;
+        match event {
+            // Exit 2: a notice with the stderr.
+            Event::Setup | Event::CwdChanged | Event::FileChanged | Event::PostCompact
+                if exit_block =>
+            {
+                let notice = self.cap(id, "reason", hook_error_notice(event, &text));
+                self.decision.notices.push(notice);
+            }
+            // Exit 2 is ignored (MessageDisplay: the original text is shown; StopFailure
+            // ignores its exit code before this).
+            Event::InstructionsLoaded
+            | Event::MessageDisplay
+            | Event::PermissionDenied
+            | Event::StopFailure
+                if exit_block => {}
+            // Exit 2: the stderr goes to the debug log only.
+            Event::DirectoryAdded | Event::WorktreeRemove if exit_block => {
+                self.decision.diagnostics.push(
+                    Diagnostic::info(codes::HOOK_STDERR, format!("Hook stderr: {text}"))
+                        .with_handler(id),
+                );
+            }
+            // The expansion, the loop or the task creation stops (the first reason wins).
+            Event::UserPromptExpansion | Event::PostToolBatch | Event::TaskCreated => {
+                self.decision.continue_processing = false;
+                if self.decision.stop_reason.is_none() {
+                    self.decision.stop_reason = Some(self.cap(id, "reason", text));
+                }
+            }
+            // Exit 2: the task stays open / the teammate goes on, the stderr as feedback.
+            Event::TaskCompleted | Event::TeammateIdle if exit_block => {
+                self.decision.continue_loop = true;
+                let text = self.cap(id, "reason", text);
+                self.decision.feedback.push(text);
+            }
+            // 4.3: an undocumented JSON block is ignored.
+            Event::TaskCompleted | Event::TeammateIdle => self.warn(
+                id,
+                codes::UNSUPPORTED_BLOCK,
+                format!(
+                    "decision \"block\" has no effect on {event} hooks; exit with status 2 \
+                     or use continue: false"
+                ),
+                "decision",
+            ),
+            // The reason is never shown; a policy change cannot be blocked.
+            Event::ConfigChange if self.ctx.policy_settings_change => {
+                self.decision.diagnostics.push(
+                    Diagnostic::info(
+                        codes::POLICY_CHANGE_UNBLOCKABLE,
+                        "A ConfigChange hook cannot block a policy_settings change; ignored",
+                    )
+                    .with_handler(id),
+                );
+            }
+            Event::ConfigChange => self.decision.config_change_blocked = true,
+            Event::WorktreeCreate if exit_block => self.worktree_failures += 1,
+            Event::Elicitation | Event::ElicitationResult if exit_block => {
+                self.forced_decline = true;
+            }
+            _ => {
+                let text = self.cap(id, "reason", text);
+                let what = if exit_block { "Exit 2" } else { "Block" };
+                self.warn(
+                    id,
+                    codes::UNSUPPORTED_BLOCK,
+                    format!("{what} is not supported for {event}: {text}"),
                     "decision",
                 );
             }
@@ -768,6 +1010,7 @@ impl Reduction {
                     self.continue_turn(id, "hookSpecificOutput.additionalContext", text);
                 }
             }
+            other => self.specific_table(id, other),
         }
     }
 
@@ -945,6 +1188,82 @@ impl Reduction {
                     self.continue_turn(id, "hookSpecificOutput.additionalContext", text);
                 }
             }
+            other => self.specific_table(id, other),
+        }
+    }
+
+    /// The hook-specific part of the nineteen events SPEC section 4 lacks
+    /// (CLAUDE-CODE.md 4.2, 11.3; both profiles).
+    fn specific_table(&mut self, id: &str, specific: SpecificOutput) {
+        match specific {
+            SpecificOutput::Setup { additional_context }
+            | SpecificOutput::UserPromptExpansion { additional_context }
+            | SpecificOutput::PostToolBatch { additional_context } => {
+                self.context(id, additional_context);
+            }
+            SpecificOutput::MessageDisplay { display_content: Some(text) } => {
+                let text = self.cap(id, "hookSpecificOutput.displayContent", text);
+                self.first_wins(id, "displayContent", |d| &mut d.display_content, text);
+            }
+            SpecificOutput::PermissionDenied { retry } => self.decision.retry |= retry,
+            SpecificOutput::CwdChanged { watch_paths: Some(paths) }
+            | SpecificOutput::FileChanged { watch_paths: Some(paths) } => {
+                self.decision.watch_paths_replace = true;
+                for path in paths {
+                    if !self.decision.watch_paths.contains(&path) {
+                        self.decision.watch_paths.push(path);
+                    }
+                }
+            }
+            SpecificOutput::WorktreeCreate { worktree_path: Some(path) } if !path.is_empty() => {
+                match resolve_worktree_path(&path, self.cwd.as_deref()) {
+                    Ok(path) => {
+                        self.first_wins(id, "worktreePath", |d| &mut d.worktree_path, path);
+                    }
+                    Err(why) => self.warn(
+                        id,
+                        codes::WORKTREE_PATH_REJECTED,
+                        format!("Worktree path refused: {why}"),
+                        "worktreePath",
+                    ),
+                }
+            }
+            SpecificOutput::Elicitation { action, content }
+            | SpecificOutput::ElicitationResult { action, content } => {
+                if let Some(action) = action {
+                    let answer = self
+                        .decision
+                        .elicitation
+                        .get_or_insert(ElicitationAnswer { action: None, content: None });
+                    if answer.action.is_none() {
+                        answer.action = Some(action);
+                    } else {
+                        self.warn(
+                            id,
+                            codes::MULTIPLE_REWRITES,
+                            "action ignored: an earlier handler in configuration order already set it",
+                            "hookSpecificOutput.action",
+                        );
+                    }
+                }
+                if let Some(content) = content {
+                    let answer = self
+                        .decision
+                        .elicitation
+                        .get_or_insert(ElicitationAnswer { action: None, content: None });
+                    if answer.content.is_none() {
+                        answer.content = Some(content);
+                    } else {
+                        self.warn(
+                            id,
+                            codes::MULTIPLE_REWRITES,
+                            "content ignored: an earlier handler in configuration order already set it",
+                            "hookSpecificOutput.content",
+                        );
+                    }
+                }
+            }
+            _ => {}
         }
     }
 

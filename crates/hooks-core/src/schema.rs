@@ -112,16 +112,20 @@ struct UnmatchedGroup {
     hooks: Vec<Handler>,
 }
 
-/// A command handler. It needs `command` or `argv` (or both: `argv` then runs).
+/// A command handler. It needs `command` or `argv` (or both: `argv` then runs); `args`
+/// needs `command` and excludes `argv`.
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[schemars(extend("anyOf" = [{"required": ["command"]}, {"required": ["argv"]}]))]
+#[schemars(extend("dependentRequired" = {"args": ["command"]}))]
+#[schemars(extend("not" = {"required": ["argv", "args"]}))]
 struct Handler {
     /// The handler type.
     #[serde(rename = "type")]
     kind: HandlerType,
-    /// A command line run by `/bin/sh -c` in the invocation's cwd; the payload arrives on
-    /// stdin. Must not be blank.
+    /// A command line run by `/bin/sh -c` in the invocation's cwd (the shell form); the
+    /// payload arrives on stdin. With `args`, the program of the exec form, looked up on
+    /// `PATH` when it has no `/`. Must not be blank.
     #[serde(default)]
     #[schemars(extend("pattern" = "\\S"))]
     command: Option<String>,
@@ -129,6 +133,19 @@ struct Handler {
     #[serde(default)]
     #[schemars(length(min = 1))]
     argv: Option<Vec<String>>,
+    /// The exec form's arguments: argv = [`command`, ...`args`], run without a shell
+    /// (`[]` is valid). `${CLAUDE_PROJECT_DIR}`, `${CLAUDE_PLUGIN_ROOT}`,
+    /// `${CLAUDE_PLUGIN_DATA}` and, in plugins, `${user_config.KEY}` are replaced as
+    /// plain text in `command` and each element.
+    #[serde(default)]
+    args: Option<Vec<String>>,
+    /// The shell of the shell form: `bash` (`/bin/sh -c`, the default) or `powershell`
+    /// (`pwsh -NoProfile -Command`). Ignored in the exec form.
+    #[serde(default)]
+    shell: Option<ShellName>,
+    /// Accepted without effect in files (a host-registered skill handler runs once).
+    #[serde(default)]
+    once: Option<bool>,
     /// Seconds before the handler's process group is killed (600 by default, 30 for
     /// UserPromptSubmit).
     #[serde(default)]
@@ -137,10 +154,33 @@ struct Handler {
     /// Status text shown while the handler runs (default `Running {Event} hook…`).
     #[serde(default)]
     status_message: Option<String>,
-    /// Asynchronous command hooks are not supported: only `false` is accepted.
+    /// A permission rule such as `Bash(git *)`: on the tool events the handler runs only
+    /// for calls it matches; elsewhere it never runs.
+    #[serde(default, rename = "if")]
+    if_rule: Option<String>,
+    /// Run in the background: the invocation does not wait, and the output's
+    /// `additionalContext` and `systemMessage` reach the model on the next turn.
     #[serde(default, rename = "async")]
-    #[schemars(extend("const" = false))]
     is_async: Option<bool>,
+    /// Run in the background (implies `async`); an exit 2 wakes the model with stderr.
+    #[serde(default)]
+    async_rewake: Option<bool>,
+    /// Text put before the rewake body, separated by a blank line.
+    #[serde(default)]
+    rewake_message: Option<String>,
+    /// The rewake's summary when the output names none.
+    #[serde(default)]
+    rewake_summary: Option<String>,
+}
+
+/// The shell of a shell-form command.
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum ShellName {
+    /// `/bin/sh -c` (the default).
+    Bash,
+    /// `pwsh -NoProfile -Command`.
+    Powershell,
 }
 
 /// The handler type; only command handlers exist in files.
@@ -442,6 +482,83 @@ struct ContextSpecific {
     additional_context: Option<String>,
 }
 
+/// MessageDisplay's specific output (CLAUDE-CODE.md 4.2).
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct MessageDisplaySpecific {
+    /// Must be `MessageDisplay`.
+    #[schemars(extend("const" = "MessageDisplay"))]
+    hook_event_name: String,
+    /// Shown instead of the displayed delta (the transcript keeps the original); the
+    /// first handler in configuration order wins.
+    #[serde(default)]
+    display_content: Option<String>,
+}
+
+/// PermissionDenied's specific output (CLAUDE-CODE.md 4.2).
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct PermissionDeniedSpecific {
+    /// Must be `PermissionDenied`.
+    #[schemars(extend("const" = "PermissionDenied"))]
+    hook_event_name: String,
+    /// Tell the model it may retry the call; the denial stands.
+    #[serde(default)]
+    retry: bool,
+}
+
+/// The specific output of CwdChanged and FileChanged (CLAUDE-CODE.md 4.2).
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct WatchPathsSpecific {
+    /// Must name the invoked event.
+    hook_event_name: String,
+    /// Absolute paths FileChanged watches; replaces the dynamic watch list (the union of
+    /// every handler's list, first-seen order; an empty list clears it).
+    #[serde(default)]
+    watch_paths: Option<Vec<String>>,
+}
+
+/// WorktreeCreate's specific output (CLAUDE-CODE.md 4.2, 4.4). A command handler prints
+/// the path as its last non-empty stdout line instead of JSON.
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct WorktreeCreateSpecific {
+    /// Must be `WorktreeCreate`.
+    #[schemars(extend("const" = "WorktreeCreate"))]
+    hook_event_name: String,
+    /// The created worktree: absolute without `.` or `..` segments, or relative to the
+    /// handler's working directory.
+    #[serde(default)]
+    worktree_path: Option<String>,
+}
+
+/// The specific output of Elicitation and ElicitationResult (CLAUDE-CODE.md 4.2).
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct ElicitationSpecific {
+    /// Must name the invoked event.
+    hook_event_name: String,
+    /// The answer to the MCP server; the first handler's wins, an exit 2 forces `decline`.
+    #[serde(default)]
+    action: Option<ElicitationAction>,
+    /// The answer's content, kept only with `accept`.
+    #[serde(default)]
+    content: Option<Map<String, Value>>,
+}
+
+/// An Elicitation answer.
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum ElicitationAction {
+    /// Answer with `content`.
+    Accept,
+    /// Refuse to answer.
+    Decline,
+    /// Dismiss the request.
+    Cancel,
+}
+
 /// The names [`schema`] knows, in a stable order: `config`, then `input.EVENT` and
 /// `output.EVENT` for each event in [`Event::ALL`] order.
 pub fn schema_names() -> Vec<String> {
@@ -632,19 +749,35 @@ fn output_schema(event: Event) -> Value {
         Event::PreToolUse => schemars::schema_for!(OutputWith<PreToolUseSpecific>),
         Event::PermissionRequest => schemars::schema_for!(OutputWith<PermissionRequestSpecific>),
         Event::PostToolUse => schemars::schema_for!(OutputWith<PostToolUseSpecific>),
-        Event::PostToolUseFailure | Event::Stop | Event::SubagentStart | Event::SubagentStop => {
-            schemars::schema_for!(OutputWith<ContextSpecific>)
+        Event::PostToolUseFailure
+        | Event::Stop
+        | Event::SubagentStart
+        | Event::SubagentStop
+        | Event::Setup
+        | Event::UserPromptExpansion
+        | Event::PostToolBatch => schemars::schema_for!(OutputWith<ContextSpecific>),
+        Event::MessageDisplay => schemars::schema_for!(OutputWith<MessageDisplaySpecific>),
+        Event::PermissionDenied => schemars::schema_for!(OutputWith<PermissionDeniedSpecific>),
+        Event::CwdChanged | Event::FileChanged => {
+            schemars::schema_for!(OutputWith<WatchPathsSpecific>)
         }
-        // SessionEnd, Notification, PreCompact, and the nineteen events SPEC section 4
-        // lacks: the universal fields only.
+        Event::WorktreeCreate => schemars::schema_for!(OutputWith<WorktreeCreateSpecific>),
+        Event::Elicitation | Event::ElicitationResult => {
+            schemars::schema_for!(OutputWith<ElicitationSpecific>)
+        }
+        // SessionEnd, Notification, PreCompact, and the events whose row of CLAUDE-CODE.md
+        // 4.2 honours no `hookSpecificOutput` field: the universal fields only.
         _ => schemars::schema_for!(UniversalOutput),
     };
     let mut value =
         finish(schema.to_value(), &format!("output.{event}"), format!("{event} output"), false);
-    // The shared "additionalContext only" shape names its event by a constant.
-    if let Some(def) = value.pointer_mut("/$defs/ContextSpecific/properties/hookEventName") {
-        def["const"] = Value::String(event.name().to_owned());
-        def["description"] = Value::String(format!("Must be `{event}`."));
+    // The shapes shared by several events name their event by a constant.
+    for shared in ["ContextSpecific", "WatchPathsSpecific", "ElicitationSpecific"] {
+        let pointer = format!("/$defs/{shared}/properties/hookEventName");
+        if let Some(def) = value.pointer_mut(&pointer) {
+            def["const"] = Value::String(event.name().to_owned());
+            def["description"] = Value::String(format!("Must be `{event}`."));
+        }
     }
     value
 }
@@ -859,9 +992,31 @@ mod tests {
                 json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "timeout": "5"}]}]}}),
                 Err("timeout: not"),
             ),
+            // CLAUDE-CODE.md 1.2, 6.1, 9: the command fields of the superset.
             (
-                json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "async": true}]}]}}),
-                Err("async: not false"),
+                json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "async": true,
+                    "asyncRewake": false, "rewakeMessage": "M", "rewakeSummary": "S", "once": true}]}]}}),
+                Ok(()),
+            ),
+            (
+                json!({"hooks": {"PreToolUse": [{"hooks": [
+                    {"type": "command", "command": "printf", "args": ["%s", "${CLAUDE_PROJECT_DIR}"]},
+                    {"type": "command", "command": "true", "args": []},
+                    {"type": "command", "command": "Get-Item .", "shell": "powershell", "if": "Bash(git *)"}
+                ]}]}}),
+                Ok(()),
+            ),
+            (
+                json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "shell": "zsh"}]}]}}),
+                Err("shell: no anyOf alternative"),
+            ),
+            (
+                json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "args": "a"}]}]}}),
+                Err("args: not"),
+            ),
+            (
+                json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "async": "yes"}]}]}}),
+                Err("async: not"),
             ),
         ];
         for (doc, expect) in cases {
@@ -941,12 +1096,59 @@ mod tests {
                 json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedMCPToolOutput": [1]}}),
                 Ok(()),
             ),
+            (
+                "output.MessageDisplay",
+                json!({"hookSpecificOutput": {"hookEventName": "MessageDisplay", "displayContent": "X"}}),
+                Ok(()),
+            ),
+            (
+                "output.MessageDisplay",
+                json!({"hookSpecificOutput": {"hookEventName": "MessageDisplay", "displayContent": 1}}),
+                Err("hookSpecificOutput"),
+            ),
+            (
+                "output.PermissionDenied",
+                json!({"hookSpecificOutput": {"hookEventName": "PermissionDenied", "retry": "yes"}}),
+                Err("hookSpecificOutput"),
+            ),
+            (
+                "output.FileChanged",
+                json!({"hookSpecificOutput": {"hookEventName": "FileChanged", "watchPaths": ["/p/a"]}}),
+                Ok(()),
+            ),
+            (
+                "output.CwdChanged",
+                json!({"hookSpecificOutput": {"hookEventName": "FileChanged", "watchPaths": []}}),
+                Err("hookSpecificOutput"),
+            ),
+            (
+                "output.WorktreeCreate",
+                json!({"hookSpecificOutput": {"hookEventName": "WorktreeCreate", "worktreePath": "/tmp/wt"}}),
+                Ok(()),
+            ),
+            (
+                "output.Elicitation",
+                json!({"hookSpecificOutput": {"hookEventName": "Elicitation", "action": "accept", "content": {"a": 1}}}),
+                Ok(()),
+            ),
+            (
+                "output.ElicitationResult",
+                json!({"hookSpecificOutput": {"hookEventName": "ElicitationResult", "action": "maybe"}}),
+                Err("hookSpecificOutput"),
+            ),
+            (
+                "output.Setup",
+                json!({"hookSpecificOutput": {"hookEventName": "Setup", "additionalContext": "c"}}),
+                Ok(()),
+            ),
         ];
         for (name, doc, expect) in cases {
             check(name, doc, expect);
         }
         // Events without a specific output describe none.
-        for event in [Event::SessionEnd, Event::Notification, Event::PreCompact] {
+        for event in
+            Event::ALL.into_iter().filter(|e| !crate::output::SpecificOutput::exists_for(*e))
+        {
             let s = schema(&format!("output.{event}")).expect("known");
             assert!(s["properties"].get("hookSpecificOutput").is_none(), "{event}");
             assert!(s["properties"].get("decision").is_some(), "{event}");

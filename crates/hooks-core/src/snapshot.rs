@@ -35,7 +35,7 @@ use sha2::{Digest, Sha256};
 
 use crate::config::{
     AgentHandler, AsyncSpec, HandlerConfig, HandlerType, HttpHandler, LegacyHandler,
-    McpToolHandler, ParsedConfig, PromptHandler,
+    McpToolHandler, ParsedConfig, PromptHandler, Shell,
 };
 use crate::diag::{Diagnostic, Position, codes};
 use crate::event::Event;
@@ -280,6 +280,16 @@ pub struct Handler {
     pub command: Option<String>,
     /// The `argv` as configured, before substitution.
     pub argv: Option<Vec<String>>,
+    /// The `args` as configured, before substitution (CLAUDE-CODE.md 6.1: the exec form
+    /// [`command`, ...`args`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub args: Option<Vec<String>>,
+    /// The `shell` as configured (CLAUDE-CODE.md 6.1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shell: Option<Shell>,
+    /// The `once` as configured (CLAUDE-CODE.md 6.1; no effect in files).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub once: Option<bool>,
     /// The configured timeout, in seconds.
     pub timeout: Option<f64>,
     /// The timeout that applies: configured, else 5 s for legacy handlers, else the
@@ -324,6 +334,15 @@ impl Handler {
     pub fn is_active(&self) -> bool {
         self.status == HandlerStatus::Active
     }
+
+    /// The exec form it runs (CLAUDE-CODE.md 6.1), placeholders substituted: the program
+    /// of an `argv` or `args` handler; `None` for a shell command or another type.
+    pub fn exec_argv(&self) -> Option<&[String]> {
+        match &self.program {
+            Program::Argv(argv) if self.argv.is_some() || self.args.is_some() => Some(argv),
+            _ => None,
+        }
+    }
 }
 
 /// Whether a handler runs.
@@ -353,6 +372,12 @@ pub enum HandlerStatus {
         /// The diagnostic text.
         reason: String,
     },
+    /// It loaded but must never run: a shell-form plugin command holding
+    /// `${user_config.` (CLAUDE-CODE.md 6.2, `user_config_in_shell_form`).
+    Invalid {
+        /// The diagnostic text.
+        reason: String,
+    },
     /// Its layer is present but not loaded.
     Inactive {
         /// Why.
@@ -370,7 +395,8 @@ impl HandlerStatus {
             HandlerStatus::Active => ("active", None),
             HandlerStatus::Duplicate { of } => ("duplicate", Some(format!("duplicate of {of}"))),
             HandlerStatus::InvalidMatcher { reason }
-            | HandlerStatus::UnsupportedMatcher { reason } => ("invalid", Some(reason.clone())),
+            | HandlerStatus::UnsupportedMatcher { reason }
+            | HandlerStatus::Invalid { reason } => ("invalid", Some(reason.clone())),
             HandlerStatus::NeverEvaluated { reason } => ("inactive", Some(reason.clone())),
             HandlerStatus::Inactive { status, reason } => {
                 let word = match status {
@@ -797,6 +823,27 @@ impl<'a> Builder<'a> {
                 };
                 continue;
             }
+            if let Some(c) = h.command.as_deref().filter(|_| h.layer.plugin().is_some())
+                && h.argv.is_none()
+                && h.args.is_none()
+                && c.contains(USER_CONFIG_PLACEHOLDER)
+            {
+                // CLAUDE-CODE.md 6.2: a shell would see option values as code.
+                let reason = format!(
+                    "Hook {id} at {source}:{}: a shell-form command cannot use \
+                     ${{user_config.KEY}}; it never runs (give the program and its arguments \
+                     as 'command' and 'args')",
+                    h.field
+                );
+                self.diagnostics.push(
+                    Diagnostic::error(codes::USER_CONFIG_IN_SHELL_FORM, reason.clone())
+                        .with_source(source)
+                        .with_field(format!("{}.command", h.field))
+                        .at(h.position),
+                );
+                h.status = HandlerStatus::Invalid { reason };
+                continue;
+            }
             if h.if_rule.is_some() && !rule::evaluated_on(event) {
                 let reason = format!(
                     "Hook {id} at {source}:{}: 'if' is evaluated only on tool events; it never \
@@ -946,8 +993,17 @@ fn compile_handler(
             }
             Program::McpTool(x)
         }
-        (_, Some(argv), _) => Program::Argv(argv.iter().map(|a| substitute(a, env)).collect()),
-        (_, None, Some(c)) => Program::Command(c.clone()),
+        (_, Some(argv), _) => Program::Argv(argv.iter().map(|a| substitute(a, env, doc)).collect()),
+        (_, None, Some(c)) => match (&h.args, h.shell) {
+            // CLAUDE-CODE.md 6.1: the exec form, no shell.
+            (Some(args), _) => Program::Argv(
+                std::iter::once(c).chain(args).map(|a| substitute(a, env, doc)).collect(),
+            ),
+            (None, Some(Shell::PowerShell)) => {
+                Program::Argv(["pwsh", "-NoProfile", "-Command", c].map(str::to_owned).to_vec())
+            }
+            (None, _) => Program::Command(c.clone()),
+        },
         (_, None, None) => Program::Command(String::new()),
     };
     let effective_timeout = h.timeout.unwrap_or_else(|| {
@@ -988,6 +1044,9 @@ fn compile_handler(
         program,
         command: h.command.clone(),
         argv: h.argv.clone(),
+        args: h.args.clone(),
+        shell: h.shell,
+        once: h.once,
         timeout: h.timeout,
         effective_timeout,
         status_message: h.status_message.clone(),
@@ -1033,6 +1092,9 @@ fn callback_handler(
         program: Program::Callback { group, index },
         command: None,
         argv: None,
+        args: None,
+        shell: None,
+        once: None,
         timeout: Some(timeout),
         effective_timeout: timeout,
         status_message: None,
@@ -1049,15 +1111,44 @@ fn callback_handler(
     }
 }
 
-/// Literal `${NAME}` substitution of the overlay variables (argv only, never a shell).
-fn substitute(arg: &str, env: &[(String, String)]) -> String {
+/// What starts a plugin option placeholder (CLAUDE-CODE.md 6.2).
+const USER_CONFIG_PLACEHOLDER: &str = "${user_config.";
+
+/// Literal substitution in an exec-form element (argv or args, never a shell; CLAUDE-CODE.md
+/// 6.2): `${NAME}` of the overlay variables (plugin ones, `CLAUDE_PROJECT_DIR` included),
+/// and, for a plugin, `${user_config.KEY}` of its option values (10.3). Each placeholder
+/// is replaced in one pass over the configured text, so a value is never scanned again.
+/// Placeholders without a value stay as written.
+fn substitute(arg: &str, env: &[(String, String)], doc: &LayerDocument) -> String {
     if !arg.contains("${") {
         return arg.to_owned();
     }
-    let mut out = arg.to_owned();
-    for (k, v) in env {
-        out = out.replace(&format!("${{{k}}}"), v);
+    let options = doc.layer.plugin().map(|p| &p.options);
+    let mut out = String::with_capacity(arg.len());
+    let mut rest = arg;
+    while let Some(at) = rest.find("${") {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let value = tail.find('}').and_then(|end| {
+            let name = &tail[2..end];
+            let value = match name.strip_prefix("user_config.") {
+                Some(key) => options.and_then(|o| o.get(key)).map(String::as_str),
+                None => env.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.as_str()),
+            };
+            value.map(|v| (v, end + 1))
+        });
+        match value {
+            Some((v, len)) => {
+                out.push_str(v);
+                rest = &tail[len..];
+            }
+            None => {
+                out.push_str("${");
+                rest = &tail[2..];
+            }
+        }
     }
+    out.push_str(rest);
     out
 }
 
@@ -1085,6 +1176,20 @@ fn identity_key(h: &Handler) -> Vec<u8> {
     key.opt_str(h.legacy.as_deref());
     key.raw(",");
     key.opt_str(h.if_rule.as_ref().map(Rule::as_str));
+    // CLAUDE-CODE.md 6.4: `args`, `shell` and `once` too, as written.
+    key.raw(",[");
+    match &h.args {
+        Some(args) => key.strs(args),
+        None => key.raw("null"),
+    }
+    key.raw(",");
+    key.opt_str(h.shell.map(Shell::name));
+    key.raw(",");
+    match h.once {
+        Some(f) => key.raw(if f { "true" } else { "false" }),
+        None => key.raw("null"),
+    }
+    key.raw("]");
     // CLAUDE-CODE.md 6.4: the background fields are part of the identity.
     key.raw(",[");
     let b = &h.background;
@@ -1223,11 +1328,17 @@ impl Canon {
     }
 
     /// A handler as the reference serializes it for the snapshot id: by alias, `None`
-    /// and a deepagents `async` omitted: `{"argv"?, "async"?, "asyncRewake"?, "command"?,
-    /// "rewakeMessage"?, "rewakeSummary"?, "statusMessage"?, "timeout"?, "type"}` (the
-    /// background fields exist only in the claude-code profile).
+    /// and a deepagents `async: false` omitted: `{"args"?, "argv"?, "async"?,
+    /// "asyncRewake"?, "command"?, "if"?, "once"?, "rewakeMessage"?, "rewakeSummary"?,
+    /// "shell"?, "statusMessage"?, "timeout"?, "type"}` (the fields beyond the reference's
+    /// are absent from a reference document, so its id does not change).
     fn handler(&mut self, h: &HandlerConfig) {
         self.raw("{");
+        if let Some(args) = &h.args {
+            self.key("args", true);
+            self.strs(args);
+            self.raw(",");
+        }
         if let Some(argv) = &h.argv {
             self.key("argv", true);
             self.strs(argv);
@@ -1252,6 +1363,9 @@ impl Canon {
             self.str(rule);
             self.raw(",");
         }
+        if let Some(once) = h.once {
+            self.raw(if once { "\"once\":true," } else { "\"once\":false," });
+        }
         for (key, text) in
             [("rewakeMessage", &b.rewake_message), ("rewakeSummary", &b.rewake_summary)]
         {
@@ -1261,6 +1375,12 @@ impl Canon {
                 self.str(t);
                 self.raw(",");
             }
+        }
+        if let Some(shell) = h.shell {
+            self.str("shell");
+            self.raw(":");
+            self.str(shell.name());
+            self.raw(",");
         }
         if let Some(s) = &h.status_message {
             self.str("statusMessage");

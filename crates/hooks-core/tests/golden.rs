@@ -64,8 +64,8 @@ use std::path::{Path, PathBuf};
 use hooks_core::render::{Notice, NoticeSeverity, render_notices};
 use hooks_core::{
     Capabilities, CommonDefaults, ConfigKind, Decision, Diagnostic, Dispatch, Event, Handler,
-    HandlerResult, HandlerStatus, Invocation, Job, JobOutput, Layer, LayerDocument, RawOutput,
-    Severity, Snapshot, SnapshotOptions, Termination, TurnState, parse_config,
+    HandlerResult, HandlerStatus, Invocation, Job, JobKind, JobOutput, Layer, LayerDocument,
+    RawOutput, Severity, Snapshot, SnapshotOptions, Termination, TurnState, parse_config,
 };
 use serde_json::{Map, Value, json};
 
@@ -289,8 +289,10 @@ fn run_case(case: &Value, runner: Runner<'_>) -> Value {
     let wire = invocation.to_wire();
     let stdin: Value = serde_json::from_slice(&wire).expect("the wire payload is JSON");
     // Keys the host gave that the event does not have: ours warns, the reference drops them.
+    // (Fields it left out that CLAUDE-CODE.md 5.2 defaults are `payload_defaulted`.)
     let ignored: Vec<Value> = payload_warnings
         .iter()
+        .filter(|d| d.code == hooks_core::codes::UNKNOWN_FIELD)
         .map(|d| json!(d.field))
         .filter(|k| k.as_str().is_some_and(|k| k != "stop_hook_active"))
         .collect();
@@ -318,19 +320,30 @@ fn run_case(case: &Value, runner: Runner<'_>) -> Value {
             assert_eq!(&job.stdin[..], &wire[..], "a job's stdin is the wire payload");
         }
     }
-    let outputs: Vec<(usize, JobOutput)> = match runner {
+    let mut outputs: Vec<(usize, JobOutput)> = match runner {
         Runner::Recorded => {
             let recorded = outputs_by_program(case);
             jobs.iter()
                 .zip(&matched)
                 .map(|(job, h)| {
-                    let raw = raw_output(recorded.get(&program_name(h)), job.timeout);
-                    (job.index, JobOutput::Process(raw))
+                    let output = match &job.kind {
+                        JobKind::Process(_) => JobOutput::Process(raw_output(
+                            recorded.get(&program_name(h)),
+                            job.timeout,
+                        )),
+                        // As the real-process host: no callbacks, HTTP or host handlers.
+                        JobKind::Callback { .. } => JobOutput::TimedOut,
+                        JobKind::Http(_) | JobKind::Host(_) => JobOutput::NoHost,
+                    };
+                    (job.index, output)
                 })
                 .collect()
         }
         Runner::Processes { path } => std_host::run_jobs(&dispatch, path, Path::new("/tmp")),
     };
+    // Background jobs (CLAUDE-CODE.md 9, SPEC 15.13) never reach the decision: the
+    // dispatch takes no result from them, and no reference case records one.
+    outputs.retain(|(index, _)| !dispatch.is_background(*index));
     let mut handler_results = vec![Value::Null; jobs.len()];
     for (index, output) in outputs {
         let result = dispatch.parse(index, &output);
@@ -338,6 +351,7 @@ fn run_case(case: &Value, runner: Runner<'_>) -> Value {
             handler_result_json(&jobs[index].handler_id, matched[index], result.as_ref());
         assert!(dispatch.accept_result(index, result), "each job is answered once");
     }
+    handler_results.retain(|r| !r.is_null());
     let outcome = dispatch.finish(&mut turn);
     assert_eq!(outcome.blocking, outcome.decision.is_blocking());
     let decision = outcome.decision;
@@ -597,7 +611,9 @@ fn decision_json(d: &Decision) -> Value {
 /// The status texts a host is shown when the jobs start in configuration order and
 /// finish in that order: each start and end shows the most recently started active one.
 fn status_updates(jobs: &[Job]) -> Value {
-    let texts: Vec<String> = jobs.iter().map(|j| j.status.clone()).collect();
+    // A background job shows no status line (the session starts it without one).
+    let texts: Vec<String> =
+        jobs.iter().filter(|j| j.background.is_none()).map(|j| j.status.clone()).collect();
     let mut out: Vec<String> = texts.clone();
     if let Some(last) = texts.last() {
         out.extend(std::iter::repeat_n(last.clone(), texts.len() - 1));

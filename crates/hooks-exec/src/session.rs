@@ -181,6 +181,21 @@ pub struct HandlerRun {
     pub stderr_truncated: bool,
 }
 
+impl HandlerRun {
+    /// The run of a job that is not a process (a callback, an http or host call): no exit
+    /// status, no streams.
+    fn not_a_process(id: String, output: &JobOutput, elapsed: Duration) -> Self {
+        HandlerRun {
+            id,
+            exit_code: None,
+            timed_out: matches!(output, JobOutput::TimedOut),
+            elapsed_ms: millis(elapsed),
+            stdout_truncated: false,
+            stderr_truncated: false,
+        }
+    }
+}
+
 /// The result of firing one event.
 #[derive(Debug, Clone, Serialize)]
 pub struct Fired {
@@ -237,6 +252,24 @@ pub struct Session {
     /// claude-code: the Stop and SubagentStop continuation cap from the host's
     /// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` (`None`: no cap).
     stop_block_cap: Option<u32>,
+}
+
+/// The exec form `argv` with `${CLAUDE_PROJECT_DIR}` replaced, as plain text, by the value
+/// the handler's environment `env` gives that variable (CLAUDE-CODE.md 6.2); left as
+/// written when the variable is unset. The snapshot already replaced the plugin variables.
+fn project_dir_placeholder(argv: &[String], env: &[(OsString, OsString)]) -> Vec<String> {
+    const PLACEHOLDER: &str = "${CLAUDE_PROJECT_DIR}";
+    if !argv.iter().any(|a| a.contains(PLACEHOLDER)) {
+        return argv.to_vec();
+    }
+    let value = env.iter().rev().find(|(k, _)| k == "CLAUDE_PROJECT_DIR").map(|(_, v)| v);
+    match value {
+        Some(v) => {
+            let v = v.to_string_lossy();
+            argv.iter().map(|a| a.replace(PLACEHOLDER, &v)).collect()
+        }
+        None => argv.to_vec(),
+    }
 }
 
 /// The continuation cap a host environment gives (CLAUDE-CODE.md 11, EV#variables):
@@ -469,6 +502,16 @@ impl Session {
         }
         let mut runs: Vec<Option<HandlerRun>> = vec![None; running.len()];
         let mut detached: Vec<(usize, DetachedRun)> = Vec::new();
+        // claude-code: long texts go to files in the session folder (6.5 rule 8).
+        let long_texts = snapshot.profile().is_claude_code().then(|| LongTexts {
+            dir: self.session_dir(&dispatch.invocation().common.session_id).join("hook-output"),
+            debug: self.debug.clone(),
+        });
+        let fingerprints: Vec<String> = dispatch
+            .jobs()
+            .iter()
+            .map(|j| snapshot.handlers()[j.handler].fingerprint.chars().take(12).collect())
+            .collect();
         poll_fn(|cx| {
             let mut pending = false;
             for slot in &mut running {
@@ -476,9 +519,17 @@ impl Session {
                 match job.as_mut().poll(cx) {
                     Poll::Ready((index, ran, run)) => {
                         match ran {
-                            Ran::Output(output) => {
-                                dispatch.accept(index, output);
-                            }
+                            Ran::Output(output) => match &long_texts {
+                                Some(long) => {
+                                    let fingerprint = &fingerprints[index];
+                                    dispatch.accept_mapped(index, output, |result| {
+                                        long.save(result, fingerprint);
+                                    });
+                                }
+                                None => {
+                                    dispatch.accept(index, output);
+                                }
+                            },
                             Ran::Detached(rest) => {
                                 dispatch.detach(index);
                                 detached.push((index, rest));
@@ -691,11 +742,6 @@ impl Session {
         let timeout = secs(job.timeout);
         match &job.kind {
             JobKind::Process(program) => {
-                let program = match program {
-                    Program::Command(c) => process::Program::Shell(c.clone()),
-                    Program::Argv(a) => process::Program::Argv(a.clone()),
-                    _ => process::Program::Argv(Vec::new()),
-                };
                 let env = if job.env.is_empty() {
                     Arc::clone(&self.base_env)
                 } else {
@@ -705,6 +751,11 @@ impl Session {
                         env.push((k.into(), v.into()));
                     }
                     env.into()
+                };
+                let program = match program {
+                    Program::Command(c) => process::Program::Shell(c.clone()),
+                    Program::Argv(a) => process::Program::Argv(project_dir_placeholder(a, &env)),
+                    _ => process::Program::Argv(Vec::new()),
                 };
                 let stdin = Arc::clone(&job.stdin);
                 let cwd = cwd.to_path_buf();
@@ -807,14 +858,7 @@ impl Session {
                     if let Some(log) = &debug {
                         log.callback(&id, elapsed);
                     }
-                    let run = HandlerRun {
-                        id,
-                        exit_code: None,
-                        timed_out: matches!(output, JobOutput::TimedOut),
-                        elapsed_ms: millis(elapsed),
-                        stdout_truncated: false,
-                        stderr_truncated: false,
-                    };
+                    let run = HandlerRun::not_a_process(id, &output, elapsed);
                     (index, Ran::Output(output), run)
                 })
             }
@@ -828,14 +872,7 @@ impl Session {
                     let lookup = |name: &str| std::env::var(name).ok();
                     let output =
                         crate::http::run_http(handler, policy, body, timeout, lookup).await;
-                    let run = HandlerRun {
-                        id,
-                        exit_code: None,
-                        timed_out: matches!(output, JobOutput::TimedOut),
-                        elapsed_ms: millis(started.elapsed()),
-                        stdout_truncated: false,
-                        stderr_truncated: false,
-                    };
+                    let run = HandlerRun::not_a_process(id, &output, started.elapsed());
                     (index, Ran::Output(output), run)
                 })
             }
@@ -857,18 +894,77 @@ impl Session {
                         // CLAUDE-CODE.md 8.5: skipped, never blocking.
                         None => JobOutput::NoHost,
                     };
-                    let run = HandlerRun {
-                        id,
-                        exit_code: None,
-                        timed_out: matches!(output, JobOutput::TimedOut),
-                        elapsed_ms: millis(started.elapsed()),
-                        stdout_truncated: false,
-                        stderr_truncated: false,
-                    };
+                    let run = HandlerRun::not_a_process(id, &output, started.elapsed());
                     (index, Ran::Output(output), run)
                 })
             }
         }
+    }
+}
+
+/// Where a claude-code session saves the long texts of handler results (CLAUDE-CODE.md 6.5
+/// rule 8): `{session_dir}/hook-output/`.
+struct LongTexts {
+    dir: PathBuf,
+    debug: Option<Arc<DebugLog>>,
+}
+
+impl LongTexts {
+    /// Saves each text of `result` over the cap to `{dir}/{fingerprint}-{n}.txt` and puts
+    /// the preview in its place, with `output_truncated`. A text that cannot be saved stays
+    /// as it is (the reduction then cuts it at the cap and says so).
+    fn save(&self, result: &mut hooks_core::HandlerResult, fingerprint: &str) {
+        let mut notes = Vec::new();
+        for (field, text) in result.texts_mut() {
+            if !hooks_core::output::is_long_text(text) {
+                continue;
+            }
+            match self.write(fingerprint, text) {
+                Ok(path) => {
+                    let path = path.to_string_lossy();
+                    let (preview, note) = hooks_core::output::long_text_saved(field, text, &path);
+                    *text = preview;
+                    notes.push(note);
+                }
+                Err(err) => {
+                    if let Some(log) = &self.debug {
+                        let dir = self.dir.display();
+                        log.note(&format!("long hook {field} not saved in {dir}: {err}"));
+                    }
+                }
+            }
+        }
+        result.diagnostics.extend(notes);
+    }
+
+    /// Writes `text` to a new file `{fingerprint}-{n}.txt` (the first free `n` from 1):
+    /// the folder 0700 and never a symbolic link, the file 0600, created new (never an
+    /// existing file, never through a link).
+    fn write(&self, fingerprint: &str, text: &str) -> std::io::Result<PathBuf> {
+        use std::io::Write as _;
+        use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(&self.dir)?;
+        if !std::fs::symlink_metadata(&self.dir)?.is_dir() {
+            return Err(std::io::Error::other("not a folder"));
+        }
+        for n in 1..=10_000u32 {
+            let path = self.dir.join(format!("{fingerprint}-{n}.txt"));
+            let opened = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+                .open(&path);
+            match opened {
+                Ok(mut file) => {
+                    file.write_all(text.as_bytes())?;
+                    return Ok(path);
+                }
+                Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(err) => return Err(err),
+            }
+        }
+        Err(std::io::Error::other("no free file name"))
     }
 }
 
@@ -1063,8 +1159,28 @@ impl Drop for StatusGuard {
 
 #[cfg(test)]
 mod tests {
-    use super::stop_block_cap;
-    use std::ffi::OsStr;
+    use super::{project_dir_placeholder, stop_block_cap};
+    use std::ffi::{OsStr, OsString};
+
+    #[test]
+    fn the_project_dir_placeholder_takes_the_handler_environment() {
+        // CLAUDE-CODE.md 6.2: plain text, the last value of the variable, nothing else.
+        let argv: Vec<String> =
+            ["printf", "%s", "${CLAUDE_PROJECT_DIR}/x", "${HOME}", "$CLAUDE_PROJECT_DIR"]
+                .map(str::to_owned)
+                .to_vec();
+        let var = |k: &str, v: &str| (OsString::from(k), OsString::from(v));
+        let env = [
+            var("CLAUDE_PROJECT_DIR", "/old"),
+            var("HOME", "/h"),
+            var("CLAUDE_PROJECT_DIR", "/p q"),
+        ];
+        assert_eq!(
+            project_dir_placeholder(&argv, &env),
+            ["printf", "%s", "/p q/x", "${HOME}", "$CLAUDE_PROJECT_DIR"]
+        );
+        assert_eq!(project_dir_placeholder(&argv, &[]), argv);
+    }
 
     #[test]
     fn stop_block_cap_reads_the_host_variable() {

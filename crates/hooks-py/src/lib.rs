@@ -363,12 +363,17 @@ impl NativeSession {
             cwd: self.session.paths().project_root.display().to_string(),
             permission_mode: Some("default".to_owned()),
         };
-        let (invocation, _warnings) = Invocation::from_host_json(event, &value, &defaults)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        // Read as the session's profile reads payloads (claude-code passes unknown keys
+        // through, CLAUDE-CODE.md 5.1).
+        let profile = self.session.snapshot().profile();
+        let (invocation, _warnings) =
+            Invocation::from_host_json_for(profile, event, &value, &defaults)
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
         if let Some(count) = stop_continuations {
             match &invocation.input {
                 hooks_core::EventInput::SubagentStop(i) => {
-                    self.session.set_subagent_stop_continuations(&i.agent_id, count);
+                    let agent_id = i.agent_id.as_deref().unwrap_or_default();
+                    self.session.set_subagent_stop_continuations(agent_id, count);
                 }
                 _ => self.session.set_stop_continuations(count),
             }

@@ -34,6 +34,12 @@ pub(crate) struct Hook<'a> {
     pub matcher: Option<&'a str>,
     pub command: Option<&'a str>,
     pub argv: Option<&'a [String]>,
+    /// The exec form's arguments (CLAUDE-CODE.md 6.1), only when written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub args: Option<&'a [String]>,
+    /// The shell of the shell form, only when written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shell: Option<&'a str>,
     pub timeout: Option<&'a str>,
     pub status_message: Option<&'a str>,
     pub file: &'a str,
@@ -49,6 +55,8 @@ impl<'a> Hook<'a> {
                 matcher: h.matcher.as_deref(),
                 command: h.command.as_deref(),
                 argv: h.argv.as_deref(),
+                args: h.args.as_deref(),
+                shell: h.shell.as_deref(),
                 timeout: h.timeout.as_deref(),
                 status_message: h.status_message.as_deref(),
                 file: &h.file,

@@ -120,8 +120,9 @@ pub(crate) struct ListedHandler<'a> {
     pub matcher: Option<&'a str>,
     /// The shell command, when given.
     pub command: Option<&'a str>,
-    /// The program and arguments, when given.
-    pub argv: Option<&'a [String]>,
+    /// The program and arguments, when given: `argv` as written, or the exec form
+    /// [`command`, ...`args`] of a handler with `args` (CLAUDE-CODE.md 6.1).
+    pub argv: Option<Vec<String>>,
     /// The timeout written in the file, in seconds.
     pub timeout: Option<f64>,
     /// The timeout that applies, in seconds.
@@ -131,6 +132,17 @@ pub(crate) struct ListedHandler<'a> {
     /// The `if` rule, as written (CLAUDE-CODE.md 6.3).
     #[serde(rename = "if")]
     pub if_condition: Option<&'a str>,
+    /// The handler type: `command`, `http`, `prompt`, `agent`, `mcp_tool` (CLAUDE-CODE.md
+    /// 2.2), or `callback` (the host's in-process callback).
+    #[serde(rename = "type")]
+    #[schemars(extend("enum" = ["command", "http", "prompt", "agent", "mcp_tool", "callback"]))]
+    pub handler_type: &'static str,
+    /// True when it runs in the background (`async` or `asyncRewake`, CLAUDE-CODE.md 9):
+    /// its event does not wait for it.
+    #[serde(rename = "async")]
+    pub asynchronous: bool,
+    /// True for `asyncRewake`: an exit 2 wakes the model (9.2).
+    pub async_rewake: bool,
     /// `managed`, `cli`, `project`, `local`, `user` or `plugin` (CLAUDE-CODE.md 1.5).
     #[schemars(extend("enum" = ["managed", "cli", "project", "local", "user", "plugin"]))]
     pub layer: &'static str,
@@ -196,11 +208,14 @@ impl<'a> ListedHandler<'a> {
             event: h.event,
             matcher: h.matcher.as_deref(),
             command: h.command.as_deref(),
-            argv: h.argv.as_deref(),
+            argv: written_argv(h),
             timeout: h.timeout,
             effective_timeout: h.effective_timeout,
             status_message: h.status_message.as_deref(),
             if_condition: h.if_rule.as_ref().map(|r| r.as_str()),
+            handler_type: handler_type(&h.program),
+            asynchronous: h.background.is_background(),
+            async_rewake: h.background.rewake == Some(true),
             layer: h.layer.label(),
             file: &h.source,
             line: h.position.map(|p| p.line),
@@ -218,6 +233,18 @@ impl<'a> ListedHandler<'a> {
     }
 }
 
+/// The type name of a handler's program (CLAUDE-CODE.md 2.2).
+fn handler_type(program: &Program) -> &'static str {
+    match program {
+        Program::Http(_) => "http",
+        Program::Prompt(_) => "prompt",
+        Program::Agent(_) => "agent",
+        Program::McpTool(_) => "mcp_tool",
+        Program::Callback { .. } => "callback",
+        _ => "command",
+    }
+}
+
 /// One handler as JSON.
 pub(crate) fn handler_json(h: &Handler) -> Value {
     serde_json::to_value(ListedHandler::new(h)).unwrap_or(Value::Null)
@@ -228,12 +255,24 @@ pub(crate) fn status(h: &Handler) -> (&'static str, Option<String>) {
     h.status.word_and_reason()
 }
 
+/// The exec form as written: `argv`, or `command` and `args` (CLAUDE-CODE.md 6.1).
+fn written_argv(h: &Handler) -> Option<Vec<String>> {
+    h.argv.clone().or_else(|| {
+        let command = h.command.as_ref()?;
+        Some(std::iter::once(command).chain(h.args.as_ref()?).cloned().collect())
+    })
+}
+
 /// What a handler runs, as one line: the command, or the argv joined with spaces
-/// (arguments with blanks or quotes quoted).
+/// (arguments with blanks or quotes quoted). The exec form is shown as written, with its
+/// placeholders: a plugin option value (`${user_config.KEY}`, which may be a secret) is
+/// never shown.
 pub(crate) fn runs(h: &Handler) -> String {
     match &h.program {
         Program::Command(c) => c.clone(),
-        Program::Argv(argv) => argv
+        Program::Argv(argv) => written_argv(h)
+            .as_ref()
+            .unwrap_or(argv)
             .iter()
             .map(|a| {
                 if a.is_empty() || a.chars().any(|c| c.is_whitespace() || c == '"' || c == '\'') {
@@ -411,6 +450,11 @@ pub(crate) fn table(handlers: &[&Handler], cwd: &Path, style: Style, fit_mode: F
         }
         if let Some(rule) = &h.if_rule {
             detail.push(format!("if {}", hooks_core::text::escape_control(rule.as_str())));
+        }
+        if h.background.rewake == Some(true) {
+            detail.push("asyncRewake".to_owned());
+        } else if h.background.is_background() {
+            detail.push("async".to_owned());
         }
         if let Some(m) = &h.status_message {
             detail.push(format!("\"{}\"", hooks_core::text::escape_control(m)));

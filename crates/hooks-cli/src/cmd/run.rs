@@ -4,12 +4,17 @@
 //! itself) plus the common fields it lacks: `session_id` (a fresh UUID v4),
 //! `transcript_path` (`""`), `cwd` (the working directory), `hook_event_name`,
 //! `permission_mode` (`default`). Without `--payload` the event's example payload
-//! ([`hooks_core::payload::example_payload`]: its required fields only) is fired, for a
+//! ([`hooks_core::payload::example_payload`]: its required fields and those CLAUDE-CODE.md
+//! 5.2 would default) is fired, for a
 //! try-out, and stderr says so. A payload that lacks a required field is an error naming
 //! the field, the fields the event needs and the example.
 //!
-//! The printed object is `{"event", "snapshot_id", "load_diagnostics", "matched",
-//! "decision", "effect", "handlers"}`; `effect` is the reference's effect object plus
+//! Payload warnings (`payload_defaulted`, CLAUDE-CODE.md 5.2; `unknown_field` in the
+//! deepagents profile, while claude-code passes unknown keys through, 5.1) go to stderr and
+//! into the printed object.
+//!
+//! The printed object is `{"event", "snapshot_id", "load_diagnostics",
+//! "payload_diagnostics", "matched", "decision", "effect", "handlers"}`; `effect` is the reference's effect object plus
 //! `notices`, the lines the reference shows the user. Exit 0 when the action may proceed,
 //! 2 when the decision denies, blocks or stops, 1 on an engine error.
 
@@ -18,7 +23,7 @@ use std::path::Path;
 
 use anyhow::{Context as _, anyhow};
 use hooks_core::matcher::{MatcherKind, matcher_kind};
-use hooks_core::payload::{example_payload, host_required_keys};
+use hooks_core::payload::{defaulted_keys, example_payload, host_required_keys};
 use hooks_core::render::{Notice, render_notices};
 use hooks_core::{
     AsyncResult, CommonDefaults, Diagnostic, Event, EventInput, Invocation, PayloadError, Rewake,
@@ -48,6 +53,10 @@ pub(crate) struct RunOutput<'a> {
     #[serde(serialize_with = "crate::hints::serialize")]
     #[schemars(schema_with = "crate::hints::schema")]
     pub load_diagnostics: &'a [Diagnostic],
+    /// What reading the host's payload reported: `payload_defaulted` for each field of
+    /// CLAUDE-CODE.md 5.2 that was missing, and (deepagents) `unknown_field` for each key
+    /// the event does not have.
+    pub payload_diagnostics: &'a [Diagnostic],
     /// Matched handler ids, in configuration order.
     pub matched: &'a [String],
     /// The reduced decision.
@@ -74,12 +83,14 @@ impl<'a> RunOutput<'a> {
     pub fn new(
         fired: &'a Fired,
         load_diagnostics: &'a [Diagnostic],
+        payload_diagnostics: &'a [Diagnostic],
         tool_name: Option<&str>,
     ) -> Self {
         RunOutput {
             event: fired.event,
             snapshot_id: &fired.snapshot_id,
             load_diagnostics,
+            payload_diagnostics,
             matched: &fired.matched,
             decision: &fired.decision,
             effect: HostEffect {
@@ -157,12 +168,18 @@ pub(crate) fn tool_name(invocation: &Invocation) -> Option<String> {
         .flatten()
 }
 
-/// What `event`'s payload needs, for messages: its required fields and its example.
+/// What `event`'s payload needs, for messages: its required fields, the fields defaulted
+/// with a warning (CLAUDE-CODE.md 5.2) and its example.
 pub(crate) fn payload_needs(event: Event) -> String {
+    let required = host_required_keys(event);
+    let defaulted = match defaulted_keys(event) {
+        [] => String::new(),
+        keys => format!(", and {} defaulted with a payload_defaulted warning", keys.join(", ")),
+    };
     format!(
         "{event} needs {} (session_id, transcript_path, cwd and permission_mode are filled \
-         when absent); for example {}",
-        host_required_keys(event).join(", "),
+         when absent{defaulted}); for example {}",
+        if required.is_empty() { "no field".to_owned() } else { required.join(", ") },
         example_payload(event)
     )
 }
@@ -205,7 +222,8 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
         cwd: cwd.unwrap_or_else(|| cx.env.cwd.clone()).display().to_string(),
         permission_mode: Some("default".to_owned()),
     };
-    let (invocation, warnings) = Invocation::from_host_json(event, &value, &defaults)
+    let profile = crate::layers::profile(cx.global, cx.env)?;
+    let (invocation, warnings) = Invocation::from_host_json_for(profile, event, &value, &defaults)
         .map_err(|e| anyhow!(payload_error(&e)))?;
     for w in &warnings {
         cx.warn(format!("payload: {}", w.message));
@@ -222,9 +240,8 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
     let session = Session::start(options)?;
     if let Some(count) = args.stop_continuations {
         match &invocation.input {
-            EventInput::SubagentStop(i) => {
-                session.set_subagent_stop_continuations(&i.agent_id, count)
-            }
+            EventInput::SubagentStop(i) => session
+                .set_subagent_stop_continuations(i.agent_id.as_deref().unwrap_or_default(), count),
             _ => session.set_stop_continuations(count),
         }
     }
@@ -256,7 +273,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
             cx.warn(d.message.clone());
         }
     }
-    let mut output = RunOutput::new(&fired, &load_diagnostics, tool.as_deref());
+    let mut output = RunOutput::new(&fired, &load_diagnostics, &warnings, tool.as_deref());
     if let Some((results, rewakes)) = &background {
         output.async_results = Some(results);
         output.rewakes = Some(rewakes);

@@ -30,7 +30,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::Context as _;
-use hooks_core::{AsyncResult, CommonDefaults, Diagnostic, Event, Invocation};
+use hooks_core::{AsyncResult, CommonDefaults, Diagnostic, Event, Invocation, Profile};
 use hooks_exec::{
     AsyncResultListener, Fired, HostCall, HostFuture, HostHandlers, Session, StatusListener,
 };
@@ -388,8 +388,9 @@ enum Handled {
 pub(crate) enum Request {
     /// A blank line: nothing to do.
     Blank,
-    /// `event`, with the invocation its params describe.
-    Event { id: Id, invocation: Box<Invocation> },
+    /// `event`, with the invocation its params describe and what reading its payload
+    /// reported.
+    Event { id: Id, invocation: Box<Invocation>, payload_diagnostics: Vec<Diagnostic> },
     /// `session`, with the host options to start the session with.
     Session { id: Id, params: SessionParams },
     /// `reload`.
@@ -407,6 +408,7 @@ pub(crate) enum Request {
 /// none could be read).
 pub(crate) fn parse_request(
     line: &[u8],
+    profile: Profile,
     defaults: &CommonDefaults,
 ) -> Result<Request, ErrorResponse> {
     if line.iter().all(u8::is_ascii_whitespace) {
@@ -418,8 +420,10 @@ pub(crate) fn parse_request(
     };
     let id = request.id;
     match request.method {
-        Method::Event => match invocation(request.params, defaults) {
-            Ok(invocation) => Ok(Request::Event { id, invocation: Box::new(invocation) }),
+        Method::Event => match invocation(request.params, profile, defaults) {
+            Ok((invocation, payload_diagnostics)) => {
+                Ok(Request::Event { id, invocation: Box::new(invocation), payload_diagnostics })
+            }
             Err(message) => Err(ErrorResponse::new(Some(id), INVALID_PARAMS, message)),
         },
         Method::Session => match session_params(request.params) {
@@ -520,12 +524,16 @@ fn event_params(params: Option<Value>) -> Result<EventParams, String> {
     Ok(EventParams { event, payload })
 }
 
-/// The invocation of an `event` request's params.
-fn invocation(params: Option<Value>, defaults: &CommonDefaults) -> Result<Invocation, String> {
+/// The invocation of an `event` request's params, read as `profile` reads payloads, and
+/// what reading it reported (the response's `payload_diagnostics`).
+fn invocation(
+    params: Option<Value>,
+    profile: Profile,
+    defaults: &CommonDefaults,
+) -> Result<(Invocation, Vec<Diagnostic>), String> {
     let params = event_params(params)?;
     let payload = params.payload.unwrap_or_else(|| Value::Object(Map::new()));
-    Invocation::from_host_json(params.event, &payload, defaults)
-        .map(|(invocation, _)| invocation)
+    Invocation::from_host_json_for(profile, params.event, &payload, defaults)
         .map_err(|e| payload_error(&e))
 }
 
@@ -542,6 +550,7 @@ struct EventDone {
     id: Id,
     fired: Fired,
     load_diagnostics: Vec<Diagnostic>,
+    payload_diagnostics: Vec<Diagnostic>,
     tool_name: Option<String>,
 }
 
@@ -553,7 +562,7 @@ fn handle(
     tasks: &mut JoinSet<EventDone>,
     batch: &mut Vec<u8>,
 ) -> Handled {
-    let request = match parse_request(line, defaults) {
+    let request = match parse_request(line, host.setup.profile, defaults) {
         Ok(request) => request,
         Err(response) => {
             push_line(batch, &Response::Error(response));
@@ -562,14 +571,14 @@ fn handle(
     };
     match request {
         Request::Blank => {}
-        Request::Event { id, invocation } => {
+        Request::Event { id, invocation, payload_diagnostics } => {
             host.fired = true;
             let session = Arc::clone(&host.session);
             tasks.spawn_local(async move {
                 let load_diagnostics = session.load_diagnostics();
                 let tool_name = tool_name(&invocation);
                 let fired = session.fire(*invocation).await;
-                EventDone { id, fired, load_diagnostics, tool_name }
+                EventDone { id, fired, load_diagnostics, payload_diagnostics, tool_name }
             });
         }
         Request::Session { id, .. } if host.fired => {
@@ -668,9 +677,13 @@ impl StatusLine {
 /// Appends the response of a finished event task to `batch`.
 fn push_event_response(batch: &mut Vec<u8>, done: Result<EventDone, tokio::task::JoinError>) {
     match done {
-        Ok(EventDone { id, fired, load_diagnostics, tool_name }) => {
-            let result =
-                Outcome::Event(RunOutput::new(&fired, &load_diagnostics, tool_name.as_deref()));
+        Ok(EventDone { id, fired, load_diagnostics, payload_diagnostics, tool_name }) => {
+            let result = Outcome::Event(RunOutput::new(
+                &fired,
+                &load_diagnostics,
+                &payload_diagnostics,
+                tool_name.as_deref(),
+            ));
             push_line(batch, &Response::Result { id, result });
         }
         Err(e) => {
@@ -750,9 +763,11 @@ mod tests {
     #[track_caller]
     fn check(line: &str, want: &str) {
         let defaults = CommonDefaults::new("s", "/t", "/c");
-        let got = match parse_request(line.as_bytes(), &defaults) {
+        let got = match parse_request(line.as_bytes(), Profile::DeepAgents, &defaults) {
             Ok(Request::Blank) => "blank".to_owned(),
-            Ok(Request::Event { id, invocation }) => format!("event {id} {}", invocation.event()),
+            Ok(Request::Event { id, invocation, .. }) => {
+                format!("event {id} {}", invocation.event())
+            }
             Ok(Request::Session { id, params }) => {
                 format!("session {id} {}", serde_json::to_string(&params).unwrap_or_default())
             }
@@ -822,9 +837,12 @@ mod tests {
             r#"{"id": 1, "method": "session", "params": {"capabilities": ["sudo"]}}"#,
             "error -32602 1 \"session params: unknown variant `sudo`, expected one of `updated-input`, `pre-tool-use-updated-input`, `permission-request-updated-input`, `defer`\"",
         );
+        // A Stop without fields gets CLAUDE-CODE.md 5.2's defaults; a payload that is not
+        // an object is an error.
+        check(r#"{"id": 1, "method": "event", "params": {"event": "Stop"}}"#, "event 1 Stop");
         check(
-            r#"{"id": 1, "method": "event", "params": {"event": "Stop"}}"#,
-            "error -32602 1 \"Stop payload: missing field 'last_assistant_message'; Stop needs last_assistant_message (session_id, transcript_path, cwd and permission_mode are filled when absent); for example {\\\"last_assistant_message\\\":\\\"Done.\\\"}\"",
+            r#"{"id": 1, "method": "event", "params": {"event": "Stop", "payload": [1]}}"#,
+            "error -32602 1 \"Stop payload: expected a JSON object; Stop needs no field (session_id, transcript_path, cwd and permission_mode are filled when absent, and last_assistant_message, background_tasks, session_crons defaulted with a payload_defaulted warning); for example {\\\"last_assistant_message\\\":\\\"Done.\\\",\\\"background_tasks\\\":[],\\\"session_crons\\\":[]}\"",
         );
         check(
             r#"{"id": 1, "method": "event"}"#,

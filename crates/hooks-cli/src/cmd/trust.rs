@@ -224,7 +224,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
 
 /// One hook of a diff, for `--json`.
 fn summary_json(h: &HookSummary) -> serde_json::Value {
-    json!({
+    let mut value = json!({
         "event": h.event,
         "matcher": h.matcher,
         "command": h.command,
@@ -232,7 +232,15 @@ fn summary_json(h: &HookSummary) -> serde_json::Value {
         "timeout": h.timeout,
         "status_message": h.status_message,
         "file": h.file,
-    })
+    });
+    // The exec form's arguments and the shell (CLAUDE-CODE.md 6.1), only when written.
+    if let Some(args) = &h.args {
+        value["args"] = json!(args);
+    }
+    if let Some(shell) = &h.shell {
+        value["shell"] = json!(shell);
+    }
+    value
 }
 
 /// `hooks --profile claude-code trust`: reviews and trusts the project-level settings

@@ -120,3 +120,230 @@ fn deepagents_says_how_to_read_claude_code_settings() {
     let out = env.run(&["run", "Stop", "--payload", r#"{"last_assistant_message":"Done."}"#]);
     assert_eq!(out.stderr.matches("--profile claude-code").count(), 1, "{}", out.stderr);
 }
+
+#[test]
+fn exec_form_substitutes_the_project_dir_as_one_argument() {
+    // CLAUDE-CODE.md 14 F54 (6.1, 6.2), a real process: `args` runs without a shell, and
+    // `${CLAUDE_PROJECT_DIR}` becomes the handler's CLAUDE_PROJECT_DIR as plain text, spaces
+    // and all. SessionStart shows the handler's stdout as context.
+    let env = TestEnv::new("cc-exec-form");
+    let start = env.root.join("p q");
+    std::fs::create_dir_all(start.join(".git")).unwrap();
+    let hooks = r#"{"hooks": {"SessionStart": [{"hooks": [
+        {"type": "command", "command": "printf", "args": ["%s", "${CLAUDE_PROJECT_DIR}"]},
+        {"type": "command", "command": "printf '[%s]' \"$CLAUDE_PROJECT_DIR\"", "shell": "bash"}
+    ]}]}}"#;
+    env.write("claude/settings.json", hooks);
+    env.user_hooks(hooks);
+    for profile in ["claude-code", "deepagents"] {
+        let out = env
+            .command(&[
+                "--profile",
+                profile,
+                "run",
+                "SessionStart",
+                "--payload",
+                r#"{"source":"startup"}"#,
+            ])
+            .env("CLAUDE_CONFIG_DIR", env.root.join("claude"))
+            .current_dir(&start)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let dir = start.display().to_string();
+        assert_eq!(
+            v["decision"]["context"],
+            serde_json::json!([dir.clone(), format!("[{dir}]")]),
+            "{profile}: {v:#}"
+        );
+    }
+}
+
+#[test]
+fn powershell_commands_run_through_pwsh() {
+    // CLAUDE-CODE.md 6.1: `shell: "powershell"` runs `pwsh -NoProfile -Command`; where pwsh
+    // is missing the handler fails to launch like any missing program.
+    let env = TestEnv::new("cc-pwsh");
+    let bin = env.root.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let fake = bin.join("pwsh");
+    std::fs::write(&fake, "#!/bin/sh\nprintf '%s|' \"$@\"\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    env.write(
+        "claude/settings.json",
+        r#"{"hooks": {"SessionStart": [{"hooks": [
+            {"type": "command", "command": "Write-Output $env:X", "shell": "powershell"}
+        ]}]}}"#,
+    );
+    let run = |path: &str| {
+        let out = env
+            .command(&[
+                "--profile",
+                "claude-code",
+                "run",
+                "SessionStart",
+                "--payload",
+                r#"{"source":"startup"}"#,
+            ])
+            .env("CLAUDE_CONFIG_DIR", env.root.join("claude"))
+            .env("PATH", path)
+            .output()
+            .unwrap();
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let v = run(&format!("{}:/usr/bin:/bin", bin.display()));
+    assert_eq!(
+        v["decision"]["context"],
+        serde_json::json!(["-NoProfile|-Command|Write-Output $env:X|"]),
+        "{v:#}"
+    );
+    let v = run("/nonexistent");
+    let codes: Vec<&str> = v["decision"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    assert_eq!(codes, ["launch_failed"], "{v:#}");
+}
+
+/// A plugin in Claude Code's layout and state files (`installed_plugins.json` v2, enabled
+/// by the user's `enabledPlugins`), shaped like the security-guidance plugin: an
+/// `if`-gated background check, an `asyncRewake` handler, a synchronous command that
+/// detaches with its first line, and a group for an event Claude Code may add later.
+fn security_plugin(env: &TestEnv) {
+    let root = env.root.join("claude/plugins/cache/m/sec/2.0.7");
+    let marker = env.root.join("commit-check-ran").display().to_string();
+    let hooks = serde_json::json!({"description": "security reminders", "hooks": {
+        "PostToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "if": "Bash(git commit:*)", "async": true,
+             "command": format!("touch {marker}; echo '{{\"systemMessage\": \"commit checked\"}}'")},
+            {"type": "command", "asyncRewake": true, "rewakeMessage": "Security",
+             "command": "echo 'secret in diff' >&2; exit 2"},
+            {"type": "command",
+             "command": "echo '{\"async\": true, \"asyncTimeout\": 180000}'; echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PostToolUse\", \"additionalContext\": \"scan done\"}}'"}
+        ]}],
+        "FutureEvent": [{"hooks": [{"type": "command", "command": "true"}]}]
+    }});
+    env.write(
+        "claude/plugins/cache/m/sec/2.0.7/.claude-plugin/plugin.json",
+        r#"{"name": "sec", "version": "2.0.7"}"#,
+    );
+    env.write("claude/plugins/cache/m/sec/2.0.7/hooks/hooks.json", &hooks.to_string());
+    let installed = serde_json::json!({"version": 2, "plugins": {
+        "sec@m": [{"installPath": root, "version": "2.0.7", "scope": "user"}]}});
+    env.write("claude/plugins/installed_plugins.json", &installed.to_string());
+}
+
+/// The issue's fixture end to end (CLAUDE-CODE.md 1.3, 1.7, 6.3, 9, 12, F58): settings at
+/// every level and a Claude Code plugin are audited with their layers, trust, `if` and
+/// async flags and the unknown event; once trusted, a `git commit` runs the gated handler
+/// in the background and `--wait-async` prints every background result, an `ls` never
+/// starts it.
+#[test]
+fn a_whole_claude_code_setup_is_audited_and_runs_as_written() {
+    let env = TestEnv::new("cc-whole");
+    let post = |command: &str| {
+        format!(
+            r#"{{"hooks": {{"PostToolUse": [{{"matcher": "Bash", "hooks": [{{"type": "command", "command": "{command}"}}]}}]}}}}"#
+        )
+    };
+    env.write("etc/managed-settings.json", &post("echo managed"));
+    env.write(
+        "claude/settings.json",
+        r#"{"enabledPlugins": {"sec@m": true}, "permissions": {"allow": ["Bash(ls)"]},
+            "hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo user"}]}]}}"#,
+    );
+    env.write("project/.claude/settings.json", &post("echo project"));
+    env.write("project/.claude/settings.local.json", &post("echo local"));
+    security_plugin(&env);
+
+    let out = claude(&env, &["list", "--json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let listing = out.json();
+    let rows: Vec<(String, String, String)> = listing["handlers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            let s = |k: &str| h[k].as_str().unwrap_or_default().to_owned();
+            let flags = match (h["async"].as_bool(), h["async_rewake"].as_bool()) {
+                (Some(true), Some(true)) => "asyncRewake",
+                (Some(true), _) => "async",
+                _ => "",
+            };
+            (s("layer"), s("status"), format!("{}{}", flags, s("if")))
+        })
+        .collect();
+    let row = |l: &str, s: &str, f: &str| (l.to_owned(), s.to_owned(), f.to_owned());
+    assert_eq!(
+        rows,
+        [
+            row("managed", "active", ""),
+            row("user", "active", ""),
+            row("plugin", "active", "asyncBash(git commit:*)"),
+            row("plugin", "active", "asyncRewake"),
+            row("plugin", "active", ""),
+            row("project", "untrusted", ""),
+            row("local", "untrusted", ""),
+        ],
+        "{listing:#}"
+    );
+    let plugin = &listing["handlers"][2]["plugin"];
+    assert_eq!(
+        (plugin["id"].as_str(), plugin["origin"].as_str()),
+        (Some("sec@m"), Some("claude-code"))
+    );
+    assert_eq!(plugin["version"], "2.0.7");
+    let codes: Vec<&str> = listing["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert!(codes.contains(&"unknown_event") && codes.contains(&"project_untrusted"), "{codes:?}");
+    let text = claude(&env, &["list"]).stdout;
+    assert!(text.contains("if Bash(git commit:*)") && text.contains("asyncRewake"), "{text}");
+
+    assert_eq!(claude(&env, &["trust", "--yes"]).code, 0);
+    let statuses: Vec<String> = claude(&env, &["list", "--json"]).json()["handlers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["status"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(statuses.iter().all(|s| s == "active"), "{statuses:?}");
+
+    let payload = |command: &str| {
+        serde_json::json!({"tool_name": "Bash", "tool_input": {"command": command},
+            "tool_response": {}, "tool_use_id": "t1"})
+        .to_string()
+    };
+    let commit = payload("git commit -m x");
+    let out = claude(&env, &["run", "PostToolUse", "--wait-async", "--payload", &commit]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v = out.json();
+    assert_eq!(v["decision"]["context"], serde_json::json!([]), "{v:#}");
+    let pending = v["decision"]["async_pending"].as_array().unwrap();
+    assert_eq!(pending.len(), 3, "gated, rewake and the detached command: {v:#}");
+    let mut contexts: Vec<String> = v["async_results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| {
+            r["context"].as_array().unwrap().iter().map(|c| c.as_str().unwrap().to_owned())
+        })
+        .collect();
+    contexts.sort();
+    assert_eq!(contexts, ["commit checked", "scan done"], "{v:#}");
+    assert_eq!(v["rewakes"][0]["message"], "Security\n\nsecret in diff");
+    assert!(env.root.join("commit-check-ran").exists());
+
+    std::fs::remove_file(env.root.join("commit-check-ran")).unwrap();
+    let out = claude(&env, &["run", "PostToolUse", "--wait-async", "--payload", &payload("ls")]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.json()["decision"]["async_pending"].as_array().unwrap().len(), 2);
+    assert!(!env.root.join("commit-check-ran").exists(), "the gated handler never started");
+}

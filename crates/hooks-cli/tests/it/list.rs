@@ -80,7 +80,8 @@ fn json_listing() {
         h,
         &json!({"id": "PreToolUse:0:0", "fingerprint": fingerprint, "event": "PreToolUse",
             "matcher": "Bash", "command": "./check.sh", "argv": null, "timeout": 30.0,
-            "effective_timeout": 30.0, "status_message": "checking", "if": null, "layer": "user",
+            "effective_timeout": 30.0, "status_message": "checking", "if": null, "type": "command",
+            "async": false, "async_rewake": false, "layer": "user",
             "file": "[TMP]/dahome/hooks.json", "line": 3, "column": 5,
             "field": "hooks.PreToolUse[0].hooks[0]", "plugin": null, "status": "active",
             "reason": null})

@@ -18,6 +18,7 @@ mod help;
 mod json_reports;
 mod list;
 mod migrate;
+mod payload;
 mod plugins;
 mod process;
 mod python_host;

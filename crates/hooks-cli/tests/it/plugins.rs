@@ -923,3 +923,102 @@ fn a_renamed_claude_code_plugin_runs_under_its_new_id() {
         format!("{}\nnew-id\n", data.display())
     );
 }
+
+/// A Claude Code home in `{root}/claude` with plugin `p@m`: one `userConfig` option `api`
+/// (default `d`) set to `u` by the user's `pluginConfigs`, and three SessionStart handlers:
+/// a shell-form `echo ${user_config.api}` (never run), an exec-form `printf` of the
+/// placeholder, and an exec-form `sh` printing `$CLAUDE_PLUGIN_OPTION_API`.
+fn user_config_home(env: &TestEnv) -> PathBuf {
+    let claude = env.root.join("claude");
+    let root = claude.join("plugins/cache/m/p/1.0.0");
+    fs::create_dir_all(root.join(".claude-plugin")).unwrap();
+    fs::create_dir_all(root.join("hooks")).unwrap();
+    fs::write(
+        root.join(".claude-plugin/plugin.json"),
+        r#"{"name":"p","version":"1.0.0","userConfig":{"api":{"type":"string","title":"API","default":"d"}}}"#,
+    )
+    .unwrap();
+    let hooks = serde_json::json!({"hooks": {"SessionStart": [{"hooks": [
+        {"type": "command", "command": "echo ${user_config.api} > \"$CLAUDE_PLUGIN_DATA/shell\""},
+        {"type": "command", "command": "printf", "args": ["exec:%s", "${user_config.api}"]},
+        {"type": "command", "command": "sh", "args": ["-c", "printf 'env:%s' \"$CLAUDE_PLUGIN_OPTION_API\""]},
+    ]}]}});
+    fs::write(root.join("hooks/hooks.json"), hooks.to_string()).unwrap();
+    let installed = serde_json::json!({"version": 2, "plugins": {
+        "p@m": [{"installPath": root, "version": "1.0.0", "scope": "user"}],
+    }});
+    fs::write(claude.join("plugins/installed_plugins.json"), installed.to_string()).unwrap();
+    fs::write(
+        claude.join("settings.json"),
+        r#"{"pluginConfigs": {"p@m": {"options": {"api": "u"}}}}"#,
+    )
+    .unwrap();
+    claude
+}
+
+#[test]
+fn plugin_option_placeholders_run_only_in_exec_form() {
+    // CLAUDE-CODE.md 14 F52 (6.2, 10.3), real processes: the shell form is never run and
+    // reported; the exec form gets the option value as an argument, the environment the
+    // same value.
+    let env = TestEnv::new("cc-user-config");
+    let claude = user_config_home(&env);
+    let run = |args: &[&str]| {
+        let out = env.command(args).env("CLAUDE_CONFIG_DIR", &claude).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), out.stderr)
+    };
+    let (code, stdout, stderr) = run(&[
+        "--profile",
+        "claude-code",
+        "run",
+        "SessionStart",
+        "--payload",
+        r#"{"source":"startup"}"#,
+    ]);
+    assert_eq!(code, Some(0), "{}", String::from_utf8_lossy(&stderr));
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["decision"]["context"], serde_json::json!(["exec:u", "env:u"]), "{v:#}");
+    assert_eq!(v["matched"], serde_json::json!(["SessionStart:0:1", "SessionStart:0:2"]));
+    let codes: Vec<&str> = v["load_diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    assert_eq!(codes, ["user_config_in_shell_form"], "{v:#}");
+    assert!(!claude.join("plugins/data/p-m/shell").exists(), "the shell form ran");
+
+    // The audit: the shell form is invalid with the reason, the exec forms show their argv.
+    let (code, stdout, _) = run(&["--profile", "claude-code", "list", "--json"]);
+    assert_eq!(code, Some(0));
+    let listing: Value = serde_json::from_str(&stdout).unwrap();
+    let rows: Vec<(&str, &Value, &str)> = listing["handlers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| (h["id"].as_str().unwrap(), &h["argv"], h["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("SessionStart:0:0", &Value::Null, "invalid"),
+            (
+                "SessionStart:0:1",
+                &serde_json::json!(["printf", "exec:%s", "${user_config.api}"]),
+                "active"
+            ),
+            (
+                "SessionStart:0:2",
+                &serde_json::json!(["sh", "-c", "printf 'env:%s' \"$CLAUDE_PLUGIN_OPTION_API\""]),
+                "active"
+            ),
+        ]
+    );
+    let reason = listing["handlers"][0]["reason"].as_str().unwrap();
+    assert!(reason.contains("${user_config.KEY}"), "{reason}");
+    let (_, text, _) = run(&["--profile", "claude-code", "list"]);
+    assert!(text.contains("printf exec:%s ${user_config.api}"), "as written: {text}");
+    assert!(!text.contains("exec:%s u"), "an option value is never listed: {text}");
+    assert!(text.contains("invalid"), "{text}");
+    assert!(text.contains("user_config_in_shell_form"), "{text}");
+}

@@ -67,9 +67,9 @@ fn concurrent_requests_malformed_lines_and_shutdown() {
     assert_eq!(by_id(json!(3))["error"]["code"], -32602);
     assert_eq!(
         by_id(json!(3))["error"]["message"],
-        "PreToolUse payload: missing field 'tool_name'; PreToolUse needs tool_name, tool_input, \
-         tool_use_id (session_id, transcript_path, cwd and permission_mode are filled when \
-         absent); for example {\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"echo \
+        "PreToolUse payload: missing field 'tool_name'; PreToolUse needs tool_name, tool_input \
+         (session_id, transcript_path, cwd and permission_mode are filled when absent, and \
+         tool_use_id defaulted with a payload_defaulted warning); for example {\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"echo \
          hello\"},\"tool_use_id\":\"toolu_example\"}"
     );
     assert_eq!(
@@ -632,4 +632,53 @@ fn a_host_that_never_answers_times_out_and_is_told_so() {
     s.send(&json!({"id": "l", "method": "list"}));
     assert_eq!(s.next()["id"], "l");
     s.shutdown();
+}
+
+#[test]
+fn deepagents_runs_background_handlers_too() {
+    // CLAUDE-CODE.md 1.2 (SPEC 15.13): the default profile takes `async` and `asyncRewake`
+    // and runs them as the claude-code profile does (9.1, 9.2).
+    let env = TestEnv::new("serve-async-da");
+    env.user_hooks(
+        r#"{"hooks": {"PostToolUse": [{"hooks": [
+  {"type": "command", "async": true, "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PostToolUse\", \"additionalContext\": \"T\"}}'"},
+  {"type": "command", "asyncRewake": true, "command": "echo vuln >&2; exit 2"}
+]}]}}"#,
+    );
+    let mut child =
+        env.command(&["serve"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut next = move || -> Option<Value> {
+        loop {
+            let v: Value = serde_json::from_str(&lines.next()?.unwrap()).unwrap();
+            if v["method"] != "status" {
+                return Some(v);
+            }
+        }
+    };
+    let payload = json!({"id": 1, "method": "event", "params": {"event": "PostToolUse",
+        "payload": {"tool_name": "Write", "tool_input": {"file_path": "/p/a.ts"},
+                    "tool_response": {}, "tool_use_id": "t1"}}});
+    writeln!(stdin, "{payload}").unwrap();
+    let mut seen = Vec::new();
+    while !(seen.iter().any(|v: &Value| v["method"] == "rewake")
+        && seen.iter().any(|v: &Value| v["method"] == "async_result"))
+    {
+        seen.push(next().expect("a line"));
+    }
+    let response = seen.iter().find(|v| v["id"] == 1).expect("the event's response");
+    assert_eq!(
+        response["result"]["decision"]["async_pending"],
+        json!(["PostToolUse:0:0", "PostToolUse:0:1"])
+    );
+    let result = seen.iter().find(|v| v["method"] == "async_result").unwrap();
+    assert_eq!(result["params"]["handler_id"], "PostToolUse:0:0");
+    assert_eq!(result["params"]["context"], json!(["T"]));
+    let rewake = seen.iter().find(|v| v["method"] == "rewake").unwrap();
+    assert_eq!(rewake["params"]["message"], "vuln");
+    writeln!(stdin, r#"{{"id": "end", "method": "shutdown"}}"#).unwrap();
+    drop(stdin);
+    while next().is_some() {}
+    assert!(child.wait().unwrap().success());
 }

@@ -36,6 +36,15 @@ pub(crate) fn loaded(p: &ParsedConfig) -> Vec<String> {
                 if let Some(a) = &h.argv {
                     line += &format!(" argv={a:?}");
                 }
+                if let Some(a) = &h.args {
+                    line += &format!(" args={a:?}");
+                }
+                if let Some(sh) = h.shell {
+                    line += &format!(" shell={}", sh.name());
+                }
+                if let Some(o) = h.once {
+                    line += &format!(" once={o}");
+                }
                 if let Some(t) = h.timeout {
                     line += &format!(" timeout={t}");
                 }
@@ -327,19 +336,25 @@ fn handler_rows() {
         ),
         (r#"{"command": "x"}"#, None, &["E invalid_config 2:1 {H}.type: Field required"]),
         (
-            r#"{"type": "http", "command": "x"}"#,
+            r#"{"type": "bogus", "command": "x"}"#,
             None,
-            &["E invalid_config 2:10 {H}.type: Input should be 'command'"],
+            &[
+                "E invalid_config 2:10 {H}.type: Input should be 'command', 'http', 'prompt', 'agent' or 'mcp_tool'",
+            ],
         ),
         (
             r#"{"type": 5, "command": "x"}"#,
             None,
-            &["E invalid_config 2:10 {H}.type: Input should be 'command'"],
+            &[
+                "E invalid_config 2:10 {H}.type: Input should be 'command', 'http', 'prompt', 'agent' or 'mcp_tool'",
+            ],
         ),
         (
             r#"{"type": null, "command": "x"}"#,
             None,
-            &["E invalid_config 2:10 {H}.type: Input should be 'command'"],
+            &[
+                "E invalid_config 2:10 {H}.type: Input should be 'command', 'http', 'prompt', 'agent' or 'mcp_tool'",
+            ],
         ),
         (r#"{"type": "command"}"#, None, &["E invalid_config 2:1 {H}.command: Field required"]),
         (
@@ -495,13 +510,8 @@ fn handler_rows() {
         // async.
         (r#"{"type": "command", "command": "x", "async": false}"#, Some("command=x"), &[]),
         (r#"{"type": "command", "command": "x", "async": null}"#, Some("command=x"), &[]),
-        (
-            r#"{"type": "command", "command": "x", "async": true}"#,
-            None,
-            &[
-                "E invalid_config 2:46 {H}.async: Value error, async command hooks are not yet supported.",
-            ],
-        ),
+        // CLAUDE-CODE.md 1.2: accepted (SPEC 15.13; the reference rejects it).
+        (r#"{"type": "command", "command": "x", "async": true}"#, Some("command=x"), &[]),
         // Ours: the reference coerces strings such as "no" to booleans.
         (
             r#"{"type": "command", "command": "x", "async": "no"}"#,
@@ -510,13 +520,13 @@ fn handler_rows() {
         ),
         // Several problems: each reported at its value.
         (
-            r#"{"type": "cmd", "command": "", "timeout": 0, "async": true}"#,
+            r#"{"type": "cmd", "command": "", "timeout": 0, "async": 1}"#,
             None,
             &[
-                "E invalid_config 2:10 {H}.type: Input should be 'command'",
+                "E invalid_config 2:10 {H}.type: Input should be 'command', 'http', 'prompt', 'agent' or 'mcp_tool'",
                 "E invalid_config 2:28 {H}.command: Value error, command must not be blank.",
                 "E invalid_config 2:43 {H}.timeout: Input should be greater than 0",
-                "E invalid_config 2:55 {H}.async: Value error, async command hooks are not yet supported.",
+                "E invalid_config 2:55 {H}.async: Input should be a valid boolean",
             ],
         ),
     ];
@@ -525,16 +535,103 @@ fn handler_rows() {
     }
 }
 
+/// CLAUDE-CODE.md 6.1: `args`, `shell` and `once`, in both profiles.
+#[test]
+fn command_field_rows() {
+    let cases: &[(&str, Option<&str>, &[&str])] = &[
+        // The exec form; an empty `args` is valid.
+        (
+            r#"{"type": "command", "command": "printf", "args": ["%s", "a b"]}"#,
+            Some(r#"command=printf args=["%s", "a b"]"#),
+            &[],
+        ),
+        (
+            r#"{"type": "command", "command": "true", "args": []}"#,
+            Some("command=true args=[]"),
+            &[],
+        ),
+        // `args` needs `command`; with `argv` the handler is invalid, at the `args` value.
+        (
+            r#"{"type": "command", "args": ["x"]}"#,
+            None,
+            &["E invalid_config 2:1 {H}.command: Field required"],
+        ),
+        (
+            r#"{"type": "command", "command": "a", "argv": ["b"], "args": []}"#,
+            None,
+            &[
+                "E invalid_config 2:60 {H}.args: Value error, argv and args cannot be used together.",
+            ],
+        ),
+        (
+            r#"{"type": "command", "command": "a", "args": "x"}"#,
+            None,
+            &["E invalid_config 2:45 {H}.args: Input should be a valid list"],
+        ),
+        (
+            r#"{"type": "command", "command": "a", "args": ["x", 1]}"#,
+            None,
+            &["E invalid_config 2:51 {H}.args[1]: Input should be a valid string"],
+        ),
+        // A bare exec-form program name with whitespace loads, with a warning.
+        (
+            r#"{"type": "command", "command": "python3 -m x", "args": []}"#,
+            Some("command=python3 -m x args=[]"),
+            &[
+                "W exec_command_has_spaces 2:32 {H}.command: Exec-form command 'python3 -m x' at F:{H}.command contains whitespace; it names one program, so put its arguments in 'args'",
+            ],
+        ),
+        // ...but a shell-form command with spaces is ordinary.
+        (r#"{"type": "command", "command": "echo a b"}"#, Some("command=echo a b"), &[]),
+        // `shell`: bash or powershell; anything else drops the handler.
+        (
+            r#"{"type": "command", "command": "a", "shell": "bash"}"#,
+            Some("command=a shell=bash"),
+            &[],
+        ),
+        (
+            r#"{"type": "command", "command": "a", "shell": "powershell"}"#,
+            Some("command=a shell=powershell"),
+            &[],
+        ),
+        (
+            r#"{"type": "command", "command": "a", "shell": "zsh"}"#,
+            None,
+            &["E invalid_config 2:46 {H}.shell: Input should be 'bash' or 'powershell'"],
+        ),
+        (
+            r#"{"type": "command", "command": "a", "shell": 1}"#,
+            None,
+            &["E invalid_config 2:46 {H}.shell: Input should be 'bash' or 'powershell'"],
+        ),
+        // `once` is accepted without effect; it must be a boolean.
+        (r#"{"type": "command", "command": "a", "once": true}"#, Some("command=a once=true"), &[]),
+        (
+            r#"{"type": "command", "command": "a", "once": 1}"#,
+            None,
+            &["E invalid_config 2:45 {H}.once: Input should be a valid boolean"],
+        ),
+    ];
+    for (handler, want_loaded, want_diags) in cases {
+        check_handler(handler, *want_loaded, want_diags);
+        // The claude-code profile reads the same fields the same way.
+        let text = with_handler(handler);
+        let cc = parse_cc(&text);
+        let want: Vec<String> = want_diags.iter().map(|d| d.replace("{H}", H)).collect();
+        assert_eq!(diags(&cc), want, "claude-code diagnostics of {handler}");
+    }
+}
+
 #[test]
 fn unknown_fields_warn_and_the_entry_still_loads() {
     check(
-        "{\"hooks\": {\"Stop\": [{\"matchr\": \"x\", \"hooks\": [\n{\"type\": \"command\", \"command\": \"a\", \"timout\": 5, \"shell\": \"zsh\"}]}]},\n \"version\": 2}",
+        "{\"hooks\": {\"Stop\": [{\"matchr\": \"x\", \"hooks\": [\n{\"type\": \"command\", \"command\": \"a\", \"timout\": 5, \"xyzzy\": \"zsh\"}]}]},\n \"version\": 2}",
         &["Stop hooks.Stop[0]@1:21 | hooks[0]@2:1 command=a"],
         &[
             "W unknown_field 3:2 version: Unknown field 'version' at F:version ignored",
             "W unknown_field 1:22 hooks.Stop[0].matchr: Unknown field 'matchr' at F:hooks.Stop[0].matchr ignored (did you mean 'matcher'?)",
             "W unknown_field 2:37 hooks.Stop[0].hooks[0].timout: Unknown field 'timout' at F:hooks.Stop[0].hooks[0].timout ignored (did you mean 'timeout'?)",
-            "W unknown_field 2:50 hooks.Stop[0].hooks[0].shell: Unknown field 'shell' at F:hooks.Stop[0].hooks[0].shell ignored",
+            "W unknown_field 2:50 hooks.Stop[0].hooks[0].xyzzy: Unknown field 'xyzzy' at F:hooks.Stop[0].hooks[0].xyzzy ignored",
         ],
     );
     check(
@@ -622,7 +719,10 @@ fn golden_reference_messages() {
     // Handler details: the reference names the handler; we name the offending key, and the
     // detail text is the reference's.
     let details: &[(&str, &str)] = &[
-        (r#"{"type":"http","command":"x"}"#, "Input should be 'command'"),
+        (
+            r#"{"type":"bogus","command":"x"}"#,
+            "Input should be 'command', 'http', 'prompt', 'agent' or 'mcp_tool'",
+        ),
         (r#"{"type":"command","command":5}"#, "Input should be a valid string"),
         (r#"{"type":"command"}"#, "Field required"),
         (r#"{"type":"command","command":"x","timeout":0}"#, "Input should be greater than 0"),
@@ -638,9 +738,14 @@ fn golden_reference_messages() {
         ),
         (r#"{"type":"command","command":"x","argv":"a"}"#, "Input should be a valid list"),
         (
-            r#"{"type":"command","command":"x","async":true}"#,
-            "Value error, async command hooks are not yet supported.",
+            r#"{"type":"command","command":"x","argv":["a"],"args":[]}"#,
+            "Value error, argv and args cannot be used together.",
         ),
+        (
+            r#"{"type":"command","command":"x","shell":"zsh"}"#,
+            "Input should be 'bash' or 'powershell'",
+        ),
+        (r#"{"type":"command","command":"x","once":"yes"}"#, "Input should be a valid boolean"),
     ];
     for (handler, want) in details {
         let p = parse(&with_handler(handler));
@@ -786,17 +891,26 @@ fn claude_code_accepts_the_background_fields() {
 }
 
 #[test]
-fn deepagents_keeps_the_reference_rejection_of_async() {
-    // CLAUDE-CODE.md 16.13: the golden cases pin the reference's rejection.
+fn deepagents_accepts_the_background_fields() {
+    // CLAUDE-CODE.md 1.2 (SPEC 15.13): the superset amends SPEC 2's rejection of async.
     let text = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x",
         "async": true}]}]}}"#;
     let parsed = parse_config(text.as_bytes(), "F", ConfigKind::User);
-    assert_eq!(parsed.diagnostics[0].code, codes::INVALID_CONFIG);
+    assert_eq!(parsed.diagnostics, []);
+    assert!(only_handler(&parsed).background.is_background());
     let text = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x",
-        "asyncRewake": true}]}]}}"#;
+        "asyncRewake": true, "rewakeMessage": "M", "rewakeSummary": "S"}]}]}}"#;
     let parsed = parse_config(text.as_bytes(), "F", ConfigKind::User);
-    assert_eq!(parsed.diagnostics[0].code, codes::UNKNOWN_FIELD);
-    assert!(!only_handler(&parsed).background.is_background());
+    assert_eq!(parsed.diagnostics, []);
+    let b = &only_handler(&parsed).background;
+    assert!(b.is_rewake() && b.is_background());
+    assert_eq!((b.rewake_message.as_deref(), b.rewake_summary.as_deref()), (Some("M"), Some("S")));
+    // `async: false` is the reference's default and stays out of the handler (and so out
+    // of the snapshot id).
+    let text = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x",
+        "async": false}]}]}}"#;
+    let parsed = parse_config(text.as_bytes(), "F", ConfigKind::User);
+    assert_eq!(only_handler(&parsed).background, AsyncSpec::default());
 }
 
 /// CLAUDE-CODE.md 2.2, 7.1, 8.2: the claude-code profile's handler types.
@@ -917,10 +1031,16 @@ mod handler_types {
     }
 
     #[test]
-    fn the_deepagents_profile_still_takes_only_commands() {
-        let p = parse(r#"{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "p"}]}]}}"#);
-        assert!(p.diagnostics.iter().any(|d| d.message.ends_with("Input should be 'command'")));
-        assert!(p.config.events.is_empty());
+    fn the_deepagents_profile_takes_every_type() {
+        // CLAUDE-CODE.md 1.2: the superset includes the handler types of sections 7 and 8.
+        let p = parse(
+            r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "prompt", "prompt": "p"},
+            {"type": "http", "url": "https://h.example/x"}, {"type": "agent", "prompt": "a"},
+            {"type": "mcp_tool", "server": "s", "tool": "t"}]}]}}"#,
+        );
+        assert_eq!(p.diagnostics, []);
+        let k: Vec<&str> = kinds(&p).iter().map(HandlerType::name).collect();
+        assert_eq!(k, ["prompt", "http", "agent", "mcp_tool"]);
     }
 
     #[test]

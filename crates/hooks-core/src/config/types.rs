@@ -1,6 +1,6 @@
 //! Handler types beyond `command` (CLAUDE-CODE.md 2.2, 7.1, 8): `http`, `prompt`, `agent`
-//! and `mcp_tool`, accepted under the claude-code profile only (the deepagents profile keeps
-//! SPEC 2's `type: "command"`).
+//! and `mcp_tool`, accepted under both profiles (the deepagents profile by its Claude Code
+//! superset, CLAUDE-CODE.md 1.2, SPEC 15.13).
 
 use serde::Serialize;
 

@@ -210,12 +210,14 @@ fn json_only_detection() {
     );
     // Python's json accepts NaN; serde_json does not: plain text (documented deviation).
     check(e, exit(0, "{\"x\": NaN}", ""), json!({"plain": "{\"x\": NaN}", "diags": [malformed]}));
-    // Plain text is context for SessionStart and UserPromptSubmit: no diagnostic.
-    for ev in [Event::SessionStart, Event::UserPromptSubmit] {
+    // Plain text is context for SessionStart, UserPromptSubmit and UserPromptExpansion: no
+    // diagnostic.
+    for ev in [Event::SessionStart, Event::UserPromptSubmit, Event::UserPromptExpansion] {
         check(ev, exit(0, " some context \n", ""), json!({"plain": "some context"}));
     }
     for ev in Event::ALL {
-        if !matches!(ev, Event::SessionStart | Event::UserPromptSubmit) {
+        if !matches!(ev, Event::SessionStart | Event::UserPromptSubmit | Event::UserPromptExpansion)
+        {
             check(ev, exit(0, "text", ""), json!({"plain": "text", "diags": [malformed]}));
         }
     }
@@ -700,4 +702,19 @@ fn python_trim() {
     for (s, t) in cases {
         assert_eq!(py_trim(s), t, "{s:?}");
     }
+}
+
+#[test]
+fn ansi_escapes_are_removed_and_worktree_paths_resolved() {
+    use super::{resolve_worktree_path, strip_ansi};
+    assert_eq!(strip_ansi("\u{1b}[1;32m/tmp/wt\u{1b}[0m"), "/tmp/wt");
+    assert_eq!(strip_ansi("\u{1b}]0;title\u{7}/a\u{1b}]8;;x\u{1b}\\b"), "/ab");
+    assert_eq!(strip_ansi("\u{9b}2J/c\u{1b}="), "/c");
+    assert_eq!(resolve_worktree_path("/w", None), Ok("/w".to_owned()));
+    assert_eq!(resolve_worktree_path("a/./b/../c", Some("/p/q")), Ok("/p/q/a/c".to_owned()));
+    assert_eq!(resolve_worktree_path("../../../..", Some("/p")), Ok("/".to_owned()));
+    assert!(resolve_worktree_path("/a/../b", Some("/p")).is_err());
+    assert!(resolve_worktree_path("/a/.", Some("/p")).is_err());
+    assert!(resolve_worktree_path("rel", None).is_err());
+    assert!(resolve_worktree_path("/a\u{202e}b", None).is_err());
 }

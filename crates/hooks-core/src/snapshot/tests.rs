@@ -8,6 +8,9 @@ fn handler(command: &str) -> HandlerConfig {
     HandlerConfig {
         command: Some(command.to_owned()),
         argv: None,
+        args: None,
+        shell: None,
+        once: None,
         timeout: None,
         status_message: None,
         if_condition: None,
@@ -610,4 +613,116 @@ fn watch_list_holds_the_file_changed_names() {
     let dynamic = ["/abs/a".to_owned(), "*".to_owned()];
     assert_eq!(s.watch_list_with(&dynamic), [".envrc", "package.json", "*", "/abs/a"]);
     assert!(build(Vec::new()).watch_list().is_empty());
+}
+
+/// CLAUDE-CODE.md 6.4: `args`, `shell` and `once` are part of a handler's identity, and of
+/// its fingerprint; a handler without them keeps the identity it had before they existed.
+#[test]
+fn command_fields_are_part_of_the_identity() {
+    let with = |args: Option<&[&str]>, shell: Option<Shell>, once: Option<bool>| HandlerConfig {
+        args: args.map(|a| a.iter().map(|s| (*s).to_owned()).collect()),
+        shell,
+        once,
+        ..handler("x")
+    };
+    let handlers = vec![
+        with(None, None, None),
+        with(None, None, None),
+        with(Some(&[]), None, None),
+        with(Some(&["a"]), None, None),
+        with(Some(&["a"]), None, None),
+        with(None, Some(Shell::PowerShell), None),
+        with(None, Some(Shell::Bash), None),
+        with(None, None, Some(true)),
+        with(None, None, Some(false)),
+    ];
+    let s = build(vec![doc(Layer::User, "u", vec![(Event::Stop, vec![group(None, handlers)])])]);
+    let dups: Vec<_> = s
+        .handlers()
+        .iter()
+        .filter(|h| !h.is_active())
+        .map(|h| (h.id.clone().unwrap_or_default(), h.status.clone()))
+        .collect();
+    assert_eq!(
+        dups,
+        [
+            ("Stop:0:1".to_owned(), HandlerStatus::Duplicate { of: "Stop:0:0".into() }),
+            ("Stop:0:4".to_owned(), HandlerStatus::Duplicate { of: "Stop:0:3".into() }),
+        ]
+    );
+    let fingerprints: HashSet<&str> = s.handlers().iter().map(|h| h.fingerprint.as_str()).collect();
+    assert_eq!(fingerprints.len(), 7);
+    // A handler without the fields hashes (snapshot id, fingerprint) as before; with them,
+    // each is written under its own key, in key order.
+    let canonical = |h: &HandlerConfig| {
+        let mut canon = Canon::default();
+        canon.handler(h);
+        String::from_utf8(canon.0).unwrap_or_default()
+    };
+    assert_eq!(canonical(&handler("x")), r#"{"command":"x","type":"command"}"#);
+    assert_eq!(
+        canonical(&with(Some(&["a"]), Some(Shell::Bash), Some(true))),
+        r#"{"args":["a"],"command":"x","once":true,"shell":"bash","type":"command"}"#
+    );
+}
+
+/// CLAUDE-CODE.md 6.1, 6.2: what a command handler runs. The exec form is [`command`,
+/// ...`args`] with plugin placeholders replaced as plain text; `shell: powershell` is
+/// `pwsh`; a shell-form plugin command with `${user_config.` never runs.
+#[test]
+fn exec_form_programs_and_placeholders() {
+    let mut info = PluginInfo {
+        id: "p@m".to_owned(),
+        root: "/r oot".to_owned(),
+        data_dir: "/data/p-m".to_owned(),
+        ..Default::default()
+    };
+    info.options.insert("api".to_owned(), "u $(x)".to_owned());
+    let args = |command: &str, args: &[&str]| HandlerConfig {
+        args: Some(args.iter().map(|s| (*s).to_owned()).collect()),
+        ..handler(command)
+    };
+    let handlers = vec![
+        args("${CLAUDE_PLUGIN_ROOT}/bin/t", &["${user_config.api}", "${CLAUDE_PLUGIN_DATA}"]),
+        args("t", &["${user_config.missing}", "${NOPE}", "$", "${", "a${user_config.api}b"]),
+        args("t", &[]),
+        HandlerConfig { shell: Some(Shell::PowerShell), ..handler("Get-Item .") },
+        HandlerConfig { shell: Some(Shell::PowerShell), ..args("t", &["x"]) },
+        handler("echo ${user_config.api}"),
+        handler("echo ${CLAUDE_PLUGIN_ROOT}"),
+    ];
+    let options = SnapshotOptions { project_dir: Some("/p q".to_owned()), ..Default::default() };
+    let s = Snapshot::build(
+        vec![doc(Layer::Plugin(info), "x", vec![(Event::Stop, vec![group(None, handlers)])])],
+        &options,
+    );
+    let argv = |v: &[&str]| Program::Argv(v.iter().map(|s| (*s).to_owned()).collect());
+    let programs: Vec<&Program> = s.handlers().iter().map(|h| &h.program).collect();
+    assert_eq!(
+        programs,
+        [
+            &argv(&["/r oot/bin/t", "u $(x)", "/data/p-m"]),
+            &argv(&["t", "${user_config.missing}", "${NOPE}", "$", "${", "au $(x)b"]),
+            &argv(&["t"]),
+            &argv(&["pwsh", "-NoProfile", "-Command", "Get-Item ."]),
+            &argv(&["t", "x"]),
+            &Program::Command("echo ${user_config.api}".to_owned()),
+            &Program::Command("echo ${CLAUDE_PLUGIN_ROOT}".to_owned()),
+        ]
+    );
+    let status: Vec<&str> = s.handlers().iter().map(|h| h.status.word_and_reason().0).collect();
+    assert_eq!(status, ["active", "active", "active", "active", "active", "invalid", "active"]);
+    let errors: Vec<(&str, Option<&str>)> =
+        s.diagnostics().iter().map(|d| (d.code.as_str(), d.field.as_deref())).collect();
+    assert_eq!(errors, [("user_config_in_shell_form", Some(".command"))]);
+    assert_eq!(s.handlers()[0].exec_argv().map(<[String]>::len), Some(3));
+    assert_eq!(s.handlers()[3].exec_argv(), None);
+    // Outside a plugin `${user_config.` is plain text and shell forms run.
+    let s = build(vec![doc(
+        Layer::User,
+        "u",
+        vec![(Event::Stop, vec![group(None, vec![handler("echo ${user_config.api}")])])],
+    )]);
+    assert!(s.handlers()[0].is_active());
+    assert_eq!(s.diagnostics(), []);
 }

@@ -45,9 +45,13 @@ pub fn run_jobs(dispatch: &Dispatch, path: &str, cwd: &Path) -> Vec<(usize, JobO
     rx.into_iter().collect()
 }
 
-/// Runs the jobs and accepts their results in finish order.
+/// Runs the jobs and accepts their results in finish order. A background job's result
+/// never reaches the decision (CLAUDE-CODE.md 9.1), so it is not given to the dispatch.
 pub fn run(dispatch: &mut Dispatch, path: &str, cwd: &Path) {
     for (index, output) in run_jobs(dispatch, path, cwd) {
+        if dispatch.is_background(index) {
+            continue;
+        }
         assert!(dispatch.accept(index, output), "job {index} answered once");
     }
 }

@@ -423,3 +423,58 @@ fn setup_cwd_changed_and_file_changed_handlers_append_to_the_session_env_file() 
         assert!(fired.decision.env_file_vars.contains(&(name.into(), "1".into())), "{event}");
     }
 }
+
+/// 6.5 rule 8: a context or system message over 10,000 characters is saved to
+/// `{session_dir}/hook-output/{fingerprint:12}-{n}.txt` (0600, folder 0700) and replaced by
+/// its first 1,000 characters and the path, with `output_truncated`; a shorter one stays.
+#[test]
+fn long_strings_are_saved_to_files_in_the_session_folder() {
+    let w = World::new();
+    let long = "x".repeat(12_000);
+    let output = json!({"systemMessage": format!("é{long}"),
+        "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": long}});
+    let printer = |text: &str| sh(&format!("printf '%s' '{text}'"));
+    w.write_user(&group("SessionStart", vec![printer(&output.to_string()), printer("short")]));
+    let s = Session::start(w.options(Profile::ClaudeCode, &[])).unwrap();
+    let fired = fire(&s, w.invocation(Event::SessionStart, json!({"source": "startup"})));
+    let dir = w.home().join(".state/sessions/s-1/hook-output");
+    let fingerprint: String = s.snapshot().handlers()[0].fingerprint.chars().take(12).collect();
+    let first = dir.join(format!("{fingerprint}-1.txt"));
+    let second = dir.join(format!("{fingerprint}-2.txt"));
+    assert_eq!(std::fs::read_to_string(&first).unwrap(), long, "additionalContext first");
+    assert_eq!(std::fs::read_to_string(&second).unwrap(), format!("é{long}"));
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!((mode(&dir), mode(&first), mode(&second)), (0o700, 0o600, 0o600));
+    let context = &fired.decision.context;
+    assert_eq!(context.len(), 2, "{context:?}");
+    let want = format!(
+        "{}\n[hook output: 12000 characters, full text in {}]",
+        "x".repeat(1_000),
+        first.display()
+    );
+    assert_eq!(context[0], want);
+    assert_eq!(context[1], "short");
+    let notice = fired.decision.notices.iter().find(|n| n.starts_with('é')).unwrap();
+    assert!(notice.ends_with(&format!("full text in {}]", second.display())), "{notice}");
+    assert_eq!(
+        notice.chars().count(),
+        1_000
+            + format!("\n[hook output: 12001 characters, full text in {}]", second.display())
+                .chars()
+                .count()
+    );
+    let truncated: Vec<_> =
+        fired.decision.diagnostics.iter().filter(|d| d.code == "output_truncated").collect();
+    assert_eq!(truncated.len(), 2, "{:?}", fired.decision.diagnostics);
+    assert!(truncated.iter().all(|d| d.handler_id.as_deref() == Some("SessionStart:0:0")));
+
+    // A second run finds the names taken and uses the next ones; nothing is overwritten,
+    // and a planted link is never followed.
+    let planted = w.tmp.path().join("planted");
+    std::fs::write(&planted, "keep").unwrap();
+    std::os::unix::fs::symlink(&planted, dir.join(format!("{fingerprint}-3.txt"))).unwrap();
+    fire(&s, w.invocation(Event::SessionStart, json!({"source": "startup"})));
+    assert_eq!(std::fs::read_to_string(&planted).unwrap(), "keep");
+    assert_eq!(std::fs::read_to_string(dir.join(format!("{fingerprint}-4.txt"))).unwrap(), long);
+    assert_eq!(std::fs::read_to_string(&first).unwrap(), long);
+}
