@@ -325,6 +325,16 @@ pub struct Handler {
 }
 
 impl Handler {
+    /// The exec form as written (CLAUDE-CODE.md 6.1): `argv`, or [`command`, ...`args`];
+    /// `None` for a shell command. Audits and logs show this, never the program with its
+    /// placeholders filled, which may hold a plugin's secret option value.
+    pub fn written_argv(&self) -> Option<Vec<String>> {
+        self.argv.clone().or_else(|| {
+            let command = self.command.as_ref()?;
+            Some(std::iter::once(command).chain(self.args.as_ref()?).cloned().collect())
+        })
+    }
+
     /// The legacy side-effect descriptor, for handlers migrated from the legacy format.
     pub fn legacy_handler(&self) -> Option<LegacyHandler> {
         self.legacy.as_ref().map(|e| LegacyHandler { legacy_event: e.clone() })

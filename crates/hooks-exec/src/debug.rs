@@ -136,10 +136,19 @@ impl DebugLog {
     }
 
     /// The launch line, and at [`DebugLevel::Data`] the stdin bytes.
-    pub(crate) fn launch(&self, id: &str, program: &Program, stdin: &[u8]) {
-        let what = match program {
-            Program::Shell(c) => format!("sh -c {c:?}"),
-            Program::Argv(a) => format!("argv {a:?}"),
+    /// `written` is the exec form as configured: shown instead of the argv that runs,
+    /// whose placeholders may hold a plugin's secret option value.
+    pub(crate) fn launch(
+        &self,
+        id: &str,
+        program: &Program,
+        written: Option<&[String]>,
+        stdin: &[u8],
+    ) {
+        let what = match (program, written) {
+            (Program::Shell(c), _) => format!("sh -c {c:?}"),
+            (Program::Argv(_), Some(a)) => format!("argv {a:?}"),
+            (Program::Argv(a), None) => format!("argv {a:?}"),
         };
         self.emit(DebugLevel::Handlers, &[format!("launch {id}: {what}")]);
         if self.wants(DebugLevel::Data) {
@@ -263,7 +272,7 @@ mod tests {
     fn levels() {
         let stderr = "1\n2\n3\n4\n5\n6\n7\n";
         let (log, lines) = collecting(DebugLevel::Handlers);
-        log.launch("Stop:0:0", &Program::Shell("x".into()), b"{}");
+        log.launch("Stop:0:0", &Program::Shell("x".into()), None, b"{}");
         log.exit("Stop:0:0", &raw("out", stderr), Duration::from_millis(3));
         let got = lines.lock().unwrap().clone();
         assert_eq!(got[0], "launch Stop:0:0: sh -c \"x\"");
@@ -281,7 +290,7 @@ mod tests {
         );
 
         let (log, lines) = collecting(DebugLevel::Data);
-        log.launch("Stop:0:0", &Program::Argv(vec!["x".into()]), b"{\"a\":1}");
+        log.launch("Stop:0:0", &Program::Argv(vec!["x".into()]), None, b"{\"a\":1}");
         log.exit("Stop:0:0", &raw("out\x1b[2J", stderr), Duration::from_millis(3));
         let got = lines.lock().unwrap().clone();
         assert_eq!(got[1..3], ["stdin Stop:0:0: 7 bytes", "stdin Stop:0:0| {\"a\":1}"]);

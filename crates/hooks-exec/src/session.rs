@@ -759,11 +759,13 @@ impl Session {
                 };
                 let stdin = Arc::clone(&job.stdin);
                 let cwd = cwd.to_path_buf();
+                let written =
+                    debug.as_ref().and_then(|_| snapshot.handlers()[job.handler].written_argv());
                 Box::pin(async move {
                     let started = Instant::now();
                     let _active = show_status.then(|| status.start(text));
                     if let Some(log) = &debug {
-                        log.launch(&id, &program, &stdin);
+                        log.launch(&id, &program, written.as_deref(), &stdin);
                     }
                     let (tx, rx) = match detachable {
                         true => {

@@ -208,7 +208,7 @@ impl<'a> ListedHandler<'a> {
             event: h.event,
             matcher: h.matcher.as_deref(),
             command: h.command.as_deref(),
-            argv: written_argv(h),
+            argv: h.written_argv(),
             timeout: h.timeout,
             effective_timeout: h.effective_timeout,
             status_message: h.status_message.as_deref(),
@@ -255,14 +255,6 @@ pub(crate) fn status(h: &Handler) -> (&'static str, Option<String>) {
     h.status.word_and_reason()
 }
 
-/// The exec form as written: `argv`, or `command` and `args` (CLAUDE-CODE.md 6.1).
-fn written_argv(h: &Handler) -> Option<Vec<String>> {
-    h.argv.clone().or_else(|| {
-        let command = h.command.as_ref()?;
-        Some(std::iter::once(command).chain(h.args.as_ref()?).cloned().collect())
-    })
-}
-
 /// What a handler runs, as one line: the command, or the argv joined with spaces
 /// (arguments with blanks or quotes quoted). The exec form is shown as written, with its
 /// placeholders: a plugin option value (`${user_config.KEY}`, which may be a secret) is
@@ -270,7 +262,8 @@ fn written_argv(h: &Handler) -> Option<Vec<String>> {
 pub(crate) fn runs(h: &Handler) -> String {
     match &h.program {
         Program::Command(c) => c.clone(),
-        Program::Argv(argv) => written_argv(h)
+        Program::Argv(argv) => h
+            .written_argv()
             .as_ref()
             .unwrap_or(argv)
             .iter()

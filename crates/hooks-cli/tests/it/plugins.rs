@@ -741,7 +741,7 @@ fn plugin_options_are_set_with_the_config_command() {
     .unwrap();
     fs::write(
         fmt.join("hooks/hooks.json"),
-        r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"printf '%s|%s|%s|%s\\n' \"$CLAUDE_PLUGIN_OPTION_API\" \"$CLAUDE_PLUGIN_OPTION_DEPTH\" \"$CLAUDE_PLUGIN_OPTION_DIRS\" \"$CLAUDE_PLUGIN_OPTION_TOKEN\" > \"$CLAUDE_PLUGIN_DATA/seen\""}]}]}}"#,
+        r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"printf '%s|%s|%s|%s\\n' \"$CLAUDE_PLUGIN_OPTION_API\" \"$CLAUDE_PLUGIN_OPTION_DEPTH\" \"$CLAUDE_PLUGIN_OPTION_DIRS\" \"$CLAUDE_PLUGIN_OPTION_TOKEN\" > \"$CLAUDE_PLUGIN_DATA/seen\""},{"type":"command","command":"sh","args":["-c","printf %s \"$1\" > \"$CLAUDE_PLUGIN_DATA/argv\"","sh","${user_config.token}"]}]}]}}"#,
     )
     .unwrap();
     // The user settings name two options: `token`'s value is never used (sensitive).
@@ -816,12 +816,17 @@ fn plugin_options_are_set_with_the_config_command() {
     let (_, _, err) = cc(&["plugin", "config", id, "nope=1"]);
     assert!(err.contains("unknown option") && err.contains("api, depth, dirs, token"), "{err}");
 
-    // Never printed: the listing (text and JSON) and `hooks list`.
+    // The exec form got it as an argument (6.2).
+    let argv = claude.join("plugins/data/formatter-my-marketplace/argv");
+    assert_eq!(fs::read_to_string(&argv).unwrap(), "s3cr3t");
+    // Never printed: the listing (text and JSON), `hooks list`, and the debug log of a run
+    // whose exec form carries it.
     for args in [
         vec!["plugin", "config", id],
         vec!["plugin", "config", id, "--json"],
         vec!["list", "--all"],
         vec!["list", "--all", "--json"],
+        vec!["-vv", "run", "PreToolUse", "--payload", BASH],
     ] {
         let (code, text, err) = cc(&args);
         assert_eq!(code, Some(0), "{args:?}: {err}");
