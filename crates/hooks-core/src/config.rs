@@ -14,6 +14,22 @@ use crate::profile::Profile;
 mod types;
 pub use types::{AgentHandler, HandlerType, HttpHandler, McpToolHandler, PromptHandler};
 
+/// `types::is_http_url`, for the config schema's tests.
+#[cfg(all(test, feature = "schemars"))]
+pub(crate) use types::is_http_url;
+
+/// The handler type names and the keys the parser knows for each (the config schema's
+/// tests hold the schema to them).
+#[cfg(all(test, feature = "schemars"))]
+pub(crate) fn known_handler_keys() -> Vec<(&'static str, Vec<&'static str>)> {
+    types::TYPE_NAMES
+        .iter()
+        .map(|&ty| {
+            (ty, if ty == "command" { HANDLER_KEYS.to_vec() } else { types::known_keys(ty) })
+        })
+        .collect()
+}
+
 /// The shell that runs a shell-form command (CLAUDE-CODE.md 6.1 `shell`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -9,7 +9,9 @@
 //! [`Invocation::to_wire`](crate::Invocation::to_wire) writes (a key that may be left out is
 //! not required and never `null`). Config and output schemas describe what the engine
 //! accepts. The config schema forbids unknown keys, so an editor flags a typo such as
-//! `matchr`; the engine itself only warns (`unknown_field`) and still loads the entry. Output
+//! `matchr`; the engine itself only warns (`unknown_field`) and still loads the entry. Event
+//! names are the exception: an unknown one is allowed, as the engine skips it with an
+//! `unknown_event` warning (an editor still completes the 31 known names). Output
 //! schemas allow unknown top-level keys: the engine ignores each with an `unsupported_field`
 //! warning.
 
@@ -22,6 +24,7 @@ use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde::Deserialize;
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 
 use crate::event::Event;
 use crate::payload::{
@@ -39,22 +42,36 @@ use crate::payload::{
 #[serde(deny_unknown_fields)]
 #[schemars(title = "Hook configuration")]
 struct ConfigDocument {
+    /// The schema this document follows, for editors; the engine ignores it.
+    #[serde(rename = "$schema", default)]
+    schema: Option<String>,
+    /// What the hooks do. Plugin hook documents carry one (accepted silently, CLAUDE-CODE.md
+    /// 2.1); in a project or user file it loads with an `unknown_field` warning.
+    #[serde(default)]
+    description: Option<String>,
     /// Matcher groups per lifecycle event.
     hooks: ConfigHooks,
 }
 
-/// Matcher groups per event. Event names are case-sensitive.
+/// Matcher groups per event. Event names are case-sensitive; an unknown name loads with an
+/// `unknown_event` warning and its groups are skipped.
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[schemars(extend("additionalProperties" = {
+    "description": "An unknown event: the document loads with an `unknown_event` warning \
+        (with a \"did you mean\" hint for a near miss) and these groups are skipped.",
+    "type": "array",
+    "items": {"$ref": "#/$defs/MatcherGroup"},
+}))]
 struct ConfigHooks {
-    /// A session started, resumed, was cleared or compacted. Matcher target: `source`
-    /// (`startup`, `resume`, `clear`, `compact`).
+    /// A session started, resumed, was cleared, compacted or forked. Matcher target:
+    /// `source` (`startup`, `resume`, `clear`, `compact`, `fork`).
     #[serde(rename = "SessionStart", default)]
     session_start: Vec<MatcherGroup>,
     /// The user submitted a prompt. Takes no matcher.
     #[serde(rename = "UserPromptSubmit", default)]
     user_prompt_submit: Vec<UnmatchedGroup>,
-    /// The session ended. Matcher target: `reason`.
+    /// The session ended. Matcher target: `reason` (`clear`, `resume`, `logout`,
+    /// `prompt_input_exit`, `other`).
     #[serde(rename = "SessionEnd", default)]
     session_end: Vec<MatcherGroup>,
     /// The host is about to show a permission prompt. Matcher target: `tool_name`.
@@ -85,6 +102,72 @@ struct ConfigHooks {
     /// A subagent is about to stop. Matcher target: `agent_type`.
     #[serde(rename = "SubagentStop", default)]
     subagent_stop: Vec<MatcherGroup>,
+    /// The host ran its setup (`--init-only`, or `-p` with `--init`/`--maintenance`).
+    /// Matcher target: `trigger` (`init`, `maintenance`).
+    #[serde(rename = "Setup", default)]
+    setup: Vec<MatcherGroup>,
+    /// A CLAUDE.md or rules file entered the context. Matcher target: `load_reason`
+    /// (`session_start`, `nested_traversal`, `path_glob_match`, `include`, `compact`).
+    #[serde(rename = "InstructionsLoaded", default)]
+    instructions_loaded: Vec<MatcherGroup>,
+    /// A typed command expanded into a prompt. Matcher target: `command_name`.
+    #[serde(rename = "UserPromptExpansion", default)]
+    user_prompt_expansion: Vec<MatcherGroup>,
+    /// A batch of assistant text is displayed. Takes no matcher.
+    #[serde(rename = "MessageDisplay", default)]
+    message_display: Vec<UnmatchedGroup>,
+    /// Auto mode denied a tool call. Matcher target: `tool_name`.
+    #[serde(rename = "PermissionDenied", default)]
+    permission_denied: Vec<MatcherGroup>,
+    /// A parallel batch of tool calls resolved, before the next model call.
+    /// Takes no matcher.
+    #[serde(rename = "PostToolBatch", default)]
+    post_tool_batch: Vec<UnmatchedGroup>,
+    /// A task is being created. Takes no matcher.
+    #[serde(rename = "TaskCreated", default)]
+    task_created: Vec<UnmatchedGroup>,
+    /// A task is being marked completed. Takes no matcher.
+    #[serde(rename = "TaskCompleted", default)]
+    task_completed: Vec<UnmatchedGroup>,
+    /// The turn ended on an API error. Matcher target: `error` (an exact set holds only
+    /// letters, digits, `_` and `|`, and splits on `|` only).
+    #[serde(rename = "StopFailure", default)]
+    stop_failure: Vec<MatcherGroup>,
+    /// A teammate is about to go idle. Takes no matcher.
+    #[serde(rename = "TeammateIdle", default)]
+    teammate_idle: Vec<UnmatchedGroup>,
+    /// A settings, policy or skill file changed. Matcher target: `source`
+    /// (`user_settings`, `project_settings`, `local_settings`, `policy_settings`, `skills`).
+    #[serde(rename = "ConfigChange", default)]
+    config_change: Vec<MatcherGroup>,
+    /// The working directory changed. Takes no matcher.
+    #[serde(rename = "CwdChanged", default)]
+    cwd_changed: Vec<UnmatchedGroup>,
+    /// A directory was added mid-session. Matcher target: `source` (`slash_command`,
+    /// `register_repo_root`).
+    #[serde(rename = "DirectoryAdded", default)]
+    directory_added: Vec<MatcherGroup>,
+    /// A watched file changed. Matcher target: the basename of `file_path` (an exact set
+    /// holds only letters, digits, `_` and `|`, and splits on `|` only); the names, split on
+    /// `|`, are also the files to watch, relative to the cwd.
+    #[serde(rename = "FileChanged", default)]
+    file_changed: Vec<MatcherGroup>,
+    /// A worktree is being created. Takes no matcher.
+    #[serde(rename = "WorktreeCreate", default)]
+    worktree_create: Vec<UnmatchedGroup>,
+    /// A worktree is being removed. Takes no matcher.
+    #[serde(rename = "WorktreeRemove", default)]
+    worktree_remove: Vec<UnmatchedGroup>,
+    /// The conversation was compacted. Matcher target: `trigger` (`manual`, `auto`).
+    #[serde(rename = "PostCompact", default)]
+    post_compact: Vec<MatcherGroup>,
+    /// An MCP server asks for user input. Matcher target: `mcp_server_name`.
+    #[serde(rename = "Elicitation", default)]
+    elicitation: Vec<MatcherGroup>,
+    /// The user answered an elicitation, before the reply is sent. Matcher target:
+    /// `mcp_server_name`.
+    #[serde(rename = "ElicitationResult", default)]
+    elicitation_result: Vec<MatcherGroup>,
 }
 
 /// A matcher group: handlers that run when the matcher accepts the event's target.
@@ -100,7 +183,9 @@ struct MatcherGroup {
     hooks: Vec<Handler>,
 }
 
-/// A matcher group of an event that takes no matcher (UserPromptSubmit, Stop).
+/// A matcher group of an event that takes no matcher (UserPromptSubmit, PostToolBatch,
+/// Stop, TeammateIdle, TaskCreated, TaskCompleted, WorktreeCreate, WorktreeRemove,
+/// MessageDisplay, CwdChanged).
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct UnmatchedGroup {
@@ -112,6 +197,24 @@ struct UnmatchedGroup {
     hooks: Vec<Handler>,
 }
 
+/// A handler; `type` says which kind. An event skips a kind it does not take (see the
+/// event's description) with an `unsupported_handler_type` warning.
+#[derive(Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Handler {
+    /// Runs a command. It needs `command` or `argv` (or both: `argv` then runs); `args`
+    /// needs `command` and excludes `argv`.
+    Command(CommandHandler),
+    /// POSTs the payload to a URL (CLAUDE-CODE.md 7).
+    Http(HttpHandler),
+    /// Asks the host for a single model call (CLAUDE-CODE.md 8).
+    Prompt(PromptHandler),
+    /// Asks the host to run a model agent loop (CLAUDE-CODE.md 8).
+    Agent(AgentHandler),
+    /// Asks the host to call a tool on one of its MCP servers (CLAUDE-CODE.md 8).
+    McpTool(McpToolHandler),
+}
+
 /// A command handler. It needs `command` or `argv` (or both: `argv` then runs); `args`
 /// needs `command` and excludes `argv`.
 #[derive(Deserialize, JsonSchema)]
@@ -119,10 +222,7 @@ struct UnmatchedGroup {
 #[schemars(extend("anyOf" = [{"required": ["command"]}, {"required": ["argv"]}]))]
 #[schemars(extend("dependentRequired" = {"args": ["command"]}))]
 #[schemars(extend("not" = {"required": ["argv", "args"]}))]
-struct Handler {
-    /// The handler type.
-    #[serde(rename = "type")]
-    kind: HandlerType,
+struct CommandHandler {
     /// A command line run by `/bin/sh -c` in the invocation's cwd (the shell form); the
     /// payload arrives on stdin. With `args`, the program of the exec form, looked up on
     /// `PATH` when it has no `/`. Must not be blank.
@@ -147,7 +247,7 @@ struct Handler {
     #[serde(default)]
     once: Option<bool>,
     /// Seconds before the handler's process group is killed (600 by default, 30 for
-    /// UserPromptSubmit).
+    /// UserPromptSubmit, 10 for MessageDisplay).
     #[serde(default)]
     #[schemars(extend("exclusiveMinimum" = 0))]
     timeout: Option<f64>,
@@ -173,6 +273,134 @@ struct Handler {
     rewake_summary: Option<String>,
 }
 
+/// An `http` handler (CLAUDE-CODE.md 7): the engine POSTs the payload as JSON and reads
+/// the response body as the handler's output.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct HttpHandler {
+    /// The URL: `http://` or `https://` and a host, without whitespace or control
+    /// characters. The settings' `allowedHttpHookUrls` may restrict it.
+    #[schemars(extend("pattern" = URL_PATTERN))]
+    url: String,
+    /// Extra request headers, sent after `Content-Type` and `User-Agent`. `$NAME` and
+    /// `${NAME}` in a value are replaced from the host environment for the names in
+    /// `allowedEnvVars` (and the settings' `httpHookAllowedEnvVars`), by `""` otherwise.
+    #[serde(default)]
+    headers: Option<BTreeMap<String, String>>,
+    /// The host environment variables the header values may interpolate.
+    #[serde(default)]
+    allowed_env_vars: Option<Vec<EnvName>>,
+    /// Seconds before the request is abandoned (the event's default otherwise).
+    #[serde(default)]
+    #[schemars(extend("exclusiveMinimum" = 0))]
+    timeout: Option<f64>,
+    /// Status text shown while the handler runs.
+    #[serde(default)]
+    status_message: Option<String>,
+    /// A permission rule such as `Bash(git *)`: on the tool events the handler runs only
+    /// for calls it matches; elsewhere it never runs.
+    #[serde(default, rename = "if")]
+    if_rule: Option<String>,
+}
+
+/// What [`crate::config`] accepts as an `http` handler's `url` (`is_http_url`): the
+/// scheme, an authority whose host (after any `user@`) is not empty and does not start
+/// with `:`, and no whitespace or control character anywhere.
+const URL_PATTERN: &str = "^[Hh][Tt][Tt][Pp][Ss]?://([^/?#\\s\\x00-\\x1f\\x7f-\\x9f]*@)?\
+    [^/?#@:\\s\\x00-\\x1f\\x7f-\\x9f][^/?#@\\s\\x00-\\x1f\\x7f-\\x9f]*\
+    ([/?#][^\\s\\x00-\\x1f\\x7f-\\x9f]*)?$";
+
+/// An environment variable name.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(extend("pattern" = "^[A-Za-z_][A-Za-z0-9_]*$"))]
+struct EnvName(String);
+
+/// A `prompt` handler (CLAUDE-CODE.md 8): the host makes one model call and its answer
+/// (`{"ok": true}` or `{"ok": false, "reason": ...}`) is the handler's decision.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct PromptHandler {
+    /// The prompt: each `$ARGUMENTS` becomes the payload JSON (appended when there is
+    /// none). Must not be blank.
+    #[schemars(extend("pattern" = "\\S"))]
+    prompt: String,
+    /// The model (the host's fast default otherwise).
+    #[serde(default)]
+    model: Option<String>,
+    /// Treat an `ok: false` answer as an agent handler does: where the event allows, the
+    /// turn continues with the reason as feedback (default `false`).
+    #[serde(default)]
+    continue_on_block: Option<bool>,
+    /// Seconds before the call is abandoned (30 by default).
+    #[serde(default)]
+    #[schemars(extend("exclusiveMinimum" = 0))]
+    timeout: Option<f64>,
+    /// Status text shown while the handler runs.
+    #[serde(default)]
+    status_message: Option<String>,
+    /// A permission rule such as `Bash(git *)`: on the tool events the handler runs only
+    /// for calls it matches; elsewhere it never runs.
+    #[serde(default, rename = "if")]
+    if_rule: Option<String>,
+}
+
+/// An `agent` handler (CLAUDE-CODE.md 8): the host runs a model agent loop whose answer
+/// is the handler's decision.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct AgentHandler {
+    /// The agent's instructions: each `$ARGUMENTS` becomes the payload JSON (appended
+    /// when there is none). Must not be blank.
+    #[schemars(extend("pattern" = "\\S"))]
+    prompt: String,
+    /// The model (the host's default otherwise).
+    #[serde(default)]
+    model: Option<String>,
+    /// The most turns the agent takes (50 by default).
+    #[serde(default)]
+    #[schemars(range(min = 1))]
+    max_turns: Option<u64>,
+    /// Seconds before the agent is abandoned (60 by default).
+    #[serde(default)]
+    #[schemars(extend("exclusiveMinimum" = 0))]
+    timeout: Option<f64>,
+    /// Status text shown while the handler runs.
+    #[serde(default)]
+    status_message: Option<String>,
+    /// A permission rule such as `Bash(git *)`: on the tool events the handler runs only
+    /// for calls it matches; elsewhere it never runs.
+    #[serde(default, rename = "if")]
+    if_rule: Option<String>,
+}
+
+/// An `mcp_tool` handler (CLAUDE-CODE.md 8): the host calls a tool on one of its MCP
+/// servers and the tool's result is the handler's output.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct McpToolHandler {
+    /// The MCP server's name as the host configures it. Must not be blank.
+    #[schemars(extend("pattern" = "\\S"))]
+    server: String,
+    /// The tool's name. Must not be blank.
+    #[schemars(extend("pattern" = "\\S"))]
+    tool: String,
+    /// The tool's arguments: `${a.b}` in a string value becomes the payload value at that
+    /// dot path.
+    #[serde(default)]
+    input: Option<Map<String, Value>>,
+    /// Seconds before the call is abandoned (the event's default otherwise).
+    #[serde(default)]
+    #[schemars(extend("exclusiveMinimum" = 0))]
+    timeout: Option<f64>,
+    /// Status text shown while the handler runs.
+    #[serde(default)]
+    status_message: Option<String>,
+    /// A permission rule such as `Bash(git *)`: on the tool events the handler runs only
+    /// for calls it matches; elsewhere it never runs.
+    #[serde(default, rename = "if")]
+    if_rule: Option<String>,
+}
+
 /// The shell of a shell-form command.
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -181,14 +409,6 @@ enum ShellName {
     Bash,
     /// `pwsh -NoProfile -Command`.
     Powershell,
-}
-
-/// The handler type; only command handlers exist in files.
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-enum HandlerType {
-    /// Runs a command.
-    Command,
 }
 
 /// What a handler may print on stdout (exit 0). Blank stdout means nothing; for
@@ -572,8 +792,7 @@ pub fn schema_names() -> Vec<String> {
 /// unknown name.
 pub fn schema(name: &str) -> Option<Value> {
     if name == "config" {
-        let schema = schemars::schema_for!(ConfigDocument).to_value();
-        return Some(finish(schema, "config", "Hook configuration".to_owned(), false));
+        return Some(config_schema());
     }
     let (kind, event) = name.split_once('.')?;
     let event = Event::from_name(event)?;
@@ -582,6 +801,22 @@ pub fn schema(name: &str) -> Option<Value> {
         "output" => Some(output_schema(event)),
         _ => None,
     }
+}
+
+/// The schema of a hook configuration document: [`ConfigDocument`], with each event's
+/// description ending in the handler types it takes ([`Event::handler_types`]).
+fn config_schema() -> Value {
+    let schema = schemars::schema_for!(ConfigDocument).to_value();
+    let mut value = finish(schema, "config", "Hook configuration".to_owned(), false);
+    for event in Event::ALL {
+        let pointer = format!("/$defs/ConfigHooks/properties/{event}/description");
+        if let Some(Value::String(text)) = value.pointer_mut(&pointer) {
+            let types: Vec<String> =
+                event.handler_types().iter().map(|t| format!("`{t}`")).collect();
+            text.push_str(&format!("\nHandler types: {}.", types.join(", ")));
+        }
+    }
+    value
 }
 
 /// The order of a root schema's first keys; others follow in generated order.
@@ -792,8 +1027,9 @@ mod tests {
 
     /// A small validator for the keywords these schemas use (`$ref` into `$defs`, `type`,
     /// `const`, `enum`, `properties`, `required`, `additionalProperties`, `items`, `anyOf`,
-    /// `oneOf`, `minItems`, `minimum`, `exclusiveMinimum`, `pattern` as "has a non-space").
-    /// Returns the path of the first failure.
+    /// `oneOf`, `not`, `dependentRequired`, `minItems`, `minimum`, `exclusiveMinimum`,
+    /// `pattern` read by the `regex` crate). Returns the path of the first failure (with
+    /// every alternative's failure when no `oneOf` alternative holds).
     fn validate(root: &Value, schema: &Value, value: &Value, path: &str) -> Result<(), String> {
         let fail = |why: &str| Err(format!("{path}: {why}"));
         let Some(s) = schema.as_object() else {
@@ -842,8 +1078,10 @@ mod tests {
         {
             return fail("not above exclusiveMinimum");
         }
-        if s.contains_key("pattern") && value.as_str().is_some_and(|v| v.trim().is_empty()) {
-            return fail("blank");
+        if let (Some(p), Some(v)) = (s.get("pattern").and_then(Value::as_str), value.as_str())
+            && !regex::Regex::new(p).expect("pattern compiles").is_match(v)
+        {
+            return fail(&format!("does not match {p}"));
         }
         if let (Some(min), Some(items)) =
             (s.get("minItems").and_then(Value::as_u64), value.as_array())
@@ -864,14 +1102,27 @@ mod tests {
                 }
             }
             for (k, v) in obj {
-                match props.and_then(|p| p.get(k)) {
-                    Some(p) => validate(root, p, v, &format!("{path}.{k}"))?,
-                    None if s.get("additionalProperties") == Some(&json!(false)) => {
-                        return fail(&format!("unknown key {k}"));
-                    }
-                    None => {}
+                match (props.and_then(|p| p.get(k)), s.get("additionalProperties")) {
+                    (Some(p), _) => validate(root, p, v, &format!("{path}.{k}"))?,
+                    (None, Some(Value::Bool(false))) => return fail(&format!("unknown key {k}")),
+                    (None, Some(extra)) => validate(root, extra, v, &format!("{path}.{k}"))?,
+                    (None, None) => {}
                 }
             }
+            for (key, needs) in
+                s.get("dependentRequired").and_then(Value::as_object).into_iter().flatten()
+            {
+                for need in needs.as_array().into_iter().flatten() {
+                    if obj.contains_key(key) && !obj.contains_key(need.as_str().expect("key")) {
+                        return fail(&format!("{key} needs {need}"));
+                    }
+                }
+            }
+        }
+        if let Some(not) = s.get("not")
+            && validate(root, not, value, path).is_ok()
+        {
+            return fail(&format!("matches not {not}"));
         }
         if let Some(Value::Array(alts)) = s.get("anyOf")
             && !alts.iter().any(|a| validate(root, a, value, path).is_ok())
@@ -879,9 +1130,11 @@ mod tests {
             return fail("no anyOf alternative");
         }
         if let Some(Value::Array(alts)) = s.get("oneOf") {
-            let n = alts.iter().filter(|a| validate(root, a, value, path).is_ok()).count();
+            let results: Vec<_> = alts.iter().map(|a| validate(root, a, value, path)).collect();
+            let n = results.iter().filter(|r| r.is_ok()).count();
             if n != 1 {
-                return fail(&format!("{n} oneOf alternatives"));
+                let errors: Vec<String> = results.into_iter().filter_map(Result::err).collect();
+                return fail(&format!("{n} oneOf alternatives [{}]", errors.join("; ")));
             }
         }
         Ok(())
@@ -949,6 +1202,29 @@ mod tests {
         check("input.PreToolUse", v, Err("$.tool_input: not"));
     }
 
+    /// Checks `doc` against the config schema; a document the schema accepts must also load
+    /// without an error or an `unknown_field` warning (as a plugin document, which may carry
+    /// `description`), so the schema never accepts what the parser rejects.
+    fn check_config(doc: Value, expect: Result<(), &str>) {
+        let valid = expect.is_ok();
+        check("config", doc.clone(), expect);
+        if valid {
+            let bytes = serde_json::to_vec(&doc).expect("json");
+            let parsed = crate::parse_config(&bytes, "hooks.json", crate::ConfigKind::Plugin);
+            let bad: Vec<_> = parsed
+                .diagnostics
+                .iter()
+                .filter(|d| d.is_error() || d.code == crate::diag::codes::UNKNOWN_FIELD)
+                .collect();
+            assert!(bad.is_empty(), "schema accepts {doc} but it loads with {bad:?}");
+        }
+    }
+
+    /// `{"hooks": {event: [{"hooks": [handler]}]}}`.
+    fn one(event: &str, handler: Value) -> Value {
+        json!({"hooks": {event: [{"hooks": [handler]}]}})
+    }
+
     #[test]
     fn config_documents() {
         let cases: Vec<(Value, Result<(), &str>)> = vec![
@@ -962,8 +1238,26 @@ mod tests {
                 Ok(()),
             ),
             (json!({"hooks": {"Stop": [{"matcher": "*", "hooks": []}]}}), Ok(())),
+            // CLAUDE-CODE.md 1.8, 2.1: an unknown event loads with a warning; a plugin
+            // document's description and an editor's `$schema` load silently.
+            (json!({"hooks": {"pretooluse": []}}), Ok(())),
+            (
+                json!({"hooks": {"Bogus": [{"matcher": "x", "hooks": [{"type": "command", "command": "x"}]}]}}),
+                Ok(()),
+            ),
+            (
+                json!({"$schema": "https://example.com/config.json", "description": "Formats edits",
+                    "hooks": {"PostToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "fmt"}]}]}}),
+                Ok(()),
+            ),
             (json!({}), Err("missing \"hooks\"")),
-            (json!({"hooks": {"pretooluse": []}}), Err("unknown key pretooluse")),
+            (json!({"description": 1, "hooks": {}}), Err("description: not")),
+            (json!({"hooks": {}, "extra": 1}), Err("unknown key extra")),
+            (json!({"hooks": {"Bogus": {}}}), Err("hooks.Bogus: not")),
+            (
+                json!({"hooks": {"Bogus": [{"matchr": "*", "hooks": []}]}}),
+                Err("unknown key matchr"),
+            ),
             (
                 json!({"hooks": {"Stop": [{"matcher": "x", "hooks": []}]}}),
                 Err("matcher: not in enum"),
@@ -971,31 +1265,25 @@ mod tests {
             (json!({"hooks": {"Stop": [{"matchr": "*", "hooks": []}]}}), Err("unknown key matchr")),
             (json!({"hooks": {"Stop": [{"matcher": "*"}]}}), Err("missing \"hooks\"")),
             (json!({"hooks": {"Stop": [{"hooks": [{"command": "x"}]}]}}), Err("missing \"type\"")),
+            (one("Stop", json!({"type": "prompt", "command": "x"})), Err("missing \"prompt\"")),
+            (one("Stop", json!({"type": "command"})), Err("no anyOf")),
+            (one("Stop", json!({"type": "command", "command": " "})), Err("does not match")),
+            (one("Stop", json!({"type": "command", "argv": []})), Err("too few items")),
             (
-                json!({"hooks": {"Stop": [{"hooks": [{"type": "prompt", "command": "x"}]}]}}),
-                Err("type"),
-            ),
-            (json!({"hooks": {"Stop": [{"hooks": [{"type": "command"}]}]}}), Err("no anyOf")),
-            (
-                json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": " "}]}]}}),
-                Err("blank"),
-            ),
-            (
-                json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "argv": []}]}]}}),
-                Err("too few items"),
-            ),
-            (
-                json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "timeout": 0}]}]}}),
+                one("Stop", json!({"type": "command", "command": "x", "timeout": 0})),
                 Err("exclusiveMinimum"),
             ),
             (
-                json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "timeout": "5"}]}]}}),
+                one("Stop", json!({"type": "command", "command": "x", "timeout": "5"})),
                 Err("timeout: not"),
             ),
             // CLAUDE-CODE.md 1.2, 6.1, 9: the command fields of the superset.
             (
-                json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "async": true,
-                    "asyncRewake": false, "rewakeMessage": "M", "rewakeSummary": "S", "once": true}]}]}}),
+                one(
+                    "Stop",
+                    json!({"type": "command", "command": "x", "async": true,
+                    "asyncRewake": false, "rewakeMessage": "M", "rewakeSummary": "S", "once": true}),
+                ),
                 Ok(()),
             ),
             (
@@ -1007,20 +1295,213 @@ mod tests {
                 Ok(()),
             ),
             (
-                json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "shell": "zsh"}]}]}}),
+                one("Stop", json!({"type": "command", "command": "x", "shell": "zsh"})),
                 Err("shell: no anyOf alternative"),
             ),
             (
-                json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "args": "a"}]}]}}),
+                one("Stop", json!({"type": "command", "command": "x", "args": "a"})),
                 Err("args: not"),
             ),
             (
-                json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "async": "yes"}]}]}}),
+                one("Stop", json!({"type": "command", "command": "x", "async": "yes"})),
                 Err("async: not"),
             ),
+            (one("Stop", json!({"type": "command", "args": []})), Err("args needs \"command\"")),
+            (
+                one("Stop", json!({"type": "command", "command": "x", "argv": ["x"], "args": []})),
+                Err("matches not"),
+            ),
+            // CLAUDE-CODE.md 7.1, 8.2: the other four handler types.
+            (
+                one(
+                    "PreToolUse",
+                    json!({"type": "http", "url": "https://policy.example/hook",
+                    "headers": {"Authorization": "Bearer $TOKEN"}, "allowedEnvVars": ["TOKEN", "_X1"],
+                    "timeout": 5, "statusMessage": "asking", "if": "Bash(rm *)"}),
+                ),
+                Ok(()),
+            ),
+            (one("Stop", json!({"type": "http", "url": "http://localhost:8080"})), Ok(())),
+            (
+                one(
+                    "Stop",
+                    json!({"type": "prompt", "prompt": "Done? $ARGUMENTS", "model": "fast",
+                    "continueOnBlock": true, "timeout": 20}),
+                ),
+                Ok(()),
+            ),
+            (
+                one(
+                    "SubagentStop",
+                    json!({"type": "agent", "prompt": "Check the work", "model": null,
+                    "maxTurns": 5, "statusMessage": "verifying"}),
+                ),
+                Ok(()),
+            ),
+            (
+                one(
+                    "PostToolUse",
+                    json!({"type": "mcp_tool", "server": "scanner", "tool": "scan",
+                    "input": {"path": "${tool_input.file_path}", "deep": true}}),
+                ),
+                Ok(()),
+            ),
+            (one("Notification", json!({"type": "mcp_tool", "server": "s", "tool": "t"})), Ok(())),
+            (one("Stop", json!({"type": "http"})), Err("missing \"url\"")),
+            (one("Stop", json!({"type": "http", "url": "ftp://x"})), Err("url: does not match")),
+            (
+                one("Stop", json!({"type": "http", "url": "https://x", "method": "GET"})),
+                Err("unknown key method"),
+            ),
+            (
+                one("Stop", json!({"type": "http", "url": "https://x", "async": true})),
+                Err("unknown key async"),
+            ),
+            (
+                one("Stop", json!({"type": "http", "url": "https://x", "headers": {"A": 1}})),
+                Err("headers.A: not"),
+            ),
+            (
+                one("Stop", json!({"type": "http", "url": "https://x", "allowedEnvVars": ["1X"]})),
+                Err("does not match"),
+            ),
+            (one("Stop", json!({"type": "prompt"})), Err("missing \"prompt\"")),
+            (one("Stop", json!({"type": "prompt", "prompt": " "})), Err("prompt: does not match")),
+            (
+                one("Stop", json!({"type": "prompt", "prompt": "p", "maxTurns": 3})),
+                Err("unknown key maxTurns"),
+            ),
+            (
+                one("Stop", json!({"type": "prompt", "prompt": "p", "continueOnBlock": "yes"})),
+                Err("continueOnBlock: not"),
+            ),
+            (
+                one("Stop", json!({"type": "agent", "prompt": "p", "maxTurns": 0})),
+                Err("maxTurns: below minimum"),
+            ),
+            (
+                one("Stop", json!({"type": "agent", "prompt": "p", "maxTurns": 1.5})),
+                Err("maxTurns: not"),
+            ),
+            (one("Stop", json!({"type": "mcp_tool", "server": "s"})), Err("missing \"tool\"")),
+            (
+                one("Stop", json!({"type": "mcp_tool", "server": "s", "tool": "t", "input": []})),
+                Err("input: not"),
+            ),
+            (one("Stop", json!({"type": "script", "command": "x"})), Err("0 oneOf alternatives")),
         ];
         for (doc, expect) in cases {
-            check("config", doc, expect);
+            check_config(doc, expect);
+        }
+    }
+
+    #[test]
+    fn committed_hook_documents_validate() {
+        // The current-format documents of the repository (`valid/legacy.json` is the list
+        // format, which the schema does not describe).
+        for file in [
+            "../hooks-cli/tests/fixtures/configs/valid/demo.json",
+            "../hooks-cli/tests/fixtures/claude-code/security-guidance/hooks/hooks.json",
+            "../../examples/demo/.deepagents/hooks.json",
+        ] {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
+            check_config(serde_json::from_str(&text).expect("json"), Ok(()));
+        }
+    }
+
+    #[test]
+    fn config_takes_every_event() {
+        // CLAUDE-CODE.md 4.1: the nineteen events beyond SPEC's twelve, in one document.
+        let mut hooks = Map::new();
+        for event in Event::ALL.into_iter().filter(|e| !e.is_spec_event()) {
+            let group = match event.matcher_target() {
+                Some(_) => {
+                    json!({"matcher": "x|y", "hooks": [{"type": "command", "command": "true"}]})
+                }
+                None => json!({"hooks": [{"type": "command", "command": "true"}]}),
+            };
+            hooks.insert(event.name().to_owned(), json!([group]));
+        }
+        assert_eq!(hooks.len(), 19);
+        check_config(json!({ "hooks": hooks }), Ok(()));
+
+        let schema = schema("config").expect("config");
+        let events = schema["$defs"]["ConfigHooks"]["properties"].as_object().expect("events");
+        let names: Vec<&str> = events.keys().map(String::as_str).collect();
+        assert_eq!(names, Event::ALL.map(Event::name));
+        for event in Event::ALL {
+            let prop = &events[event.name()];
+            let text = prop["description"].as_str().expect("description");
+            let group = match event.matcher_target() {
+                Some(target) => {
+                    assert!(text.contains(&format!("`{target}`")), "{event}: {text}");
+                    "#/$defs/MatcherGroup"
+                }
+                None => {
+                    assert!(text.contains("Takes no matcher."), "{event}: {text}");
+                    "#/$defs/UnmatchedGroup"
+                }
+            };
+            assert_eq!(prop["items"]["$ref"], group, "{event}");
+            let types: Vec<String> =
+                event.handler_types().iter().map(|t| format!("`{t}`")).collect();
+            assert!(text.ends_with(&format!("Handler types: {}.", types.join(", "))), "{text}");
+            // A matcher on an event that takes none is refused.
+            let bad = json!({"hooks": {event.name(): [{"matcher": "x", "hooks": []}]}});
+            check("config", bad, event.matcher_target().map_or(Err("not in enum"), |_| Ok(())));
+        }
+    }
+
+    #[test]
+    fn config_handler_fields_are_the_parsers() {
+        let schema = schema("config").expect("config");
+        let kinds = schema["$defs"]["Handler"]["oneOf"].as_array().expect("oneOf");
+        let known = crate::config::known_handler_keys();
+        assert_eq!(kinds.len(), known.len());
+        for (ty, keys) in known {
+            let kind = kinds
+                .iter()
+                .find(|k| k["properties"]["type"]["const"] == ty)
+                .unwrap_or_else(|| panic!("no schema for type {ty}"));
+            assert_eq!(kind["additionalProperties"], json!(false), "{ty}");
+            let mut props: Vec<&str> =
+                kind["properties"].as_object().expect("props").keys().map(String::as_str).collect();
+            // `status_message` is an alias the parser reads; the schema names `statusMessage`.
+            let mut keys: Vec<&str> = keys.into_iter().filter(|k| *k != "status_message").collect();
+            props.sort_unstable();
+            keys.sort_unstable();
+            assert_eq!(props, keys, "{ty}");
+        }
+    }
+
+    #[test]
+    fn config_url_pattern_is_the_parsers() {
+        let pattern = regex::Regex::new(URL_PATTERN).expect("pattern");
+        for url in [
+            "https://a",
+            "HTTP://a:80/p?q#f",
+            "http://u:p@host/x",
+            "http://@host",
+            "https://h?x=1",
+            "http://",
+            "http:///p",
+            "http://:80",
+            "http://u@",
+            "http://u@:80",
+            "https://a b",
+            "https://a/\u{7f}",
+            "https://a/\u{85}",
+            "ftp://a",
+            "https:/a",
+            " https://a",
+            "https://a\n",
+        ] {
+            assert_eq!(
+                pattern.is_match(url),
+                crate::config::is_http_url(url),
+                "{url:?}: schema and parser disagree"
+            );
         }
     }
 
