@@ -130,6 +130,9 @@ pub struct Sources {
     pub summary: SettingsSummary,
     /// The HTTP policy of every settings layer that loads (7.2).
     pub http_policy: HttpPolicy,
+    /// What plugin handlers get as `CLAUDE_PROJECT_DIR`: the project root, or under
+    /// claude-code the start folder, like every other handler (CLAUDE-CODE.md 10.1).
+    pub project_dir: PathBuf,
 }
 
 impl Sources {
@@ -271,8 +274,16 @@ impl Sources {
         }
         let policy = policy_of(&sources);
         apply_policy(&policy, &mut sources, &mut diagnostics);
+        let project_dir = match (request.profile, &request.start_dir) {
+            (Profile::ClaudeCode, Some(start)) if start.is_absolute() => start.clone(),
+            (Profile::ClaudeCode, Some(start)) => {
+                std::env::current_dir().unwrap_or_default().join(start)
+            }
+            _ => paths.project_root.clone(),
+        };
         Sources {
             profile: request.profile,
+            project_dir,
             paths: paths.clone(),
             sources,
             diagnostics,
@@ -327,7 +338,7 @@ impl Sources {
         let options = SnapshotOptions {
             profile: self.profile,
             http_policy: self.http_policy,
-            project_dir: Some(self.paths.project_root.display().to_string()),
+            project_dir: Some(self.project_dir.display().to_string()),
             home: user_home(),
             callbacks,
         };

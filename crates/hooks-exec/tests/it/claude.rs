@@ -478,3 +478,32 @@ fn long_strings_are_saved_to_files_in_the_session_folder() {
     assert_eq!(std::fs::read_to_string(dir.join(format!("{fingerprint}-4.txt"))).unwrap(), long);
     assert_eq!(std::fs::read_to_string(&first).unwrap(), long);
 }
+
+/// 10.1: under claude-code a plugin's handlers get the same CLAUDE_PROJECT_DIR as every
+/// other handler, the start folder; under deepagents both get the project root.
+#[test]
+fn plugin_handlers_get_the_start_folder_as_claude_project_dir() {
+    let w = World::new();
+    let sub = w.project().join("src");
+    std::fs::create_dir_all(&sub).unwrap();
+    let print = group("SessionStart", vec![sh("printf %s \"$CLAUDE_PROJECT_DIR\"")]);
+    w.write_user(&print);
+    for (profile, want) in [(Profile::ClaudeCode, &sub), (Profile::DeepAgents, &w.project())] {
+        let bytes = print.to_string();
+        let parsed = parse_config_for(
+            bytes.as_bytes(),
+            "/plug/hooks/hooks.json",
+            ConfigKind::Plugin,
+            profile,
+        );
+        let info = PluginInfo { id: "p@m".into(), root: "/plug".into(), ..Default::default() };
+        let mut o = w.options(profile, &[]);
+        o.cwd = sub.clone();
+        o.plugin_documents =
+            vec![LayerDocument::new(Layer::Plugin(info), "/plug/hooks/hooks.json", parsed)];
+        let s = Session::start(o).unwrap();
+        let fired = fire(&s, w.invocation(Event::SessionStart, json!({"source": "startup"})));
+        let want = want.display().to_string();
+        assert_eq!(fired.decision.context, [want.clone(), want], "{profile:?}");
+    }
+}
