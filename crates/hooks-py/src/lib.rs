@@ -20,7 +20,8 @@ use std::time::Duration;
 
 use hooks_core::{Capabilities, CommonDefaults, Event, Handler, Invocation};
 use hooks_exec::{
-    CallbackGroup, CallbackInput, Fired, Home, Session, SessionOptions, resolve_home,
+    CallbackGroup, CallbackInput, Fired, Home, HostCall, HostFuture, HostHandlers, Session,
+    SessionOptions, resolve_home,
 };
 use hooks_plugins::{LayerOptions, dev_plugin_layer, plugin_layers};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -185,16 +186,46 @@ fn python_callback(
 /// One registered group: event name, matcher, callables, timeout in seconds.
 type GroupSpec = (String, Option<String>, Vec<Py<PyAny>>, Option<f64>);
 
+/// Python callables answering host-delegated handlers (CLAUDE-CODE.md 8), by kind
+/// (`prompt`, `agent`, `mcp_tool`). Each call is scheduled like a callback's, on the event
+/// loop of the fire that asked, with the 8.2 request as its input; the engine enforces the
+/// handler's timeout and cancels the call's task when it passes.
+struct PyHostHandlers {
+    handlers: Vec<(String, Arc<Py<PyAny>>)>,
+}
+
+impl HostHandlers for PyHostHandlers {
+    fn answers(&self, kind: &str) -> bool {
+        self.handlers.iter().any(|(k, _)| k == kind)
+    }
+
+    fn answer(&self, call: HostCall) -> HostFuture {
+        let kind = call.request.kind_name();
+        let Some((_, callable)) = self.handlers.iter().find(|(k, _)| k == kind) else {
+            return Box::pin(std::future::ready(Err(format!("no Python {kind} handler"))));
+        };
+        let timeout = call.request.timeout_ms as f64 / 1000.0;
+        let answer = python_callback(Arc::clone(callable), timeout);
+        answer(CallbackInput {
+            input: call.request.to_json(),
+            tool_use_id: None,
+            context: call.context,
+        })
+    }
+}
+
 /// A hooks session (the snapshot taken at start, the turn state between events).
 #[pyclass(module = "hooks_py._native", frozen)]
 struct NativeSession {
     session: Arc<Session>,
+    /// Python callables answer host-delegated handlers (their calls need an event loop).
+    answers_host: bool,
 }
 
 #[pymethods]
 impl NativeSession {
     #[new]
-    #[pyo3(signature = (cwd, project, home, trust_project_hooks, env, env_allow, profile, capabilities, plugin_dirs, require_verified, hooks))]
+    #[pyo3(signature = (cwd, project, home, trust_project_hooks, env, env_allow, profile, capabilities, plugin_dirs, require_verified, hooks, host_handlers))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -209,6 +240,7 @@ impl NativeSession {
         plugin_dirs: Vec<(PathBuf, Option<String>)>,
         require_verified: bool,
         hooks: Vec<GroupSpec>,
+        host_handlers: Vec<(String, Py<PyAny>)>,
     ) -> PyResult<Self> {
         let mut options = SessionOptions::new(cwd);
         options.project = project;
@@ -238,6 +270,18 @@ impl NativeSession {
             }
             options.callbacks.push(group);
         }
+        for (kind, _) in &host_handlers {
+            if !matches!(kind.as_str(), "prompt" | "agent" | "mcp_tool") {
+                return Err(PyValueError::new_err(format!(
+                    "host_handlers: unknown kind {kind:?}; expected prompt, agent or mcp_tool"
+                )));
+            }
+        }
+        let answers_host = !host_handlers.is_empty();
+        if answers_host {
+            let handlers = host_handlers.into_iter().map(|(k, c)| (k, Arc::new(c))).collect();
+            options.host_handlers = Some(Arc::new(PyHostHandlers { handlers }));
+        }
         let session = py.detach(move || -> Result<Session, String> {
             // The plugin documents live in the home; resolve it as the session will.
             let host_env: Vec<(std::ffi::OsString, std::ffi::OsString)> =
@@ -264,7 +308,7 @@ impl NativeSession {
             Session::start(options).map_err(|e| e.to_string())
         });
         let session = session.map_err(PyRuntimeError::new_err)?;
-        Ok(NativeSession { session: Arc::new(session) })
+        Ok(NativeSession { session: Arc::new(session), answers_host })
     }
 
     /// Starts firing `event` with `payload` (JSON text) on the module's runtime; the result
@@ -280,13 +324,14 @@ impl NativeSession {
         future: Py<PyAny>,
         stop_continuations: Option<u32>,
     ) -> PyResult<FireHandle> {
-        let (invocation, tool) = self.invocation(event, payload, stop_continuations)?;
+        let (invocation, tool, warnings) = self.invocation(event, payload, stop_continuations)?;
         let resolve = bridge(py)?.resolve.clone_ref(py);
         let session = Arc::clone(&self.session);
         let event_loop = Arc::new(event_loop);
         let scope = Arc::clone(&event_loop);
         let task = runtime()?.spawn(EVENT_LOOP.scope(scope, async move {
-            let text = fired_json(&session.fire(invocation).await, tool.as_deref()).to_string();
+            let text =
+                fired_json(&session.fire(invocation).await, tool.as_deref(), &warnings).to_string();
             attach(|py| {
                 let _ = event_loop.bind(py).call_method1(
                     "call_soon_threadsafe",
@@ -307,11 +352,12 @@ impl NativeSession {
         payload: &str,
         stop_continuations: Option<u32>,
     ) -> PyResult<String> {
-        let (invocation, tool) = self.invocation(event, payload, stop_continuations)?;
+        let (invocation, tool, warnings) = self.invocation(event, payload, stop_continuations)?;
         let rt = runtime()?;
         let session = Arc::clone(&self.session);
         Ok(py.detach(move || {
-            fired_json(&rt.block_on(session.fire(invocation)), tool.as_deref()).to_string()
+            fired_json(&rt.block_on(session.fire(invocation)), tool.as_deref(), &warnings)
+                .to_string()
         }))
     }
 
@@ -341,9 +387,16 @@ impl NativeSession {
         self.session.stop_continuations()
     }
 
-    /// True when the session has callbacks (their calls need an event loop).
+    /// True when the session has callbacks or host handlers (their calls need an event
+    /// loop).
     fn has_callbacks(&self) -> bool {
-        self.session.snapshot().handlers().iter().any(|h| h.layer == hooks_core::Layer::Callback)
+        self.answers_host
+            || self
+                .session
+                .snapshot()
+                .handlers()
+                .iter()
+                .any(|h| h.layer == hooks_core::Layer::Callback)
     }
 }
 
@@ -353,7 +406,7 @@ impl NativeSession {
         event: &str,
         payload: &str,
         stop_continuations: Option<u32>,
-    ) -> PyResult<(Invocation, Option<String>)> {
+    ) -> PyResult<(Invocation, Option<String>, Vec<hooks_core::Diagnostic>)> {
         let event = parse_event(event)?;
         let value: Value = serde_json::from_str(payload)
             .map_err(|e| PyValueError::new_err(format!("payload: {e}")))?;
@@ -366,7 +419,7 @@ impl NativeSession {
         // Read as the session's profile reads payloads (claude-code passes unknown keys
         // through, CLAUDE-CODE.md 5.1).
         let profile = self.session.snapshot().profile();
-        let (invocation, _warnings) =
+        let (invocation, warnings) =
             Invocation::from_host_json_for(profile, event, &value, &defaults)
                 .map_err(|e| PyValueError::new_err(e.to_string()))?;
         if let Some(count) = stop_continuations {
@@ -382,7 +435,7 @@ impl NativeSession {
         let tool = (invocation.event().matcher_target() == Some("tool_name"))
             .then(|| invocation.matcher_target().map(str::to_owned))
             .flatten();
-        Ok((invocation, tool))
+        Ok((invocation, tool, warnings))
     }
 }
 
@@ -464,7 +517,11 @@ fn parse_event(name: &str) -> PyResult<Event> {
 
 /// A fired event as `hooks run` prints it (the effect with the lines shown to the user),
 /// plus `blocking`.
-fn fired_json(fired: &Fired, tool_name: Option<&str>) -> Value {
+fn fired_json(
+    fired: &Fired,
+    tool_name: Option<&str>,
+    payload_diagnostics: &[hooks_core::Diagnostic],
+) -> Value {
     let mut effect = fired.effect.to_json();
     let notices = hooks_core::render::render_notices(&fired.decision, tool_name);
     effect["notices"] = serde_json::to_value(notices).unwrap_or(Value::Null);
@@ -476,6 +533,7 @@ fn fired_json(fired: &Fired, tool_name: Option<&str>) -> Value {
         "effect": effect,
         "blocking": fired.is_blocking(),
         "handlers": fired.handlers,
+        "payload_diagnostics": payload_diagnostics,
     })
 }
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import atexit
 
@@ -52,6 +52,15 @@ atexit.register(_interpreter_exiting)
 PathLike = Union[str, "os.PathLike[str]"]
 
 
+def _host_handler(fn: Callable[[Dict[str, Any]], Any]) -> Callable[..., Any]:
+    """A host-handler function in the shape the engine calls callbacks with."""
+
+    def call(request: Dict[str, Any], _tool_use_id: Any, _context: Any) -> Any:
+        return fn(request)
+
+    return call
+
+
 class Session:
     """A hook session: the snapshot of every layer taken at start (project file when
     trusted, user file, installed and ``plugin_dirs`` plugins, then ``hooks``), and the
@@ -68,6 +77,14 @@ class Session:
     ``"permission-request-updated-input"``. ``plugin_dirs`` are plugin folders loaded as
     installed (a path, or ``(path, id)``). ``hooks`` maps event names to
     :class:`HookMatcher` lists, as ``ClaudeAgentOptions(hooks=...)`` does.
+    ``host_handlers`` maps ``"prompt"``, ``"agent"`` or ``"mcp_tool"`` to a function (or
+    coroutine function) that answers such handlers of the configuration: it gets the
+    request (``kind``, ``handler_id``, ``event``, ``timeout_ms``, ``input``, and the final
+    ``prompt`` and ``model``, or the MCP ``server``, ``tool`` and ``arguments``) and returns
+    the reply (``{"ok": True}`` or ``{"ok": False, "reason": ...}``; for ``mcp_tool`` the
+    tool's ``{"content": [...], "isError": ...}``). The engine enforces the handler's
+    timeout and cancels the call's task when it passes; a kind without a function is
+    skipped with ``handler_needs_host``.
     """
 
     def __init__(
@@ -83,7 +100,13 @@ class Session:
         plugin_dirs: Iterable[Union[PathLike, Tuple[PathLike, Optional[str]]]] = (),
         require_verified: bool = False,
         hooks: Optional[Mapping[str, Sequence[HookMatcher]]] = None,
+        host_handlers: Optional[Mapping[str, Callable[[Dict[str, Any]], Any]]] = None,
     ) -> None:
+        answers = []
+        for kind, fn in (host_handlers or {}).items():
+            if not callable(fn):
+                raise TypeError(f"host_handlers[{kind!r}]: {fn!r} is not callable")
+            answers.append((kind, _host_handler(fn)))
         groups = []
         for event, matchers in (hooks or {}).items():
             for m in matchers:
@@ -114,6 +137,7 @@ class Session:
             dirs,
             require_verified,
             groups,
+            answers,
         )
 
     async def fire(

@@ -25,6 +25,7 @@ class NativeSession:
         plugin_dirs: List[Tuple[str, Optional[str]]],
         require_verified: bool,
         hooks: Sequence[Tuple[str, Optional[str], List[Callable[..., Any]], Optional[float]]],
+        host_handlers: Sequence[Tuple[str, Callable[..., Any]]],
     ) -> None: ...
     def start_fire(
         self,

@@ -177,6 +177,9 @@ class FireResult(_Value):
     effect: Effect
     blocking: bool
     handlers: List[HandlerRun]
+    #: What the payload lacked and was defaulted (``payload_defaulted``, CLAUDE-CODE.md
+    #: 5.2), and unknown keys dropped (``unknown_field``).
+    payload_diagnostics: List[Diagnostic] = _field(default_factory=list)
     _raw: Dict[str, Any] = _field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -195,6 +198,7 @@ class FireResult(_Value):
                 )
                 for h in d["handlers"]
             ],
+            payload_diagnostics=[Diagnostic._from(x) for x in d.get("payload_diagnostics", [])],
             _raw=d,
         )
 
