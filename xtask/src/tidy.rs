@@ -3,7 +3,10 @@
 //! - every Rust source file under `crates/` and `xtask/` starts with a `//!` doc comment;
 //! - `hooks-core` depends only on its allow-list and uses no I/O APIs;
 //! - `hooks-exec`'s `lib.rs` names every re-export (no `pub use module::*`), so its public
-//!   API is exactly the list written there.
+//!   API is exactly the list written there;
+//! - no file git tracks is over [`TRACKED_FILE_LIMIT`]: build outputs (an extension module
+//!   `maturin develop` leaves beside the Python package, a binary) are made again, never
+//!   committed.
 
 use std::fs;
 use std::path::Path;
@@ -14,6 +17,9 @@ const CORE_ALLOWED: &[&str] = &["serde", "serde_json", "regex", "sha2", "thiserr
 /// APIs hooks-core must not use.
 const CORE_FORBIDDEN: &[&str] =
     &["std::fs", "std::env", "std::process", "std::net", "tokio", "std::io::stdin", "println!"];
+
+/// The largest file the repository may track, in bytes.
+const TRACKED_FILE_LIMIT: u64 = 1024 * 1024;
 
 /// Runs every check and reports all failures at once.
 pub fn run(root: &Path) -> Result<(), String> {
@@ -32,7 +38,32 @@ pub fn run(root: &Path) -> Result<(), String> {
         }
     });
     check_explicit_exports(&root.join("crates/hooks-exec/src/lib.rs"), &mut problems);
+    check_tracked_sizes(root, &mut problems);
     if problems.is_empty() { Ok(()) } else { Err(problems.join("\n")) }
+}
+
+/// Every file `git ls-files` lists is at most [`TRACKED_FILE_LIMIT`] bytes (outside a git
+/// checkout there is nothing to check).
+fn check_tracked_sizes(root: &Path, problems: &mut Vec<String>) {
+    let Ok(out) =
+        std::process::Command::new("git").arg("-C").arg(root).args(["ls-files", "-z"]).output()
+    else {
+        return;
+    };
+    if !out.status.success() {
+        return;
+    }
+    for name in out.stdout.split(|b| *b == 0).filter(|n| !n.is_empty()) {
+        let name = String::from_utf8_lossy(name);
+        let Ok(meta) = fs::metadata(root.join(name.as_ref())) else { continue };
+        if meta.len() > TRACKED_FILE_LIMIT {
+            problems.push(format!(
+                "{name}: {} bytes is over the {TRACKED_FILE_LIMIT} a tracked file may have; \
+                 build outputs are made again, not committed",
+                meta.len()
+            ));
+        }
+    }
 }
 
 fn is_test_file(path: &Path) -> bool {
