@@ -23,7 +23,7 @@ use serde_json::{Map, Value, json};
 use crate::error::{PluginError, Result};
 use crate::fsutil::read_optional;
 use crate::home::Home;
-use crate::state::to_pretty;
+use crate::state::{json_object, to_pretty};
 
 /// The type an option declares (`type`, with `multiple: true` for a list of strings).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -211,25 +211,7 @@ impl OptionStore {
     /// Reads the store (an absent file holds no values).
     pub fn load(home: &Home) -> Result<Self> {
         let path = home.plugin_options_file();
-        let raw = match read_optional(&path)? {
-            None => {
-                let mut m = Map::new();
-                m.insert("version".to_owned(), json!(1));
-                m
-            }
-            Some(b) => match serde_json::from_slice::<Value>(&b) {
-                Ok(Value::Object(m)) => m,
-                Ok(_) => {
-                    return Err(PluginError::invalid(
-                        path.display().to_string(),
-                        "not a JSON object",
-                    ));
-                }
-                Err(e) => {
-                    return Err(PluginError::invalid(path.display().to_string(), e.to_string()));
-                }
-            },
-        };
+        let raw = json_object(&path, read_optional(&path)?, 1)?;
         if raw.get("plugins").is_some_and(|p| !p.is_object()) {
             return Err(PluginError::invalid(
                 path.display().to_string(),

@@ -20,7 +20,11 @@ pub struct InstallRecord {
     pub version: Option<String>,
 }
 
-fn json_object(path: &Path, bytes: Option<Vec<u8>>, version: u64) -> Result<Map<String, Value>> {
+pub(crate) fn json_object(
+    path: &Path,
+    bytes: Option<Vec<u8>>,
+    version: u64,
+) -> Result<Map<String, Value>> {
     let Some(bytes) = bytes else {
         let mut m = Map::new();
         m.insert("version".to_owned(), json!(version));

@@ -521,25 +521,10 @@ fn list(cx: &mut Ctx<'_>, home: &Home) -> anyhow::Result<i32> {
         })
         .collect();
     let header = ["ID", "VERSION", "STATE", "TRUST", "MANIFEST"];
-    let widths: Vec<usize> = (0..5)
-        .map(|i| {
-            rows.iter().map(|r| r[i].chars().count()).chain([header[i].len()]).max().unwrap_or(0)
-        })
-        .collect();
-    let fmt = |cells: &[String]| {
-        cells
-            .iter()
-            .zip(&widths)
-            .map(|(c, w)| format!("{c:w$}"))
-            .collect::<Vec<_>>()
-            .join("  ")
-            .trim_end()
-            .to_owned()
-    };
-    let header: Vec<String> = header.iter().map(|h| (*h).to_owned()).collect();
-    writeln!(cx.out, "{}", style.bold(&fmt(&header)))?;
-    for (row, p) in rows.iter().zip(&plugins) {
-        writeln!(cx.out, "{}", fmt(row))?;
+    let (head, lines) = columns(&header, &rows);
+    writeln!(cx.out, "{}", style.bold(&head))?;
+    for (line, p) in lines.iter().zip(&plugins) {
+        writeln!(cx.out, "{line}")?;
         writeln!(cx.out, "{}", style.dim(&format!("  {}", p.install_path.display())))?;
     }
     Ok(0)
@@ -795,25 +780,10 @@ fn config_list(
         })
         .collect();
     let header = ["KEY", "TYPE", "SENSITIVE", "VALUE", "SOURCE", "DEFAULT"];
-    let widths: Vec<usize> = (0..header.len())
-        .map(|i| {
-            rows.iter().map(|r| r[i].chars().count()).chain([header[i].len()]).max().unwrap_or(0)
-        })
-        .collect();
-    let fmt = |cells: &[String]| {
-        cells
-            .iter()
-            .zip(&widths)
-            .map(|(c, w)| format!("{c:w$}"))
-            .collect::<Vec<_>>()
-            .join("  ")
-            .trim_end()
-            .to_owned()
-    };
-    let header: Vec<String> = header.iter().map(|h| (*h).to_owned()).collect();
-    writeln!(cx.out, "{}", style.bold(&fmt(&header)))?;
-    for (row, o) in rows.iter().zip(&c.options) {
-        writeln!(cx.out, "{}", fmt(row))?;
+    let (head, lines) = columns(&header, &rows);
+    writeln!(cx.out, "{}", style.bold(&head))?;
+    for (line, o) in lines.iter().zip(&c.options) {
+        writeln!(cx.out, "{line}")?;
         let about: Vec<&str> = [o.spec.title.as_deref(), o.spec.description.as_deref()]
             .into_iter()
             .flatten()
@@ -889,6 +859,28 @@ fn bytes(n: u64) -> String {
         unit += 1;
     }
     format!("{v:.1} {}", UNITS[unit])
+}
+
+/// A table's header line and row lines: each column as wide as its widest cell, two
+/// spaces between columns, no trailing blanks.
+fn columns<const N: usize>(header: &[&str; N], rows: &[[String; N]]) -> (String, Vec<String>) {
+    let widths: Vec<usize> = (0..N)
+        .map(|i| {
+            rows.iter().map(|r| r[i].chars().count()).chain([header[i].len()]).max().unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: &mut dyn Iterator<Item = &str>| {
+        cells
+            .zip(&widths)
+            .map(|(c, w)| format!("{c:w$}"))
+            .collect::<Vec<_>>()
+            .join("  ")
+            .trim_end()
+            .to_owned()
+    };
+    let head = line(&mut header.iter().copied());
+    let lines = rows.iter().map(|r| line(&mut r.iter().map(String::as_str))).collect();
+    (head, lines)
 }
 
 #[cfg(test)]
