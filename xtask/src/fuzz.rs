@@ -116,6 +116,17 @@ fn check_tools() -> Result<(), String> {
     Ok(())
 }
 
+/// One call per `if` rule family for the `if_rule` target: the rule, a newline, the text.
+const IF_RULE_SEEDS: &[&str] = &[
+    "Bash(git push *)\nFOO=1 timeout 30 git push origin \"$(git branch --show-current)\"",
+    "Bash(rm *)\nfor f in a b; do { ! \\rm -rf \"$f\"; }; done 2>/dev/null | cat",
+    "PowerShell(Remove-Item *)\ngci | del -Recurse; Write-Host 'a; b'",
+    "Edit(src/**/*.rs)\n/fuzz/cwd/src/a/../b/c.rs",
+    "Read(~/.ssh/**)\n/fuzz/home/.ssh/id_ed25519",
+    "WebFetch(domain:*.example.com)\nhttps://user:pw@API.example.com.:8443/x?y#z",
+    "Agent(Explore)\nExplore",
+];
+
 /// Writes the seed inputs of `target` into `corpus`; returns how many.
 fn seed(root: &Path, target: &str, corpus: &Path) -> Result<usize, String> {
     let cases = golden_cases(root)?;
@@ -192,6 +203,17 @@ fn seed(root: &Path, target: &str, corpus: &Path) -> Result<usize, String> {
             };
             seeds.extend(made.map_err(|e| format!("fuzz: cannot make the {target} seeds: {e}"))?);
         }
+        "if_rule" => {
+            // The committed regression inputs, and one call of each rule family.
+            let regressions = root.join("crates/hooks-core/tests/fuzz_regressions/if_rule");
+            for path in files_in(&regressions, "")? {
+                let name = path.file_name().and_then(|s| s.to_str()).unwrap_or("input").to_owned();
+                seeds.push((name, read(&path)?));
+            }
+            for (i, line) in IF_RULE_SEEDS.iter().enumerate() {
+                seeds.push((format!("rule-{i}"), line.as_bytes().to_vec()));
+            }
+        }
         // Targets without fixtures of their own start from the fuzzer's empty input.
         _ => {}
     }
@@ -218,13 +240,17 @@ fn golden_cases(root: &Path) -> Result<Vec<(String, Value)>, String> {
     Ok(cases)
 }
 
+/// The files of `dir` with extension `ext` (`""`: the files without one), sorted.
 fn files_in(dir: &Path, ext: &str) -> Result<Vec<PathBuf>, String> {
     let entries =
         fs::read_dir(dir).map_err(|e| format!("fuzz: cannot read {}: {e}", dir.display()))?;
     let mut paths: Vec<PathBuf> = entries
         .filter_map(Result::ok)
         .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .filter(|p| match p.extension() {
+            Some(e) => e == ext,
+            None => ext.is_empty() && p.is_file(),
+        })
         .collect();
     paths.sort();
     Ok(paths)
@@ -331,7 +357,7 @@ mod tests {
     #[test]
     fn every_target_of_the_manifest_is_listed() {
         let targets = targets(&crate::workspace_root()).unwrap();
-        for t in ["config", "output", "payload", "serve", "marketplace", "archive"] {
+        for t in ["config", "output", "payload", "serve", "marketplace", "archive", "if_rule"] {
             assert!(targets.iter().any(|n| n == t), "{t} missing from {targets:?}");
         }
     }

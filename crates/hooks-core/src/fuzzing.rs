@@ -21,6 +21,11 @@
 //! - `payload`: for every event, an [`Invocation`] read with [`Invocation::from_json`] or
 //!   [`Invocation::from_host_json`] writes wire bytes that read back (with `from_json`)
 //!   into the same bytes, and [`Invocation::to_wire_value`] is those bytes as a value.
+//! - `if_rule`: a rule's verdict on model-written text (a Bash or PowerShell command, a
+//!   file path, a URL) never panics or overflows the stack and is deterministic; a Bash
+//!   rule that runs for a line also runs for `true && line` (a subcommand more never
+//!   hides one), and for the line nested in more substitutions than the lexer judges
+//!   (fail open).
 
 use serde_json::Value;
 
@@ -34,6 +39,7 @@ use crate::output::{HandlerResult, RawOutput, Termination, parse_output, parse_o
 use crate::payload::{CommonDefaults, Invocation};
 use crate::reduce::{Decision, MAX_STOP_CONTINUATIONS, ReduceContext, Reduction, TEXT_CAP, reduce};
 use crate::render::{render_effect, render_notices};
+use crate::rule::{MAX_NESTING, Rule, RuleContext};
 use crate::snapshot::{Layer, LayerDocument, PluginInfo, Snapshot, SnapshotOptions};
 
 /// Matcher targets every configuration is matched against, besides the strings the
@@ -138,6 +144,33 @@ pub fn payload(data: &[u8]) {
             check_round_trip(event, &invocation);
         }
     }
+}
+
+/// The `if_rule` target: `data` is a rule, a newline, then the text the model wrote (used as
+/// the command, the file path and the URL of the call).
+pub fn if_rule(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let (rule, input) = text.split_once('\n').unwrap_or((&text, ""));
+    let Ok(rule) = Rule::parse(rule) else { return };
+    let cx = RuleContext { cwd: "/fuzz/cwd", home: Some("/fuzz/home"), source_dir: Some("/fuzz") };
+    let tool_input = serde_json::json!({
+        "command": input, "file_path": input, "notebook_path": input, "url": input,
+        "subagent_type": input,
+    });
+    for tool in ["Bash", "PowerShell", "Edit", "Write", "Read", "NotebookEdit", "WebFetch", "Agent"]
+    {
+        let first = rule.matches(tool, &tool_input, &cx);
+        assert_eq!(first, rule.matches(tool, &tool_input, &cx), "{tool}: not deterministic");
+    }
+    if !rule.as_str().starts_with("Bash(") || !rule.matches("Bash", &tool_input, &cx) {
+        return;
+    }
+    let command = |c: String| serde_json::json!({ "command": c });
+    let more = command(format!("true && {input}"));
+    assert!(rule.matches("Bash", &more, &cx), "a subcommand more hid a match: {input:?}");
+    let deep =
+        format!("{}{input}{}", "echo $(".repeat(MAX_NESTING + 1), ")".repeat(MAX_NESTING + 1));
+    assert!(rule.matches("Bash", &command(deep), &cx), "nesting past the bound must fail open");
 }
 
 /// Encodes one handler output as the `output` target reads it (the inverse of what the

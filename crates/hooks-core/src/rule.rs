@@ -351,188 +351,277 @@ struct Parsed {
 #[derive(Debug)]
 struct Unparsable;
 
-struct Lexer<'a> {
+/// Substitution bodies (`$(`, backticks) nested deeper than this are not judged: the
+/// command counts as unparsable and the rule fails open (rule 5). The lexer keeps its
+/// nesting on a heap stack, never the call stack, so no command text can exhaust it.
+pub(crate) const MAX_NESTING: usize = 256;
+
+/// What ends a list of commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Close {
+    /// The end of the line.
+    End,
+    /// The `)` of a `$(` body.
+    Paren,
+    /// The backtick of a backtick body.
+    Tick,
+}
+
+/// One list being read: the whole line, or a substitution body that a word of the list
+/// below it on the stack opened.
+#[derive(Debug)]
+struct Frame {
+    close: Close,
+    /// Words of the simple command being read.
+    words: Vec<Word>,
+    /// The word being read and the position of its first character.
+    word: Option<(Word, usize)>,
+    /// The word being read is inside `"..."`.
+    dquote: bool,
+    /// `(` opened in this list and not closed yet (subshells, arithmetic).
+    parens: usize,
+}
+
+impl Frame {
+    fn new(close: Close) -> Frame {
+        Frame { close, words: Vec::new(), word: None, dquote: false, parens: 0 }
+    }
+}
+
+/// The lexer: one loop over the characters with an explicit stack of open lists.
+struct Lexer {
     chars: Vec<char>,
     pos: usize,
-    out: &'a mut Parsed,
-    /// How many backtick bodies enclose the position (a backtick there closes one).
+    out: Parsed,
+    stack: Vec<Frame>,
+    /// How many backtick bodies are open (a backtick inside one closes it).
     ticks: usize,
 }
 
-impl Lexer<'_> {
+impl Lexer {
     fn peek(&self, k: usize) -> Option<char> {
         self.chars.get(self.pos + k).copied()
     }
 
-    /// Reads simple commands until the end, or (when `close` is set) the `)` or backtick
-    /// that ends a substitution body.
-    fn list(&mut self, close: Option<char>) -> Result<(), Unparsable> {
-        let mut words: Vec<Word> = Vec::new();
-        let mut depth = 0usize;
+    fn run(mut self) -> Result<Parsed, Unparsable> {
         loop {
-            let Some(c) = self.peek(0) else {
-                self.flush(&mut words);
-                return if close.is_some() { Err(Unparsable) } else { Ok(()) };
+            let Some(frame) = self.stack.last() else { return Err(Unparsable) };
+            let done = match (&frame.word, frame.dquote) {
+                (Some(_), true) => self.in_double_quotes()?,
+                (Some(_), false) => self.in_word()?,
+                (None, _) => self.between_words()?,
             };
-            if Some(c) == close && (c == '`' || depth == 0) {
-                self.pos += 1;
-                self.flush(&mut words);
-                return Ok(());
+            if done {
+                return Ok(self.out);
             }
-            if c == '`' && self.ticks > 0 {
-                // A backtick closing an outer body inside `$(`: not shell we follow.
+        }
+    }
+
+    fn frame(&mut self) -> Result<&mut Frame, Unparsable> {
+        self.stack.last_mut().ok_or(Unparsable)
+    }
+
+    fn word(&mut self) -> Result<&mut Word, Unparsable> {
+        self.frame()?.word.as_mut().map(|(w, _)| w).ok_or(Unparsable)
+    }
+
+    fn push_char(&mut self, c: char) -> Result<(), Unparsable> {
+        self.word()?.value.push(c);
+        Ok(())
+    }
+
+    /// Ends the command being read, if any, and records it.
+    fn flush(&mut self) -> Result<(), Unparsable> {
+        let words = std::mem::take(&mut self.frame()?.words);
+        if !words.is_empty() {
+            self.out.commands.push(words);
+        }
+        Ok(())
+    }
+
+    /// Outside any word: separators, the end of a body, comments, the start of a word.
+    fn between_words(&mut self) -> Result<bool, Unparsable> {
+        let (close, parens) = {
+            let f = self.frame()?;
+            (f.close, f.parens)
+        };
+        let Some(c) = self.peek(0) else {
+            self.flush()?;
+            return if close == Close::End { Ok(true) } else { Err(Unparsable) };
+        };
+        if (c == ')' && close == Close::Paren && parens == 0) || (c == '`' && close == Close::Tick)
+        {
+            self.pos += 1;
+            self.flush()?;
+            self.stack.pop();
+            if close == Close::Tick {
+                self.ticks -= 1;
+            }
+            return Ok(false);
+        }
+        if c == '`' && self.ticks > 0 {
+            // A backtick closing an outer body inside `$(`: not shell we follow.
+            return Err(Unparsable);
+        }
+        match c {
+            ' ' | '\t' | '\r' => self.pos += 1,
+            '\n' | ';' | '|' => {
+                self.pos += 1;
+                if c == '|' && matches!(self.peek(0), Some('|' | '&')) {
+                    self.pos += 1;
+                }
+                self.flush()?;
+            }
+            '&' if self.peek(1) == Some('>') => {
+                // `&>file`: a redirection, part of the command; the word starts at `&`.
+                let start = self.pos;
+                self.pos += 1;
+                self.frame()?.word = Some((Word::default(), start));
+            }
+            '&' => {
+                self.pos += 1;
+                if self.peek(0) == Some('&') {
+                    self.pos += 1;
+                }
+                self.flush()?;
+            }
+            '(' | ')' => {
+                self.pos += 1;
+                let f = self.frame()?;
+                f.parens = if c == '(' { f.parens + 1 } else { f.parens.saturating_sub(1) };
+                self.flush()?;
+            }
+            '#' => {
+                while self.peek(0).is_some_and(|c| c != '\n') {
+                    self.pos += 1;
+                }
+            }
+            _ => {
+                let start = self.pos;
+                self.frame()?.word = Some((Word::default(), start));
+            }
+        }
+        Ok(false)
+    }
+
+    /// Ends the word being read and adds it to the command.
+    fn end_word(&mut self) -> Result<(), Unparsable> {
+        let pos = self.pos;
+        let f = self.stack.last_mut().ok_or(Unparsable)?;
+        let (mut w, start) = f.word.take().ok_or(Unparsable)?;
+        w.raw = self.chars[start..pos].iter().collect();
+        f.words.push(w);
+        Ok(())
+    }
+
+    /// Inside a word, outside double quotes.
+    fn in_word(&mut self) -> Result<bool, Unparsable> {
+        let Some(c) = self.peek(0) else {
+            self.end_word()?;
+            return Ok(false);
+        };
+        match c {
+            ' ' | '\t' | '\r' | '\n' | ';' | '(' | ')' | '|' => self.end_word()?,
+            '`' if self.ticks > 0 => self.end_word()?,
+            '&' if !matches!(self.chars.get(self.pos.wrapping_sub(1)), Some('>' | '<')) => {
+                self.end_word()?;
+            }
+            '\\' => {
+                self.pos += 1;
+                if let Some(n) = self.peek(0) {
+                    if n != '\n' {
+                        self.push_char(n)?;
+                    }
+                    self.pos += 1;
+                }
+            }
+            '\'' => {
+                self.pos += 1;
+                loop {
+                    match self.peek(0) {
+                        None => return Err(Unparsable),
+                        Some('\'') => break,
+                        Some(c) => self.push_char(c)?,
+                    }
+                    self.pos += 1;
+                }
+                self.pos += 1;
+            }
+            '"' => {
+                self.pos += 1;
+                self.frame()?.dquote = true;
+            }
+            '$' | '`' => self.dollar_or_tick()?,
+            c => {
+                self.push_char(c)?;
+                self.pos += 1;
+            }
+        }
+        Ok(false)
+    }
+
+    /// Inside `"..."`: a backslash escapes only `$`, a backtick, `"`, `\` and newline.
+    fn in_double_quotes(&mut self) -> Result<bool, Unparsable> {
+        match self.peek(0) {
+            None => return Err(Unparsable),
+            Some('"') => {
+                self.pos += 1;
+                self.frame()?.dquote = false;
+            }
+            Some('\\') => {
+                self.pos += 1;
+                match self.peek(0) {
+                    Some('\n') => {}
+                    Some(n @ ('$' | '`' | '"' | '\\')) => self.push_char(n)?,
+                    Some(n) => {
+                        self.push_char('\\')?;
+                        self.push_char(n)?;
+                    }
+                    None => return Err(Unparsable),
+                }
+                self.pos += 1;
+            }
+            Some('`') if self.ticks > 0 => return Err(Unparsable),
+            Some('$' | '`') => self.dollar_or_tick()?,
+            Some(c) => {
+                self.push_char(c)?;
+                self.pos += 1;
+            }
+        }
+        Ok(false)
+    }
+
+    /// At a `$` or backtick in a word: a substitution (its body read as commands, on a
+    /// new frame), a variable, or a literal `$`.
+    fn dollar_or_tick(&mut self) -> Result<(), Unparsable> {
+        let (next, after) = (self.peek(0), self.peek(1));
+        let opens = match (next, after) {
+            (Some('`'), _) => Some((Close::Tick, 1)),
+            (_, Some('(')) => Some((Close::Paren, 2)),
+            _ => None,
+        };
+        let expansion = opens.is_some()
+            || matches!(after, Some(c) if c == '{' || c.is_ascii_alphanumeric() || "_?@*#!$-".contains(c));
+        if expansion {
+            let w = self.word()?;
+            w.leading_expansion |= w.value.is_empty() && !w.expansion;
+            w.expansion = true;
+            self.out.expansion = true;
+        }
+        if let Some((close, len)) = opens {
+            if self.stack.len() >= MAX_NESTING {
                 return Err(Unparsable);
             }
-            match c {
-                ' ' | '\t' | '\r' => self.pos += 1,
-                '\n' | ';' | '|' => {
-                    self.pos += 1;
-                    if matches!(self.peek(0), Some('|' | '&')) && c == '|' {
-                        self.pos += 1;
-                    }
-                    self.flush(&mut words);
-                }
-                '&' => {
-                    self.pos += 1;
-                    if self.peek(0) == Some('>') {
-                        // `&>file`: a redirection, part of the command.
-                        let w = self.word()?;
-                        let mut w = w;
-                        w.raw.insert(0, '&');
-                        words.push(w);
-                    } else {
-                        if self.peek(0) == Some('&') {
-                            self.pos += 1;
-                        }
-                        self.flush(&mut words);
-                    }
-                }
-                '(' => {
-                    self.pos += 1;
-                    depth += 1;
-                    self.flush(&mut words);
-                }
-                ')' => {
-                    self.pos += 1;
-                    depth = depth.saturating_sub(1);
-                    self.flush(&mut words);
-                }
-                '#' => {
-                    while self.peek(0).is_some_and(|c| c != '\n') {
-                        self.pos += 1;
-                    }
-                }
-                _ => {
-                    let w = self.word()?;
-                    words.push(w);
-                }
+            self.pos += len;
+            if close == Close::Tick {
+                self.ticks += 1;
             }
+            self.stack.push(Frame::new(close));
+            return Ok(());
         }
-    }
-
-    fn flush(&mut self, words: &mut Vec<Word>) {
-        if !words.is_empty() {
-            self.out.commands.push(std::mem::take(words));
-        }
-    }
-
-    /// Reads one word, recursing into substitutions.
-    fn word(&mut self) -> Result<Word, Unparsable> {
-        let start = self.pos;
-        let mut w = Word::default();
-        while let Some(c) = self.peek(0) {
-            match c {
-                ' ' | '\t' | '\r' | '\n' | ';' | '(' | ')' | '|' => break,
-                '`' if self.ticks > 0 => break,
-                '&' if !matches!(self.chars.get(self.pos.wrapping_sub(1)), Some('>' | '<')) => {
-                    break;
-                }
-                '\\' => {
-                    self.pos += 1;
-                    if let Some(n) = self.peek(0) {
-                        if n != '\n' {
-                            w.value.push(n);
-                        }
-                        self.pos += 1;
-                    }
-                }
-                '\'' => {
-                    self.pos += 1;
-                    loop {
-                        match self.peek(0) {
-                            None => return Err(Unparsable),
-                            Some('\'') => break,
-                            Some(c) => w.value.push(c),
-                        }
-                        self.pos += 1;
-                    }
-                    self.pos += 1;
-                }
-                '"' => {
-                    self.pos += 1;
-                    loop {
-                        match self.peek(0) {
-                            None => return Err(Unparsable),
-                            Some('"') => break,
-                            Some('\\') => {
-                                self.pos += 1;
-                                if let Some(n) = self.peek(0) {
-                                    w.value.push(n);
-                                }
-                                self.pos += 1;
-                            }
-                            Some('`') if self.ticks > 0 => return Err(Unparsable),
-                            Some('$' | '`') => {
-                                let leading = w.value.is_empty() && !w.expansion;
-                                self.dollar_or_tick(&mut w, leading)?;
-                            }
-                            Some(c) => {
-                                w.value.push(c);
-                                self.pos += 1;
-                            }
-                        }
-                    }
-                    self.pos += 1;
-                }
-                '$' | '`' => {
-                    let leading = w.value.is_empty() && !w.expansion;
-                    self.dollar_or_tick(&mut w, leading)?;
-                }
-                c => {
-                    w.value.push(c);
-                    self.pos += 1;
-                }
-            }
-        }
-        w.raw = self.chars[start..self.pos].iter().collect();
-        Ok(w)
-    }
-
-    /// At a `$` or backtick: a substitution (parsed as commands), a variable, or a literal
-    /// `$`.
-    fn dollar_or_tick(&mut self, w: &mut Word, leading: bool) -> Result<(), Unparsable> {
-        let mark = |w: &mut Word, out: &mut Parsed| {
-            w.expansion = true;
-            w.leading_expansion |= leading;
-            out.expansion = true;
-        };
-        if self.peek(0) == Some('`') {
-            self.pos += 1;
-            mark(w, self.out);
-            self.ticks += 1;
-            let body = self.list(Some('`'));
-            self.ticks -= 1;
-            return body;
-        }
-        match self.peek(1) {
-            Some('(') => {
-                self.pos += 2;
-                mark(w, self.out);
-                self.list(Some(')'))
-            }
+        match after {
             Some('{') => {
                 self.pos += 2;
-                mark(w, self.out);
                 while self.peek(0).is_some_and(|c| c != '}') {
                     self.pos += 1;
                 }
@@ -540,32 +629,33 @@ impl Lexer<'_> {
                     return Err(Unparsable);
                 }
                 self.pos += 1;
-                Ok(())
             }
-            Some(c) if c.is_ascii_alphanumeric() || "_?@*#!$-".contains(c) => {
+            Some(c) if expansion => {
                 self.pos += 2;
-                mark(w, self.out);
                 if c.is_ascii_alphabetic() || c == '_' {
                     while self.peek(0).is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
                         self.pos += 1;
                     }
                 }
-                Ok(())
             }
             _ => {
-                w.value.push('$');
+                self.push_char('$')?;
                 self.pos += 1;
-                Ok(())
             }
         }
+        Ok(())
     }
 }
 
 fn parse_bash(command: &str) -> Result<Parsed, Unparsable> {
-    let mut out = Parsed::default();
-    let mut lx = Lexer { chars: command.chars().collect(), pos: 0, out: &mut out, ticks: 0 };
-    lx.list(None)?;
-    Ok(out)
+    let lexer = Lexer {
+        chars: command.chars().collect(),
+        pos: 0,
+        out: Parsed::default(),
+        stack: vec![Frame::new(Close::End)],
+        ticks: 0,
+    };
+    lexer.run()
 }
 
 /// `NAME=value`.
@@ -609,7 +699,35 @@ fn wrapper_len(words: &[Word]) -> usize {
     }
 }
 
-/// The words of a simple command after its assignments and wrappers.
+/// Reserved words that can stand before the simple command of a compound command
+/// (`if x; then rm y; fi`, `! rm y`, `{ rm y; }`, `while ...; do rm y; done`): the command
+/// after them is what runs. Only an unquoted word is reserved.
+const RESERVED: &[&str] =
+    &["!", "{", "}", "if", "then", "elif", "else", "fi", "do", "done", "while", "until", "coproc"];
+
+/// How many words a redirection at the start of `words` takes (0: none): `>out`, `2>&1`,
+/// `&>log` are one word; an operator alone (`>`, `2>>`, `<`) takes its target too.
+fn redirection_len(words: &[Word]) -> usize {
+    let raw = words[0].raw.as_str();
+    let rest = raw.trim_start_matches(|c: char| c.is_ascii_digit());
+    let rest = rest.strip_prefix('&').unwrap_or(rest);
+    if !rest.starts_with(['<', '>']) {
+        return 0;
+    }
+    if rest.trim_start_matches(['<', '>', '&', '|']).is_empty() { 2 } else { 1 }
+}
+
+/// How many words the reserved word or `function NAME` at the start of `words` takes.
+fn reserved_len(words: &[Word]) -> usize {
+    match words[0].raw.as_str() {
+        "function" => 2,
+        w if RESERVED.contains(&w) => 1,
+        _ => 0,
+    }
+}
+
+/// The words of a simple command after what precedes the command word: assignments,
+/// redirections, reserved words of a compound command, and wrappers (rule 3).
 fn strip_prefixes(mut words: &[Word]) -> &[Word] {
     loop {
         while words.first().is_some_and(is_assignment) {
@@ -618,7 +736,13 @@ fn strip_prefixes(mut words: &[Word]) -> &[Word] {
         if words.is_empty() {
             return words;
         }
-        let n = wrapper_len(words);
+        let n = match redirection_len(words) {
+            0 => match reserved_len(words) {
+                0 => wrapper_len(words),
+                n => n,
+            },
+            n => n,
+        };
         if n == 0 {
             return words;
         }
@@ -627,13 +751,21 @@ fn strip_prefixes(mut words: &[Word]) -> &[Word] {
 }
 
 /// `Bash(pattern)` against one command line (rules 1 to 5). Each subcommand is tried
-/// without its assignments and wrappers and as written, so `Bash(timeout *)` still
-/// matches `timeout 30 make`.
+/// without what precedes its command word and as written, each both with its words as
+/// written and after quote removal (`"rm"`, `'r''m'`, `r\m` and `\rm` all run `rm`), so
+/// `Bash(timeout *)` still matches `timeout 30 make` and `Bash(rm *)` matches `"rm" x`.
 fn bash_matches(pattern: &str, command: &str) -> bool {
     let Ok(parsed) = parse_bash(command) else { return true };
     if parsed.expansion && pattern_head(pattern).contains(' ') {
         return true;
     }
+    let raw = |ws: &[Word]| ws.iter().map(|w| w.raw.as_str()).collect::<Vec<_>>().join(" ");
+    let unquoted = |ws: &[Word]| {
+        ws.iter()
+            .map(|w| if w.expansion { w.raw.as_str() } else { w.value.as_str() })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     let mut any = false;
     for words in &parsed.commands {
         let stripped = strip_prefixes(words);
@@ -641,9 +773,10 @@ fn bash_matches(pattern: &str, command: &str) -> bool {
         if first.leading_expansion {
             return true;
         }
-        let text = |ws: &[Word]| ws.iter().map(|w| w.raw.as_str()).collect::<Vec<_>>().join(" ");
-        any |= command_pattern_matches(pattern, &text(stripped), false)
-            || command_pattern_matches(pattern, &text(words), false);
+        any |= [stripped, words.as_slice()].into_iter().any(|ws| {
+            command_pattern_matches(pattern, &raw(ws), false)
+                || command_pattern_matches(pattern, &unquoted(ws), false)
+        });
     }
     any
 }
@@ -823,33 +956,63 @@ fn path_matches(pattern: &str, path: &str, cx: &RuleContext<'_>) -> Option<bool>
     Some(segments_match(&pat, under))
 }
 
-/// `*` and `?` within one segment.
+/// `*` and `?` within one segment: the greedy wildcard walk, `O(pattern x name)` at worst.
 fn segment_matches(pattern: &str, name: &str) -> bool {
     let p: Vec<char> = pattern.chars().collect();
     let n: Vec<char> = name.chars().collect();
-    fn go(p: &[char], n: &[char]) -> bool {
-        match p.first() {
-            None => n.is_empty(),
-            Some('*') => (0..=n.len()).any(|k| go(&p[1..], &n[k..])),
-            Some('?') => !n.is_empty() && go(&p[1..], &n[1..]),
-            Some(c) => n.first() == Some(c) && go(&p[1..], &n[1..]),
+    let (mut i, mut j) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while j < n.len() {
+        match p.get(i) {
+            Some('*') => {
+                star = Some((i, j));
+                i += 1;
+            }
+            Some(&c) if c == '?' || c == n[j] => {
+                i += 1;
+                j += 1;
+            }
+            _ => match star {
+                Some((si, sj)) => {
+                    i = si + 1;
+                    j = sj + 1;
+                    star = Some((si, sj + 1));
+                }
+                None => return false,
+            },
         }
     }
-    go(&p, &n)
+    p[i..].iter().all(|&c| c == '*')
 }
 
 /// Segment patterns against path segments: `**` spans zero or more segments, one or more
-/// at the end of the pattern (the folder's contents).
+/// at the end of the pattern (the folder's contents). One pass per pattern segment over
+/// the set of path positions reachable so far, so a model-written path of any depth costs
+/// `O(pattern x path)` segment comparisons, never a backtracking search.
 fn segments_match(pat: &[&str], path: &[&str]) -> bool {
-    match pat.first() {
-        None => path.is_empty(),
-        Some(&"**") if pat.len() == 1 => !path.is_empty(),
-        Some(&"**") => (0..=path.len()).any(|k| segments_match(&pat[1..], &path[k..])),
-        Some(p) => {
-            path.first().is_some_and(|s| segment_matches(p, s))
-                && segments_match(&pat[1..], &path[1..])
+    // reach[k]: the pattern read so far can consume exactly path[..k].
+    let mut reach = vec![false; path.len() + 1];
+    reach[0] = true;
+    for (i, p) in pat.iter().enumerate() {
+        let last = i + 1 == pat.len();
+        let mut next = vec![false; path.len() + 1];
+        if *p == "**" {
+            let Some(first) = reach.iter().position(|&r| r) else { return false };
+            // Zero or more segments; at the end of the pattern, at least one.
+            let from = if last { first + 1 } else { first };
+            for slot in next.iter_mut().skip(from) {
+                *slot = true;
+            }
+        } else {
+            for k in 0..path.len() {
+                if reach[k] && segment_matches(p, path[k]) {
+                    next[k + 1] = true;
+                }
+            }
         }
+        reach = next;
     }
+    reach[path.len()]
 }
 
 // ---------------------------------------------------------------------------------------

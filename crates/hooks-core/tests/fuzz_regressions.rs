@@ -18,3 +18,8 @@ fn output_inputs() {
 fn payload_inputs() {
     replay_fuzz_inputs(env!("CARGO_MANIFEST_DIR"), "payload", hooks_core::fuzzing::payload);
 }
+
+#[test]
+fn if_rule_inputs() {
+    replay_fuzz_inputs(env!("CARGO_MANIFEST_DIR"), "if_rule", hooks_core::fuzzing::if_rule);
+}

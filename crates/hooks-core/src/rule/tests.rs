@@ -259,6 +259,49 @@ fn file_anchors() {
 }
 
 #[test]
+fn deep_substitutions_fail_open_without_recursion() {
+    // Model-written nesting far past the bound: unparsable, so the handler runs (rule 5),
+    // and the lexer's stack is on the heap, so this cannot overflow the thread's stack.
+    let nested =
+        |open: &str, close: &str, n: usize| format!("{}ls{}", open.repeat(n), close.repeat(n));
+    for command in [
+        nested("$(", ")", 20_000),
+        nested("$((", "))", 50_000),
+        nested("echo \"$(", ")\"", 20_000),
+        format!("{}ls", "$(".repeat(20_000)),
+    ] {
+        assert!(bash("Bash(rm *)", &command), "{}...", &command[..12]);
+    }
+    // Within the bound the bodies are still judged.
+    let judged = nested("echo $(", ")", MAX_NESTING - 2).replace("ls", "npm test");
+    assert!(!bash("Bash(rm *)", &judged));
+    assert!(bash("Bash(npm *)", &judged));
+    // One more level than the bound: not judged.
+    let past = nested("echo $(", ")", MAX_NESTING).replace("ls", "npm test");
+    assert!(bash("Bash(rm *)", &past));
+}
+
+#[test]
+fn path_rules_are_linear_in_the_path() {
+    // A model-written path of 2,000 segments against several `**`: one pass per pattern
+    // segment (a backtracking match took seconds here).
+    let deep: String = (0..2_000).map(|i| format!("/d{i}")).collect();
+    let read = |rule: &str, path: &str| runs(rule, "Edit", json!({ "file_path": path }));
+    assert!(!read("Edit(**/x/**/y/**/z.ts)", &format!("/p{deep}/a.ts")));
+    assert!(read("Edit(**/x/**/y/**/z.ts)", &format!("/p{deep}/x{deep}/y{deep}/z.ts")));
+    let pat = ["**", "x", "**", "y", "**", "z.ts"];
+    let segs: Vec<String> = (0..2_000).map(|i| format!("d{i}")).collect();
+    let path: Vec<&str> = segs.iter().map(String::as_str).collect();
+    assert!(!segments_match(&pat, &path));
+    // `*` runs in one segment: no exponential search either.
+    let name = "a".repeat(5_000);
+    assert!(!segment_matches(&format!("{}b", "*a".repeat(40)), &name));
+    assert!(segment_matches("*a*a*a*a*a*a*a*a*a*a*", &name));
+    assert!(segment_matches("a?a*", "aba"));
+    assert!(!segment_matches("a?a", "aa"));
+}
+
+#[test]
 fn webfetch_domains() {
     let wf = |rule: &str, url: &str| runs(rule, "WebFetch", json!({ "url": url }));
     assert!(wf("WebFetch(domain:example.com)", "https://EXAMPLE.com./x"), "case, trailing '.'");
