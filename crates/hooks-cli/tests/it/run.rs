@@ -591,3 +591,36 @@ fn the_profile_comes_from_the_flag_else_hooks_profile_and_a_bad_name_is_an_error
     assert_eq!(out.code, 1);
     assert!(out.stderr.contains("invalid value 'claude' for '--profile <NAME>'"), "{}", out.stderr);
 }
+
+/// A Bash command nesting substitutions far past the `if` lexer's bound (model-written
+/// text) neither crashes `hooks run` nor `hooks serve`: the rule fails open and the
+/// handler runs, in both profiles (docs/claude-code.md, "`if`").
+#[test]
+fn deeply_nested_commands_fail_open_without_crashing() {
+    let env = TestEnv::new("run-deep-if");
+    env.user_layers(
+        r#"{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"true","if":"Bash(rm *)"}]}]}}"#,
+    );
+    for command in [
+        format!("{}ls{}", "$(".repeat(20_000), ")".repeat(20_000)),
+        format!("{}1{}", "$((".repeat(50_000), "))".repeat(50_000)),
+    ] {
+        let payload = json!({"tool_name": "Bash", "tool_input": {"command": command},
+            "tool_use_id": "t"});
+        let file = env.write("deep.json", &payload.to_string());
+        let file = file.display().to_string();
+        for profile in ["deepagents", "claude-code"] {
+            let out = env.run(&["--profile", profile, "run", "PreToolUse", "--payload", &file]);
+            assert_eq!(out.code, 0, "{profile}: {}", out.stderr);
+            assert_eq!(out.json()["matched"], json!(["PreToolUse:0:0"]), "{profile}");
+        }
+        let line = json!({"id": 1, "method": "event",
+            "params": {"event": "PreToolUse", "payload": payload}});
+        let input = format!("{line}\n{}\n", json!({"id": 2, "method": "shutdown"}));
+        let out = env.run_stdin(&["serve"], &input);
+        assert_eq!(out.code, 0, "serve: {}", out.stderr);
+        let first: serde_json::Value =
+            serde_json::from_str(out.stdout.lines().next().unwrap_or("")).unwrap();
+        assert_eq!(first["result"]["matched"], json!(["PreToolUse:0:0"]), "{}", out.stdout);
+    }
+}
