@@ -11,6 +11,7 @@
 //! fails verification), 2 the decision
 //! of `hooks run` denies, blocks or stops.
 
+mod cells;
 mod cli;
 mod cmd;
 mod context;

@@ -11,6 +11,7 @@
 
 use std::fmt::Write as _;
 
+use hooks_core::redact::redact_text;
 use hooks_core::text::escape_control;
 use hooks_core::{Diagnostic, Severity};
 
@@ -49,9 +50,12 @@ pub(crate) fn render(d: &Diagnostic, text: Option<&[u8]>, style: Style) -> Strin
     let _ = writeln!(out, "{pad}{} {location}", style.blue_bold("-->"));
     let _ = writeln!(out, "{pad} {gutter}");
     let column = d.column.unwrap_or(1).max(1) as usize;
+    // URL credentials never reach the excerpt (README "Security model"); the column moves
+    // with the redacted text.
+    let (line_text, column) = redact_line(&line_text, column - 1);
     // The caret goes under the escaped form of the character at the column.
     let caret_at: usize =
-        line_text.chars().take(column - 1).map(|c| escape_char(c).chars().count()).sum();
+        line_text.chars().take(column).map(|c| escape_char(c).chars().count()).sum();
     let line_text: String = line_text.chars().map(escape_char).collect();
     let (shown, before) = window(&line_text, caret_at);
     let _ = writeln!(out, "{} {gutter} {shown}", style.blue_bold(&number));
@@ -64,6 +68,53 @@ pub(crate) fn render(d: &Diagnostic, text: Option<&[u8]>, style: Style) -> Strin
     };
     let _ = writeln!(out, "{pad} {gutter} {lead}{caret} {}", escape_control(&reason(d)));
     out
+}
+
+/// `line` with the credentials of every URL in it redacted by the engine's one redaction
+/// ([`hooks_core::redact::redact_text`]), and where the character at `caret` (0-based, in
+/// characters) is in the result. Each JSON string literal is decoded first, so JSON escapes
+/// (`https:\/\/`, `\u0040`) hide no credential; a literal that changes is shown as the JSON
+/// text of its redacted value, and a caret inside it moves to its opening quote. The text
+/// between literals (and an unterminated one) is redacted as it is.
+fn redact_line(line: &str, caret: usize) -> (String, usize) {
+    let chars: Vec<char> = line.chars().collect();
+    let mut out = String::with_capacity(line.len());
+    let (mut shown_len, mut moved) = (0, None);
+    let mut start = 0;
+    while start < chars.len() {
+        let end = if chars[start] == '"' {
+            let mut j = start + 1;
+            while j < chars.len() && chars[j] != '"' {
+                j += if chars[j] == '\\' { 2 } else { 1 };
+            }
+            (j + 1).min(chars.len())
+        } else {
+            chars[start..].iter().position(|&c| c == '"').map_or(chars.len(), |k| start + k)
+        };
+        let token: String = chars[start..end].iter().collect();
+        let shown = redact_token(&token);
+        if moved.is_none() && caret < end {
+            moved = Some(shown_len + if shown == token { caret - start } else { 0 });
+        }
+        shown_len += shown.chars().count();
+        out.push_str(&shown);
+        start = end;
+    }
+    (out, moved.unwrap_or(shown_len + caret.saturating_sub(chars.len())))
+}
+
+/// One piece of a source line redacted: a complete JSON string literal by its value, other
+/// text as written.
+fn redact_token(token: &str) -> String {
+    let literal = token.len() >= 2 && token.starts_with('"') && token.ends_with('"');
+    if let Some(value) = literal.then(|| serde_json::from_str::<String>(token).ok()).flatten() {
+        let redacted = redact_text(&value);
+        if redacted == value {
+            return token.to_owned();
+        }
+        return serde_json::to_string(&redacted).unwrap_or_else(|_| redact_text(token));
+    }
+    redact_text(token)
 }
 
 /// A source character as shown: escaped ([`escape_control`]), except a tab, kept so the
@@ -167,6 +218,25 @@ mod tests {
             "error[invalid_config]: Invalid hooks config at h.json:hooks.Stop[0].hooks[0].timeout: timeout must be a number\n \
              --> h.json:2:14\n  |\n2 |   \"timeout\": \"5\"\n  |              ^ timeout must be a number\n",
         );
+    }
+
+    #[test]
+    fn excerpts_are_redacted() {
+        let check = |line: &str, caret: usize, expect: &str, at: usize| {
+            assert_eq!(redact_line(line, caret), (expect.to_owned(), at), "{line}");
+        };
+        check(
+            r#""u": "https://a:b@h/x?key=k", "t": 1"#,
+            30,
+            r#""u": "https://***@h/x?key=***", "t": 1"#,
+            32,
+        );
+        // A caret inside a literal that changes moves to its quote.
+        check(r#"{"u": "https:\/\/a:b\u0040h"}"#, 12, r#"{"u": "https://***@h"}"#, 6);
+        // Unchanged literals keep the caret where it was; an unterminated one is text.
+        check(r#"["ok", "x"]"#, 8, r#"["ok", "x"]"#, 8);
+        check(r#""https://a:b@h/x"#, 0, r#""https://***@h/x"#, 0);
+        check("", 3, "", 3);
     }
 
     #[test]

@@ -198,7 +198,9 @@ pub struct SnapshotOptions {
     pub profile: Profile,
     /// The HTTP policy of the settings layers (CLAUDE-CODE.md 7.2), for `http` handlers.
     pub http_policy: HttpPolicy,
-    /// The project root, exported to plugin handlers as `CLAUDE_PROJECT_DIR`.
+    /// The project root, exported to plugin handlers as `CLAUDE_PROJECT_DIR`, and what
+    /// `${CLAUDE_PROJECT_DIR}` becomes in every exec-form handler (`None`: it stays as
+    /// written).
     pub project_dir: Option<String>,
     /// The user's home folder (`$HOME`): the anchor of `~/` in `if` rules (CLAUDE-CODE.md
     /// 6.3). `None`: such patterns fail open.
@@ -688,7 +690,11 @@ impl<'a> Builder<'a> {
                 let mut handlers: Vec<Handler> = group
                     .handlers
                     .iter()
-                    .map(|h| compile_handler(event, group.matcher.as_deref(), h, doc, &env))
+                    .map(|h| {
+                        let matcher = group.matcher.as_deref();
+                        let project_dir = self.options.project_dir.as_deref();
+                        compile_handler(event, matcher, h, doc, &env, project_dir)
+                    })
                     .map(|h| Handler { if_anchor: anchor.clone(), ..h })
                     .collect();
                 if let Some((status, reason)) = &doc.inactive {
@@ -989,6 +995,7 @@ fn compile_handler(
     h: &HandlerConfig,
     doc: &LayerDocument,
     env: &[(String, String)],
+    project_dir: Option<&str>,
 ) -> Handler {
     let program = match (&h.kind, &h.argv, &h.command) {
         (HandlerType::Http(x), ..) => Program::Http(x.clone()),
@@ -1003,11 +1010,16 @@ fn compile_handler(
             }
             Program::McpTool(x)
         }
-        (_, Some(argv), _) => Program::Argv(argv.iter().map(|a| substitute(a, env, doc)).collect()),
+        (_, Some(argv), _) => {
+            Program::Argv(argv.iter().map(|a| substitute(a, env, project_dir, doc)).collect())
+        }
         (_, None, Some(c)) => match (&h.args, h.shell) {
             // CLAUDE-CODE.md 6.1: the exec form, no shell.
             (Some(args), _) => Program::Argv(
-                std::iter::once(c).chain(args).map(|a| substitute(a, env, doc)).collect(),
+                std::iter::once(c)
+                    .chain(args)
+                    .map(|a| substitute(a, env, project_dir, doc))
+                    .collect(),
             ),
             (None, Some(Shell::PowerShell)) => {
                 Program::Argv(["pwsh", "-NoProfile", "-Command", c].map(str::to_owned).to_vec())
@@ -1124,12 +1136,19 @@ fn callback_handler(
 /// What starts a plugin option placeholder (CLAUDE-CODE.md 6.2).
 const USER_CONFIG_PLACEHOLDER: &str = "${user_config.";
 
-/// Literal substitution in an exec-form element (argv or args, never a shell; CLAUDE-CODE.md
-/// 6.2): `${NAME}` of the overlay variables (plugin ones, `CLAUDE_PROJECT_DIR` included),
-/// and, for a plugin, `${user_config.KEY}` of its option values (10.3). Each placeholder
-/// is replaced in one pass over the configured text, so a value is never scanned again.
-/// Placeholders without a value stay as written.
-fn substitute(arg: &str, env: &[(String, String)], doc: &LayerDocument) -> String {
+/// Literal substitution in an exec-form element (argv or args, never a shell;
+/// docs/claude-code.md, "Placeholders (6.2)"): `${NAME}` of the overlay variables (plugin
+/// ones, `CLAUDE_PROJECT_DIR` included), `${CLAUDE_PROJECT_DIR}` of every layer from
+/// `project_dir`, and, for a plugin, `${user_config.KEY}` of its option values. Every
+/// placeholder is replaced here, in one pass over the text as written, so a value filled in
+/// (an option value, a plugin root holding `${...}`) is never scanned again; nothing
+/// substitutes later. Placeholders without a value stay as written.
+fn substitute(
+    arg: &str,
+    env: &[(String, String)],
+    project_dir: Option<&str>,
+    doc: &LayerDocument,
+) -> String {
     if !arg.contains("${") {
         return arg.to_owned();
     }
@@ -1143,7 +1162,12 @@ fn substitute(arg: &str, env: &[(String, String)], doc: &LayerDocument) -> Strin
             let name = &tail[2..end];
             let value = match name.strip_prefix("user_config.") {
                 Some(key) => options.and_then(|o| o.get(key)).map(String::as_str),
-                None => env.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.as_str()),
+                None => env
+                    .iter()
+                    .rev()
+                    .find(|(k, _)| k == name)
+                    .map(|(_, v)| v.as_str())
+                    .or(project_dir.filter(|_| name == "CLAUDE_PROJECT_DIR")),
             };
             value.map(|v| (v, end + 1))
         });

@@ -254,24 +254,6 @@ pub struct Session {
     stop_block_cap: Option<u32>,
 }
 
-/// The exec form `argv` with `${CLAUDE_PROJECT_DIR}` replaced, as plain text, by the value
-/// the handler's environment `env` gives that variable (CLAUDE-CODE.md 6.2); left as
-/// written when the variable is unset. The snapshot already replaced the plugin variables.
-fn project_dir_placeholder(argv: &[String], env: &[(OsString, OsString)]) -> Vec<String> {
-    const PLACEHOLDER: &str = "${CLAUDE_PROJECT_DIR}";
-    if !argv.iter().any(|a| a.contains(PLACEHOLDER)) {
-        return argv.to_vec();
-    }
-    let value = env.iter().rev().find(|(k, _)| k == "CLAUDE_PROJECT_DIR").map(|(_, v)| v);
-    match value {
-        Some(v) => {
-            let v = v.to_string_lossy();
-            argv.iter().map(|a| a.replace(PLACEHOLDER, &v)).collect()
-        }
-        None => argv.to_vec(),
-    }
-}
-
 /// The continuation cap a host environment gives (CLAUDE-CODE.md 11, EV#variables):
 /// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` as a whole number, `0` for no cap; unset, empty or not
 /// a number: the default 8.
@@ -754,7 +736,9 @@ impl Session {
                 };
                 let program = match program {
                     Program::Command(c) => process::Program::Shell(c.clone()),
-                    Program::Argv(a) => process::Program::Argv(project_dir_placeholder(a, &env)),
+                    // Placeholders were replaced in the snapshot, in one pass
+                    // (docs/claude-code.md, "Placeholders (6.2)").
+                    Program::Argv(a) => process::Program::Argv(a.clone()),
                     _ => process::Program::Argv(Vec::new()),
                 };
                 let stdin = Arc::clone(&job.stdin);
@@ -1161,28 +1145,8 @@ impl Drop for StatusGuard {
 
 #[cfg(test)]
 mod tests {
-    use super::{project_dir_placeholder, stop_block_cap};
-    use std::ffi::{OsStr, OsString};
-
-    #[test]
-    fn the_project_dir_placeholder_takes_the_handler_environment() {
-        // CLAUDE-CODE.md 6.2: plain text, the last value of the variable, nothing else.
-        let argv: Vec<String> =
-            ["printf", "%s", "${CLAUDE_PROJECT_DIR}/x", "${HOME}", "$CLAUDE_PROJECT_DIR"]
-                .map(str::to_owned)
-                .to_vec();
-        let var = |k: &str, v: &str| (OsString::from(k), OsString::from(v));
-        let env = [
-            var("CLAUDE_PROJECT_DIR", "/old"),
-            var("HOME", "/h"),
-            var("CLAUDE_PROJECT_DIR", "/p q"),
-        ];
-        assert_eq!(
-            project_dir_placeholder(&argv, &env),
-            ["printf", "%s", "/p q/x", "${HOME}", "$CLAUDE_PROJECT_DIR"]
-        );
-        assert_eq!(project_dir_placeholder(&argv, &[]), argv);
-    }
+    use super::stop_block_cap;
+    use std::ffi::OsStr;
 
     #[test]
     fn stop_block_cap_reads_the_host_variable() {

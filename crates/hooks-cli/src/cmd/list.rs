@@ -303,13 +303,7 @@ pub(crate) fn shown_path(path: &str, cwd: &Path) -> String {
 /// Cuts `text` to `width` characters, ending with `…` when cut, after escaping it
 /// ([`hooks_core::text::escape_control`]: a newline is shown as `\n`).
 fn fit(text: &str, width: usize) -> String {
-    let text = hooks_core::text::escape_control(text);
-    if text.chars().count() <= width {
-        return text;
-    }
-    let mut out: String = text.chars().take(width.saturating_sub(1)).collect();
-    out.push('…');
-    out
+    crate::cells::cut(&hooks_core::text::escape_control(text), width)
 }
 
 /// Cuts a path from the left to `width` characters (`…/tail`), keeping the file name.

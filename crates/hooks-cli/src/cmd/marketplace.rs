@@ -24,6 +24,7 @@ use hooks_plugins::{
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use crate::cells;
 use crate::cli::{MarketplaceAddArgs, MarketplaceBuildArgs, MarketplaceCommand};
 use crate::cmd::json;
 use crate::context::Ctx;
@@ -249,19 +250,21 @@ fn list(cx: &mut Ctx<'_>, home: &Home) -> anyhow::Result<i32> {
         writeln!(cx.out, "no marketplaces registered")?;
         return Ok(0);
     }
-    let name_w = records.iter().map(|r| r.name.chars().count()).max().unwrap_or(4).max(4);
+    let names: Vec<String> =
+        records.iter().map(|r| cells::cut(&esc(&r.name), cells::MAX_CELL)).collect();
+    let name_w = names.iter().map(|n| n.chars().count()).max().unwrap_or(4).max(4);
     let style = cx.out_style;
     writeln!(
         cx.out,
         "{}",
-        style.bold(&format!("{:name_w$}  {:9}  {:8}  SOURCE", "NAME", "KIND", "TRUST"))
+        style.bold(&format!("{}  {:9}  {:8}  SOURCE", cells::pad("NAME", name_w), "KIND", "TRUST"))
     )?;
-    for r in &records {
+    for (r, name) in records.iter().zip(&names) {
         let trust = format!("{:8}", trust_word(r));
         let trust =
             if trust_word(r) == "signed" { style.green(&trust) } else { style.yellow(&trust) };
-        let (name, source) = (esc(&r.name), esc(&redact_url(&r.source)));
-        writeln!(cx.out, "{name:name_w$}  {:9}  {trust}  {source}", kind_word(r))?;
+        let (name, source) = (cells::pad(name, name_w), esc(&redact_url(&r.source)));
+        writeln!(cx.out, "{name}  {:9}  {trust}  {source}", kind_word(r))?;
         if let Some(k) = &r.public_key {
             writeln!(cx.out, "{}", style.dim(&format!("  key {k}")))?;
         }

@@ -34,6 +34,7 @@ use hooks_plugins::{
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use crate::cells;
 use crate::cli::{
     PluginCommand, PluginConfigArgs, PluginInstallArgs, PluginPackArgs, PluginRemoveArgs,
     PluginUpdateArgs, PluginVerifyArgs,
@@ -861,18 +862,20 @@ fn bytes(n: u64) -> String {
     format!("{v:.1} {}", UNITS[unit])
 }
 
-/// A table's header line and row lines: each column as wide as its widest cell, two
-/// spaces between columns, no trailing blanks.
+/// A table's header line and row lines: each cell cut to [`cells::MAX_CELL`] characters,
+/// each column as wide as its widest cell, two spaces between columns, no trailing blanks.
 fn columns<const N: usize>(header: &[&str; N], rows: &[[String; N]]) -> (String, Vec<String>) {
+    let rows: Vec<[String; N]> =
+        rows.iter().map(|r| r.each_ref().map(|c| cells::cut(c, cells::MAX_CELL))).collect();
     let widths: Vec<usize> = (0..N)
         .map(|i| {
             rows.iter().map(|r| r[i].chars().count()).chain([header[i].len()]).max().unwrap_or(0)
         })
         .collect();
-    let line = |cells: &mut dyn Iterator<Item = &str>| {
-        cells
+    let line = |items: &mut dyn Iterator<Item = &str>| {
+        items
             .zip(&widths)
-            .map(|(c, w)| format!("{c:w$}"))
+            .map(|(c, w)| cells::pad(c, *w))
             .collect::<Vec<_>>()
             .join("  ")
             .trim_end()

@@ -1027,3 +1027,110 @@ fn plugin_option_placeholders_run_only_in_exec_form() {
     assert!(text.contains("invalid"), "{text}");
     assert!(text.contains("user_config_in_shell_form"), "{text}");
 }
+
+#[test]
+fn plugin_config_shows_a_huge_value_cut() {
+    // `hooks plugin config ID` with an option whose default and value have 70,000
+    // characters: the table cuts both cells to 300 characters with `…` (a column width over
+    // 65,535 used to panic the formatter); `--json` has them whole.
+    let env = TestEnv::new("cc-config-huge");
+    let claude = env.root.join("claude");
+    let root = claude.join("plugins/cache/m/p/1.0.0");
+    fs::create_dir_all(root.join(".claude-plugin")).unwrap();
+    fs::create_dir_all(root.join("hooks")).unwrap();
+    let huge = "d".repeat(70_000);
+    fs::write(
+        root.join(".claude-plugin/plugin.json"),
+        serde_json::json!({"name": "p", "version": "1.0.0", "userConfig": {
+            "api": {"type": "string", "title": "API", "default": huge},
+        }})
+        .to_string(),
+    )
+    .unwrap();
+    fs::write(root.join("hooks/hooks.json"), r#"{"hooks": {}}"#).unwrap();
+    let installed = serde_json::json!({"version": 2, "plugins": {
+        "p@m": [{"installPath": root, "version": "1.0.0", "scope": "user"}],
+    }});
+    fs::write(claude.join("plugins/installed_plugins.json"), installed.to_string()).unwrap();
+    let cc = |args: &[&str]| {
+        let mut full = vec!["--profile", "claude-code"];
+        full.extend(args);
+        let out = env.command(&full).env("CLAUDE_CONFIG_DIR", &claude).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, text, err) = cc(&["plugin", "config", "p@m"]);
+    assert_eq!(code, Some(0), "{err}");
+    // Cells of at most 300 characters.
+    let (d, v) = (format!(" {}… ", "d".repeat(299)), format!(" {}… ", "v".repeat(299)));
+    let row = text.lines().find(|l| l.starts_with("api ")).unwrap();
+    assert!(row.ends_with(d.trim_end()) && row.chars().count() < 700, "{row}");
+    // A stored value as long: the VALUE cell is cut too.
+    let value = format!("api={}", "v".repeat(70_000));
+    let (code, _, err) = cc(&["plugin", "config", "p@m", &value]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, text, err) = cc(&["plugin", "config", "p@m"]);
+    assert_eq!(code, Some(0), "{err}");
+    let row = text.lines().find(|l| l.starts_with("api ")).unwrap();
+    assert!(row.contains(&v) && row.ends_with(d.trim_end()), "{row}");
+    assert!(row.chars().count() < 700, "{row}");
+    let (code, json, err) = cc(&["--json", "plugin", "config", "p@m"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["options"][0]["value"].as_str().map(str::len), Some(70_000));
+    assert_eq!(v["options"][0]["default"].as_str().map(str::len), Some(70_000));
+}
+
+#[test]
+fn a_filled_placeholder_value_is_never_scanned_again() {
+    // docs/claude-code.md, "Placeholders (6.2)": every placeholder of an exec-form element is
+    // replaced in one pass over the text as written, so an option value, a plugin root or a
+    // data folder holding `${...}` reaches the handler as it is. Real plugin folder in
+    // Claude Code's layout, real process printing its argv.
+    let env = TestEnv::new("cc-one-pass");
+    let claude = env.root.join("claude");
+    // The plugin root itself holds a placeholder's text.
+    let root = claude.join("plugins/cache/m/p/${CLAUDE_PROJECT_DIR}");
+    fs::create_dir_all(root.join(".claude-plugin")).unwrap();
+    fs::create_dir_all(root.join("hooks")).unwrap();
+    let value =
+        "${CLAUDE_PROJECT_DIR}|${CLAUDE_PLUGIN_ROOT}|${CLAUDE_PLUGIN_DATA}|${user_config.api}";
+    fs::write(
+        root.join(".claude-plugin/plugin.json"),
+        serde_json::json!({"name": "p", "version": "1.0.0", "userConfig": {
+            "api": {"type": "string", "title": "API", "default": value},
+        }})
+        .to_string(),
+    )
+    .unwrap();
+    let hooks = serde_json::json!({"hooks": {"SessionStart": [{"hooks": [
+        {"type": "command", "command": "printf", "args": [
+            "argv:%s\n", "${user_config.api}", "${CLAUDE_PLUGIN_ROOT}", "${CLAUDE_PROJECT_DIR}",
+        ]},
+    ]}]}});
+    fs::write(root.join("hooks/hooks.json"), hooks.to_string()).unwrap();
+    let installed = serde_json::json!({"version": 2, "plugins": {
+        "p@m": [{"installPath": root, "version": "1.0.0", "scope": "user"}],
+    }});
+    fs::write(claude.join("plugins/installed_plugins.json"), installed.to_string()).unwrap();
+    let out = env
+        .command(&[
+            "--profile",
+            "claude-code",
+            "run",
+            "SessionStart",
+            "--payload",
+            r#"{"source":"startup"}"#,
+        ])
+        .env("CLAUDE_CONFIG_DIR", &claude)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let project = env.project.canonicalize().unwrap();
+    let expect = format!("argv:{value}\nargv:{}\nargv:{}", root.display(), project.display());
+    assert_eq!(v["decision"]["context"], serde_json::json!([expect]), "{v:#}");
+}

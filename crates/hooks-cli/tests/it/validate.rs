@@ -214,3 +214,50 @@ fn a_long_line_shows_a_window_with_the_caret_in_place() {
     // The file is named in each report's location line and nowhere else in it.
     assert_eq!(out.stdout.matches(" --> [TMP]/long.json:1:").count(), 3, "{}", out.stdout);
 }
+
+#[test]
+fn a_source_excerpt_never_shows_url_credentials() {
+    // README "Security model": URL credentials are redacted wherever a URL is shown. An error
+    // on a line that also holds a credentialed URL (as typed, and with JSON's `\/` and
+    // `\u0040` escapes) shows the line redacted, the caret still under the bad value.
+    let env = TestEnv::new("validate-redact");
+    let plain = r#"  {"type": "http", "url": "https://user:hunter2@hooks.example/x?token=tok-123&v=1", "timeout": "5"},"#;
+    let escaped = r#"  {"type": "http", "url": "https:\/\/bob:swordfish\u0040hooks.example/y", "timeout": "6"}"#;
+    let file = env.write(
+        "h.json",
+        &format!("{{\"hooks\": {{\"Stop\": [{{\"hooks\": [\n{plain}\n{escaped}\n]}}]}}}}\n"),
+    );
+    let path = file.display().to_string();
+    let out = env.run(&["validate", &path]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    for secret in ["hunter2", "tok-123", "swordfish", "bob"] {
+        assert!(!out.stdout.contains(secret), "{secret} shown:\n{}", out.stdout);
+    }
+    assert!(
+        out.stdout.contains(
+            r#"2 |   {"type": "http", "url": "https://***@hooks.example/x?token=***&v=1", "timeout": "5"},"#
+        ),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains(
+            r#"3 |   {"type": "http", "url": "https://***@hooks.example/y", "timeout": "6"}"#
+        ),
+        "{}",
+        out.stdout
+    );
+    // The caret is under the value the diagnostic is about, in the redacted line.
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    for (i, value) in [(2, "\"5\""), (3, "\"6\"")] {
+        let at = lines.iter().position(|l| l.starts_with(&format!("{i} |"))).unwrap();
+        let caret = lines[at + 1].find('^').unwrap();
+        assert_eq!(lines[at].find(value), Some(caret), "{}\n{}", lines[at], lines[at + 1]);
+    }
+    let json = env.run(&["--json", "validate", &path]);
+    assert_eq!(json.code, 1);
+    for secret in ["hunter2", "tok-123", "swordfish"] {
+        assert!(!json.stdout.contains(secret), "{secret} in JSON:\n{}", json.stdout);
+    }
+    assert_eq!(json.json()["errors"], 2, "{}", json.stdout);
+}

@@ -726,3 +726,75 @@ fn exec_form_programs_and_placeholders() {
     assert!(s.handlers()[0].is_active());
     assert_eq!(s.diagnostics(), []);
 }
+
+/// docs/claude-code.md, "Placeholders (6.2)": every placeholder kind is replaced in one pass
+/// over the text as written, in every layer (`${CLAUDE_PROJECT_DIR}` too), so a value that
+/// holds placeholder text (an option value, a plugin root, the project folder) stays as it is.
+#[test]
+fn placeholders_are_replaced_in_one_pass() {
+    let mut info = PluginInfo {
+        id: "p@m".to_owned(),
+        root: "/r/${CLAUDE_PLUGIN_DATA}".to_owned(),
+        data_dir: "/d/${user_config.api}".to_owned(),
+        ..Default::default()
+    };
+    info.options.insert("api".to_owned(), "${CLAUDE_PROJECT_DIR}|${user_config.api}".to_owned());
+    let args = |command: &str, args: &[&str]| HandlerConfig {
+        args: Some(args.iter().map(|s| (*s).to_owned()).collect()),
+        ..handler(command)
+    };
+    let all = [
+        "${user_config.api}",
+        "${CLAUDE_PLUGIN_ROOT}",
+        "${CLAUDE_PLUGIN_DATA}",
+        "${CLAUDE_PROJECT_DIR}",
+    ];
+    let options = SnapshotOptions {
+        project_dir: Some("/p/${CLAUDE_PLUGIN_ROOT}".to_owned()),
+        ..Default::default()
+    };
+    let s = Snapshot::build(
+        vec![
+            doc(
+                Layer::Plugin(info),
+                "x",
+                vec![(Event::Stop, vec![group(None, vec![args("t", &all)])])],
+            ),
+            doc(Layer::User, "u", vec![(Event::Stop, vec![group(None, vec![args("u", &all)])])]),
+        ],
+        &options,
+    );
+    let argv: Vec<Vec<&str>> = s
+        .handlers()
+        .iter()
+        .map(|h| h.exec_argv().unwrap().iter().map(String::as_str).collect())
+        .collect();
+    assert_eq!(
+        argv,
+        [
+            // The user layer comes first; outside a plugin only the project folder has a
+            // value.
+            vec![
+                "u",
+                "${user_config.api}",
+                "${CLAUDE_PLUGIN_ROOT}",
+                "${CLAUDE_PLUGIN_DATA}",
+                "/p/${CLAUDE_PLUGIN_ROOT}"
+            ],
+            vec![
+                "t",
+                "${CLAUDE_PROJECT_DIR}|${user_config.api}",
+                "/r/${CLAUDE_PLUGIN_DATA}",
+                "/d/${user_config.api}",
+                "/p/${CLAUDE_PLUGIN_ROOT}",
+            ],
+        ]
+    );
+    // Without a project folder the placeholder stays as written.
+    let s = build(vec![doc(
+        Layer::User,
+        "u",
+        vec![(Event::Stop, vec![group(None, vec![args("u", &all[3..])])])],
+    )]);
+    assert_eq!(s.handlers()[0].exec_argv().unwrap(), ["u", "${CLAUDE_PROJECT_DIR}"]);
+}
