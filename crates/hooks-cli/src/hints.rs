@@ -4,6 +4,7 @@
 //! it: human output appends the hint to the message ([`text`]), JSON output adds it as a
 //! separate `hint` key and keeps `message` the library's text ([`diagnostic_json`]).
 
+use hooks_core::redact::redact_text;
 use hooks_core::{Diagnostic, codes};
 use hooks_plugins::codes as plugin_codes;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
@@ -35,19 +36,29 @@ pub(crate) fn hint(d: &Diagnostic) -> Option<String> {
     Some(text)
 }
 
-/// The message of `d` followed by its hint, for human output.
+/// The message of `d` followed by its hint, for human output. URL credentials a message
+/// quotes from a file (a key or value holding `https://user:pw@...`) are redacted, as in
+/// every other output (README "Security model").
 pub(crate) fn text(d: &Diagnostic) -> String {
     match hint(d) {
-        Some(hint) => format!("{}; {hint}", d.message),
-        None => d.message.clone(),
+        Some(hint) => format!("{}; {hint}", redact_text(&d.message)),
+        None => redact_text(&d.message),
     }
 }
 
-/// `d` as JSON: its fields, plus `hint` when its code has one.
+/// `d` as JSON: its fields (URL credentials in its texts redacted, as in [`text`]), plus
+/// `hint` when its code has one.
 pub(crate) fn diagnostic_json(d: &Diagnostic) -> Value {
     let mut value = serde_json::to_value(d).unwrap_or(Value::Null);
-    if let (Value::Object(fields), Some(hint)) = (&mut value, hint(d)) {
-        fields.insert("hint".to_owned(), Value::String(hint));
+    if let Value::Object(fields) = &mut value {
+        for field in fields.values_mut() {
+            if let Value::String(text) = field {
+                *text = redact_text(text);
+            }
+        }
+        if let Some(hint) = hint(d) {
+            fields.insert("hint".to_owned(), Value::String(hint));
+        }
     }
     value
 }

@@ -261,3 +261,23 @@ fn a_source_excerpt_never_shows_url_credentials() {
     }
     assert_eq!(json.json()["errors"], 2, "{}", json.stdout);
 }
+
+#[test]
+fn a_diagnostic_message_never_shows_url_credentials() {
+    // A message that quotes a key holding a credentialed URL (an unknown field) shows it
+    // redacted, in the heading, under the caret and in `--json` (message and field).
+    let env = TestEnv::new("validate-redact-message");
+    let file = env.write(
+        "h.json",
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true", "https://u:hunter2@hooks.example/x?token=tok-123": 1}]}]}}"#,
+    );
+    let path = file.display().to_string();
+    for args in [vec!["validate", path.as_str()], vec!["--json", "validate", path.as_str()]] {
+        let out = env.run(&args);
+        assert!(out.stdout.contains("https://***@hooks.example/x"), "{args:?}:\n{}", out.stdout);
+        for secret in ["hunter2", "tok-123"] {
+            assert!(!out.stdout.contains(secret), "{args:?}: {secret} shown:\n{}", out.stdout);
+            assert!(!out.stderr.contains(secret), "{args:?}: {secret} on stderr");
+        }
+    }
+}
