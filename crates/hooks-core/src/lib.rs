@@ -19,6 +19,7 @@ pub mod output;
 pub mod payload;
 pub mod policy;
 pub mod profile;
+pub mod receipt;
 pub mod redact;
 pub mod reduce;
 pub mod render;
