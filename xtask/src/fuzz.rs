@@ -192,6 +192,19 @@ fn seed(root: &Path, target: &str, corpus: &Path) -> Result<usize, String> {
             };
             seeds.extend(made.map_err(|e| format!("fuzz: cannot make the {target} seeds: {e}"))?);
         }
+        "url_policy" => {
+            // The committed regression inputs: the bypass forms, a URL and its patterns each.
+            let dir = root.join("crates/hooks-core/tests/fuzz_regressions/url_policy");
+            let entries = fs::read_dir(&dir)
+                .map_err(|e| format!("fuzz: cannot read {}: {e}", dir.display()))?;
+            let mut paths: Vec<PathBuf> =
+                entries.filter_map(Result::ok).map(|e| e.path()).collect();
+            paths.sort();
+            for path in paths {
+                let name = path.file_name().and_then(|s| s.to_str()).unwrap_or("input").to_owned();
+                seeds.push((name, read(&path)?));
+            }
+        }
         // Targets without fixtures of their own start from the fuzzer's empty input.
         _ => {}
     }
@@ -331,7 +344,7 @@ mod tests {
     #[test]
     fn every_target_of_the_manifest_is_listed() {
         let targets = targets(&crate::workspace_root()).unwrap();
-        for t in ["config", "output", "payload", "serve", "marketplace", "archive"] {
+        for t in ["config", "output", "payload", "url_policy", "serve", "marketplace", "archive"] {
             assert!(targets.iter().any(|n| n == t), "{t} missing from {targets:?}");
         }
     }

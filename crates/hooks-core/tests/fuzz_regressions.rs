@@ -18,3 +18,8 @@ fn output_inputs() {
 fn payload_inputs() {
     replay_fuzz_inputs(env!("CARGO_MANIFEST_DIR"), "payload", hooks_core::fuzzing::payload);
 }
+
+#[test]
+fn url_policy_inputs() {
+    replay_fuzz_inputs(env!("CARGO_MANIFEST_DIR"), "url_policy", hooks_core::fuzzing::url_policy);
+}
