@@ -203,15 +203,18 @@ fn seed(root: &Path, target: &str, corpus: &Path) -> Result<usize, String> {
             };
             seeds.extend(made.map_err(|e| format!("fuzz: cannot make the {target} seeds: {e}"))?);
         }
-        "if_rule" => {
-            // The committed regression inputs, and one call of each rule family.
-            let regressions = root.join("crates/hooks-core/tests/fuzz_regressions/if_rule");
-            for path in files_in(&regressions, "")? {
+        "if_rule" | "url_policy" => {
+            // The committed regression inputs (for if_rule also one call of each rule
+            // family; for url_policy the bypass forms, a URL and its patterns each).
+            let dir = root.join("crates/hooks-core/tests/fuzz_regressions").join(target);
+            for path in files_in(&dir, "")? {
                 let name = path.file_name().and_then(|s| s.to_str()).unwrap_or("input").to_owned();
                 seeds.push((name, read(&path)?));
             }
-            for (i, line) in IF_RULE_SEEDS.iter().enumerate() {
-                seeds.push((format!("rule-{i}"), line.as_bytes().to_vec()));
+            if target == "if_rule" {
+                for (i, line) in IF_RULE_SEEDS.iter().enumerate() {
+                    seeds.push((format!("rule-{i}"), line.as_bytes().to_vec()));
+                }
             }
         }
         // Targets without fixtures of their own start from the fuzzer's empty input.
@@ -357,7 +360,16 @@ mod tests {
     #[test]
     fn every_target_of_the_manifest_is_listed() {
         let targets = targets(&crate::workspace_root()).unwrap();
-        for t in ["config", "output", "payload", "serve", "marketplace", "archive", "if_rule"] {
+        for t in [
+            "config",
+            "output",
+            "payload",
+            "url_policy",
+            "serve",
+            "marketplace",
+            "archive",
+            "if_rule",
+        ] {
             assert!(targets.iter().any(|n| n == t), "{t} missing from {targets:?}");
         }
     }

@@ -11,8 +11,10 @@
 use std::fs;
 use std::path::Path;
 
-/// Dependencies hooks-core may have (normal, non-dev).
-const CORE_ALLOWED: &[&str] = &["serde", "serde_json", "regex", "sha2", "thiserror", "schemars"];
+/// Dependencies hooks-core may have (normal, non-dev). `url` is the WHATWG parser the HTTP
+/// client uses: the http policy reads URLs with it (no I/O).
+const CORE_ALLOWED: &[&str] =
+    &["serde", "serde_json", "regex", "sha2", "thiserror", "schemars", "url"];
 
 /// APIs hooks-core must not use.
 const CORE_FORBIDDEN: &[&str] =

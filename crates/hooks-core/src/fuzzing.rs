@@ -26,6 +26,11 @@
 //!   rule that runs for a line also runs for `true && line` (a subcommand more never
 //!   hides one), and for the line nested in more substitutions than the lexer judges
 //!   (fail open).
+//! - `url_policy`: [`HttpPolicy::check_url`] admits a URL only as the `url` crate reads it
+//!   (scheme `http` or `https`, a host that is neither a link-local or metadata address nor
+//!   a metadata name, no dot segment left in the path), the same with the `*` pattern as
+//!   without a list (no pattern lifts a refusal), a list only takes away, the serialised
+//!   URL gets the same verdict, and credentials in the URL never change it.
 
 use serde_json::Value;
 
@@ -37,6 +42,7 @@ use crate::legacy::migrate_to_current;
 use crate::matcher::Matcher;
 use crate::output::{HandlerResult, RawOutput, Termination, parse_output, parse_output_value};
 use crate::payload::{CommonDefaults, Invocation};
+use crate::policy::{HttpPolicy, UrlRefusal, is_refused_host};
 use crate::reduce::{Decision, MAX_STOP_CONTINUATIONS, ReduceContext, Reduction, TEXT_CAP, reduce};
 use crate::render::{render_effect, render_notices};
 use crate::rule::{MAX_NESTING, Rule, RuleContext};
@@ -419,6 +425,57 @@ fn check_round_trip(event: Event, invocation: &Invocation) {
     );
 }
 
+/// The `url_policy` target: `data` is a URL on its first line, then one
+/// `allowedHttpHookUrls` pattern per line.
+pub fn url_policy(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let mut lines = text.split('\n');
+    let url = lines.next().unwrap_or("");
+    let list =
+        |patterns: Vec<String>| HttpPolicy { allowed_urls: Some(patterns), allowed_env_vars: None };
+    let open = HttpPolicy::default();
+    let listed = list(lines.map(str::to_owned).collect());
+    let open_verdict = open.check_url(url);
+    let listed_verdict = listed.check_url(url);
+    assert_eq!(list(vec!["*".to_owned()]).check_url(url), open_verdict, "`*` changes a verdict");
+    match &listed_verdict {
+        Ok(_) | Err(UrlRefusal::Invalid) | Err(UrlRefusal::Refused) => {
+            assert_eq!(listed_verdict, open_verdict, "a list changed a verdict it only restricts")
+        }
+        Err(UrlRefusal::NotAllowed) => {
+            assert!(matches!(open_verdict, Ok(_) | Err(UrlRefusal::Refused)), "{open_verdict:?}")
+        }
+    }
+    assert!(list(Vec::new()).check_url(url).is_err(), "[] admitted {url}");
+    for (policy, verdict) in [(&open, &open_verdict), (&listed, &listed_verdict)] {
+        let Ok(parsed) = verdict else { continue };
+        assert_eq!(Some(parsed), url::Url::parse(url).ok().as_ref(), "not the parser's URL");
+        assert!(matches!(parsed.scheme(), "http" | "https"), "scheme {}", parsed.scheme());
+        let Some(host) = parsed.host() else { panic!("admitted without a host: {parsed}") };
+        assert!(!is_refused_host(&host), "admitted a refused host: {parsed}");
+        if let url::Host::Domain(name) = host {
+            let name = name.strip_suffix('.').unwrap_or(name);
+            assert!(name.parse::<core::net::IpAddr>().is_err(), "an address read as a name");
+        }
+        for segment in parsed.path().split('/') {
+            let s = segment.to_ascii_lowercase();
+            let dots = matches!(s.as_str(), "." | ".." | "%2e" | ".%2e" | "%2e." | "%2e%2e");
+            assert!(!dots, "a dot segment is sent: {parsed}");
+        }
+        assert_eq!(policy.check_url(parsed.as_str()).as_ref(), Ok(parsed), "reparse");
+        let mut bare = parsed.clone();
+        let _ = bare.set_username("");
+        let _ = bare.set_password(None);
+        assert!(policy.check_url(bare.as_str()).is_ok(), "credentials decided: {parsed}");
+    }
+    if let Ok(mut bare) = url::Url::parse(url) {
+        let _ = bare.set_username("");
+        let _ = bare.set_password(None);
+        let verdict = listed.check_url(bare.as_str()).map(|_| ());
+        assert_eq!(verdict, listed_verdict.map(|_| ()), "credentials decided: {url}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -475,6 +532,90 @@ mod tests {
             config(data);
             output(data);
             payload(data);
+            url_policy(data);
+        }
+    }
+
+    #[test]
+    fn url_policy_accepts_the_bypass_forms() {
+        for data in [
+            "http://127.0.0.1:1@169.254.169.254/latest/meta-data/\nhttp://127.0.0.1:*",
+            "http://127.0.0.1:8/allowed/%2e%2e/deny/x\nhttp://127.0.0.1:8/allowed/*",
+            "http://[64:ff9b::169.254.169.254]/\n*",
+            "http://localhost.:8/a\nhttp://localhost:8/*",
+            "HTTP://U:P@[::1]:80/a/./b?q#f\nhttp://[::1]/*\nhttps://*",
+            "https://a\u{212A}.example/\nhttps://*.example/*",
+        ] {
+            url_policy(data.as_bytes());
+        }
+    }
+
+    /// The `url_policy` invariants over URLs and patterns put together from the pieces
+    /// the bypasses are made of.
+    #[test]
+    fn url_policy_holds_on_generated_urls() {
+        let schemes = ["http://", "HTTPS://", "ftp://", "http:/", ""];
+        let users = ["", "u@", "u:p@", "127.0.0.1:1@", "h@"];
+        let hosts = [
+            "127.0.0.1",
+            "h",
+            "H.",
+            "localhost.",
+            "169.254.169.254",
+            "2852039166",
+            "0xa9fe.1",
+            "[::169.254.169.254]",
+            "[::ffff:a9fe:a9fe]",
+            "[64:ff9b::a9fe:1]",
+            "[fe80::1]",
+            "[fd00:ec2::254]",
+            "metadata.google.internal.",
+            "xn--e1a",
+            "a%2eb",
+            "[::1]",
+            "",
+        ];
+        let ports = ["", ":80", ":8", ":0", ":*", ":65536"];
+        let paths = [
+            "",
+            "/",
+            "/allowed/x",
+            "/allowed/../deny",
+            "/allowed/%2e%2E/deny",
+            "/allowed\\..",
+            "/allowed/.%2e/x?q=1",
+            "?q",
+            "#f",
+            "/a b",
+            "/%00",
+        ];
+        let patterns = [
+            "*",
+            "http://127.0.0.1:*",
+            "http://h/allowed/*",
+            "https://*",
+            "http://*:8/*",
+            "http://[::1]/*",
+            "http://u@h/*",
+            "http://h",
+            "http://h/a/../allowed/*",
+            "",
+        ];
+        let mut rng = hooks_tests::XorShift(0x5eed_u64);
+        for _ in 0..3000 {
+            let mut data = [
+                rng.pick(&schemes),
+                rng.pick(&users),
+                rng.pick(&hosts),
+                rng.pick(&ports),
+                rng.pick(&paths),
+            ]
+            .concat();
+            for _ in 0..rng.below(3) {
+                data.push('\n');
+                data.push_str(rng.pick(&patterns));
+            }
+            url_policy(data.as_bytes());
         }
     }
 }

@@ -46,7 +46,7 @@ pub use dispatch::{
 pub use event::Event;
 pub use output::{HandlerResult, RawOutput, Termination};
 pub use payload::{CommonDefaults, EventInput, Invocation, PayloadError};
-pub use policy::HttpPolicy;
+pub use policy::{HttpPolicy, UrlRefusal};
 pub use profile::Profile;
 pub use reduce::{Decision, PermissionBehavior};
 pub use render::Effect;

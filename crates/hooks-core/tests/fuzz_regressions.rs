@@ -23,3 +23,8 @@ fn payload_inputs() {
 fn if_rule_inputs() {
     replay_fuzz_inputs(env!("CARGO_MANIFEST_DIR"), "if_rule", hooks_core::fuzzing::if_rule);
 }
+
+#[test]
+fn url_policy_inputs() {
+    replay_fuzz_inputs(env!("CARGO_MANIFEST_DIR"), "url_policy", hooks_core::fuzzing::url_policy);
+}

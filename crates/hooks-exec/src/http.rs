@@ -2,15 +2,19 @@
 //! what happens into a [`HttpOutcome`].
 //!
 //! - **Policy** (7.2): a URL no `allowedHttpHookUrls` pattern matches is never contacted
-//!   (`http_url_blocked`); header variables come from the host environment only for names
-//!   the handler's `allowedEnvVars` (and the policy's `httpHookAllowedEnvVars`) allow.
+//!   (`http_url_blocked`); the list is matched on the URL as the client parses it
+//!   ([`HttpPolicy::check_url`] returns the `Url` the request is then sent to); header
+//!   variables come from the host environment only for names the handler's
+//!   `allowedEnvVars` (and the policy's `httpHookAllowedEnvVars`) allow.
 //! - **Request** (7.3): `POST`, `Content-Type: application/json`, `User-Agent:
 //!   hooks/{version}`, then the handler's headers; CR or LF in a value is `invalid_header`.
 //! - **Hardening** (7.4): no redirect is followed; at most 100,000 body bytes are read; the
 //!   total time is the handler's timeout; every resolved address is checked and link-local
-//!   and cloud metadata addresses are refused (`http_address_refused`) unless an allow-list
-//!   pattern names the URL; the connection goes to the checked addresses only (no second
-//!   lookup); environment proxies are not used; URL credentials never reach a message.
+//!   and cloud metadata addresses are refused (`http_address_refused`), whatever the allow
+//!   list says (docs/claude-code.md, "Handler types"); the host is looked up once and the
+//!   client's resolver answers every name with the addresses checked, so no second lookup
+//!   (of `name.` or anything else) can reach another address; environment proxies are not
+//!   used; URL credentials never reach a message.
 //!
 //! The request runs on its own thread with the blocking client (the workspace's one HTTP
 //! client); the session awaits its answer, and a request past its timeout is dropped.
@@ -22,23 +26,12 @@ use std::time::Duration;
 
 use hooks_core::config::HttpHandler;
 use hooks_core::redact::redact_url;
-use hooks_core::{HttpOutcome, HttpPolicy, JobOutput, codes};
+use hooks_core::{HttpOutcome, HttpPolicy, JobOutput, UrlRefusal, codes};
+use url::{Host, Url};
 
-/// Host names refused like metadata addresses (7.4).
-const METADATA_HOSTS: &[&str] = &["metadata.google.internal"];
-
-/// True for link-local and cloud metadata addresses (7.4).
+/// True for link-local and cloud metadata addresses (7.4), IPv6 forms of them included.
 pub fn is_refused_address(ip: IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(v4) => v4.is_link_local(),
-        IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
-                return v4.is_link_local();
-            }
-            let metadata = std::net::Ipv6Addr::new(0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254);
-            (v6.segments()[0] & 0xffc0) == 0xfe80 || v6 == metadata
-        }
-    }
+    hooks_core::policy::is_refused_address(ip)
 }
 
 fn failed(code: &'static str, message: String) -> JobOutput {
@@ -54,15 +47,22 @@ pub async fn run_http(
     lookup: impl Fn(&str) -> Option<String> + Send + 'static,
 ) -> JobOutput {
     let shown = redact_url(&handler.url);
-    if !policy.allows_url(&handler.url) {
-        return failed(
-            codes::HTTP_URL_BLOCKED,
-            format!("HTTP hook URL {shown} is not in allowedHttpHookUrls; not sent"),
-        );
-    }
+    let url = match policy.check_url(&handler.url) {
+        Ok(url) => url,
+        Err(UrlRefusal::Invalid) => {
+            return failed(codes::HTTP_FAILED, format!("HTTP hook URL {shown} is not valid"));
+        }
+        Err(UrlRefusal::NotAllowed) => {
+            return failed(
+                codes::HTTP_URL_BLOCKED,
+                format!("HTTP hook URL {shown} is not in allowedHttpHookUrls; not sent"),
+            );
+        }
+        Err(UrlRefusal::Refused) => return refused(&shown),
+    };
     let (tx, rx) = tokio::sync::oneshot::channel();
     let spawned = std::thread::Builder::new().name("hooks-http".into()).spawn(move || {
-        let _ = tx.send(blocking(&handler, &policy, &body, timeout, &lookup));
+        let _ = tx.send(blocking(&handler, url, &policy, &body, timeout, &lookup));
     });
     if let Err(e) = spawned {
         return failed(codes::HTTP_FAILED, format!("HTTP hook {shown} could not start: {e}"));
@@ -75,18 +75,60 @@ pub async fn run_http(
     }
 }
 
+fn refused(shown: &str) -> JobOutput {
+    failed(
+        codes::HTTP_ADDRESS_REFUSED,
+        format!("HTTP hook {shown} resolves to a link-local or metadata address; refused"),
+    )
+}
+
+/// A resolver that answers every name with the addresses the engine checked: the client
+/// never looks a name up itself (7.4).
+struct Pinned(Vec<SocketAddr>);
+
+impl reqwest::dns::Resolve for Pinned {
+    fn resolve(&self, _name: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        let addrs: reqwest::dns::Addrs = Box::new(self.0.clone().into_iter());
+        Box::pin(std::future::ready(Ok(addrs)))
+    }
+}
+
+/// The client for one request: no redirects, no proxies, `timeout` in all, and every
+/// connection to one of `addrs`.
+fn client(timeout: Duration, addrs: Vec<SocketAddr>) -> reqwest::Result<reqwest::blocking::Client> {
+    reqwest::blocking::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .no_proxy()
+        .timeout(timeout)
+        .connect_timeout(timeout.min(Duration::from_secs(10)))
+        .dns_resolver(Arc::new(Pinned(addrs)))
+        .build()
+}
+
+/// The addresses `url` reaches: its IP address, or what its host name resolves to (one
+/// lookup, a trailing `.` dropped as the policy drops it).
+fn addresses(url: &Url) -> std::io::Result<Vec<SocketAddr>> {
+    let port = url.port_or_known_default().unwrap_or(80);
+    match url.host() {
+        Some(Host::Ipv4(ip)) => Ok(vec![SocketAddr::new(IpAddr::V4(ip), port)]),
+        Some(Host::Ipv6(ip)) => Ok(vec![SocketAddr::new(IpAddr::V6(ip), port)]),
+        Some(Host::Domain(name)) => {
+            let name = name.strip_suffix('.').unwrap_or(name);
+            Ok((name, port).to_socket_addrs()?.collect())
+        }
+        None => Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "no host")),
+    }
+}
+
 fn blocking(
     h: &HttpHandler,
+    url: Url,
     policy: &HttpPolicy,
     body: &[u8],
     timeout: Duration,
     lookup: &dyn Fn(&str) -> Option<String>,
 ) -> JobOutput {
     let shown = redact_url(&h.url);
-    let url = match reqwest::Url::parse(&h.url) {
-        Ok(u) if matches!(u.scheme(), "http" | "https") => u,
-        _ => return failed(codes::HTTP_FAILED, format!("HTTP hook URL {shown} is not valid")),
-    };
     let mut headers = reqwest::header::HeaderMap::new();
     let json = reqwest::header::HeaderValue::from_static("application/json");
     headers.insert(reqwest::header::CONTENT_TYPE, json);
@@ -108,34 +150,19 @@ fn blocking(
         };
         headers.insert(n, v);
     }
-    let host = url.host_str().unwrap_or("").trim_end_matches('.').to_ascii_lowercase();
-    let host = host.trim_start_matches('[').trim_end_matches(']').to_owned();
-    let port = url.port_or_known_default().unwrap_or(80);
-    let addrs: Vec<SocketAddr> = match (host.as_str(), port).to_socket_addrs() {
-        Ok(a) => a.collect(),
+    let addrs = match addresses(&url) {
+        Ok(a) if !a.is_empty() => a,
+        Ok(_) => {
+            return failed(codes::HTTP_FAILED, format!("HTTP hook {shown} failed: no address"));
+        }
         Err(e) => {
             return failed(codes::HTTP_FAILED, format!("HTTP hook {shown} failed: {e}"));
         }
     };
-    let refused =
-        METADATA_HOSTS.contains(&host.as_str()) || addrs.iter().any(|a| is_refused_address(a.ip()));
-    if refused && !policy.explicitly_allows(&h.url) {
-        return failed(
-            codes::HTTP_ADDRESS_REFUSED,
-            format!(
-                "HTTP hook {shown} resolves to a link-local or metadata address; refused \
-                 (allow it with an allowedHttpHookUrls pattern)"
-            ),
-        );
+    if addrs.iter().any(|a| is_refused_address(a.ip())) {
+        return refused(&shown);
     }
-    let client = reqwest::blocking::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .no_proxy()
-        .timeout(timeout)
-        .connect_timeout(timeout.min(Duration::from_secs(10)))
-        .resolve_to_addrs(&host, &addrs)
-        .build();
-    let client = match client {
+    let client = match client(timeout, addrs) {
         Ok(c) => c,
         Err(e) => {
             return failed(
@@ -174,4 +201,37 @@ fn is_timeout(e: &std::io::Error) -> bool {
         || e.get_ref()
             .and_then(|inner| inner.downcast_ref::<reqwest::Error>())
             .is_some_and(reqwest::Error::is_timeout)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hooks_tests::http::{Route, Server};
+
+    /// 7.4: the client never resolves a name itself: a name no resolver knows reaches the
+    /// server at the checked address, and so would any second answer for a known one.
+    #[test]
+    fn the_client_connects_to_the_checked_addresses_only() {
+        let dir = hooks_tests::fresh_dir("hooks-http-pinned", &[]);
+        let server = Server::start(&dir).unwrap();
+        server.route("a", Route::Respond { status: 204, location: None, body: vec![] });
+        let pinned = vec![SocketAddr::from(([127, 0, 0, 1], server.port()))];
+        let client = client(Duration::from_secs(5), pinned).unwrap();
+        for host in ["pinned.invalid", "pinned.invalid.", "localhost."] {
+            let url = format!("http://{host}:{}/a", server.port());
+            let response = client.post(url.as_str()).send().unwrap();
+            assert_eq!(response.status().as_u16(), 204, "{host}");
+        }
+        assert_eq!(server.requests(), ["/a", "/a", "/a"]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn literal_addresses_are_not_looked_up() {
+        let url = Url::parse("http://[::ffff:127.0.0.1]:9/x").unwrap();
+        let v6 = std::net::Ipv6Addr::new(0, 0, 0, 0, 0, 0xffff, 0x7f00, 1);
+        assert_eq!(addresses(&url).unwrap(), [SocketAddr::from((v6, 9))]);
+        let url = Url::parse("http://2130706433/x").unwrap();
+        assert_eq!(addresses(&url).unwrap(), [SocketAddr::from(([127, 0, 0, 1], 80))]);
+    }
 }

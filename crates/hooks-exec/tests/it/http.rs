@@ -62,6 +62,17 @@ fn http(url: &str) -> Value {
     json!({"type": "http", "url": url})
 }
 
+fn timed(url: &str, timeout: u64) -> Value {
+    json!({"type": "http", "url": url, "timeout": timeout})
+}
+
+fn allow(patterns: &[&str]) -> HttpPolicy {
+    HttpPolicy {
+        allowed_urls: Some(patterns.iter().map(|p| (*p).to_owned()).collect()),
+        allowed_env_vars: None,
+    }
+}
+
 fn codes(f: &Fired) -> Vec<String> {
     f.decision.diagnostics.iter().map(|d| d.code.clone()).collect()
 }
@@ -153,9 +164,10 @@ fn f34_blocked_url_is_never_contacted() {
     assert_eq!(w.server.received(), vec![]);
 }
 
-/// F37 (7.4): a link-local address is refused without an allow-list pattern naming it.
+/// F37 (7.4): a link-local address is refused, and an allow-list pattern naming it does
+/// not lift the refusal (docs/claude-code.md, "Handler types").
 #[test]
-fn f37_link_local_is_refused_unless_listed() {
+fn f37_link_local_is_refused_even_when_listed() {
     let w = World::new();
     let f = w.fire(vec![http("http://169.254.169.254/latest/meta-data")], HttpPolicy::default());
     assert_eq!(
@@ -167,6 +179,94 @@ fn f37_link_local_is_refused_unless_listed() {
     // Credentials in the URL never reach a message.
     let f = w.fire(vec![http("http://user:s3cret@169.254.1.1/x")], HttpPolicy::default());
     assert!(f.decision.diagnostics.iter().all(|d| !d.message.contains("s3cret")));
+
+    for (pattern, url) in [
+        ("http://169.254.169.254/*", "http://169.254.169.254/latest/meta-data/"),
+        ("http://*", "http://169.254.169.254/latest/meta-data/"),
+        ("*", "http://169.254.1.1/x"),
+        ("http://[fe80::1]:*", "http://[fe80::1]:9/x"),
+    ] {
+        let f = w.fire(vec![timed(url, 2)], allow(&[pattern]));
+        assert_eq!(codes(&f), ["http_address_refused"], "{pattern} {url}");
+    }
+}
+
+/// 7.2: the allow list is matched on the parsed URL, so the user part of `user@host`
+/// never stands for the host; the credentials do not keep a listed host out either.
+#[test]
+fn userinfo_never_matches_the_allow_list() {
+    let w = World::new();
+    let url = "http://127.0.0.1:1@169.254.169.254/latest/meta-data/";
+    let f = w.fire(vec![timed(url, 2)], allow(&["http://127.0.0.1:*"]));
+    assert_eq!(codes(&f), ["http_url_blocked"]);
+    let f = w.fire(vec![timed("http://127.0.0.1@169.254.1.1/", 2)], allow(&["http://127.0.0.1*"]));
+    assert_eq!(codes(&f), ["http_url_blocked"]);
+
+    w.respond("a", 200, DENY);
+    let port = w.server.port();
+    let with_user = format!("http://u:p@127.0.0.1:{port}/a");
+    let f = w.fire(vec![http(&with_user)], allow(&[&format!("http://127.0.0.1:{port}/*")]));
+    assert!(f.decision.is_blocking(), "{:?}", f.decision.diagnostics);
+    assert_eq!(w.server.requests(), ["/a"]);
+}
+
+/// 7.2: a path prefix of the allow list holds for the path the request sends: dot
+/// segments (`..`, `%2e%2e`, `.%2E`, backslashes) are resolved before matching.
+#[test]
+fn dot_segments_never_leave_an_allowed_path() {
+    let w = World::new();
+    w.respond("allowed/y", 200, DENY);
+    let port = w.server.port();
+    let policy = allow(&[&format!("http://127.0.0.1:{port}/allowed/*")]);
+    for path in [
+        "allowed/../deny/x",
+        "allowed/%2e%2e/deny/x",
+        "allowed/.%2E/deny/x",
+        "allowed/%2E%2e/deny/x",
+        "allowed\\..\\deny/x",
+        "allowed/x/../../deny/x",
+    ] {
+        let f = w.fire(vec![http(&w.server.url(path))], policy.clone());
+        assert_eq!(codes(&f), ["http_url_blocked"], "{path}");
+    }
+    assert_eq!(w.server.requests(), Vec::<String>::new());
+    // A dot segment that stays inside the prefix is allowed, and the request says where.
+    let f = w.fire(vec![http(&w.server.url("allowed/x/../y"))], policy);
+    assert!(f.decision.is_blocking(), "{:?}", f.decision.diagnostics);
+    assert_eq!(w.server.requests(), ["/allowed/y"]);
+}
+
+/// 7.4: the IPv6 forms that carry a link-local IPv4 address (IPv4-mapped, IPv4-compatible,
+/// IPv4-translated, NAT64) are refused like it.
+#[test]
+fn ipv6_forms_of_link_local_ipv4_are_refused() {
+    let w = World::new();
+    for url in [
+        "http://[::ffff:169.254.169.254]/latest/meta-data/",
+        "http://[::169.254.169.254]/latest/meta-data/",
+        "http://[::ffff:0:169.254.169.254]/latest/meta-data/",
+        "http://[64:ff9b::169.254.169.254]/latest/meta-data/",
+        "http://[64:ff9b:1::a9fe:a9fe]/latest/meta-data/",
+        "http://[::a9fe:101]:9/x",
+    ] {
+        let f = w.fire(vec![timed(url, 2)], HttpPolicy::default());
+        assert_eq!(codes(&f), ["http_address_refused"], "{url}");
+    }
+}
+
+/// 7.4: a host written with a trailing dot (`localhost.`) is looked up once, and the
+/// request goes to the addresses that lookup gave and the check passed.
+#[test]
+fn a_trailing_dot_host_connects_to_the_checked_addresses() {
+    let w = World::new();
+    w.respond("a", 200, DENY);
+    let port = w.server.port();
+    let url = format!("http://localhost.:{port}/a");
+    let f = w.fire(vec![timed(&url, 5)], HttpPolicy::default());
+    assert!(f.decision.is_blocking(), "{:?}", f.decision.diagnostics);
+    let f = w.fire(vec![timed(&url, 5)], allow(&[&format!("http://localhost:{port}/*")]));
+    assert!(f.decision.is_blocking(), "{:?}", f.decision.diagnostics);
+    assert_eq!(w.server.requests(), ["/a", "/a"]);
 }
 
 /// 7.2, 7.3 and F36: header variables only for allowed names; CR/LF is `invalid_header`.
