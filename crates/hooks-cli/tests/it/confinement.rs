@@ -1,7 +1,8 @@
 //! Nothing outside the repository is read or printed through it, and state is read and
-//! written only as regular files: project files that resolve outside the project root are
-//! not read, FIFOs and oversized files are refused at once, a linked `.state` is never
-//! chmodded or written through.
+//! written only as regular files: project files of both profiles that resolve outside the
+//! project root are not read, managed settings anyone could write are refused, FIFOs and
+//! oversized files are refused at once, a linked `.state` is never chmodded or written
+//! through.
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt as _;
@@ -16,13 +17,14 @@ const SECRET: &str = "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYzzSECR
 /// Runs `hooks` with `args`; a run that has not ended after a minute (it would hang, as on
 /// a FIFO before) is killed and fails the test instead of hanging it.
 fn run_bounded(env: &TestEnv, args: &[&str]) -> Output {
-    let child = env
-        .command(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    bounded(env, env.command(args), &args.join(" "))
+}
+
+/// Runs `cmd` like [`run_bounded`].
+fn bounded(env: &TestEnv, mut cmd: std::process::Command, what: &str) -> Output {
+    let args = what;
+    let child =
+        cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     let pid = child.id();
     let (tx, rx) = mpsc::channel();
     let waiter = std::thread::spawn(move || {
@@ -34,7 +36,7 @@ fn run_bounded(env: &TestEnv, args: &[&str]) -> Output {
         if let Some(pid) = rustix::process::Pid::from_raw(pid as i32) {
             let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
         }
-        panic!("hooks {args:?} did not finish: it blocked");
+        panic!("hooks {args} did not finish: it blocked");
     }
     let out = waiter.join().unwrap();
     Output {
@@ -172,4 +174,188 @@ fn a_linked_state_folder_is_never_chmodded_or_written_through() {
     );
     assert_eq!(fs::metadata(&victim).unwrap().permissions().mode() & 0o7777, 0o755);
     assert_eq!(fs::read_dir(&victim).unwrap().count(), 0, "nothing written through the link");
+}
+
+const BASH: &str = r#"{"tool_name": "Bash", "tool_input": {"command": "ls"}}"#;
+
+/// `hooks --profile claude-code ARGS`, with the managed file in the test folder
+/// (`{root}/etc/managed-settings.json`) and the profile's home at `{root}/claude`
+/// (`$CLAUDE_CONFIG_DIR`).
+fn cc(env: &TestEnv, args: &[&str]) -> std::process::Command {
+    let managed = env.root.join("etc/managed-settings.json");
+    let mut all = vec!["--profile", "claude-code", "--managed", managed.to_str().unwrap()];
+    all.extend_from_slice(args);
+    let mut cmd = env.command(&all);
+    cmd.env("CLAUDE_CONFIG_DIR", env.root.join("claude"));
+    cmd
+}
+
+/// Runs [`cc`] under the bound of [`run_bounded`].
+fn run_cc(env: &TestEnv, args: &[&str]) -> Output {
+    bounded(env, cc(env, args), &args.join(" "))
+}
+
+/// The handlers `hooks list --json` reports, as (command, layer, status).
+fn listed(out: &Output) -> Vec<(String, String, String)> {
+    let listing = out.json();
+    listing["handlers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            let s = |k: &str| h[k].as_str().unwrap_or_default().to_owned();
+            (s("command"), s("layer"), s("status"))
+        })
+        .collect()
+}
+
+/// The messages of the `diagnostics` of a `--json` report.
+fn messages(value: &serde_json::Value) -> Vec<String> {
+    value["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| format!("{}: {}", d["code"].as_str().unwrap(), d["message"].as_str().unwrap()))
+        .collect()
+}
+
+fn pre_tool_use(command: &str) -> String {
+    serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": command}
+    ]}]}})
+    .to_string()
+}
+
+#[test]
+fn claude_code_settings_linked_outside_the_repository_are_not_read() {
+    let env = TestEnv::new("confine-cc-link");
+    let secret = env.write("home/.aws/credentials", &format!("{{\"hooks\": {{\n{SECRET}\n"));
+    fs::create_dir_all(env.project.join(".claude")).unwrap();
+    let settings = env.project.join(".claude/settings.json");
+    let local = env.project.join(".claude/settings.local.json");
+    std::os::unix::fs::symlink("/proc/self/environ", &settings).unwrap();
+    std::os::unix::fs::symlink(&secret, &local).unwrap();
+    // The environment's first variable (names are sorted) would be the source line of a
+    // parse error of `/proc/self/environ`.
+    let run = |args: &[&str]| {
+        let mut cmd = cc(&env, args);
+        cmd.env("AAA_FIRST", "wJalrXUtnFEMI-from-the-environment");
+        bounded(&env, cmd, &args.join(" "))
+    };
+    for args in [
+        &["validate"][..],
+        &["--json", "validate"],
+        &["list", "--all"],
+        &["--json", "list", "--all"],
+        &["trust", "--show"],
+        &["run", "PreToolUse", "--payload", BASH],
+    ] {
+        assert_no_secret(&args.join(" "), &run(args));
+    }
+    let out = run(&["validate"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    for file in ["settings.json", "settings.local.json"] {
+        let expect = format!(
+            "error[config_read_failed]: Failed to read hooks config at \
+             [TMP]/project/.claude/{file}: it resolves outside the project root \
+             [TMP]/project, so it is not read\n  --> [TMP]/project/.claude/{file}\n"
+        );
+        assert!(out.stdout.contains(&expect), "{}", out.stdout);
+    }
+
+    // A `.claude` folder linked out of the repository.
+    fs::remove_file(&settings).unwrap();
+    fs::remove_file(&local).unwrap();
+    fs::remove_dir(env.project.join(".claude")).unwrap();
+    let outside = secret.parent().unwrap();
+    fs::copy(&secret, outside.join("settings.json")).unwrap();
+    fs::copy(&secret, outside.join("settings.local.json")).unwrap();
+    std::os::unix::fs::symlink(outside, env.project.join(".claude")).unwrap();
+    let out = run(&["validate"]);
+    assert_no_secret("validate through a linked .claude", &out);
+    assert_eq!(
+        out.stdout.matches("resolves outside the project root").count(),
+        2,
+        "{}",
+        out.stdout
+    );
+
+    // A local file linked to the user file is refused, and the user file still loads as
+    // the user layer (it is not taken as already read).
+    fs::remove_file(env.project.join(".claude")).unwrap();
+    fs::create_dir_all(env.project.join(".claude")).unwrap();
+    let user = env.write("claude/settings.json", &pre_tool_use("user"));
+    std::os::unix::fs::symlink(&user, &local).unwrap();
+    let out = run(&["--json", "list", "--all"]);
+    assert_eq!(listed(&out), [("user".into(), "user".into(), "active".into())], "{}", out.stdout);
+
+    // A link inside the repository still loads.
+    fs::remove_file(&local).unwrap();
+    env.write("project/config/settings.json", &pre_tool_use("project"));
+    std::os::unix::fs::symlink(env.project.join("config/settings.json"), &settings).unwrap();
+    let out = run(&["--json", "list", "--all"]);
+    let rows = listed(&out);
+    let project = ("project".to_owned(), "project".to_owned(), "untrusted".to_owned());
+    assert!(rows.contains(&project), "{rows:?}");
+    assert!(!out.stdout.contains("config_read_failed"), "{}", out.stdout);
+}
+
+#[test]
+fn world_writable_managed_settings_are_refused() {
+    let env = TestEnv::new("confine-managed");
+    let chmod = |p: &std::path::Path, mode| {
+        fs::set_permissions(p, fs::Permissions::from_mode(mode)).unwrap();
+    };
+    let active = |out: &Output| -> Vec<String> {
+        listed(out).into_iter().filter(|h| h.2 == "active").map(|h| h.0).collect()
+    };
+    let managed = env.write("etc/managed-settings.json", &pre_tool_use("managed"));
+    chmod(&managed, 0o644);
+    let out = run_cc(&env, &["--json", "list", "--all"]);
+    assert_eq!(active(&out), ["managed"], "{}", out.stdout);
+
+    // Writable by every user: refused, naming the file and its mode.
+    chmod(&managed, 0o666);
+    let out = run_cc(&env, &["--json", "list", "--all"]);
+    assert_eq!(active(&out), Vec::<String>::new(), "{}", out.stdout);
+    assert_eq!(
+        messages(&out.json()),
+        ["config_read_failed: Failed to read hooks config at [TMP]/etc/managed-settings.json: \
+          it is writable by every user (mode 0666), so it is not read"]
+    );
+    let out = run_cc(&env, &["run", "PreToolUse", "--payload", BASH]);
+    assert!(out.stdout.contains("(mode 0666), so it is not read"), "{}", out.stdout);
+
+    // A link to a file writable by every user: judged by that file.
+    fs::remove_file(&managed).unwrap();
+    let target = env.write("elsewhere/managed.json", &pre_tool_use("linked"));
+    chmod(&target, 0o666);
+    std::os::unix::fs::symlink(&target, &managed).unwrap();
+    let out = run_cc(&env, &["--json", "list", "--all"]);
+    assert_eq!(active(&out), Vec::<String>::new(), "{}", out.stdout);
+    assert!(
+        messages(&out.json())[0]
+            .contains("managed-settings.json: it is writable by every user (mode 0666)")
+    );
+
+    // A drop-in folder writable by every user: its drop-ins are refused.
+    fs::remove_file(&managed).unwrap();
+    env.write("etc/managed-settings.json", &pre_tool_use("managed"));
+    chmod(&managed, 0o644);
+    let planted = env.write("etc/managed-settings.d/50-planted.json", &pre_tool_use("planted"));
+    chmod(&planted, 0o644);
+    let dropins = env.root.join("etc/managed-settings.d");
+    chmod(&dropins, 0o755);
+    let out = run_cc(&env, &["--json", "list", "--all"]);
+    assert_eq!(active(&out), ["managed", "planted"], "{}", out.stdout);
+    chmod(&dropins, 0o777);
+    let out = run_cc(&env, &["--json", "list", "--all"]);
+    assert_eq!(active(&out), ["managed"], "{}", out.stdout);
+    assert_eq!(
+        messages(&out.json()),
+        ["config_read_failed: Failed to read hooks config at \
+          [TMP]/etc/managed-settings.d/50-planted.json: its folder [TMP]/etc/managed-settings.d \
+          is writable by every user (mode 0777), so it is not read"]
+    );
+    chmod(&dropins, 0o755);
 }
