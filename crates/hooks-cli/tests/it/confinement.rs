@@ -1,8 +1,9 @@
 //! Nothing outside the repository is read or printed through it, and state is read and
 //! written only as regular files: project files of both profiles that resolve outside the
 //! project root are not read, managed settings anyone could write are refused, FIFOs and
-//! oversized files are refused at once, a linked `.state` is never chmodded or written
-//! through.
+//! oversized files are refused at once (the session's `CLAUDE_ENV_FILE` included), the
+//! host's `CLAUDE_ENV_FILE` reaches no handler, and a linked `.state` or session folder is
+//! never chmodded or written through.
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt as _;
@@ -358,4 +359,147 @@ fn world_writable_managed_settings_are_refused() {
           is writable by every user (mode 0777), so it is not read"]
     );
     chmod(&dropins, 0o755);
+}
+
+/// A SessionStart and a PreToolUse handler that each append `{event}={CLAUDE_ENV_FILE}`
+/// to `seen` and, given a file, an `export` line to it.
+fn env_file_reporters(seen: &std::path::Path) -> String {
+    let report = |event: &str| {
+        serde_json::json!([{"hooks": [{"type": "command", "command": format!(
+            "printf '{event}=%s\\n' \"${{CLAUDE_ENV_FILE-unset}}\" >> {}; \
+             [ -z \"$CLAUDE_ENV_FILE\" ] || echo 'export EVIL=1' >> \"$CLAUDE_ENV_FILE\"",
+            seen.display()
+        )}]}])
+    };
+    serde_json::json!({"hooks": {
+        "SessionStart": report("SessionStart"),
+        "PreToolUse": report("PreToolUse"),
+    }})
+    .to_string()
+}
+
+#[test]
+fn the_host_claude_env_file_reaches_no_handler() {
+    let env = TestEnv::new("confine-host-env");
+    // `hooks` runs inside a Claude Code session, which sources this file after its own
+    // SessionStart hooks.
+    let host_file = env.write("host-session/env", "");
+    let seen = env.root.join("seen");
+    let settings = env_file_reporters(&seen);
+    env.user_hooks(&settings);
+    let start = r#"{"session_id": "s1", "source": "startup"}"#;
+    for profile in ["claude-code", "deepagents"] {
+        for (event, payload) in [("PreToolUse", BASH), ("SessionStart", start)] {
+            let mut args = vec!["--profile", profile];
+            if profile == "claude-code" {
+                args.extend(["--settings", settings.as_str()]);
+            }
+            args.extend(["run", event, "--payload", payload]);
+            let mut cmd = env.command(&args);
+            cmd.env("CLAUDE_CONFIG_DIR", env.root.join("claude"))
+                .env("CLAUDE_ENV_FILE", &host_file);
+            let out = bounded(&env, cmd, &args.join(" "));
+            assert_eq!(out.code, 0, "{}", out.stderr);
+        }
+    }
+    assert_eq!(
+        env.filter(&fs::read_to_string(&seen).unwrap()),
+        "PreToolUse=unset\nSessionStart=[TMP]/claude/.state/sessions/s1/env\n\
+         PreToolUse=unset\nSessionStart=unset\n"
+    );
+    assert_eq!(fs::read_to_string(&host_file).unwrap(), "", "no handler wrote the host's file");
+}
+
+#[test]
+fn a_fifo_or_a_link_at_the_session_env_file_is_refused_at_once() {
+    let env = TestEnv::new("confine-env-fifo");
+    let seen = env.root.join("seen");
+    let settings = env_file_reporters(&seen);
+    let dir = env.root.join("claude/.state/sessions/s1");
+    fs::create_dir_all(&dir).unwrap();
+    let env_file = dir.join("env");
+    let run = || {
+        let args = [
+            "--settings",
+            &settings,
+            "run",
+            "SessionStart",
+            "--payload",
+            r#"{"session_id": "s1", "source": "startup"}"#,
+        ];
+        let out = run_cc(&env, &args);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out.json()
+    };
+    // A FIFO: not opened for writing (that would wait for a reader), refused by its type.
+    rustix::fs::mkfifoat(rustix::fs::CWD, &env_file, rustix::fs::Mode::from_raw_mode(0o600))
+        .unwrap();
+    let decision = run();
+    assert_eq!(
+        messages(&decision["decision"]),
+        ["state_refused: CLAUDE_ENV_FILE [TMP]/claude/.state/sessions/s1/env not created: it \
+          is a FIFO, not a regular file; the handlers run without it"]
+    );
+    // A link (to a file the handlers could append to): never followed.
+    fs::remove_file(&env_file).unwrap();
+    let victim = env.write("victim", "keep\n");
+    std::os::unix::fs::symlink(&victim, &env_file).unwrap();
+    let decision = run();
+    assert!(
+        messages(&decision["decision"])[0]
+            .ends_with("env not created: it is a symbolic link, which is never followed; the handlers run without it"),
+        "{decision}"
+    );
+    assert_eq!(fs::read_to_string(&victim).unwrap(), "keep\n");
+    assert_eq!(fs::read_to_string(&seen).unwrap(), "SessionStart=unset\nSessionStart=unset\n");
+}
+
+#[test]
+fn a_linked_session_folder_is_never_written_through() {
+    let env = TestEnv::new("confine-session-link");
+    // A long plain stdout (saved to `hook-output/`) and the env file's path.
+    let settings = serde_json::json!({"hooks": {"SessionStart": [{"hooks": [
+        {"type": "command", "command": "head -c 20000 /dev/zero | tr '\\000' a"},
+        {"type": "command", "command": "printf %s \"${CLAUDE_ENV_FILE-unset}\""},
+    ]}]}})
+    .to_string();
+    let claude = env.root.join("claude");
+    for (i, link) in [".state/sessions/s1", ".state/sessions", ".state"].into_iter().enumerate() {
+        let victim = env.root.join(format!("victim{i}"));
+        fs::create_dir_all(&victim).unwrap();
+        let _ = fs::remove_dir_all(&claude);
+        let at = claude.join(link);
+        fs::create_dir_all(at.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(&victim, &at).unwrap();
+        let args = [
+            "--settings",
+            &settings,
+            "run",
+            "SessionStart",
+            "--payload",
+            r#"{"session_id": "s1", "source": "startup"}"#,
+        ];
+        let out = run_cc(&env, &args);
+        assert_eq!(out.code, 0, "{link}: {}", out.stderr);
+        let decision = out.json();
+        let context = decision["decision"]["context"].as_array().unwrap();
+        assert_eq!(context.last().unwrap(), "unset", "{link}: no env file");
+        let refused = format!(
+            "{} is a symbolic link; the state folder and the folders in it must be real folders",
+            env.filter(&at.display().to_string())
+        );
+        let diagnostics = messages(&decision["decision"]);
+        assert!(
+            diagnostics
+                .iter()
+                .any(|m| m.starts_with("state_refused: CLAUDE_ENV_FILE") && m.contains(&refused)),
+            "{link}: {diagnostics:?}"
+        );
+        assert!(
+            diagnostics.iter().any(|m| m.starts_with("state_refused: long hook output not saved")
+                && m.contains(&refused)),
+            "{link}: {diagnostics:?}"
+        );
+        assert_eq!(fs::read_dir(&victim).unwrap().count(), 0, "{link}: written through the link");
+    }
 }
