@@ -1,9 +1,9 @@
 //! Nothing outside the repository is read or printed through it, and state is read and
 //! written only as regular files: project files of both profiles that resolve outside the
 //! project root are not read, managed settings anyone could write are refused, FIFOs and
-//! oversized files are refused at once (the session's `CLAUDE_ENV_FILE` included), the
-//! host's `CLAUDE_ENV_FILE` reaches no handler, and a linked `.state` or session folder is
-//! never chmodded or written through.
+//! oversized files are refused at once (the plugin option store and the session's
+//! `CLAUDE_ENV_FILE` included), the host's `CLAUDE_ENV_FILE` reaches no handler, and a
+//! linked `.state` or session folder is never chmodded or written through.
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt as _;
@@ -502,4 +502,102 @@ fn a_linked_session_folder_is_never_written_through() {
         );
         assert_eq!(fs::read_dir(&victim).unwrap().count(), 0, "{link}: written through the link");
     }
+}
+
+/// A Claude Code plugin `fmt@m` with a sensitive option `token`, installed in `{root}/claude`.
+fn plugin_with_a_sensitive_option(env: &TestEnv) {
+    let root = env.root.join("claude/plugins/cache/m/fmt/1.0.0");
+    env.write(
+        "claude/plugins/cache/m/fmt/1.0.0/.claude-plugin/plugin.json",
+        r#"{"name": "fmt", "version": "1.0.0", "userConfig": {"token": {"type": "string", "sensitive": true}}}"#,
+    );
+    env.write("claude/plugins/cache/m/fmt/1.0.0/hooks/hooks.json", &pre_tool_use("true"));
+    let installed = serde_json::json!({"version": 2, "plugins": {
+        "fmt@m": [{"installPath": root, "version": "1.0.0", "scope": "user"}],
+    }});
+    env.write("claude/plugins/installed_plugins.json", &installed.to_string());
+}
+
+#[test]
+fn the_plugin_option_store_is_a_state_file_like_the_others() {
+    let env = TestEnv::new("confine-options");
+    plugin_with_a_sensitive_option(&env);
+    let state = env.root.join("claude/.state");
+    fs::create_dir_all(&state).unwrap();
+    let store = state.join("plugin_options.json");
+    let shown = "[TMP]/claude/.state/plugin_options.json";
+
+    // A FIFO: `plugin config` and a session start no longer hang on it.
+    rustix::fs::mkfifoat(rustix::fs::CWD, &store, rustix::fs::Mode::from_raw_mode(0o600)).unwrap();
+    let out = run_cc(&env, &["plugin", "config", "fmt@m"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stderr.contains(&format!("{shown}: it is a FIFO, not a regular file")),
+        "{}",
+        out.stderr
+    );
+    let out = run_cc(&env, &["run", "PreToolUse", "--payload", BASH]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains(&format!(
+            "could not read the plugin option values: read {shown}: it is a FIFO"
+        )),
+        "{}",
+        out.stdout
+    );
+    fs::remove_file(&store).unwrap();
+
+    // A link to a device: refused at once, not read until memory runs out (the address
+    // space is capped, so a run that reads it fails instead of taking the machine's
+    // memory).
+    std::os::unix::fs::symlink("/dev/zero", &store).unwrap();
+    let managed = env.root.join("etc/managed-settings.json");
+    let mut cmd = std::process::Command::new("/bin/sh");
+    cmd.args(["-c", "ulimit -v 4194304; exec \"$@\"", "sh", crate::common::BIN])
+        .args(["--profile", "claude-code", "--managed", managed.to_str().unwrap()])
+        .args(["plugin", "config", "fmt@m"])
+        .env_clear()
+        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+        .env("HOME", &env.user_home)
+        .env("CLAUDE_CONFIG_DIR", env.root.join("claude"))
+        .current_dir(&env.project);
+    let out = bounded(&env, cmd, "plugin config (store linked to /dev/zero)");
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stderr.contains(&format!("{shown}: it is a device, not a regular file")),
+        "{}",
+        out.stderr
+    );
+    fs::remove_file(&store).unwrap();
+
+    // Over 16 MiB (sparse): refused without being read.
+    fs::File::create(&store).unwrap().set_len(17 << 20).unwrap();
+    let out = run_cc(&env, &["plugin", "config", "fmt@m"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stderr.contains(&format!("{shown}: it is larger than the 16 MiB limit")),
+        "{}",
+        out.stderr
+    );
+    fs::remove_dir_all(&state).unwrap();
+
+    // `.state` linked to another folder: the sensitive value is not written through it.
+    let victim = env.root.join("victim");
+    fs::create_dir_all(&victim).unwrap();
+    std::os::unix::fs::symlink(&victim, &state).unwrap();
+    let out = run_cc(&env, &["plugin", "config", "fmt@m", "token=s3cr3t"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stderr.contains(
+            "[TMP]/claude/.state is a symbolic link; the state folder and the folders in it must be real folders"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(fs::read_dir(&victim).unwrap().count(), 0, "nothing written through the link");
+    // A real folder: set.
+    fs::remove_file(&state).unwrap();
+    let out = run_cc(&env, &["plugin", "config", "fmt@m", "token=s3cr3t"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(fs::metadata(&store).unwrap().permissions().mode() & 0o777, 0o600);
 }
