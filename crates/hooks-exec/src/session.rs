@@ -458,7 +458,7 @@ impl Session {
         {
             Some(Ok(path)) => Some(path),
             Some(Err(diagnostic)) => {
-                refused.push(diagnostic);
+                refused.push(*diagnostic);
                 None
             }
             None => None,
@@ -603,7 +603,7 @@ impl Session {
     /// without blocking and never through a link, and refused unless it is a regular file
     /// ([`crate::fs::open_append_regular`]). When it cannot be created the handlers run
     /// without the variable, and the `state_refused` warning (and the debug log) says why.
-    fn env_file(&self, session_id: &str) -> Result<PathBuf, Diagnostic> {
+    fn env_file(&self, session_id: &str) -> Result<PathBuf, Box<Diagnostic>> {
         let (anchor, dir) = self.session_place(session_id);
         let path = dir.join("env");
         let made = crate::fs::create_state_dirs(&anchor, &dir, 0o700)
@@ -615,13 +615,13 @@ impl Session {
                     log.note(&format!("CLAUDE_ENV_FILE {} not created: {err}", path.display()));
                 }
                 let shown = path.display().to_string();
-                Err(Diagnostic::warning(
+                Err(Box::new(Diagnostic::warning(
                     codes::STATE_REFUSED,
                     format!(
                         "CLAUDE_ENV_FILE {shown} not created: {err}; the handlers run without it"
                     ),
                 )
-                .with_source(shown))
+                .with_source(shown)))
             }
         }
     }
