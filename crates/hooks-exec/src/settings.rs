@@ -13,6 +13,12 @@
 //! `--managed FILE`); its drop-in folder is `managed-settings.d` beside it. A path already
 //! loaded is not loaded again; missing files are skipped silently.
 //!
+//! Project and local files come with the repository: each is read only when it resolves
+//! inside the repository root ([`crate::discovery::read_confined`]), and one that resolves
+//! elsewhere does not count as the file it reaches. A managed file writable by every user,
+//! or in a folder writable by every user, is refused ([`read_managed_file`]). Both rules:
+//! README, "Security model"; docs/claude-code.md, "Settings layers".
+//!
 //! Trust (1.7): a project or local file loads when the trust entry of `repo_root` records
 //! its [`hooks_core::Settings::hooks_sha256`] (the canonical JSON of its 1.4 keys), so
 //! editing another key keeps trust. An untrusted file contributes nothing: no handler, no
