@@ -317,4 +317,8 @@ pub mod codes {
     /// Claude Code settings files exist in the project but the deepagents profile does not
     /// read them (ours): how to read them instead.
     pub const CLAUDE_SETTINGS_IGNORED: &str = "claude_settings_ignored";
+    /// A file or folder of the engine's state that it would write (a session folder, its
+    /// `CLAUDE_ENV_FILE`, `hook-output/`) is a symbolic link or not a regular file or
+    /// folder (ours): refused before anything is written there.
+    pub const STATE_REFUSED: &str = "state_refused";
 }

@@ -324,16 +324,24 @@ pub fn read_layer_file(path: &Path) -> LayerFile {
 }
 
 /// Reads the project file of `paths`, once, like [`read_layer_file`], and only when the
-/// opened file is inside the project root (links resolved, checked on the opened
-/// descriptor): a `.deepagents/hooks.json` that is a link to `/proc/self/environ` or to a
-/// credential file elsewhere is not read, and is [`LayerFile::Failed`] with a
-/// `config_read_failed` saying it resolves outside the project root.
+/// opened file is inside the project root ([`read_confined`]): a `.deepagents/hooks.json`
+/// that is a link to `/proc/self/environ` or to a credential file elsewhere is not read.
 pub fn read_project_file(paths: &Paths) -> LayerFile {
-    let path = &paths.project_file;
+    read_confined(&paths.project_file, &paths.project_root)
+}
+
+/// Reads a project-level file (one that comes with the repository: the deepagents project
+/// file, the claude-code `.claude/settings.json` and `.claude/settings.local.json`), once,
+/// like [`read_layer_file`] (a regular file only, opened without blocking, at most
+/// [`crate::fs::MAX_FILE_BYTES`]), and only when the opened file lies inside `root` (links
+/// resolved, checked on the opened descriptor through `/proc/self/fd`, so a linked file
+/// or a linked folder on the way count alike). One that resolves elsewhere is
+/// [`LayerFile::Failed`] with a `config_read_failed` naming the file and saying it
+/// resolves outside the project root; no byte of it is read (README, "Security model").
+pub fn read_confined(path: &Path, root: &Path) -> LayerFile {
     let file = crate::fs::open_regular(path, true);
     if let Ok(file) = &file {
-        let root =
-            fs::canonicalize(&paths.project_root).unwrap_or_else(|_| paths.project_root.clone());
+        let root = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
         // Where the opened file is (the descriptor's own path), else the path resolved.
         let fd_link = format!("/proc/self/fd/{}", std::os::fd::AsRawFd::as_raw_fd(file));
         let real = fs::read_link(fd_link).or_else(|_| fs::canonicalize(path));
@@ -349,7 +357,7 @@ pub fn read_project_file(paths: &Paths) -> LayerFile {
     read_opened(path, file)
 }
 
-fn read_opened(path: &Path, file: io::Result<fs::File>) -> LayerFile {
+pub(crate) fn read_opened(path: &Path, file: io::Result<fs::File>) -> LayerFile {
     match file.and_then(crate::fs::read_open) {
         Ok(bytes) => {
             let sha256 = sha256_hex(&bytes);

@@ -115,6 +115,12 @@
 //! [`strip_profile`] then also drops every variable whose name starts with `OTEL_` (the
 //! OpenTelemetry exporter settings of the host, CLAUDE-CODE.md 10.1), allow list or not:
 //! a handler that wants telemetry configures its own. The deepagents profile keeps them.
+//!
+//! In both profiles it drops the host's own `CLAUDE_ENV_FILE` (set when `hooks` itself
+//! runs inside a Claude Code session), allow list or not: any handler could otherwise
+//! append `export` lines to the file that host sources. The only `CLAUDE_ENV_FILE` a
+//! handler sees is the session's own, given to the events of docs/claude-code.md
+//! ("CLAUDE_ENV_FILE").
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
@@ -200,8 +206,10 @@ pub fn scrub(
 }
 
 /// What the profile strips on top of [`scrub`] (module docs, "The claude-code profile"):
-/// under claude-code every `OTEL_*` variable; nothing under deepagents.
+/// the host's `CLAUDE_ENV_FILE` in both profiles; under claude-code every `OTEL_*`
+/// variable too.
 pub fn strip_profile(vars: &mut Vec<(OsString, OsString)>, profile: hooks_core::Profile) {
+    vars.retain(|(name, _)| name != "CLAUDE_ENV_FILE");
     if profile == hooks_core::Profile::ClaudeCode {
         vars.retain(|(name, _)| !name.as_bytes().starts_with(b"OTEL_"));
     }

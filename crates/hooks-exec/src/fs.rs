@@ -36,23 +36,67 @@ pub fn open_regular(path: &Path, follow_links: bool) -> io::Result<File> {
         flags |= rustix::fs::OFlags::NOFOLLOW;
     }
     let file = OpenOptions::new().read(true).custom_flags(flags.bits() as i32).open(path)?;
-    let kind = file.metadata()?.file_type();
+    match not_regular(file.metadata()?.file_type()) {
+        None => Ok(file),
+        Some(err) => Err(err),
+    }
+}
+
+/// Opens (creating it with `mode` less the umask when missing) the regular file at `path`
+/// for appending, as a state file the engine hands out (a session's `CLAUDE_ENV_FILE`):
+/// never through a link at `path` (`O_NOFOLLOW`), without blocking (`O_NONBLOCK`: a FIFO
+/// with no reader fails at once instead of waiting in `open`, one with a reader is
+/// refused by its type), the type checked on the opened descriptor. A link, a FIFO, a
+/// device, a socket or a folder is an [`io::ErrorKind::InvalidInput`] error saying which.
+pub fn open_append_regular(path: &Path, mode: u32) -> io::Result<File> {
+    let flags = rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOFOLLOW;
+    let opened = OpenOptions::new()
+        .append(true)
+        .create(true)
+        .mode(mode)
+        .custom_flags(flags.bits() as i32)
+        .open(path);
+    let file = match opened {
+        Ok(file) => file,
+        Err(err) => {
+            // ELOOP (a link under `O_NOFOLLOW`), ENXIO (a FIFO without a reader), EISDIR:
+            // say what is there rather than the errno.
+            return Err(match fs::symlink_metadata(path) {
+                Ok(meta) => not_regular(meta.file_type()).unwrap_or(err),
+                Err(_) => err,
+            });
+        }
+    };
+    match not_regular(file.metadata()?.file_type()) {
+        None => Ok(file),
+        Some(err) => Err(err),
+    }
+}
+
+/// The error for a file type that is not a regular file (`None` for a regular file).
+fn not_regular(kind: fs::FileType) -> Option<io::Error> {
+    use std::os::unix::fs::FileTypeExt as _;
     let what = if kind.is_file() {
-        return Ok(file);
+        return None;
+    } else if kind.is_symlink() {
+        "a symbolic link, which is never followed"
     } else if kind.is_dir() {
         "a folder"
-    } else if std::os::unix::fs::FileTypeExt::is_fifo(&kind) {
+    } else if kind.is_fifo() {
         "a FIFO"
-    } else if std::os::unix::fs::FileTypeExt::is_char_device(&kind)
-        || std::os::unix::fs::FileTypeExt::is_block_device(&kind)
-    {
+    } else if kind.is_char_device() || kind.is_block_device() {
         "a device"
-    } else if std::os::unix::fs::FileTypeExt::is_socket(&kind) {
+    } else if kind.is_socket() {
         "a socket"
     } else {
         "not a file"
     };
-    Err(io::Error::new(io::ErrorKind::InvalidInput, format!("it is {what}, not a regular file")))
+    let text = if kind.is_symlink() {
+        format!("it is {what}")
+    } else {
+        format!("it is {what}, not a regular file")
+    };
+    Some(io::Error::new(io::ErrorKind::InvalidInput, text))
 }
 
 /// The bytes of the regular file at `path` (links followed), at most [`MAX_FILE_BYTES`]:
@@ -81,6 +125,54 @@ pub(crate) fn read_open(file: File) -> io::Result<Vec<u8>> {
         return Err(too_big());
     }
     Ok(bytes)
+}
+
+/// Creates the folder `dir` of the engine's state, never through a link: `anchor` (the
+/// hooks home, or a folder the host gave) is created with its missing parents, `mode` less
+/// the umask, as `create_dir_all` does (a link there is the user's or the host's choice),
+/// then each folder of `dir` below it, one at
+/// a time, with `mode` (less the umask). Every one of those folders, new or already there,
+/// must be a real folder: a symbolic link (the state folder linked elsewhere, a planted
+/// `sessions/{id}` link) or a file is an [`io::ErrorKind::InvalidInput`] error naming it,
+/// found before anything is created below it, so nothing is written through the link.
+/// A `dir` outside `anchor` is refused the same way.
+pub fn create_state_dirs(anchor: &Path, dir: &Path, mode: u32) -> io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt as _;
+    let Ok(rel) = dir.strip_prefix(anchor) else {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{} is not inside {}", dir.display(), anchor.display()),
+        ));
+    };
+    fs::DirBuilder::new().recursive(true).mode(mode).create(anchor)?;
+    let mut at = anchor.to_path_buf();
+    for part in rel.components() {
+        let std::path::Component::Normal(part) = part else {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{} is not a plain path below {}", dir.display(), anchor.display()),
+            ));
+        };
+        at.push(part);
+        match fs::DirBuilder::new().mode(mode).create(&at) {
+            Ok(()) => {}
+            Err(err) if err.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(err) => return Err(err),
+        }
+        let meta = fs::symlink_metadata(&at)?;
+        if !meta.is_dir() {
+            let what =
+                if meta.file_type().is_symlink() { "a symbolic link" } else { "not a folder" };
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{} is {what}; the state folder and the folders in it must be real folders",
+                    at.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The mode `std::fs` creates files with (before the umask): `0o666`.
@@ -225,6 +317,57 @@ mod tests {
         std::os::unix::fs::symlink(&file, tmp.path().join("link")).unwrap();
         assert!(open_regular(&tmp.path().join("link"), false).is_err());
         assert!(open_regular(&tmp.path().join("link"), true).is_ok());
+    }
+
+    #[test]
+    fn state_folders_are_never_made_through_a_link() {
+        let tmp = Scratch::new("fs-state-dirs");
+        let home = tmp.path().join("home");
+        let sessions = home.join(".state/sessions");
+        create_state_dirs(&home, &sessions.join("a"), 0o700).unwrap();
+        assert_eq!(mode(&sessions.join("a")), 0o700);
+        create_state_dirs(&home, &sessions.join("a"), 0o700).unwrap();
+        // A planted link at any folder below the anchor: refused, its target left empty.
+        let victim = tmp.mkdir("victim");
+        std::os::unix::fs::symlink(&victim, sessions.join("b")).unwrap();
+        let err = create_state_dirs(&home, &sessions.join("b/hook-output"), 0o700).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+        assert!(err.to_string().ends_with("/sessions/b is a symbolic link; the state folder and the folders in it must be real folders"), "{err}");
+        assert_eq!(listing(&victim), Vec::<String>::new());
+        let other = tmp.path().join("other");
+        fs::create_dir(&other).unwrap();
+        std::os::unix::fs::symlink(&victim, other.join(".state")).unwrap();
+        assert!(create_state_dirs(&other, &other.join(".state/sessions/x"), 0o700).is_err());
+        assert_eq!(listing(&victim), Vec::<String>::new());
+        assert!(create_state_dirs(&home, &tmp.path().join("elsewhere"), 0o700).is_err());
+        // The anchor itself may be a link (the home is the user's choice).
+        let linked_home = tmp.path().join("linked-home");
+        std::os::unix::fs::symlink(&home, &linked_home).unwrap();
+        create_state_dirs(&linked_home, &linked_home.join(".state/sessions/c"), 0o700).unwrap();
+    }
+
+    #[test]
+    fn handed_out_files_are_opened_without_blocking_or_following_links() {
+        let tmp = Scratch::new("fs-append");
+        let path = tmp.path().join("env");
+        drop(open_append_regular(&path, 0o600).unwrap());
+        assert_eq!(mode(&path), 0o600);
+        fs::write(&path, "export A=1\n").unwrap();
+        drop(open_append_regular(&path, 0o600).unwrap());
+        assert_eq!(fs::read_to_string(&path).unwrap(), "export A=1\n", "never truncated");
+        let fifo = tmp.path().join("fifo");
+        rustix::fs::mkfifoat(rustix::fs::CWD, &fifo, rustix::fs::Mode::from_raw_mode(0o600))
+            .unwrap();
+        let link = tmp.path().join("link");
+        std::os::unix::fs::symlink(&path, &link).unwrap();
+        for (p, what) in [
+            (fifo.as_path(), "it is a FIFO, not a regular file"),
+            (link.as_path(), "it is a symbolic link, which is never followed"),
+            (tmp.path(), "it is a folder, not a regular file"),
+        ] {
+            let err = open_append_regular(p, 0o600).unwrap_err();
+            assert_eq!(err.to_string(), what, "{}", p.display());
+        }
     }
 
     #[test]

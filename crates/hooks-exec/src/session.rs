@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 use hooks_core::{
     AsyncResult, Background, Capabilities, Decision, Diagnostic, Dispatch, Effect, Event, Handler,
     HostContext, Invocation, Job, JobKind, JobOutput, LayerDocument, Profile, Program, Rewake,
-    SESSIONEND_TIMEOUT_VAR, Snapshot, Termination, TurnState, cancelled, finish_background,
+    SESSIONEND_TIMEOUT_VAR, Snapshot, Termination, TurnState, cancelled, codes, finish_background,
     gets_env_file,
 };
 use serde::Serialize;
@@ -434,9 +434,17 @@ impl Session {
     /// inside it, not as tasks, so no further runtime tick is needed.
     pub async fn fire(&self, invocation: Invocation) -> Fired {
         let snapshot = self.snapshot();
-        let env_file = gets_env_file(snapshot.profile(), invocation.event())
+        let mut refused = Vec::new();
+        let env_file = match gets_env_file(snapshot.profile(), invocation.event())
             .then(|| self.env_file(&invocation.common.session_id))
-            .flatten();
+        {
+            Some(Ok(path)) => Some(path),
+            Some(Err(diagnostic)) => {
+                refused.push(*diagnostic);
+                None
+            }
+            None => None,
+        };
         let host = HostContext {
             env_file: env_file.as_ref().map(|p| p.to_string_lossy().into_owned()),
             sessionend_timeout_ms: self.sessionend_timeout_ms.clone(),
@@ -485,9 +493,14 @@ impl Session {
         let mut runs: Vec<Option<HandlerRun>> = vec![None; running.len()];
         let mut detached: Vec<(usize, DetachedRun)> = Vec::new();
         // claude-code: long texts go to files in the session folder (6.5 rule 8).
-        let long_texts = snapshot.profile().is_claude_code().then(|| LongTexts {
-            dir: self.session_dir(&dispatch.invocation().common.session_id).join("hook-output"),
-            debug: self.debug.clone(),
+        let long_texts = snapshot.profile().is_claude_code().then(|| {
+            let (anchor, dir) = self.session_place(&dispatch.invocation().common.session_id);
+            LongTexts {
+                anchor,
+                dir: dir.join("hook-output"),
+                debug: self.debug.clone(),
+                refused: Mutex::new(None),
+            }
         });
         let fingerprints: Vec<String> = dispatch
             .jobs()
@@ -531,12 +544,16 @@ impl Session {
             self.start_background(event, id, Dispatch::detached_background(), rest);
         }
 
+        // Read back without following a link a handler may have put in its place.
         if let Some(path) = &env_file
-            && let Ok(contents) = crate::fs::read_regular(path)
+            && let Ok(contents) =
+                crate::fs::open_regular(path, false).and_then(crate::fs::read_open)
         {
             dispatch.env_file_contents(&path.to_string_lossy(), &contents);
         }
-        let outcome = dispatch.finish(&mut lock(&self.turn));
+        refused.extend(long_texts.and_then(|l| l.refused.into_inner().ok().flatten()));
+        let mut outcome = dispatch.finish(&mut lock(&self.turn));
+        outcome.decision.diagnostics.extend(refused);
         Fired {
             event,
             snapshot_id: snapshot.id().to_owned(),
@@ -547,48 +564,46 @@ impl Session {
         }
     }
 
-    /// The session's folder for `session_id`: the host's, else under the home.
-    fn session_dir(&self, session_id: &str) -> PathBuf {
+    /// The folder below which every folder of the session is created without following a
+    /// link ([`crate::fs::create_state_dirs`]), and the session's folder: the host's
+    /// folder and itself when the host gives one, else the home and
+    /// `{home}/.state/sessions/{id}`.
+    fn session_place(&self, session_id: &str) -> (PathBuf, PathBuf) {
         match &self.options.session_dir {
-            Some(dir) => absolute(dir, &self.options.cwd),
-            None => self.paths.home.session_dir(session_id),
+            Some(dir) => {
+                let dir = absolute(dir, &self.options.cwd);
+                (dir.clone(), dir)
+            }
+            None => (self.paths.home.root().to_path_buf(), self.paths.home.session_dir(session_id)),
         }
     }
 
     /// Creates (when missing) and returns the session's `CLAUDE_ENV_FILE`,
-    /// `{session_dir}/env` (CLAUDE-CODE.md 10.2): folders 0700, the file 0600, never
-    /// truncated (handlers append), a symbolic link refused. `None` when it cannot be
-    /// created (the debug log says why): the handlers then run without the variable.
-    fn env_file(&self, session_id: &str) -> Option<PathBuf> {
-        use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
-        let dir = self.session_dir(session_id);
+    /// `{session_dir}/env` (CLAUDE-CODE.md 10.2): folders 0700, each one below the home a
+    /// real folder (a linked `.state`, `sessions` or session folder is refused before
+    /// anything is created in it); the file 0600, never truncated (handlers append), opened
+    /// without blocking and never through a link, and refused unless it is a regular file
+    /// ([`crate::fs::open_append_regular`]). When it cannot be created the handlers run
+    /// without the variable, and the `state_refused` warning (and the debug log) says why.
+    fn env_file(&self, session_id: &str) -> Result<PathBuf, Box<Diagnostic>> {
+        let (anchor, dir) = self.session_place(session_id);
         let path = dir.join("env");
-        let made = std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(&dir)
-            .and_then(|()| {
-                std::fs::OpenOptions::new()
-                    .append(true)
-                    .create(true)
-                    .mode(0o600)
-                    .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
-                    .open(&path)
-            })
-            .and_then(|file| {
-                if file.metadata()?.is_file() {
-                    Ok(())
-                } else {
-                    Err(std::io::Error::other("not a regular file"))
-                }
-            });
+        let made = crate::fs::create_state_dirs(&anchor, &dir, 0o700)
+            .and_then(|()| crate::fs::open_append_regular(&path, 0o600));
         match made {
-            Ok(()) => Some(path),
+            Ok(_file) => Ok(path),
             Err(err) => {
                 if let Some(log) = &self.debug {
                     log.note(&format!("CLAUDE_ENV_FILE {} not created: {err}", path.display()));
                 }
-                None
+                let shown = path.display().to_string();
+                Err(Box::new(Diagnostic::warning(
+                    codes::STATE_REFUSED,
+                    format!(
+                        "CLAUDE_ENV_FILE {shown} not created: {err}; the handlers run without it"
+                    ),
+                )
+                .with_source(shown)))
             }
         }
     }
@@ -891,8 +906,12 @@ impl Session {
 /// Where a claude-code session saves the long texts of handler results (CLAUDE-CODE.md 6.5
 /// rule 8): `{session_dir}/hook-output/`.
 struct LongTexts {
+    /// The folder below which `dir` is created without following a link.
+    anchor: PathBuf,
     dir: PathBuf,
     debug: Option<Arc<DebugLog>>,
+    /// The `state_refused` warning of a folder that is refused (a link), once per event.
+    refused: Mutex<Option<Diagnostic>>,
 }
 
 impl LongTexts {
@@ -917,6 +936,18 @@ impl LongTexts {
                         let dir = self.dir.display();
                         log.note(&format!("long hook {field} not saved in {dir}: {err}"));
                     }
+                    if err.kind() == std::io::ErrorKind::InvalidInput
+                        && let Ok(mut refused) = self.refused.lock()
+                    {
+                        let dir = self.dir.display().to_string();
+                        refused.get_or_insert_with(|| {
+                            Diagnostic::warning(
+                                codes::STATE_REFUSED,
+                                format!("long hook output not saved in {dir}: {err}"),
+                            )
+                            .with_source(dir)
+                        });
+                    }
                 }
             }
         }
@@ -924,15 +955,13 @@ impl LongTexts {
     }
 
     /// Writes `text` to a new file `{fingerprint}-{n}.txt` (the first free `n` from 1):
-    /// the folder 0700 and never a symbolic link, the file 0600, created new (never an
-    /// existing file, never through a link).
+    /// the folders 0700, each one below the home (or the host's session folder) a real
+    /// folder, never a symbolic link ([`crate::fs::create_state_dirs`]); the file 0600,
+    /// created new (never an existing file, never through a link).
     fn write(&self, fingerprint: &str, text: &str) -> std::io::Result<PathBuf> {
         use std::io::Write as _;
-        use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
-        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(&self.dir)?;
-        if !std::fs::symlink_metadata(&self.dir)?.is_dir() {
-            return Err(std::io::Error::other("not a folder"));
-        }
+        use std::os::unix::fs::OpenOptionsExt;
+        crate::fs::create_state_dirs(&self.anchor, &self.dir, 0o700)?;
         for n in 1..=10_000u32 {
             let path = self.dir.join(format!("{fingerprint}-{n}.txt"));
             let opened = std::fs::OpenOptions::new()

@@ -13,6 +13,12 @@
 //! `--managed FILE`); its drop-in folder is `managed-settings.d` beside it. A path already
 //! loaded is not loaded again; missing files are skipped silently.
 //!
+//! Project and local files come with the repository: each is read only when it resolves
+//! inside the repository root ([`crate::discovery::read_confined`]), and one that resolves
+//! elsewhere does not count as the file it reaches. A managed file writable by every user,
+//! or in a folder writable by every user, is refused ([`read_managed_file`]). Both rules:
+//! README, "Security model"; docs/claude-code.md, "Settings layers".
+//!
 //! Trust (1.7): a project or local file loads when the trust entry of `repo_root` records
 //! its [`hooks_core::Settings::hooks_sha256`] (the canonical JSON of its 1.4 keys), so
 //! editing another key keeps trust. An untrusted file contributes nothing: no handler, no
@@ -113,14 +119,87 @@ fn same_path(a: &Path, b: &Path) -> bool {
         }
 }
 
+/// The folder a project-level settings file (`{dir}/.claude/...`) must resolve inside:
+/// the repository root when `dir` is in it, else `dir` itself (a start folder outside the
+/// repository, with `--project`).
+pub(crate) fn confinement_root(path: &Path, repo_root: &Path) -> PathBuf {
+    let dir = path.parent().and_then(Path::parent).unwrap_or(repo_root);
+    let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    if dir.starts_with(repo_root) || canonical(dir).starts_with(canonical(repo_root)) {
+        repo_root.to_path_buf()
+    } else {
+        dir.to_path_buf()
+    }
+}
+
+/// Whether `path` (links resolved) lies inside `root`; a path that cannot be resolved (a
+/// missing file) counts as inside.
+pub(crate) fn resolves_inside(path: &Path, root: &Path) -> bool {
+    match (std::fs::canonicalize(path), std::fs::canonicalize(root)) {
+        (Ok(path), Ok(root)) => path.starts_with(root),
+        _ => true,
+    }
+}
+
+/// Reads one managed settings file like [`read_layer_file`], refusing one that anybody
+/// could have written (README, "Security model"; as sshd's `StrictModes`, sudo and cron
+/// do): a file writable by every user (its own mode, checked on the opened descriptor, so
+/// a link is judged by the file it reaches), or one in a folder writable by every user (a
+/// `managed-settings.d` where anyone can plant a drop-in, sticky or not). Refused is a
+/// `config_read_failed` error naming the file and the mode; nothing of it is read.
+pub(crate) fn read_managed_file(path: &Path) -> LayerFile {
+    use std::os::unix::fs::PermissionsExt as _;
+    let file = crate::fs::open_regular(path, true);
+    if let Ok(opened) = &file {
+        let world_writable = |mode: u32| mode & 0o002 != 0;
+        let mode = opened.metadata().map(|m| m.permissions().mode() & 0o7777).unwrap_or(0);
+        let why = if world_writable(mode) {
+            Some(format!("it is writable by every user (mode {mode:04o}), so it is not read"))
+        } else {
+            let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            let dir_mode =
+                std::fs::metadata(dir).map(|m| m.permissions().mode() & 0o7777).unwrap_or(0);
+            world_writable(dir_mode).then(|| {
+                format!(
+                    "its folder {} is writable by every user (mode {dir_mode:04o}), so it is \
+                     not read",
+                    dir.display()
+                )
+            })
+        };
+        if let Some(why) = why {
+            return LayerFile::Failed(crate::discovery::read_failed_diagnostic(path, &why));
+        }
+    }
+    crate::discovery::read_opened(path, file)
+}
+
+/// How a settings file is read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Read<'a> {
+    /// A user-level file, as any layer file ([`read_layer_file`]).
+    Plain,
+    /// A managed file ([`read_managed_file`]).
+    Managed,
+    /// A project-level file, only when it resolves inside this folder
+    /// ([`crate::discovery::read_confined`]).
+    Confined(&'a Path),
+}
+
 /// Reads one settings file (missing: `None`; unreadable: its diagnostic).
 pub(crate) fn read_settings(
     path: &Path,
     scope: SettingsScope,
     profile: Profile,
+    how: Read<'_>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<SettingsFile> {
-    match read_layer_file(path) {
+    let read = match how {
+        Read::Plain => read_layer_file(path),
+        Read::Managed => read_managed_file(path),
+        Read::Confined(root) => crate::discovery::read_confined(path, root),
+    };
+    match read {
         LayerFile::Missing => None,
         LayerFile::Failed(d) => {
             diagnostics.push(d);

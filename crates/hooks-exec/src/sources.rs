@@ -37,8 +37,8 @@ use hooks_core::{
 
 use crate::discovery::{LayerFile, Paths, read_layer_file};
 use crate::settings::{
-    CliSettings, Seen, apply_policy, claude_code_files, managed_files, policy_of, read_cli,
-    read_settings,
+    CliSettings, Read, Seen, apply_policy, claude_code_files, confinement_root, managed_files,
+    policy_of, read_cli, read_settings, resolves_inside,
 };
 use crate::trust::{ProjectGrant, ProjectLayer, SkipReason, TrustStore};
 
@@ -154,8 +154,8 @@ impl Sources {
             if !seen.first(&path) {
                 continue;
             }
-            let read =
-                read_settings(&path, SettingsScope::Managed, request.profile, &mut diagnostics);
+            let (scope, how) = (SettingsScope::Managed, Read::Managed);
+            let read = read_settings(&path, scope, request.profile, how, &mut diagnostics);
             sources.extend(read.map(|f| f.source));
         }
         if request.profile == Profile::ClaudeCode {
@@ -239,11 +239,19 @@ impl Sources {
             }
         }
         let root = &paths.project_root;
+        let mut refused = Seen::default();
         for (scope, path) in claude_code_files(&request, root, paths.home.root()) {
-            if !seen.first(&path) {
+            // Project-level files come with the repository: read only when they resolve
+            // inside it. One that resolves outside is refused, and does not stand for the
+            // file it reaches (a local file linked to the user file leaves the user layer).
+            let confine = matches!(scope, SettingsScope::Project | SettingsScope::Local)
+                .then(|| confinement_root(&path, root));
+            let outside = confine.as_deref().is_some_and(|r| !resolves_inside(&path, r));
+            if !(if outside { &mut refused } else { &mut seen }).first(&path) {
                 continue;
             }
-            let Some(mut file) = read_settings(&path, scope, profile, &mut diagnostics) else {
+            let how = confine.as_deref().map_or(Read::Plain, Read::Confined);
+            let Some(mut file) = read_settings(&path, scope, profile, how, &mut diagnostics) else {
                 continue;
             };
             if matches!(scope, SettingsScope::Project | SettingsScope::Local) {

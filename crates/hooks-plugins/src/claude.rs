@@ -309,7 +309,9 @@ fn read_installed(
     let mut out = BTreeMap::new();
     let file = dir.join("installed_plugins.json");
     let label = file.display().to_string();
-    let bytes = match fs::read(&file) {
+    // Claude Code's state files are read as ours are: regular files of at most 16 MiB,
+    // opened without blocking (README, "Security model").
+    let bytes = match hooks_exec::fs::read_regular(&file) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return out,
         Err(e) => {
@@ -468,7 +470,7 @@ pub(crate) fn load_store(home: &Home, diags: &mut Vec<Diagnostic>) -> Option<Opt
 /// file. `None` when there is none or it cannot be read (a catalogue only adds defaults
 /// and renames).
 fn marketplace_catalog(dir: &Path, market: &str) -> Option<(PathBuf, Value)> {
-    let known = fs::read(dir.join("known_marketplaces.json"))
+    let known = hooks_exec::fs::read_regular(&dir.join("known_marketplaces.json"))
         .ok()
         .and_then(|b| serde_json::from_slice::<Value>(&b).ok());
     let location = known
@@ -479,7 +481,7 @@ fn marketplace_catalog(dir: &Path, market: &str) -> Option<(PathBuf, Value)> {
         .map(PathBuf::from)
         .unwrap_or_else(|| dir.join("marketplaces").join(market));
     let file = location.join(".claude-plugin").join("marketplace.json");
-    let catalog: Value = serde_json::from_slice(&fs::read(&file).ok()?).ok()?;
+    let catalog: Value = serde_json::from_slice(&hooks_exec::fs::read_regular(&file).ok()?).ok()?;
     Some((file, catalog))
 }
 

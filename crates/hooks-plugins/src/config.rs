@@ -141,7 +141,7 @@ pub fn set_plugin_config(
         });
     }
     if !changes.is_empty() {
-        store.save()?;
+        store.save(home)?;
     }
     Ok(changes)
 }

@@ -29,13 +29,27 @@ pub(crate) fn atomic_write(path: &Path, bytes: &[u8]) -> Result<()> {
     })
 }
 
-/// Reads a file, `None` when it does not exist.
+/// Reads a state file, `None` when it does not exist, under the rules of every state file
+/// (README, "Security model"; [`hooks_exec::fs::read_regular`]): a regular file of at
+/// most 16 MiB, opened without blocking, so a FIFO, a device (a link to `/dev/zero`) or a
+/// folder is an error at once and a larger file is refused without being read.
 pub(crate) fn read_optional(path: &Path) -> Result<Option<Vec<u8>>> {
-    match fs::read(path) {
+    match hooks_exec::fs::read_regular(path) {
         Ok(b) => Ok(Some(b)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(PluginError::Io { action: "read", path: path.to_owned(), source: e }),
     }
+}
+
+/// Creates the state folder `{home}/.state` (and the home) when missing, refusing a link
+/// there or a file in its place before anything is created or written through it (README,
+/// "Security model"; [`hooks_exec::fs::create_state_dirs`]). Every plugin mutation takes
+/// the [`StateLock`] first, so none writes through a linked state folder.
+pub(crate) fn create_state_dir(home: &Home) -> Result<PathBuf> {
+    let dir = home.state_dir();
+    hooks_exec::fs::create_state_dirs(home.root(), &dir, 0o777)
+        .map_err(PluginError::io("create", &dir))?;
+    Ok(dir)
 }
 
 /// The exclusive lock over plugin state (`{home}/.state/plugins.lock.lck`, `flock`). Every
@@ -50,8 +64,7 @@ impl StateLock {
     /// Takes the lock, waiting for any other holder.
     pub fn acquire(home: &Home) -> Result<Self> {
         let path = home.lock_file();
-        let dir = home.state_dir();
-        fs::create_dir_all(&dir).map_err(PluginError::io("create", &dir))?;
+        create_state_dir(home)?;
         let lock = FileLock::acquire(&path, DEFAULT_FILE_MODE).map_err(|e| PluginError::Io {
             action: "lock",
             path,
@@ -149,6 +162,10 @@ impl ReadLock {
     /// state folder yet (nothing to read) or the lock file cannot be created there (a
     /// read-only home, where no writer can run either).
     pub(crate) fn shared(home: &Home) -> Option<Self> {
+        // Nothing is created through a linked state folder (README, "Security model").
+        if fs::symlink_metadata(home.state_dir()).is_ok_and(|m| !m.is_dir()) {
+            return None;
+        }
         let path = home.state_dir().join(READ_LOCK_FILE);
         let file = match File::open(&path) {
             Ok(f) => f,
@@ -161,8 +178,7 @@ impl ReadLock {
 
     /// Takes the lock exclusively, waiting for every reader to finish.
     pub(crate) fn exclusive(home: &Home) -> Result<Self> {
-        let dir = home.state_dir();
-        fs::create_dir_all(&dir).map_err(PluginError::io("create", &dir))?;
+        let dir = create_state_dir(home)?;
         let path = dir.join(READ_LOCK_FILE);
         let file = open_lock(&path).map_err(PluginError::io("lock", &path))?;
         wait_flock(&file, FlockOperation::LockExclusive).map_err(PluginError::io("lock", &path))?;

@@ -5,8 +5,10 @@
 //! **The store.** `{"version":1,"plugins":{id:{key:value}}}`, values typed as declared
 //! (a number is a JSON number, a string list a JSON list). Created with mode 0600 and
 //! rewritten atomically (temporary file, then rename) under the plugin state lock, so a
-//! reader sees the old or the new file and a refused change writes nothing. It is this
-//! engine's secret lookup: a `sensitive` option takes its value from here only, never from
+//! reader sees the old or the new file and a refused change writes nothing. It is a state
+//! file like the others (README, "Security model"): read as a regular file of at most
+//! 16 MiB, opened without blocking (a FIFO or a device there is an error at once), and
+//! never written through a linked state folder. It is this engine's secret lookup: a `sensitive` option takes its value from here only, never from
 //! a settings file or its `default`.
 //!
 //! **Precedence** of a non-sensitive option: managed `pluginConfigs[id].options[key]`,
@@ -255,10 +257,10 @@ impl OptionStore {
         was
     }
 
-    /// Writes the store atomically with mode 0600.
-    pub(crate) fn save(&self) -> Result<()> {
-        let dir = self.path.parent().unwrap_or(Path::new("."));
-        std::fs::create_dir_all(dir).map_err(PluginError::io("create", dir))?;
+    /// Writes the store atomically with mode 0600, never through a linked state folder
+    /// ([`crate::fsutil::create_state_dir`]).
+    pub(crate) fn save(&self, home: &Home) -> Result<()> {
+        crate::fsutil::create_state_dir(home)?;
         hooks_exec::fs::write_atomic(&self.path, &to_pretty(&self.raw), Some(0o600))
             .map_err(PluginError::io("write", &self.path))
     }

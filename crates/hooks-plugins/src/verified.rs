@@ -6,7 +6,6 @@
 //! depends only on the home layout, the manifest format and the state files, never on the
 //! install machinery.
 
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use hooks_core::{InactiveStatus, Layer, LayerDocument, PluginInfo};
@@ -37,7 +36,9 @@ pub(crate) fn pinned_manifest(
     lock: &LockEntry,
 ) -> Result<FileManifest, String> {
     let path = manifest_path(home, id, &rec.install_path, lock);
-    let bytes = fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    // A state file like the others (README, "Security model"): regular, at most 16 MiB.
+    let bytes = hooks_exec::fs::read_regular(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let digest = sha256_hex(&bytes);
     if digest != lock.manifest_sha256 {
         return Err(format!(
