@@ -321,4 +321,10 @@ pub mod codes {
     /// `CLAUDE_ENV_FILE`, `hook-output/`) is a symbolic link or not a regular file or
     /// folder (ours): refused before anything is written there.
     pub const STATE_REFUSED: &str = "state_refused";
+    /// A fire's receipts could not be appended to the session's journal (README
+    /// "Receipts"); the decision stands.
+    pub const RECEIPT_FAILED: &str = "receipt_failed";
+    /// The receipt journal ended in a torn line (an earlier append that did not finish);
+    /// it was ended and left for `hooks receipts verify` to report.
+    pub const RECEIPT_TORN: &str = "receipt_torn";
 }

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::event::Event;
 use crate::output::{HandlerResult, PermissionDecision, PermissionRequestDecision, SpecificOutput};
-use crate::snapshot::{Handler, Layer, sha256_hex};
+use crate::snapshot::{Handler, Layer, Snapshot, sha256_hex};
 
 /// The `prev` of a journal's first record.
 pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
@@ -200,6 +200,86 @@ pub struct Draft {
     pub stdout: Option<StreamDigest>,
     /// What it printed on stderr (processes only).
     pub stderr: Option<StreamDigest>,
+}
+
+/// What the runtime saw of one job of a fire, for its receipt.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobTrace {
+    /// The job's handler: its index in [`Snapshot::handlers`].
+    pub handler: usize,
+    /// Ran, background, detached or no answer.
+    pub fate: Fate,
+    /// The bytes it got on stdin.
+    pub stdin: StreamDigest,
+    /// Exit status of a process.
+    pub exit_code: Option<i32>,
+    /// It ran past its timeout.
+    pub timed_out: bool,
+    /// Wall time in milliseconds.
+    pub duration_ms: u64,
+    /// What its answer contributed.
+    pub contributed: Option<Contribution>,
+    /// Its stdout (processes).
+    pub stdout: Option<StreamDigest>,
+    /// Its stderr (processes).
+    pub stderr: Option<StreamDigest>,
+}
+
+/// The facts of one fire every record shares.
+#[derive(Debug, Clone, Copy)]
+pub struct FireFacts<'a> {
+    /// RFC 3339 UTC time.
+    pub time: &'a str,
+    /// The payload's `session_id`.
+    pub session_id: &'a str,
+    /// The event.
+    pub event: Event,
+    /// The handlers (snapshot indexes) whose group matcher matched the event.
+    pub matcher_matched: &'a [usize],
+}
+
+/// The records of one fire: one per handler of the snapshot registered on the event, in
+/// configuration order, each with its fate. A handler with a job gets what `traces` saw;
+/// one without says why not: inactive (the audit's reason), its matcher did not match, its
+/// `if` rule did not admit the call, or (matched, no rule) the profile excluded it.
+pub fn drafts(snapshot: &Snapshot, fire: FireFacts<'_>, traces: &[JobTrace]) -> Vec<Draft> {
+    let snapshot_id = snapshot.id();
+    snapshot
+        .handlers()
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| h.event == fire.event)
+        .map(|(at, h)| {
+            let trace = traces.iter().find(|t| t.handler == at);
+            let (fate, reason) = match trace {
+                Some(t) => (t.fate, None),
+                None if !h.is_active() => (Fate::Inactive, h.status.word_and_reason().1),
+                None if !fire.matcher_matched.contains(&at) => (Fate::MatcherNoMatch, None),
+                None => match &h.if_rule {
+                    Some(rule) => (Fate::IfFalse, Some(format!("if {rule}"))),
+                    None => (Fate::Excluded, None),
+                },
+            };
+            Draft {
+                time: fire.time.to_owned(),
+                session_id: fire.session_id.to_owned(),
+                event: fire.event,
+                snapshot_id: snapshot_id.to_owned(),
+                handler_id: h.id.clone(),
+                fingerprint: h.fingerprint.clone(),
+                origin: Origin::of(h),
+                fate,
+                reason,
+                exit_code: trace.and_then(|t| t.exit_code),
+                timed_out: trace.is_some_and(|t| t.timed_out),
+                duration_ms: trace.map_or(0, |t| t.duration_ms),
+                contributed: trace.and_then(|t| t.contributed.clone()),
+                stdin: trace.map(|t| t.stdin.clone()),
+                stdout: trace.and_then(|t| t.stdout.clone()),
+                stderr: trace.and_then(|t| t.stderr.clone()),
+            }
+        })
+        .collect()
 }
 
 /// A sealed record as read back from a journal.

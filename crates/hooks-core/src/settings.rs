@@ -89,6 +89,9 @@ pub struct Settings {
     pub strict_plugin_only_hooks: Option<bool>,
     /// `disableCommandPluginSources` (managed only).
     pub disable_command_plugin_sources: Option<bool>,
+    /// `requireReceipts` (managed only; ours, README "Receipts"): every fire appends its
+    /// receipts, whatever the host or user chose.
+    pub require_receipts: Option<bool>,
     /// `allowedHttpHookUrls`.
     pub allowed_http_hook_urls: Option<Vec<String>>,
     /// `httpHookAllowedEnvVars`.
@@ -110,6 +113,7 @@ const KEYS: &[&str] = &[
     "allowManagedHooksOnly",
     "strictPluginOnlyCustomization",
     "disableCommandPluginSources",
+    "requireReceipts",
     "allowedHttpHookUrls",
     "httpHookAllowedEnvVars",
     "enabledPlugins",
@@ -145,7 +149,8 @@ pub fn parse_settings(
     let read = |key: &str| match key {
         "allowManagedHooksOnly"
         | "strictPluginOnlyCustomization"
-        | "disableCommandPluginSources" => scope.reads_managed_keys(),
+        | "disableCommandPluginSources"
+        | "requireReceipts" => scope.reads_managed_keys(),
         "pluginConfigs" => scope.reads_plugin_configs(),
         _ => KEYS.contains(&key),
     };
@@ -159,6 +164,7 @@ pub fn parse_settings(
             "disableCommandPluginSources" => {
                 settings.disable_command_plugin_sources = boolean(&mut cx, m)
             }
+            "requireReceipts" => settings.require_receipts = boolean(&mut cx, m),
             "strictPluginOnlyCustomization" => {
                 settings.strict_plugin_only_hooks = match &m.value.value {
                     JsonValue::Bool(b) => Some(*b),
@@ -296,6 +302,8 @@ pub struct Policy {
     pub summary: SettingsSummary,
     /// The HTTP policy of every layer's lists (7.2).
     pub http: HttpPolicy,
+    /// The managed layer's `requireReceipts: true` (README "Receipts").
+    pub require_receipts: bool,
 }
 
 impl Policy {
@@ -329,6 +337,7 @@ impl Policy {
         let mut by_precedence: Vec<&LayerSettings<'_>> = layers.iter().collect();
         by_precedence.sort_by_key(|l| rank(l.scope));
 
+        policy.require_receipts = last_managed(|s| s.require_receipts).is_some_and(|(v, _)| v);
         if let Some((true, file)) = last_managed(|s| s.disable_all_hooks) {
             policy.blocks.push(Block {
                 managed: true,

@@ -71,21 +71,21 @@ impl Home {
     }
 
     /// `{home}/.state/sessions/{session_id}`: the folder of a claude-code session
-    /// (CLAUDE-CODE.md 10.2, 6.5 rule 8) when the host gives none. An id that is not a
-    /// plain file name (ASCII letters, digits, `.`, `_`, `-`, at most 128, not starting
-    /// with `.`) is replaced by `sha256-` and the first 32 hex digits of its SHA-256, so
-    /// no id names a path outside the sessions folder.
+    /// (CLAUDE-CODE.md 10.2, 6.5 rule 8) when the host gives none, named by
+    /// [`session_file_name`].
     pub fn session_dir(&self, session_id: &str) -> PathBuf {
-        let plain = !session_id.is_empty()
-            && session_id.len() <= 128
-            && !session_id.starts_with('.')
-            && session_id.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
-        let name = if plain {
-            session_id.to_owned()
-        } else {
-            format!("sha256-{}", &sha256_hex(session_id.as_bytes())[..32])
-        };
-        self.state_dir().join("sessions").join(name)
+        self.state_dir().join("sessions").join(session_file_name(session_id))
+    }
+
+    /// `{home}/.state/receipts`: the receipt journals (README "Receipts").
+    pub fn receipts_dir(&self) -> PathBuf {
+        self.state_dir().join("receipts")
+    }
+
+    /// `{home}/.state/receipts/{session}.jsonl`: the receipt journal of `session_id`, named
+    /// by [`session_file_name`].
+    pub fn receipts_file(&self, session_id: &str) -> PathBuf {
+        self.receipts_dir().join(format!("{}.jsonl", session_file_name(session_id)))
     }
 
     /// `{home}/.state/installed_plugins.json`.
@@ -153,6 +153,22 @@ impl Home {
     /// `{home}/plugins/adopted/{sanitized id}.json`: a manifest pinned by adoption.
     pub fn adopted_manifest(&self, plugin_id: &str) -> PathBuf {
         self.plugins_dir().join("adopted").join(format!("{}.json", sanitize_plugin_id(plugin_id)))
+    }
+}
+
+/// The file name a session id gets under the state folder: the id itself when it is a
+/// plain file name (ASCII letters, digits, `.`, `_`, `-`, at most 128, not starting with
+/// `.`), else `sha256-` and the first 32 hex digits of its SHA-256, so no id names a path
+/// outside its folder.
+pub fn session_file_name(session_id: &str) -> String {
+    let plain = !session_id.is_empty()
+        && session_id.len() <= 128
+        && !session_id.starts_with('.')
+        && session_id.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
+    if plain {
+        session_id.to_owned()
+    } else {
+        format!("sha256-{}", &sha256_hex(session_id.as_bytes())[..32])
     }
 }
 

@@ -17,6 +17,7 @@ mod home;
 mod host;
 pub mod http;
 mod process;
+pub mod receipts;
 mod review;
 #[cfg(test)]
 mod scratch;
@@ -43,8 +44,8 @@ pub use process::{
 };
 pub use review::{TrustReview, TrustSubject};
 pub use session::{
-    AsyncResultListener, Fired, HandlerRun, RewakeListener, Session, SessionError, SessionOptions,
-    StatusListener,
+    AsyncResultListener, Fired, HandlerRun, ReceiptAt, RewakeListener, Session, SessionError,
+    SessionOptions, StatusListener,
 };
 pub use settings::{CLAUDE_CODE_MANAGED_SETTINGS, CliSettings, DEEPAGENTS_MANAGED_SETTINGS};
 pub use sources::{LoadRequest, Source, Sources, check_sources};

@@ -37,12 +37,16 @@ use hooks_core::{
 };
 use serde::Serialize;
 
+use hooks_core::receipt::{Contribution, Draft, Fate, FireFacts, JobTrace, StreamDigest};
+use hooks_core::text::{format_rfc3339, unix_seconds};
+
 use crate::callback::{CallbackGroup, run_callback};
 use crate::debug::{DebugLog, DebugSink};
 use crate::discovery::{AppNames, HomeError, LayerFile, Paths, read_project_file, resolve_home};
 use crate::env::{EnvPolicy, scrub, strip_profile};
 use crate::host::{HostHandlers, run_host_call};
 use crate::process::{self, ProcessSpec};
+use crate::receipts::Journal;
 use crate::settings::CliSettings;
 use crate::sources::{LoadRequest, Sources};
 use crate::trust::ProjectGrant;
@@ -110,6 +114,9 @@ pub struct SessionOptions {
     /// What answers `prompt`, `agent` and `mcp_tool` handlers (CLAUDE-CODE.md 8); `None`:
     /// they are skipped with `handler_needs_host`.
     pub host_handlers: Option<Arc<dyn HostHandlers>>,
+    /// Append a receipt per handler of each fire to the session's journal (README
+    /// "Receipts"); on by default. Managed `requireReceipts: true` keeps them on.
+    pub receipts: bool,
 }
 
 impl SessionOptions {
@@ -134,6 +141,7 @@ impl SessionOptions {
             managed_settings: None,
             cli_settings: None,
             host_handlers: None,
+            receipts: true,
         }
     }
 }
@@ -211,6 +219,21 @@ pub struct Fired {
     pub effect: Effect,
     /// One entry per matched handler, in configuration order.
     pub handlers: Vec<HandlerRun>,
+    /// Where the fire's receipts end in the session's journal (README "Receipts"): the
+    /// journal file and the last record's `seq` and `hash`. `None` when receipts are off
+    /// or could not be written (the decision then has a `receipt_failed` warning).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub receipt: Option<ReceiptAt>,
+}
+
+/// A position in a receipt journal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReceiptAt {
+    /// The journal file.
+    pub journal: PathBuf,
+    /// The last record of the fire.
+    #[serde(flatten)]
+    pub position: hooks_core::receipt::Position,
 }
 
 impl Fired {
@@ -228,6 +251,8 @@ struct Loaded {
     /// claude-code: the project-level settings files that loaded, with their
     /// `hooks_sha256` (what headless trust covers on reloads).
     trusted_files: BTreeMap<PathBuf, String>,
+    /// The managed settings require receipts (README "Receipts").
+    receipts_required: bool,
 }
 
 /// A hook session: the snapshot taken at start and the state kept between events.
@@ -507,24 +532,29 @@ impl Session {
             .iter()
             .map(|j| snapshot.handlers()[j.handler].fingerprint.chars().take(12).collect())
             .collect();
+        let mut traces = self.receipts_on().then(|| job_traces(&dispatch));
         poll_fn(|cx| {
             let mut pending = false;
             for slot in &mut running {
                 let Some(job) = slot else { continue };
                 match job.as_mut().poll(cx) {
                     Poll::Ready((index, ran, run)) => {
+                        let mut trace = traces.as_mut().and_then(|t| t.get_mut(index));
+                        if let Some(t) = trace.as_deref_mut() {
+                            saw(t, &ran, &run);
+                        }
                         match ran {
-                            Ran::Output(output) => match &long_texts {
-                                Some(long) => {
-                                    let fingerprint = &fingerprints[index];
-                                    dispatch.accept_mapped(index, output, |result| {
+                            Ran::Output(output) => {
+                                let fingerprint = &fingerprints[index];
+                                dispatch.accept_mapped(index, output, |result| {
+                                    if let Some(t) = trace {
+                                        t.contributed = Some(Contribution::of(result));
+                                    }
+                                    if let Some(long) = &long_texts {
                                         long.save(result, fingerprint);
-                                    });
-                                }
-                                None => {
-                                    dispatch.accept(index, output);
-                                }
-                            },
+                                    }
+                                });
+                            }
                             Ran::Detached(rest) => {
                                 dispatch.detach(index);
                                 detached.push((index, rest));
@@ -552,8 +582,24 @@ impl Session {
             dispatch.env_file_contents(&path.to_string_lossy(), &contents);
         }
         refused.extend(long_texts.and_then(|l| l.refused.into_inner().ok().flatten()));
+        let receipt_facts = traces.map(|traces| {
+            let invocation = dispatch.invocation();
+            let matched = snapshot.matching_positions(event, invocation.matcher_target());
+            (invocation.common.session_id.clone(), matched, traces)
+        });
         let mut outcome = dispatch.finish(&mut lock(&self.turn));
         outcome.decision.diagnostics.extend(refused);
+        let receipt = receipt_facts.and_then(|(session_id, matched, traces)| {
+            let time = format_rfc3339(unix_seconds(std::time::SystemTime::now()));
+            let fire = FireFacts {
+                time: &time,
+                session_id: &session_id,
+                event,
+                matcher_matched: &matched,
+            };
+            let drafts = hooks_core::receipt::drafts(&snapshot, fire, &traces);
+            self.append_receipts(&session_id, &drafts, &mut outcome.decision.diagnostics)
+        });
         Fired {
             event,
             snapshot_id: snapshot.id().to_owned(),
@@ -561,6 +607,50 @@ impl Session {
             decision: outcome.decision,
             effect: outcome.effect,
             handlers: runs.into_iter().flatten().collect(),
+            receipt,
+        }
+    }
+
+    /// True when fires append receipts: the host's choice, or managed policy's.
+    fn receipts_on(&self) -> bool {
+        self.options.receipts
+            || match self.loaded.read() {
+                Ok(l) => l.receipts_required,
+                Err(poisoned) => poisoned.into_inner().receipts_required,
+            }
+    }
+
+    /// Appends one fire's receipts to the session's journal; a failure is a
+    /// `receipt_failed` warning in `diagnostics`, a torn journal end `receipt_torn`.
+    fn append_receipts(
+        &self,
+        session_id: &str,
+        drafts: &[Draft],
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Option<ReceiptAt> {
+        let journal = Journal::of_session(&self.paths.home, session_id);
+        match journal.append(drafts) {
+            Ok(appended) => {
+                if let Some(line) = appended.torn_line {
+                    diagnostics.push(Diagnostic::warning(
+                        codes::RECEIPT_TORN,
+                        format!(
+                            "Receipt journal {} ended in a torn line ({line}): an earlier \
+                             append did not finish; `hooks receipts verify` reports it",
+                            journal.path().display()
+                        ),
+                    ));
+                }
+                let journal = journal.path().to_path_buf();
+                Some(ReceiptAt { journal, position: appended.position })
+            }
+            Err(err) => {
+                diagnostics.push(Diagnostic::warning(
+                    codes::RECEIPT_FAILED,
+                    format!("Receipts not written: {err}"),
+                ));
+                None
+            }
         }
     }
 
@@ -1047,8 +1137,9 @@ fn load(
     let callbacks = options.callbacks.iter().map(CallbackGroup::spec).collect();
     let sources = Sources::load(paths, request);
     let trusted_files = sources.trusted_settings_files();
+    let receipts_required = sources.receipts_required;
     let (snapshot, diagnostics) = sources.into_snapshot(callbacks);
-    Loaded { snapshot: Arc::new(snapshot), diagnostics, trusted_files }
+    Loaded { snapshot: Arc::new(snapshot), diagnostics, trusted_files, receipts_required }
 }
 
 /// The session's background handlers: the running ones and what the finished ones
@@ -1170,6 +1261,55 @@ impl Drop for StatusGuard {
     fn drop(&mut self) {
         self.slot.end(self.token);
     }
+}
+
+/// One trace per job of `dispatch`, before any answer: what a receipt says of a job that
+/// never answers (a cancelled fire), and the stdin digest of each job, hashed once per
+/// distinct stdin.
+fn job_traces(dispatch: &Dispatch) -> Vec<JobTrace> {
+    let mut digests: Vec<(*const u8, StreamDigest)> = Vec::new();
+    dispatch
+        .jobs()
+        .iter()
+        .map(|job| {
+            let ptr = job.stdin.as_ptr();
+            let stdin = match digests.iter().find(|(p, _)| *p == ptr) {
+                Some((_, d)) => d.clone(),
+                None => {
+                    let d = StreamDigest::of(&job.stdin);
+                    digests.push((ptr, d.clone()));
+                    d
+                }
+            };
+            let fate = if job.background.is_some() { Fate::Background } else { Fate::NoAnswer };
+            JobTrace {
+                handler: job.handler,
+                fate,
+                stdin,
+                exit_code: None,
+                timed_out: false,
+                duration_ms: 0,
+                contributed: None,
+                stdout: None,
+                stderr: None,
+            }
+        })
+        .collect()
+}
+
+/// Records in `trace` what a job's run came to: digests and sizes of its streams only.
+fn saw(trace: &mut JobTrace, ran: &Ran, run: &HandlerRun) {
+    trace.fate = match ran {
+        Ran::Output(_) => Fate::Ran,
+        Ran::Detached(_) => Fate::Detached,
+    };
+    if let Ran::Output(JobOutput::Process(raw)) = ran {
+        trace.stdout = Some(StreamDigest::of(&raw.stdout));
+        trace.stderr = Some(StreamDigest::of(&raw.stderr));
+    }
+    trace.exit_code = run.exit_code;
+    trace.timed_out = run.timed_out;
+    trace.duration_ms = run.elapsed_ms;
 }
 
 #[cfg(test)]

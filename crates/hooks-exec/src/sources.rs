@@ -130,6 +130,8 @@ pub struct Sources {
     pub summary: SettingsSummary,
     /// The HTTP policy of every settings layer that loads (7.2).
     pub http_policy: HttpPolicy,
+    /// The managed settings require receipts (README "Receipts").
+    pub receipts_required: bool,
     /// What plugin handlers get as `CLAUDE_PROJECT_DIR`: the project root, or under
     /// claude-code the start folder, like every other handler (CLAUDE-CODE.md 10.1).
     pub project_dir: PathBuf,
@@ -298,6 +300,7 @@ impl Sources {
             plugin_diagnostics: request.plugin_diagnostics,
             trust_store,
             summary: policy.summary,
+            receipts_required: policy.require_receipts,
             http_policy: {
                 let mut http = request.http_policy;
                 http.extend(
