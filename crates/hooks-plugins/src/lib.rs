@@ -35,6 +35,7 @@ mod install;
 mod layer;
 mod manifest;
 mod market;
+mod market_policy;
 mod options;
 mod redact;
 mod schema;
@@ -73,10 +74,12 @@ pub use manifest::{
     FileEntry, FileManifest, MANIFEST_FILE, check_tree, compute_manifest, manifest_digest,
 };
 pub use market::{
-    AddMarketplace, BuildOptions, BuildReport, GITHUB_BASE, MarketplaceKind, MarketplaceRecord,
-    MarketplaceReport, github_shorthand, marketplace_add, marketplace_build, marketplace_list,
-    marketplace_refresh, marketplace_remove,
+    AddMarketplace, AvailablePlugin, BuildOptions, BuildReport, GITHUB_BASE, MarketplaceKind,
+    MarketplaceRecord, MarketplaceReport, available_plugins, github_shorthand, marketplace_add,
+    marketplace_build, marketplace_list, marketplace_refresh, marketplace_refresh_with,
+    marketplace_remove,
 };
+pub use market_policy::MarketplacePolicy;
 pub use options::{OptionKind, OptionSource, OptionSpec, OptionStore, ResolvedOption};
 pub use redact::{REDACTED, opaque_key, redact_text, redact_url};
 pub use schema::{SCHEMA_NAMES, index_schema, manifest_schema, schema};
