@@ -98,6 +98,25 @@ pub struct InstallOptions {
     /// The managed marketplace policy: a marketplace it forbids is not installed from,
     /// even one added before the policy.
     pub marketplace_policy: crate::MarketplacePolicy,
+    /// The caps of a catalogue's plain plugin archive (`archive` sources).
+    pub archive_caps: ArchiveCaps,
+}
+
+/// The caps of a catalogue's plain plugin archive: the download (256 MiB, as Claude Code
+/// caps it) and the decompressed tar stream (512 MiB), beside the strict rules every
+/// archive passes and at most 10,000 files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArchiveCaps {
+    /// The most bytes the download may have.
+    pub download: u64,
+    /// The most bytes the decompressed tar stream may have.
+    pub unpacked: u64,
+}
+
+impl Default for ArchiveCaps {
+    fn default() -> Self {
+        Self { download: 256 << 20, unpacked: 512 << 20 }
+    }
 }
 
 /// What an install or update will do; given to the confirmation callback.
@@ -621,12 +640,6 @@ fn stage_catalog(
     })
 }
 
-/// The download cap of a catalogue's plain plugin archive (docs/claude-code.md,
-/// "Plugins").
-const PLAIN_ARCHIVE_LIMIT: u64 = 256 << 20;
-/// The cap on its decompressed tar stream (a bomb fails there).
-const PLAIN_UNPACKED_LIMIT: u64 = 512 << 20;
-
 /// Stages a catalogue entry with an `archive` source: downloads the `.tar.gz` (https, or
 /// http to loopback; capped, within the transfer limits), checks the entry's `sha256`
 /// when it gives one, reads the archive through the strict rules of our own archives
@@ -659,8 +672,13 @@ fn stage_plain_archive(
             p.report(done, total);
         }
     };
-    let (digest, _) =
-        download_with_limits(&loc, &archive, PLAIN_ARCHIVE_LIMIT, &opts.transfer, &mut on_chunk)?;
+    let (digest, _) = download_with_limits(
+        &loc,
+        &archive,
+        opts.archive_caps.download,
+        &opts.transfer,
+        &mut on_chunk,
+    )?;
     match sha256 {
         Some(want) if want != digest => {
             return Err(PluginError::Mismatch {
@@ -689,7 +707,7 @@ fn stage_plain_archive(
     }
     let tree = tmp.path().join("plan");
     fs::create_dir(&tree).map_err(PluginError::io("create", &tree))?;
-    let files = crate::archive::scan_plain_archive(&archive, &tree, PLAIN_UNPACKED_LIMIT)?;
+    let files = crate::archive::scan_plain_archive(&archive, &tree, opts.archive_caps.unpacked)?;
     let folder = read_plugin_folder(&tree);
     let version = folder
         .metadata
@@ -706,7 +724,7 @@ fn stage_plain_archive(
     Ok(Staged {
         tmp,
         tree,
-        archive: Some((archive, PLAIN_UNPACKED_LIMIT)),
+        archive: Some((archive, opts.archive_caps.unpacked)),
         plain: true,
         manifest,
         manifest_bytes,

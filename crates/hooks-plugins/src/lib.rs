@@ -65,9 +65,9 @@ pub use gc::{GcReport, gc};
 pub use home::{Home, PluginId, is_safe_name, sanitize_plugin_id};
 pub use index::{INDEX_SCHEMA, IndexCheck, IndexPlugin, IndexVersion, SignedIndex, verify_index};
 pub use install::{
-    AdoptReport, ENGINE_VERSION, FileChange, FileChangeKind, InstallOptions, InstallPlan,
-    InstallReport, InstalledPlugin, Progress, Provenance, RemoveReport, VerifyReport, VerifyStatus,
-    adopt, disable, enable, install, list, remove, update, verify,
+    AdoptReport, ArchiveCaps, ENGINE_VERSION, FileChange, FileChangeKind, InstallOptions,
+    InstallPlan, InstallReport, InstalledPlugin, Progress, Provenance, RemoveReport, VerifyReport,
+    VerifyStatus, adopt, disable, enable, install, list, remove, update, verify,
 };
 pub use layer::{LayerOptions, dev_plugin_layer, plugin_layers};
 pub use manifest::{
