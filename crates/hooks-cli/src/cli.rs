@@ -258,8 +258,8 @@ pub enum PluginCommand {
     Update(PluginUpdateArgs),
     /// Uninstall a plugin (its data folder is kept unless --purge-data)
     Remove(PluginRemoveArgs),
-    /// List the installed plugins
-    List,
+    /// List the installed plugins, or with --available what the marketplaces offer
+    List(PluginListArgs),
     /// Enable an installed plugin: its hooks load in new sessions
     Enable(PluginIdArg),
     /// Disable an installed plugin: its hooks stop loading in new sessions
@@ -276,6 +276,16 @@ pub enum PluginCommand {
     /// Delete the store versions no lockfile entry or installed plugin needs (update and
     /// remove do it too)
     Gc,
+}
+
+/// `hooks plugin list`.
+#[derive(Debug, Args)]
+pub struct PluginListArgs {
+    /// List every plugin the registered marketplaces offer instead, each with its version,
+    /// source kind and whether it can be installed (an entry that cannot, such as an npm
+    /// source or a marketplace the managed policy refuses, shows why)
+    #[arg(long)]
+    pub available: bool,
 }
 
 /// `hooks plugin install`.

@@ -171,6 +171,17 @@ impl Setup {
         }
     }
 
+    /// The managed marketplace policy (`strictKnownMarketplaces`,
+    /// `extraKnownMarketplaces`) of the profile's managed files, the ones sessions read
+    /// (`--managed` and, under claude-code, its drop-ins); GitHub sources at
+    /// `HOOKS_GITHUB_BASE` (default https://github.com) compare as `github` sources.
+    pub fn marketplace_policy(&self, env: &Env) -> hooks_plugins::MarketplacePolicy {
+        let files = hooks_exec::managed_files(&self.load_request(ProjectGrant::None));
+        let mut policy = hooks_plugins::MarketplacePolicy::from_managed_files(&files);
+        policy.github_base = env.var("HOOKS_GITHUB_BASE").map(|v| v.to_string_lossy().into_owned());
+        policy
+    }
+
     /// Session options for these settings: the host environment is `env`'s.
     pub fn session_options(&self, global: &GlobalArgs, env: &Env) -> SessionOptions {
         let mut options = SessionOptions::new(self.cwd.clone());

@@ -68,8 +68,10 @@ pub(crate) struct SettingsFile {
     pub source: Source,
 }
 
-/// The managed files in load order: the file, then its drop-ins (claude-code only).
-pub(crate) fn managed_files(request: &LoadRequest) -> Vec<PathBuf> {
+/// The managed files in load order: the file, then its drop-ins (claude-code only). Also
+/// what reads managed keys the session does not (the marketplace policy of
+/// `hooks-plugins`), so both read the same files.
+pub fn managed_files(request: &LoadRequest) -> Vec<PathBuf> {
     let default = match request.profile {
         Profile::ClaudeCode => CLAUDE_CODE_MANAGED_SETTINGS,
         Profile::DeepAgents => DEEPAGENTS_MANAGED_SETTINGS,

@@ -316,26 +316,7 @@ pub(crate) fn extract_plan_files(
         .ok_or_else(|| PluginError::invalid("archive", format!("no {MANIFEST_FILE}")))?;
     let manifest = FileManifest::from_bytes(&manifest_bytes)?;
     let metadata = METADATA_FILES.iter().find_map(|m| first.remove(*m).map(|b| (*m, b)));
-    let mut wanted: Vec<String> = vec!["hooks/hooks.json".to_owned()];
-    if let Some((_, bytes)) = &metadata {
-        let declared = match serde_json::from_slice::<serde_json::Value>(bytes) {
-            Ok(serde_json::Value::Object(o)) => match o.get("hooks") {
-                Some(serde_json::Value::String(p)) => vec![p.clone()],
-                Some(serde_json::Value::Array(a)) => {
-                    a.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect()
-                }
-                _ => Vec::new(),
-            },
-            _ => Vec::new(),
-        };
-        for d in declared {
-            let rel = d.trim_start_matches("./").trim_end_matches('/').to_owned();
-            if is_clean_relative(&rel) {
-                wanted.push(format!("{rel}/hooks.json"));
-                wanted.push(rel);
-            }
-        }
-    }
+    let wanted = plan_documents(metadata.as_ref().map(|(_, b)| b.as_slice()));
     let mut files = scan_entries(archive, unpacked_limit, &|rel| {
         wanted.iter().any(|w| w == rel) && manifest.files.contains_key(rel)
     })?;
@@ -364,6 +345,147 @@ pub(crate) fn extract_plan_files(
         fs::write(&target, bytes).map_err(PluginError::io("write", &target))?;
     }
     Ok((manifest, manifest_bytes))
+}
+
+/// The hook documents a plan reads: `hooks/hooks.json` and each path the metadata's
+/// `hooks` declares (a folder meaning its `hooks.json`).
+fn plan_documents(metadata: Option<&[u8]>) -> Vec<String> {
+    let mut wanted: Vec<String> = vec!["hooks/hooks.json".to_owned()];
+    let declared = match metadata.map(serde_json::from_slice::<serde_json::Value>) {
+        Some(Ok(serde_json::Value::Object(o))) => match o.get("hooks") {
+            Some(serde_json::Value::String(p)) => vec![p.clone()],
+            Some(serde_json::Value::Array(a)) => {
+                a.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect()
+            }
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    for d in declared {
+        let rel = d.trim_start_matches("./").trim_end_matches('/').to_owned();
+        if is_clean_relative(&rel) {
+            wanted.push(format!("{rel}/hooks.json"));
+            wanted.push(rel);
+        }
+    }
+    wanted
+}
+
+/// The most files a plain plugin archive (a catalogue's `archive` source) may hold.
+pub(crate) const PLAIN_FILES_LIMIT: usize = 10_000;
+
+/// Reads a plain plugin archive (a catalogue's `archive` source: a `.tar.gz` of a plugin
+/// folder without our manifest) without extracting it: every entry through the strict
+/// rules, the decompressed stream capped at `unpacked_limit`, at most
+/// [`PLAIN_FILES_LIMIT`] files; returns each file's digest, size and executable bit (the
+/// manifest to pin) and writes only the plan files (metadata, hook documents) into the
+/// empty folder `dest`. The rest is extracted after consent ([`extract_plain`]).
+pub(crate) fn scan_plain_archive(
+    archive: &Path,
+    dest: &Path,
+    unpacked_limit: u64,
+) -> Result<std::collections::BTreeMap<String, crate::manifest::FileEntry>> {
+    use sha2::Digest as _;
+    let f = File::open(archive).map_err(PluginError::io("open", archive))?;
+    let mut capped = Capped { inner: GzDecoder::new(f), left: unpacked_limit, exceeded: false };
+    let mut files = std::collections::BTreeMap::new();
+    let mut metadata: Option<(String, Vec<u8>)> = None;
+    let result = (|| {
+        let mut a = tar::Archive::new(&mut capped);
+        for entry in a.entries().map_err(PluginError::io("read", archive))? {
+            let mut entry = entry.map_err(|e| PluginError::invalid("archive", e.to_string()))?;
+            let Checked::File(rel) = check_entry(&entry)? else { continue };
+            if rel == MANIFEST_FILE {
+                return Err(unsafe_entry(&rel, "a plain archive cannot bring its own manifest"));
+            }
+            let mode = entry
+                .header()
+                .mode()
+                .map_err(|e| PluginError::invalid("archive", e.to_string()))?;
+            let keep = METADATA_FILES.contains(&rel.as_str());
+            let mut hasher = sha2::Sha256::new();
+            let mut kept = Vec::new();
+            let mut size = 0u64;
+            let mut buf = vec![0u8; 64 << 10];
+            loop {
+                let n = entry.read(&mut buf).map_err(PluginError::io("read", archive))?;
+                if n == 0 {
+                    break;
+                }
+                hasher.update(&buf[..n]);
+                size += n as u64;
+                if keep && kept.len() as u64 <= PLAN_FILE_LIMIT {
+                    kept.extend_from_slice(&buf[..n]);
+                }
+            }
+            let e = crate::manifest::FileEntry {
+                sha256: hooks_core::text::hex(&hasher.finalize()),
+                size,
+                executable: mode & 0o111 != 0,
+            };
+            if files.insert(rel.clone(), e).is_some() {
+                return Err(unsafe_entry(&rel, "duplicate entry"));
+            }
+            if files.len() > PLAIN_FILES_LIMIT {
+                return Err(unsafe_entry(&rel, "more than 10000 files"));
+            }
+            if keep && metadata.is_none() {
+                metadata = Some((rel, kept));
+            }
+        }
+        Ok(())
+    })();
+    if capped.exceeded {
+        return Err(PluginError::Bomb { limit: unpacked_limit });
+    }
+    result?;
+    let wanted = plan_documents(metadata.as_ref().map(|(_, b)| b.as_slice()));
+    let mut plan = scan_entries(archive, unpacked_limit, &|rel| {
+        wanted.iter().any(|w| w == rel) || METADATA_FILES.contains(&rel)
+    })?;
+    if let Some((rel, _)) = &metadata {
+        // Read again whole: the first pass kept at most the plan file limit.
+        if !plan.contains_key(rel) {
+            return Err(unsafe_entry(rel, "larger than 16 MiB for a plan document"));
+        }
+    }
+    for (rel, bytes) in std::mem::take(&mut plan) {
+        let target = dest.join(&rel);
+        if let Some(parent) = target.parent() {
+            fs::create_dir_all(parent).map_err(PluginError::io("create", parent))?;
+        }
+        fs::write(&target, &bytes).map_err(PluginError::io("write", &target))?;
+    }
+    Ok(files)
+}
+
+/// Extracts a plain plugin archive into the empty folder `dest` with the strict rules and
+/// checks the result against `manifest` (computed by [`scan_plain_archive`] before
+/// consent: the same bytes, the same file set), setting each file's mode from it.
+pub(crate) fn extract_plain(
+    archive: &Path,
+    dest: &Path,
+    unpacked_limit: u64,
+    manifest: &FileManifest,
+) -> Result<()> {
+    let f = File::open(archive).map_err(PluginError::io("open", archive))?;
+    let mut capped = Capped { inner: GzDecoder::new(f), left: unpacked_limit, exceeded: false };
+    let result = extract_entries(&mut capped, dest);
+    if capped.exceeded {
+        return Err(PluginError::Bomb { limit: unpacked_limit });
+    }
+    result?;
+    for (rel, e) in &manifest.files {
+        let p = dest.join(rel);
+        let mode = if e.executable { 0o755 } else { 0o644 };
+        fs::set_permissions(&p, fs::Permissions::from_mode(mode))
+            .map_err(PluginError::io("chmod", &p))?;
+    }
+    let problems = check_tree(dest, manifest, None)?;
+    if !problems.is_empty() {
+        return Err(PluginError::ManifestMismatch { problems });
+    }
+    Ok(())
 }
 
 /// Streams the archive's entries through the strict rules and keeps, in memory, the regular

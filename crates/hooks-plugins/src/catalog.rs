@@ -112,6 +112,44 @@ pub enum PluginSource {
         /// Folder inside the repository (`git-subdir`).
         subdir: Option<String>,
     },
+    /// A plain plugin archive (`archive`: a `.tar.gz` by HTTPS, or http to loopback),
+    /// extracted with the caps of our own archives (README "Plugins").
+    Archive {
+        /// Where the archive is.
+        url: String,
+        /// The archive's SHA-256, when the entry gives one (checked while streaming).
+        sha256: Option<String>,
+    },
+    /// An entry this engine cannot install (`npm`, `command`, an unknown kind, a source
+    /// object missing a field): listed with the reason, refused only when asked for; the
+    /// catalogue's other entries stand.
+    Unsupported {
+        /// The source's `source` kind as written (`npm`, ...), or empty.
+        kind: String,
+        /// Why it cannot be installed.
+        reason: String,
+    },
+}
+
+impl PluginSource {
+    /// The source's kind as a catalogue names it (`path`, `git`, `archive`, or the
+    /// unsupported kind as written).
+    pub fn kind(&self) -> &str {
+        match self {
+            PluginSource::Path(_) => "path",
+            PluginSource::Git { .. } => "git",
+            PluginSource::Archive { .. } => "archive",
+            PluginSource::Unsupported { kind, .. } => kind,
+        }
+    }
+
+    /// Why the entry cannot be installed, if it cannot.
+    pub fn unsupported(&self) -> Option<&str> {
+        match self {
+            PluginSource::Unsupported { reason, .. } => Some(reason),
+            _ => None,
+        }
+    }
 }
 
 impl std::fmt::Display for PluginSource {
@@ -131,6 +169,8 @@ impl std::fmt::Display for PluginSource {
                 }
                 Ok(())
             }
+            PluginSource::Archive { url, .. } => write!(f, "{url}"),
+            PluginSource::Unsupported { kind, .. } => write!(f, "{kind}"),
         }
     }
 }
@@ -160,9 +200,9 @@ impl Catalog {
                     format!("bad plugin name {name:?}"),
                 ));
             }
-            let source = parse_source(p.get("source")).map_err(|r| {
-                PluginError::invalid("marketplace.json", format!("plugin {name}: {r}"))
-            })?;
+            // An entry we cannot install stands alone: kept with its reason.
+            let source = parse_source(p.get("source"))
+                .unwrap_or_else(|(kind, reason)| PluginSource::Unsupported { kind, reason });
             let text = |k: &str| p.get(k).and_then(Value::as_str).map(str::to_owned);
             plugins.push(CatalogPlugin {
                 name,
@@ -229,41 +269,62 @@ impl Catalog {
     }
 }
 
-fn parse_source(v: Option<&Value>) -> Result<PluginSource, String> {
-    match v {
-        Some(Value::String(s)) => Ok(PluginSource::Path(s.clone())),
-        Some(Value::Object(o)) => {
-            let s = |k: &str| o.get(k).and_then(Value::as_str).map(str::to_owned);
-            let kind = s("source").ok_or("source object without \"source\"")?;
-            let git_ref = s("ref");
-            let sha = s("sha");
-            match kind.as_str() {
-                "github" => {
-                    let repo = s("repo").ok_or("github source without \"repo\"")?;
-                    Ok(PluginSource::Git {
-                        url: format!("https://github.com/{repo}.git"),
-                        git_ref,
-                        sha,
-                        subdir: None,
-                    })
-                }
-                "git" | "url" => {
-                    let url = s("url").ok_or("git source without \"url\"")?;
-                    Ok(PluginSource::Git { url, git_ref, sha, subdir: None })
-                }
-                "git-subdir" => {
-                    let url = s("url")
-                        .or_else(|| s("repo").map(|r| format!("https://github.com/{r}.git")))
-                        .ok_or("git-subdir source without \"url\"")?;
-                    let subdir = s("path")
-                        .or_else(|| s("subdir"))
-                        .ok_or("git-subdir source without \"path\"")?;
-                    Ok(PluginSource::Git { url, git_ref, sha, subdir: Some(subdir) })
-                }
-                other => Err(format!("unsupported source kind {other:?}")),
-            }
+/// A catalogue entry's source, or the kind as written and why it cannot be installed.
+fn parse_source(v: Option<&Value>) -> Result<PluginSource, (String, String)> {
+    let o = match v {
+        Some(Value::String(s)) => return Ok(PluginSource::Path(s.clone())),
+        Some(Value::Object(o)) => o,
+        _ => return Err((String::new(), "missing \"source\"".to_owned())),
+    };
+    let s = |k: &str| o.get(k).and_then(Value::as_str).map(str::to_owned);
+    let Some(kind) = s("source") else {
+        return Err((String::new(), "source object without \"source\"".to_owned()));
+    };
+    let missing = |what: &str| (kind.clone(), format!("{kind} source without {what:?}"));
+    let git_ref = s("ref");
+    let sha = s("sha");
+    match kind.as_str() {
+        "github" => {
+            let repo = s("repo").ok_or_else(|| missing("repo"))?;
+            Ok(PluginSource::Git {
+                url: format!("https://github.com/{repo}.git"),
+                git_ref,
+                sha,
+                subdir: None,
+            })
         }
-        _ => Err("missing \"source\"".to_owned()),
+        "git" | "url" => {
+            let url = s("url").ok_or_else(|| missing("url"))?;
+            Ok(PluginSource::Git { url, git_ref, sha, subdir: None })
+        }
+        "git-subdir" => {
+            let url = s("url")
+                .or_else(|| s("repo").map(|r| format!("https://github.com/{r}.git")))
+                .ok_or_else(|| missing("url"))?;
+            let subdir = s("path").or_else(|| s("subdir")).ok_or_else(|| missing("path"))?;
+            Ok(PluginSource::Git { url, git_ref, sha, subdir: Some(subdir) })
+        }
+        "archive" => {
+            let url = s("url").ok_or_else(|| missing("url"))?;
+            let (path, _) = crate::fetch::split_url(&url);
+            if !path.ends_with(".tar.gz") && !path.ends_with(".tgz") {
+                return Err((
+                    kind,
+                    "only .tar.gz archives are supported (a .zip is not read yet)".to_owned(),
+                ));
+            }
+            let sha256 = s("sha256").map(|h| h.to_ascii_lowercase());
+            if sha256
+                .as_ref()
+                .is_some_and(|h| h.len() != 64 || !h.bytes().all(|b| b.is_ascii_hexdigit()))
+            {
+                return Err((kind, "archive sha256 is not 64 hex digits".to_owned()));
+            }
+            Ok(PluginSource::Archive { url, sha256 })
+        }
+        "npm" => Err((kind, "npm sources are not supported".to_owned())),
+        "command" => Err((kind, "command sources are not supported".to_owned())),
+        other => Err((kind.clone(), format!("unsupported source kind {other:?}"))),
     }
 }
 
@@ -476,7 +537,7 @@ mod tests {
     fn check(source: &str, expect: Result<PluginSource, &str>) {
         let v: Value = serde_json::from_str(source).unwrap();
         assert_eq!(
-            parse_source(Some(&v)).map_err(|e| e.to_string()),
+            parse_source(Some(&v)).map_err(|(_, reason)| reason),
             expect.map_err(str::to_owned),
             "{source}"
         );
@@ -510,7 +571,16 @@ mod tests {
             r#"{"source":"git-subdir","url":"u","path":"p/q"}"#,
             Ok(g("u", None, None, Some("p/q"))),
         );
-        check(r#"{"source":"npm","package":"x"}"#, Err("unsupported source kind \"npm\""));
+        check(r#"{"source":"npm","package":"x"}"#, Err("npm sources are not supported"));
+        check(r#"{"source":"pip","package":"x"}"#, Err("unsupported source kind \"pip\""));
+        check(
+            r#"{"source":"archive","url":"https://h/p.tar.gz"}"#,
+            Ok(PluginSource::Archive { url: "https://h/p.tar.gz".into(), sha256: None }),
+        );
+        check(
+            r#"{"source":"archive","url":"https://h/p.zip"}"#,
+            Err("only .tar.gz archives are supported (a .zip is not read yet)"),
+        );
         check(r#"{"source":"git"}"#, Err("git source without \"url\""));
         check("3", Err("missing \"source\""));
     }

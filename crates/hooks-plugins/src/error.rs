@@ -46,6 +46,24 @@ pub enum PluginError {
     /// The marketplace source cannot be understood.
     #[error("unsupported marketplace source {:?}", redact_text(.0))]
     UnsupportedSource(String),
+    /// A catalogue entry whose source this engine cannot install (the catalogue's other
+    /// entries still can).
+    #[error("{plugin} cannot be installed: {}", redact_text(reason))]
+    UnsupportedPluginSource {
+        /// The plugin id.
+        plugin: String,
+        /// Why (`npm sources are not supported`, ...).
+        reason: String,
+    },
+    /// The managed marketplace policy (`strictKnownMarketplaces`) forbids this
+    /// marketplace's source.
+    #[error("marketplace {name:?} is refused by policy: {reason}")]
+    ForbiddenByPolicy {
+        /// The marketplace's local name.
+        name: String,
+        /// Which rule refuses it.
+        reason: String,
+    },
     /// A signed marketplace was required but no public key was given.
     #[error("marketplace {0:?} must be signed: pass its public key")]
     KeyRequired(String),
@@ -143,11 +161,16 @@ pub enum PluginError {
         /// Why it is rejected.
         reason: String,
     },
-    /// The lockfile pins another digest for this version.
-    #[error("lockfile pins {plugin} {version} to {pinned}, but the source offers {offered}")]
+    /// The lockfile pins another digest (or version) than the source offers.
+    #[error(
+        "lockfile pins the {pin} of {plugin} {version} to {pinned}, but the source offers \
+         {offered}; nothing was installed"
+    )]
     LockfileMismatch {
         /// The plugin id.
         plugin: String,
+        /// Which pin differs: `archive sha256`, `manifest sha256` or `version`.
+        pin: &'static str,
         /// The version.
         version: String,
         /// The pinned digest.

@@ -107,7 +107,7 @@ pub(crate) fn split_url(url: &str) -> (&str, &str) {
 }
 
 /// The host of an `http(s)://host[:port]/...` URL, brackets removed for IPv6.
-fn url_host(url: &str) -> Option<String> {
+pub(crate) fn url_host(url: &str) -> Option<String> {
     let rest = url.split_once("://")?.1;
     let authority = rest.split(['/', '?', '#']).next()?;
     let authority = authority.rsplit_once('@').map(|(_, h)| h).unwrap_or(authority);

@@ -1,6 +1,6 @@
 //! The store's files are read-only once published, and versions nothing needs any more
-//! are collected: [`gc`] (`hooks plugin gc`), and after every [`crate::update`] and
-//! [`crate::remove`].
+//! are collected: [`gc`] (`hooks plugin gc`), after every [`crate::update`] and
+//! [`crate::remove`], and the version an install replaced right after its commit.
 //!
 //! A store folder is needed while a lockfile entry pins it (`store/{id}/{version}-{digest}`,
 //! the archive digest or, for catalogue installs, the manifest digest) or the installed
@@ -35,8 +35,9 @@ pub fn gc(home: &Home) -> Result<GcReport> {
     gc_locked(home)
 }
 
-/// [`gc`] for a caller that holds the state lock.
-pub(crate) fn gc_locked(home: &Home) -> Result<GcReport> {
+/// The store folders the state needs: those the installed plugins name and those the
+/// lockfile pins (`store/{id}/{version}-{digest16}`).
+fn needed(home: &Home) -> Result<BTreeSet<PathBuf>> {
     let store = home.store_dir();
     let mut keep: BTreeSet<PathBuf> = BTreeSet::new();
     for (_, rec) in InstalledPlugins::load(home)?.entries() {
@@ -48,6 +49,46 @@ pub(crate) fn gc_locked(home: &Home) -> Result<GcReport> {
             keep.insert(store.join(id).join(format!("{}-{d}", l.version)));
         }
     }
+    Ok(keep)
+}
+
+/// Moves one unneeded version folder out of the store by one rename (once no reader holds
+/// the state's read lock), then deletes it.
+fn collect(home: &Home, v: &Path, report: &mut GcReport) -> Result<()> {
+    report.freed_bytes += tree_size(v);
+    let trash = hooks_exec::fs::sibling_name(&home.store_dir().join(".staging"), "gc");
+    // The version folder itself is read-only: a rename to another folder updates
+    // its `..` entry, which needs write permission on it.
+    let _ = fs::set_permissions(v, fs::Permissions::from_mode(0o755));
+    {
+        // Readers see the folder whole or gone (the one read lock of the state).
+        let _readers_wait = ReadLock::exclusive(home)?;
+        fs::rename(v, &trash).map_err(PluginError::io("rename", v))?;
+    }
+    crash_point("gc");
+    remove_tree(&trash);
+    report.removed.push(v.to_owned());
+    Ok(())
+}
+
+/// After an install replaced `old` by another version (state committed, state lock
+/// held): removes `old` when it is a version folder of the store (`{store}/{id}/{v}`, no
+/// link) that nothing needs any more. Other unneeded versions are left to [`gc`].
+pub(crate) fn collect_replaced(home: &Home, id: &str, old: &Path) -> Result<GcReport> {
+    let mut report = GcReport::default();
+    let store = home.store_dir();
+    let is_version_folder = old.parent() == Some(store.join(id).as_path())
+        && fs::symlink_metadata(old).is_ok_and(|m| m.is_dir());
+    if is_version_folder && !needed(home)?.contains(old) {
+        collect(home, old, &mut report)?;
+    }
+    Ok(report)
+}
+
+/// [`gc`] for a caller that holds the state lock.
+pub(crate) fn gc_locked(home: &Home) -> Result<GcReport> {
+    let store = home.store_dir();
+    let keep = needed(home)?;
     let mut report = GcReport::default();
     let Ok(ids) = fs::read_dir(&store) else { return Ok(report) };
     let mut ids: Vec<PathBuf> = ids
@@ -67,22 +108,9 @@ pub(crate) fn gc_locked(home: &Home) -> Result<GcReport> {
             .collect();
         versions.sort();
         for v in versions {
-            if keep.contains(&v) {
-                continue;
+            if !keep.contains(&v) {
+                collect(home, &v, &mut report)?;
             }
-            report.freed_bytes += tree_size(&v);
-            let trash = hooks_exec::fs::sibling_name(&store.join(".staging"), "gc");
-            // The version folder itself is read-only: a rename to another folder updates
-            // its `..` entry, which needs write permission on it.
-            let _ = fs::set_permissions(&v, fs::Permissions::from_mode(0o755));
-            {
-                // Readers see the folder whole or gone (the one read lock of the state).
-                let _readers_wait = ReadLock::exclusive(home)?;
-                fs::rename(&v, &trash).map_err(PluginError::io("rename", &v))?;
-            }
-            crash_point("gc");
-            remove_tree(&trash);
-            report.removed.push(v);
         }
         // An id folder with nothing left goes too (fails harmlessly when not empty).
         let _ = fs::remove_dir(&id_dir);

@@ -35,7 +35,7 @@ use crate::fsutil::{
     ReadLock, StateLock, TempDir, Txn, crash_point, read_optional, recover_for_read, remove_tree,
     sha256_hex,
 };
-use crate::gc::{gc_locked, make_read_only};
+use crate::gc::{collect_replaced, gc_locked, make_read_only};
 use crate::home::{Home, PluginId, is_safe_name};
 use crate::index::{IndexPlugin, IndexVersion, SignedIndex, now_secs};
 use crate::manifest::{
@@ -95,6 +95,28 @@ pub struct InstallOptions {
     /// `--strict`: refuse a plugin with any hook entry the loader drops, instead of
     /// installing it with its valid hooks.
     pub strict: bool,
+    /// The managed marketplace policy: a marketplace it forbids is not installed from,
+    /// even one added before the policy.
+    pub marketplace_policy: crate::MarketplacePolicy,
+    /// The caps of a catalogue's plain plugin archive (`archive` sources).
+    pub archive_caps: ArchiveCaps,
+}
+
+/// The caps of a catalogue's plain plugin archive: the download (256 MiB, as Claude Code
+/// caps it) and the decompressed tar stream (512 MiB), beside the strict rules every
+/// archive passes and at most 10,000 files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArchiveCaps {
+    /// The most bytes the download may have.
+    pub download: u64,
+    /// The most bytes the decompressed tar stream may have.
+    pub unpacked: u64,
+}
+
+impl Default for ArchiveCaps {
+    fn default() -> Self {
+        Self { download: 256 << 20, unpacked: 512 << 20 }
+    }
 }
 
 /// What an install or update will do; given to the confirmation callback.
@@ -311,6 +333,9 @@ struct Staged {
     tmp: TempDir,
     tree: PathBuf,
     archive: Option<(PathBuf, u64)>,
+    /// The archive is a catalogue's plain plugin archive: `manifest` was computed from it
+    /// (it brings none), and is written into the tree after extraction.
+    plain: bool,
     manifest: FileManifest,
     manifest_bytes: Vec<u8>,
     archive_sha256: Option<String>,
@@ -396,10 +421,12 @@ fn stage_signed(
             )],
         });
     }
+    check_manifest_pin(&id.to_string(), &version, &sha256_hex(&manifest_bytes), lock)?;
     Ok(Staged {
         tmp,
         tree,
         archive: Some((archive, entry.unpacked)),
+        plain: false,
         manifest,
         manifest_bytes,
         archive_sha256: Some(entry.sha256.clone()),
@@ -453,6 +480,7 @@ fn resolve_signed<'a>(
     {
         return Err(PluginError::LockfileMismatch {
             plugin: sid,
+            pin: "archive sha256",
             version,
             pinned: le.sha256.clone().unwrap_or_else(|| "none".to_owned()),
             offered: entry.sha256.clone(),
@@ -555,7 +583,18 @@ fn stage_catalog(
         }
     };
     let sid = format!("{}@{}", entry.name, id.marketplace);
-    let (dir, source, commit) = catalog_source(home, rec, fetched, &entry.source)?;
+    if let PluginSource::Archive { url, sha256 } = &entry.source {
+        return stage_plain_archive(
+            home,
+            &sid,
+            entry,
+            (url, sha256.as_deref()),
+            opts,
+            lock,
+            (warnings, renamed_to),
+        );
+    }
+    let (dir, source, commit) = catalog_source(home, rec, fetched, &entry.name, &entry.source)?;
     let tmp = TempDir::beside(&home.store_dir().join(".staging"), "stage")?;
     let tree = tmp.path().join("tree");
     fs::create_dir(&tree).map_err(PluginError::io("create", &tree))?;
@@ -590,10 +629,107 @@ fn stage_catalog(
         tmp,
         tree,
         archive: None,
+        plain: false,
         manifest,
         manifest_bytes,
         archive_sha256: None,
         source,
+        accepted_index: None,
+        warnings,
+        renamed_to,
+    })
+}
+
+/// Stages a catalogue entry with an `archive` source: downloads the `.tar.gz` (https, or
+/// http to loopback; capped, within the transfer limits), checks the entry's `sha256`
+/// when it gives one, reads the archive through the strict rules of our own archives
+/// without extracting it (the manifest of every file, the plan files), versions it
+/// (`plugin.json`, the entry, else the first 12 hex digits of the archive digest) and
+/// checks the lockfile's pins. The rest is extracted after consent.
+fn stage_plain_archive(
+    home: &Home,
+    sid: &str,
+    entry: &crate::catalog::CatalogPlugin,
+    (url, sha256): (&str, Option<&str>),
+    opts: &InstallOptions,
+    lock: &Lockfile,
+    (mut warnings, renamed_to): (Vec<String>, Option<String>),
+) -> Result<Staged> {
+    if !url.starts_with("https://") && !url.starts_with("http://") {
+        return Err(PluginError::UnsupportedPluginSource {
+            plugin: sid.to_owned(),
+            reason: "an archive source must be an https URL (or http to loopback)".to_owned(),
+        });
+    }
+    let loc = Location::parse(url)?;
+    let tmp = TempDir::beside(&home.store_dir().join(".staging"), "stage")?;
+    let archive = tmp.path().join("archive.tar.gz");
+    let mut on_chunk = |done: u64, total: u64| {
+        if done.saturating_mul(2) >= total {
+            crash_point("download");
+        }
+        if let Some(p) = &opts.progress {
+            p.report(done, total);
+        }
+    };
+    let (digest, _) = download_with_limits(
+        &loc,
+        &archive,
+        opts.archive_caps.download,
+        &opts.transfer,
+        &mut on_chunk,
+    )?;
+    match sha256 {
+        Some(want) if want != digest => {
+            return Err(PluginError::Mismatch {
+                what: "archive sha256".to_owned(),
+                expected: want.to_owned(),
+                found: digest,
+            });
+        }
+        Some(_) => {}
+        None => warnings.push(format!(
+            "{sid}: the catalogue gives no sha256 for its archive; pinned now as {digest}"
+        )),
+    }
+    if let Some(le) = lock.plugins.get(sid)
+        && let Some(pinned) = &le.sha256
+        && *pinned != digest
+        && (opts.locked || le.source == redact_url(url))
+    {
+        return Err(PluginError::LockfileMismatch {
+            plugin: sid.to_owned(),
+            pin: "archive sha256",
+            version: le.version.clone(),
+            pinned: pinned.clone(),
+            offered: digest,
+        });
+    }
+    let tree = tmp.path().join("plan");
+    fs::create_dir(&tree).map_err(PluginError::io("create", &tree))?;
+    let files = crate::archive::scan_plain_archive(&archive, &tree, opts.archive_caps.unpacked)?;
+    let folder = read_plugin_folder(&tree);
+    let version = folder
+        .metadata
+        .as_ref()
+        .and_then(|m| m.version.clone())
+        .or_else(|| entry.version.clone())
+        .unwrap_or_else(|| digest.chars().take(12).collect());
+    if !is_safe_name(&version) {
+        return Err(PluginError::InvalidVersion(version));
+    }
+    let manifest = FileManifest { name: entry.name.clone(), version: version.clone(), files };
+    let manifest_bytes = manifest.to_bytes();
+    check_catalog_pin(sid, &version, &sha256_hex(&manifest_bytes), opts, lock)?;
+    Ok(Staged {
+        tmp,
+        tree,
+        archive: Some((archive, opts.archive_caps.unpacked)),
+        plain: true,
+        manifest,
+        manifest_bytes,
+        archive_sha256: Some(digest),
+        source: redact_url(url),
         accepted_index: None,
         warnings,
         renamed_to,
@@ -607,6 +743,7 @@ fn catalog_source(
     home: &Home,
     rec: &MarketplaceRecord,
     fetched: &FetchedCatalog,
+    name: &str,
     source: &PluginSource,
 ) -> Result<(PathBuf, String, Option<String>)> {
     match source {
@@ -629,6 +766,33 @@ fn catalog_source(
             let sub = subdir.as_ref().map(|s| format!("//{s}")).unwrap_or_default();
             Ok((dir, format!("git+{}{sub}@{head}", redact_url(url)), Some(head)))
         }
+        PluginSource::Archive { .. } | PluginSource::Unsupported { .. } => {
+            Err(PluginError::UnsupportedPluginSource {
+                plugin: format!("{}@{}", name, rec.name),
+                reason: source
+                    .unsupported()
+                    .unwrap_or("archive sources are not installed yet")
+                    .to_owned(),
+            })
+        }
+    }
+}
+
+/// Refuses a manifest whose digest differs from the one the lockfile pins for the same
+/// version, before anything is extracted or written (every source kind: the archive
+/// digest of a signed index is not enough, the lockfile pins both).
+fn check_manifest_pin(sid: &str, version: &str, digest: &str, lock: &Lockfile) -> Result<()> {
+    match lock.plugins.get(sid) {
+        Some(le) if le.version == version && le.manifest_sha256 != digest => {
+            Err(PluginError::LockfileMismatch {
+                plugin: sid.to_owned(),
+                pin: "manifest sha256",
+                version: version.to_owned(),
+                pinned: le.manifest_sha256.clone(),
+                offered: digest.to_owned(),
+            })
+        }
+        _ => Ok(()),
     }
 }
 
@@ -646,19 +810,13 @@ fn check_catalog_pin(
         if opts.locked && le.version != version {
             return Err(PluginError::LockfileMismatch {
                 plugin: sid.to_owned(),
+                pin: "version",
                 version: le.version.clone(),
                 pinned: le.manifest_sha256.clone(),
                 offered: format!("version {version}"),
             });
         }
-        if le.version == version && le.manifest_sha256 != digest {
-            return Err(PluginError::LockfileMismatch {
-                plugin: sid.to_owned(),
-                version: version.to_owned(),
-                pinned: le.manifest_sha256.clone(),
-                offered: digest.to_owned(),
-            });
-        }
+        check_manifest_pin(sid, version, digest, lock)?;
     } else if opts.locked {
         return Err(PluginError::NotLocked(sid.to_owned()));
     }
@@ -730,6 +888,8 @@ fn install_locked(
     if !opts.yes && !confirm(&plan) {
         return Err(PluginError::Declined);
     }
+    let mut staged = staged;
+    extract_after_consent(&mut staged, id, &plan, opts.profile)?;
     let state = CurrentState { lock, installed, states, prev };
     commit_install(home, id, opts, staged, plan, store_path, state)
 }
@@ -781,7 +941,10 @@ fn install_signed(
     }
     // The lockfile may have changed meanwhile: the same checks as before, on it.
     let (version, entry, _) = resolve_signed(id, &index, opts, &state.lock)?;
-    if version != plan.version || staged.archive_sha256.as_deref() != Some(entry.sha256.as_str()) {
+    if version != plan.version
+        || staged.archive_sha256.as_deref() != Some(entry.sha256.as_str())
+        || check_manifest_pin(&sid, &version, &plan.manifest_sha256, &state.lock).is_err()
+    {
         return Err(changed("the lockfile"));
     }
     let accepted_now = read_optional(&accepted_file)?;
@@ -813,7 +976,14 @@ fn extract_after_consent(
     let Some((archive, unpacked)) = staged.archive.take() else { return Ok(()) };
     let tree = staged.tmp.path().join("tree");
     fs::create_dir(&tree).map_err(PluginError::io("create", &tree))?;
-    let (_, manifest_bytes) = extract_strict(&archive, &tree, unpacked)?;
+    let manifest_bytes = if staged.plain {
+        crate::archive::extract_plain(&archive, &tree, unpacked, &staged.manifest)?;
+        let m = tree.join(MANIFEST_FILE);
+        fs::write(&m, &staged.manifest_bytes).map_err(PluginError::io("write", &m))?;
+        staged.manifest_bytes.clone()
+    } else {
+        extract_strict(&archive, &tree, unpacked)?.1
+    };
     let folder = read_plugin_folder(&tree);
     let checked = check_hooks(&folder, &id.name, profile)?;
     if manifest_bytes != staged.manifest_bytes
@@ -881,6 +1051,15 @@ fn commit_install(
     }
     let report = report(plan, store_path, &staged, false);
     drop(staged.tmp);
+    // The version replaced goes now (crates/hooks-plugins/README.md, "Layout under the
+    // home"): the state is committed, so a crash from here on leaves the new version
+    // whole, and a failure leaves the old folder to `gc`. Readers of the old generation
+    // are waited for (the read lock).
+    if let Some(old) = prev.as_ref().map(|p| &p.install_path)
+        && *old != report.install_path
+    {
+        let _ = collect_replaced(home, &report.id, old);
+    }
     Ok(report)
 }
 
@@ -897,6 +1076,8 @@ fn install_one(
         let _generation = ReadLock::shared(home);
         Registry::load(home)?.get(&id.marketplace)?
     };
+    // Before any network or file operation (docs/claude-code.md, "Marketplace policy").
+    opts.marketplace_policy.check(&rec)?;
     if rec.kind == MarketplaceKind::Signed {
         return install_signed(home, id, &rec, opts, confirm);
     }
@@ -953,7 +1134,7 @@ fn plan_install(
         source: staged.source.clone(),
         archive_sha256: staged.archive_sha256.clone(),
         manifest_sha256: sha256_hex(&staged.manifest_bytes),
-        trust_on_first_use: staged.archive_sha256.is_none(),
+        trust_on_first_use: staged.accepted_index.is_none(),
         files: staged.manifest.files.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
         hooks,
         dropped,
@@ -1180,7 +1361,9 @@ pub fn update(
         let pid = PluginId::parse(&i)?;
         out.push(install_one(home, &pid, opts, confirm)?);
     }
-    // The versions replaced are needed no more.
+    // The versions replaced are needed no more (each install removed its own; this
+    // collects what an earlier failure or crash left).
+    let _lock = StateLock::acquire(home)?;
     gc_locked(home)?;
     Ok(out)
 }

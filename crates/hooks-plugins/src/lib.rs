@@ -35,6 +35,7 @@ mod install;
 mod layer;
 mod manifest;
 mod market;
+mod market_policy;
 mod options;
 mod redact;
 mod schema;
@@ -64,19 +65,21 @@ pub use gc::{GcReport, gc};
 pub use home::{Home, PluginId, is_safe_name, sanitize_plugin_id};
 pub use index::{INDEX_SCHEMA, IndexCheck, IndexPlugin, IndexVersion, SignedIndex, verify_index};
 pub use install::{
-    AdoptReport, ENGINE_VERSION, FileChange, FileChangeKind, InstallOptions, InstallPlan,
-    InstallReport, InstalledPlugin, Progress, Provenance, RemoveReport, VerifyReport, VerifyStatus,
-    adopt, disable, enable, install, list, remove, update, verify,
+    AdoptReport, ArchiveCaps, ENGINE_VERSION, FileChange, FileChangeKind, InstallOptions,
+    InstallPlan, InstallReport, InstalledPlugin, Progress, Provenance, RemoveReport, VerifyReport,
+    VerifyStatus, adopt, disable, enable, install, list, remove, update, verify,
 };
 pub use layer::{LayerOptions, dev_plugin_layer, plugin_layers};
 pub use manifest::{
     FileEntry, FileManifest, MANIFEST_FILE, check_tree, compute_manifest, manifest_digest,
 };
 pub use market::{
-    AddMarketplace, BuildOptions, BuildReport, GITHUB_BASE, MarketplaceKind, MarketplaceRecord,
-    MarketplaceReport, github_shorthand, marketplace_add, marketplace_build, marketplace_list,
-    marketplace_refresh, marketplace_remove,
+    AddMarketplace, AvailablePlugin, BuildOptions, BuildReport, GITHUB_BASE, MarketplaceKind,
+    MarketplaceRecord, MarketplaceReport, available_plugins, github_shorthand, marketplace_add,
+    marketplace_build, marketplace_list, marketplace_refresh, marketplace_refresh_with,
+    marketplace_remove,
 };
+pub use market_policy::MarketplacePolicy;
 pub use options::{OptionKind, OptionSource, OptionSpec, OptionStore, ResolvedOption};
 pub use redact::{REDACTED, opaque_key, redact_text, redact_url};
 pub use schema::{SCHEMA_NAMES, index_schema, manifest_schema, schema};

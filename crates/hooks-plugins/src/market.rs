@@ -19,6 +19,7 @@ use crate::home::{Home, is_safe_name};
 use crate::index::{
     INDEX_SCHEMA, IndexCheck, IndexPlugin, IndexVersion, SignedIndex, now_secs, verify_index,
 };
+use crate::market_policy::MarketplacePolicy;
 use crate::sign::{load_secret_key, sign_bytes};
 use crate::state::InstalledPlugins;
 
@@ -122,6 +123,8 @@ pub struct AddMarketplace {
     pub public_key: Option<String>,
     /// Refuse anything but a signed index with a key.
     pub require_signed: bool,
+    /// The managed marketplace policy, checked before anything is fetched.
+    pub policy: MarketplacePolicy,
 }
 
 /// The base of GitHub shorthand sources in [`marketplace_add`]; a caller that points
@@ -361,11 +364,6 @@ pub fn marketplace_add(home: &Home, add: &AddMarketplace) -> Result<MarketplaceR
         }
         _ => add_source.clone(),
     };
-    let _lock = StateLock::acquire(home)?;
-    let mut reg = Registry::load(home)?;
-    if reg.file.marketplaces.contains_key(&add.name) {
-        return Err(PluginError::MarketplaceExists(add.name.clone()));
-    }
     let record = MarketplaceRecord {
         name: add.name.clone(),
         source,
@@ -373,6 +371,12 @@ pub fn marketplace_add(home: &Home, add: &AddMarketplace) -> Result<MarketplaceR
         unsigned: kind == MarketplaceKind::Signed && public_key.is_none(),
         public_key,
     };
+    add.policy.check(&record)?;
+    let _lock = StateLock::acquire(home)?;
+    let mut reg = Registry::load(home)?;
+    if reg.file.marketplaces.contains_key(&add.name) {
+        return Err(PluginError::MarketplaceExists(add.name.clone()));
+    }
     let offer = fetch_offer(home, &record, now_secs())?;
     let mut txn = Txn::journaled(home);
     if let Offer::Signed { bytes, .. } = &offer {
@@ -418,6 +422,16 @@ pub fn marketplace_remove(home: &Home, name: &str) -> Result<MarketplaceRecord> 
 /// Fetches and verifies one marketplace (or all, with `None`) and keeps each newly
 /// accepted signed index, so a later rollback is refused.
 pub fn marketplace_refresh(home: &Home, name: Option<&str>) -> Result<Vec<MarketplaceReport>> {
+    marketplace_refresh_with(home, name, &MarketplacePolicy::default())
+}
+
+/// [`marketplace_refresh`] under a managed marketplace policy: a marketplace it forbids is
+/// not fetched (named: refused; among all: reported with the reason as a warning).
+pub fn marketplace_refresh_with(
+    home: &Home,
+    name: Option<&str>,
+    policy: &MarketplacePolicy,
+) -> Result<Vec<MarketplaceReport>> {
     let _lock = StateLock::acquire(home)?;
     let reg = Registry::load(home)?;
     let records = match name {
@@ -426,6 +440,19 @@ pub fn marketplace_refresh(home: &Home, name: Option<&str>) -> Result<Vec<Market
     };
     let mut out = Vec::new();
     for rec in records {
+        if let Some(reason) = policy.refuses(&rec) {
+            if name.is_some() {
+                return Err(PluginError::ForbiddenByPolicy { name: rec.name, reason });
+            }
+            let warnings = vec![format!("not refreshed: refused by policy: {reason}")];
+            out.push(MarketplaceReport {
+                record: rec,
+                index_version: None,
+                plugins: vec![],
+                warnings,
+            });
+            continue;
+        }
         let offer = fetch_offer(home, &rec, now_secs())?;
         if let Offer::Signed { bytes, .. } = &offer {
             let mut txn = Txn::journaled(home);
@@ -435,6 +462,99 @@ pub fn marketplace_refresh(home: &Home, name: Option<&str>) -> Result<Vec<Market
         out.push(report(rec, &offer));
     }
     Ok(out)
+}
+
+/// One plugin a registered marketplace offers (`hooks plugin list --available`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AvailablePlugin {
+    /// `name@marketplace`.
+    pub id: String,
+    /// The newest version a signed index lists, or a catalogue entry's `version`.
+    pub version: Option<String>,
+    /// Its description.
+    pub description: Option<String>,
+    /// The source kind: `archive` for a signed index, else the catalogue entry's
+    /// (`path`, `git`, `archive`, or an unsupported kind as written).
+    pub source_kind: String,
+    /// Why it cannot be installed (an unsupported source, or the managed policy refusing
+    /// its marketplace); `None` when it can.
+    pub unavailable: Option<String>,
+}
+
+/// Every plugin the registered marketplaces offer, each entry on its own: an entry that
+/// cannot be installed is listed with the reason, and a marketplace the policy forbids
+/// is not fetched (its plugins from the accepted index, if any, marked refused). A
+/// marketplace that cannot be fetched is listed as one row `*@name` with the error.
+pub fn available_plugins(home: &Home, policy: &MarketplacePolicy) -> Result<Vec<AvailablePlugin>> {
+    recover_for_read(home);
+    let records = Registry::load(home)?.records();
+    let mut out = Vec::new();
+    for rec in records {
+        let refused = policy.refuses(&rec).map(|r| format!("refused by policy: {r}"));
+        let offer = match &refused {
+            Some(_) => None,
+            None => Some(fetch_offer(home, &rec, now_secs())),
+        };
+        match offer {
+            Some(Ok(Offer::Catalog(c))) => {
+                for p in &c.catalog.plugins {
+                    out.push(AvailablePlugin {
+                        id: format!("{}@{}", p.name, rec.name),
+                        version: p.version.clone(),
+                        description: p.description.clone(),
+                        source_kind: p.source.kind().to_owned(),
+                        unavailable: p.source.unsupported().map(str::to_owned),
+                    });
+                }
+            }
+            Some(Ok(Offer::Signed { index, .. })) => {
+                out.extend(signed_rows(&rec.name, &index, None));
+            }
+            Some(Err(e)) => out.push(AvailablePlugin {
+                id: format!("*@{}", rec.name),
+                version: None,
+                description: None,
+                source_kind: String::new(),
+                unavailable: Some(e.to_string()),
+            }),
+            None => {
+                let accepted = read_optional(&accepted_index_file(home, &rec.name))?
+                    .and_then(|b| SignedIndex::parse(&b).ok());
+                match accepted {
+                    Some(index) => out.extend(signed_rows(&rec.name, &index, refused.clone())),
+                    None => out.push(AvailablePlugin {
+                        id: format!("*@{}", rec.name),
+                        version: None,
+                        description: None,
+                        source_kind: String::new(),
+                        unavailable: refused.clone(),
+                    }),
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The rows of a signed index: each plugin with its newest version.
+fn signed_rows(mp: &str, index: &SignedIndex, unavailable: Option<String>) -> Vec<AvailablePlugin> {
+    index
+        .plugins
+        .iter()
+        .map(|(name, p)| AvailablePlugin {
+            id: format!("{name}@{mp}"),
+            version: p
+                .versions
+                .keys()
+                .filter_map(|v| semver::Version::parse(v).ok())
+                .filter(|v| v.pre.is_empty())
+                .max()
+                .map(|v| v.to_string()),
+            description: p.description.clone(),
+            source_kind: "archive".to_owned(),
+            unavailable: unavailable.clone(),
+        })
+        .collect()
 }
 
 /// Options of [`marketplace_build`].

@@ -18,8 +18,8 @@ use std::path::Path;
 
 use anyhow::{Context as _, anyhow};
 use hooks_plugins::{
-    AddMarketplace, BuildOptions, Home, MarketplaceKind, MarketplaceRecord, MarketplaceReport,
-    redact_url,
+    AddMarketplace, BuildOptions, Home, MarketplaceKind, MarketplacePolicy, MarketplaceRecord,
+    MarketplaceReport, redact_text, redact_url,
 };
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -111,10 +111,12 @@ pub(crate) fn run(cx: &mut Ctx<'_>, cmd: &MarketplaceCommand) -> anyhow::Result<
         MarketplaceCommand::Keygen(args) => return keygen(cx, &absolute(&args.dir, &cx.env.cwd)),
         _ => {}
     }
-    let home = Setup::new(cx.global, cx.env)?.paths.home;
+    let setup = Setup::new(cx.global, cx.env)?;
+    let policy = setup.marketplace_policy(cx.env);
+    let home = setup.paths.home;
     match cmd {
-        MarketplaceCommand::Add(args) => add(cx, &home, args),
-        MarketplaceCommand::List => list(cx, &home),
+        MarketplaceCommand::Add(args) => add(cx, &home, args, policy),
+        MarketplaceCommand::List => list(cx, &home, &policy),
         MarketplaceCommand::Remove(a) => {
             let r = hooks_plugins::marketplace_remove(&home, &a.name)?;
             if cx.global.json {
@@ -126,7 +128,8 @@ pub(crate) fn run(cx: &mut Ctx<'_>, cmd: &MarketplaceCommand) -> anyhow::Result<
             Ok(0)
         }
         MarketplaceCommand::Refresh(a) => {
-            let reports = hooks_plugins::marketplace_refresh(&home, a.name.as_deref())?;
+            let reports =
+                hooks_plugins::marketplace_refresh_with(&home, a.name.as_deref(), &policy)?;
             if cx.global.json {
                 for w in reports.iter().flat_map(|r| &r.warnings) {
                     cx.warn(w);
@@ -188,7 +191,12 @@ fn report(cx: &mut Ctx<'_>, verb: &str, r: &MarketplaceReport) -> anyhow::Result
     Ok(())
 }
 
-fn add(cx: &mut Ctx<'_>, home: &Home, args: &MarketplaceAddArgs) -> anyhow::Result<i32> {
+fn add(
+    cx: &mut Ctx<'_>,
+    home: &Home,
+    args: &MarketplaceAddArgs,
+    policy: MarketplacePolicy,
+) -> anyhow::Result<i32> {
     // `--key` is the key line, or a file holding it (a minisign .pub file).
     let key = match &args.key {
         Some(k) => {
@@ -219,6 +227,7 @@ fn add(cx: &mut Ctx<'_>, home: &Home, args: &MarketplaceAddArgs) -> anyhow::Resu
             source,
             public_key: key,
             require_signed: args.require_signed,
+            policy,
         },
     )?;
     report(cx, "added", &r)?;
@@ -228,8 +237,11 @@ fn add(cx: &mut Ctx<'_>, home: &Home, args: &MarketplaceAddArgs) -> anyhow::Resu
     Ok(0)
 }
 
-fn list(cx: &mut Ctx<'_>, home: &Home) -> anyhow::Result<i32> {
+fn list(cx: &mut Ctx<'_>, home: &Home, policy: &MarketplacePolicy) -> anyhow::Result<i32> {
     let records = hooks_plugins::marketplace_list(home)?;
+    // Declared by managed `extraKnownMarketplaces` and not registered (yet).
+    let declared: Vec<(&String, &Value)> =
+        policy.extra.iter().filter(|(n, _)| !records.iter().any(|r| &r.name == *n)).collect();
     if cx.global.json {
         let items: Vec<Value> = records
             .iter()
@@ -240,11 +252,23 @@ fn list(cx: &mut Ctx<'_>, home: &Home) -> anyhow::Result<i32> {
                     "trust": trust_word(r),
                     "public_key": r.public_key,
                     "source": redact_url(&r.source),
+                    "refused_by_policy": policy.refuses(r),
                 })
             })
             .collect();
-        writeln!(cx.out, "{}", crate::cmd::json::pretty(&json!({ "marketplaces": items }))?)?;
+        let declared: Vec<Value> =
+            declared.iter().map(|(n, s)| json!({"name": n, "source": s})).collect();
+        let report = json!({ "marketplaces": items, "declared_by_managed_settings": declared });
+        writeln!(cx.out, "{}", crate::cmd::json::pretty(&report)?)?;
         return Ok(0);
+    }
+    for (n, s) in &declared {
+        writeln!(
+            cx.out,
+            "declared by managed settings (extraKnownMarketplaces), not added: {} {}",
+            esc(n),
+            esc(&redact_text(&s.to_string()))
+        )?;
     }
     if records.is_empty() {
         writeln!(cx.out, "no marketplaces registered")?;
@@ -267,6 +291,10 @@ fn list(cx: &mut Ctx<'_>, home: &Home) -> anyhow::Result<i32> {
         writeln!(cx.out, "{name}  {:9}  {trust}  {source}", kind_word(r))?;
         if let Some(k) = &r.public_key {
             writeln!(cx.out, "{}", style.dim(&format!("  key {k}")))?;
+        }
+        if let Some(reason) = policy.refuses(r) {
+            // Not refreshed, not installed from (docs/claude-code.md, "Marketplace policy").
+            writeln!(cx.out, "  {}", style.yellow(&format!("refused by policy: {reason}")))?;
         }
     }
     Ok(0)

@@ -28,8 +28,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use anyhow::{Context as _, bail};
 use hooks_plugins::{
     DroppedHook, FileChange, FileChangeKind, Home, InstallOptions, InstallPlan, InstallReport,
-    InstalledPlugin, MarketplaceKind, PluginError, Progress, Provenance, TransferLimits,
-    VerifyStatus,
+    InstalledPlugin, MarketplaceKind, MarketplacePolicy, PluginError, Progress, Provenance,
+    TransferLimits, VerifyStatus,
 };
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -200,11 +200,13 @@ pub(crate) fn run(cx: &mut Ctx<'_>, cmd: &PluginCommand) -> anyhow::Result<i32> 
     let setup = Setup::new(cx.global, cx.env)?;
     let home = setup.paths.home.clone();
     let profile = setup.profile;
+    let policy = setup.marketplace_policy(cx.env);
     match cmd {
-        PluginCommand::Install(args) => install(cx, &home, profile, args),
-        PluginCommand::Update(args) => update(cx, &home, profile, args),
+        PluginCommand::Install(args) => install(cx, &home, (profile, policy), args),
+        PluginCommand::Update(args) => update(cx, &home, (profile, policy), args),
         PluginCommand::Remove(args) => remove(cx, &home, args),
-        PluginCommand::List => list(cx, &home),
+        PluginCommand::List(args) if args.available => available(cx, &home, &policy),
+        PluginCommand::List(_) => list(cx, &home),
         PluginCommand::Enable(a) => {
             hooks_plugins::enable(&home, &a.id)?;
             if cx.global.json {
@@ -278,12 +280,13 @@ struct Asked {
     strict: bool,
     /// The profile of the sessions that load the plugin (its hooks are checked under it).
     profile: Profile,
+    policy: MarketplacePolicy,
 }
 
 /// Install options with the progress bar when stderr is a terminal and the transfer limits
 /// of `HOOKS_DOWNLOAD_STALL_TIMEOUT`.
 fn options(cx: &Ctx<'_>, asked: Asked) -> anyhow::Result<InstallOptions> {
-    let Asked { version, locked, yes, strict, profile } = asked;
+    let Asked { version, locked, yes, strict, profile, policy } = asked;
     let transfer = match cx.env.var(STALL_ENV) {
         None => TransferLimits::default(),
         Some(v) => {
@@ -307,6 +310,7 @@ fn options(cx: &Ctx<'_>, asked: Asked) -> anyhow::Result<InstallOptions> {
         transfer,
         profile,
         strict,
+        marketplace_policy: policy,
         ..InstallOptions::default()
     })
 }
@@ -349,7 +353,7 @@ fn declined(cx: &mut Ctx<'_>, what: &str, refusal: Option<Refusal>) -> anyhow::R
 fn install(
     cx: &mut Ctx<'_>,
     home: &Home,
-    profile: Profile,
+    (profile, policy): (Profile, MarketplacePolicy),
     args: &PluginInstallArgs,
 ) -> anyhow::Result<i32> {
     let asked = Asked {
@@ -358,6 +362,7 @@ fn install(
         yes: args.yes,
         strict: args.strict,
         profile,
+        policy,
     };
     let opts = options(cx, asked)?;
     let mut refusal = None;
@@ -380,7 +385,7 @@ fn install(
 fn update(
     cx: &mut Ctx<'_>,
     home: &Home,
-    profile: Profile,
+    (profile, policy): (Profile, MarketplacePolicy),
     args: &PluginUpdateArgs,
 ) -> anyhow::Result<i32> {
     let asked = Asked {
@@ -389,6 +394,7 @@ fn update(
         yes: args.yes,
         strict: args.strict,
         profile,
+        policy,
     };
     let opts = options(cx, asked)?;
     let mut refusal = None;
@@ -477,6 +483,54 @@ fn trust_word(p: &InstalledPlugin, markets: &[hooks_plugins::MarketplaceRecord])
         }
         _ => "unsigned",
     }
+}
+
+/// `hooks plugin list --available`: every plugin the registered marketplaces offer, each
+/// entry on its own (one that cannot be installed shows why).
+fn available(cx: &mut Ctx<'_>, home: &Home, policy: &MarketplacePolicy) -> anyhow::Result<i32> {
+    let rows = hooks_plugins::available_plugins(home, policy)?;
+    if cx.global.json {
+        let items: Vec<Value> = rows
+            .iter()
+            .map(|p| {
+                json!({
+                    "id": p.id,
+                    "version": p.version,
+                    "description": p.description,
+                    "source": p.source_kind,
+                    "installable": p.unavailable.is_none(),
+                    "reason": p.unavailable.as_deref().map(hooks_plugins::redact_text),
+                })
+            })
+            .collect();
+        writeln!(cx.out, "{}", crate::cmd::json::pretty(&json!({ "available": items }))?)?;
+        return Ok(0);
+    }
+    if rows.is_empty() {
+        writeln!(cx.out, "no plugins available (no marketplace registered, or none lists any)")?;
+        return Ok(0);
+    }
+    let style = cx.out_style;
+    let table: Vec<[String; 4]> = rows
+        .iter()
+        .map(|p| {
+            [
+                esc(&p.id),
+                esc(p.version.as_deref().unwrap_or("-")),
+                esc(if p.source_kind.is_empty() { "-" } else { &p.source_kind }),
+                match &p.unavailable {
+                    None => "installable".to_owned(),
+                    Some(r) => format!("unavailable: {}", esc(&hooks_plugins::redact_text(r))),
+                },
+            ]
+        })
+        .collect();
+    let (head, lines) = columns(&["ID", "VERSION", "SOURCE", "STATUS"], &table);
+    writeln!(cx.out, "{}", style.bold(&head))?;
+    for line in lines {
+        writeln!(cx.out, "{line}")?;
+    }
+    Ok(0)
 }
 
 fn list(cx: &mut Ctx<'_>, home: &Home) -> anyhow::Result<i32> {

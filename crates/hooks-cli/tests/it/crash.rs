@@ -166,3 +166,45 @@ fn crashes_during_a_first_install_leave_nothing_installed() {
     assert_eq!(env.run(&["run", "PreToolUse", "--payload", BASH]).code, 2);
     no_staging_left(&env);
 }
+
+/// `hooks plugin install --version 1.1.0` over 1.0.0 removes 1.0.0 after its commit. A
+/// crash at every step of it leaves one version whole: before the commit 1.0.0 (state,
+/// files, loading), during the removal of 1.0.0 (`gc`: moved out of the store by one
+/// rename, not yet deleted) 1.1.0, with the half-deleted folder under a staging name that
+/// the next command sweeps. At no point is a version folder partly deleted in the store.
+#[test]
+fn crashes_during_an_install_over_an_installed_version_leave_either_version_whole() {
+    let env = TestEnv::new("crash-install-over");
+    let author = Author::new(&env);
+    author.publish(&env, "1.0.0", "blocked by lint 1.0.0", false);
+    author.add_to(&env);
+    assert_eq!(env.run(&["plugin", "install", "lint@team", "--yes"]).code, 0);
+    author.publish(&env, "1.1.0", "blocked by lint 1.1.0", true);
+    let before = state(&env);
+    let args = ["plugin", "install", "lint@team", "--version", "1.1.0", "--yes"];
+    for step in STEPS {
+        let status = hooks_crashing(&env, &args, step).status().unwrap();
+        assert!(killed(status), "{step}: {status:?}");
+        old_state_holds(&env, &before, step);
+    }
+
+    let status = hooks_crashing(&env, &args, "gc").status().unwrap();
+    assert!(killed(status), "gc: {status:?}");
+    assert_eq!(installed(&env)[0]["version"], "1.1.0");
+    let verify = env.run(&["plugin", "verify"]);
+    assert_eq!(verify.code, 0, "{}", verify.stdout);
+    let run = env.run(&["run", "PreToolUse", "--payload", BASH]);
+    assert!(run.stdout.contains("blocked by lint 1.1.0"), "{}", run.stdout);
+    store_is_whole(&env);
+    let versions: Vec<String> = fs::read_dir(env.home.join("plugins/store/lint@team"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(versions.len(), 1, "1.0.0 left the store in one rename: {versions:?}");
+    assert!(versions[0].starts_with("1.1.0-"), "{versions:?}");
+
+    // The next command sweeps the half-deleted folder.
+    assert_eq!(env.run(&["plugin", "gc"]).code, 0);
+    no_staging_left(&env);
+    store_is_whole(&env);
+}

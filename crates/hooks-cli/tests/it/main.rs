@@ -2,6 +2,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod catalogue_entries;
 mod catalogues;
 mod claude_code;
 mod claude_outputs;
@@ -17,8 +18,10 @@ mod fuzz;
 mod help;
 mod json_reports;
 mod list;
+mod marketplace_policy;
 mod migrate;
 mod payload;
+mod pins;
 mod plugins;
 mod process;
 mod python_host;

@@ -128,3 +128,30 @@ fn an_update_shows_changed_files_and_asks() {
         "{files}"
     );
 }
+
+/// `hooks plugin install --version` over an installed version is an update: the version
+/// it replaced leaves the store at once (no `hooks plugin gc` needed), the new one is
+/// whole, verified and loading.
+#[test]
+fn an_install_over_an_installed_version_removes_the_replaced_one() {
+    let env = TestEnv::new("store-install-over");
+    let _author = installed_two(&env);
+    let old = store_versions(&env);
+    assert_eq!(old.len(), 1);
+    assert!(old[0].starts_with("1.0.0-"), "{old:?}");
+    let out = env.run(&["plugin", "install", "lint@team", "--version", "2.0.0", "--yes"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("updated lint@team 1.0.0 -> 2.0.0"), "{}", out.stdout);
+    let v = store_versions(&env);
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert!(v[0].starts_with("2.0.0-"), "{v:?}");
+    assert!(leftovers(&env).is_empty(), "{:?}", leftovers(&env));
+    assert_eq!(env.run(&["plugin", "verify"]).code, 0);
+    let run = env.run(&["run", "PreToolUse", "--payload", BASH]);
+    assert!(run.stdout.contains("blocked by lint 2.0.0"), "{}", run.stdout);
+
+    // And back: the downgrade removes 2.0.0 the same way.
+    let out = env.run(&["plugin", "install", "lint@team", "--version", "1.0.0", "--yes"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(store_versions(&env), old);
+}

@@ -211,6 +211,7 @@ fn signed_index_urls_keep_their_query() {
             source: url,
             public_key: Some(m.keys.public_key.clone()),
             require_signed: true,
+            ..Default::default()
         };
         if name == "folder" {
             // The index names its marketplace "market"; only the location matters here.

@@ -2,6 +2,7 @@
 //! repositories, real signatures.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+mod archive_source;
 mod attacks;
 mod catalog;
 mod claude;

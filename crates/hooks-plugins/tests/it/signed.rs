@@ -276,6 +276,7 @@ fn unsigned_marketplace_from_a_folder() {
         source: m.root().display().to_string(),
         public_key: None,
         require_signed: true,
+        ..Default::default()
     };
     assert!(matches!(marketplace_add(&home, &add), Err(PluginError::KeyRequired(_))));
     // The index names its marketplace "market": registering it under that name works.
@@ -289,6 +290,7 @@ fn unsigned_marketplace_from_a_folder() {
         source: format!("file://{}", m.root().join("index.json").display()),
         public_key: None,
         require_signed: false,
+        ..Default::default()
     };
     assert!(marketplace_add(&home, &wrong).unwrap_err().to_string().contains("not \"other\""));
 }

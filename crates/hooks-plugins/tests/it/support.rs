@@ -106,6 +106,7 @@ impl Market {
                 source: self.index_url(),
                 public_key: Some(self.keys.public_key.clone()),
                 require_signed: true,
+                ..Default::default()
             },
         )
         .unwrap()
