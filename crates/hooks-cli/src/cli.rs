@@ -29,6 +29,8 @@ Environment:
                     handler's launch, exit status and timing on stderr; 2 also the
                     stdin bytes and whole outputs
   HOOKS_DEBUG_FILE  append that log to this file instead of stderr
+  HOOKS_RECEIPTS    0, false or off: no receipts for fires (as --no-receipts); managed
+                    requireReceipts keeps them on
   HOOKS_GITHUB_BASE where `marketplace add NAME owner/repo` clones from
                     [default: https://github.com]
   HOOKS_DOWNLOAD_STALL_TIMEOUT
@@ -81,6 +83,16 @@ Examples:
   hooks list --all --event PreToolUse
   # For tools: the handlers that do not run, and why
   hooks list --all --json | jq '.handlers[] | select(.status != \"active\")'";
+
+const RECEIPTS_EXAMPLES: &str = "\
+Examples:
+  # How often each handler ran, was skipped (and why) or failed, per session
+  hooks receipts
+  hooks receipts --session 3f2a --json
+  # Check every journal's hash chain (exit 1 on an edit, a removed or torn record)
+  hooks receipts verify
+  # Prove a journal still holds the position a fire returned (its receipt.seq and .hash)
+  hooks receipts verify ~/.deepagents/.state/receipts/3f2a.jsonl --at 12:9c41...";
 
 const TRUST_EXAMPLES: &str = "\
 Examples:
@@ -178,6 +190,10 @@ pub struct GlobalArgs {
     /// another tool installed them; `hooks plugin verify` then also fails on those
     #[arg(long, global = true)]
     pub require_verified: bool,
+    /// Append no receipts for the fires of this run (README "Receipts"; also
+    /// HOOKS_RECEIPTS=0); managed requireReceipts keeps them on
+    #[arg(long, global = true)]
+    pub no_receipts: bool,
     /// Print the output as JSON: listings, reviews, and a report of what a changing command
     /// did (`completions` refuses it)
     #[arg(long, global = true)]
@@ -237,6 +253,12 @@ pub enum Command {
     /// A schema is JSON with or without --json; without NAME, --json prints the names as
     /// {"names": [...]}.
     Schema(SchemaArgs),
+    /// Show which hooks ran, which did not and why, from the receipt journals; verify them
+    ///
+    /// Every fire appends one record per handler of the event to the session's journal
+    /// ({home}/.state/receipts/{session}.jsonl), hash-chained; see README "Receipts".
+    #[command(after_help = RECEIPTS_EXAMPLES)]
+    Receipts(ReceiptsArgs),
     /// Install, update, remove, enable, disable, verify and pack plugins
     #[command(subcommand)]
     Plugin(PluginCommand),
@@ -245,6 +267,37 @@ pub enum Command {
     Marketplace(MarketplaceCommand),
     /// Print a shell completion script
     Completions(CompletionsArgs),
+}
+
+/// `hooks receipts [verify]`.
+#[derive(Debug, Args)]
+pub struct ReceiptsArgs {
+    /// What to do [default: summarise the journals]
+    #[command(subcommand)]
+    pub command: Option<ReceiptsCommand>,
+    /// Only this session's journal (its payload session_id)
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
+}
+
+/// `hooks receipts verify`.
+#[derive(Debug, Subcommand)]
+#[non_exhaustive]
+pub enum ReceiptsCommand {
+    /// Check the hash chain of journals: every record whole, none removed, reordered or
+    /// torn; with --at, that the journal still holds that record. Exit 1 when not
+    Verify(ReceiptsVerifyArgs),
+}
+
+/// `hooks receipts verify [FILE] [--at SEQ:HASH]`.
+#[derive(Debug, Args)]
+pub struct ReceiptsVerifyArgs {
+    /// A journal file [default: every journal in the home]
+    pub file: Option<PathBuf>,
+    /// A position a fire returned (`receipt.seq` and `receipt.hash` of `hooks run`): the
+    /// journal must still hold that record unchanged (needs FILE)
+    #[arg(long, value_name = "SEQ:HASH", requires = "file")]
+    pub at: Option<String>,
 }
 
 /// `hooks plugin ...`.

@@ -198,6 +198,7 @@ impl Setup {
         options.env = Some(env.vars.clone());
         options.managed_settings = self.managed.clone();
         options.cli_settings = self.cli_settings.clone();
+        options.receipts = !global.no_receipts && !receipts_off(env);
         options
     }
 
@@ -246,6 +247,13 @@ impl Setup {
             cli_settings: self.cli_settings.clone(),
         }
     }
+}
+
+/// True when `HOOKS_RECEIPTS` turns receipts off (`0`, `false`, `off`, any case).
+fn receipts_off(env: &Env) -> bool {
+    env.var("HOOKS_RECEIPTS").is_some_and(|v| {
+        matches!(v.to_string_lossy().to_ascii_lowercase().trim(), "0" | "false" | "off")
+    })
 }
 
 /// The profile: `--profile`, else `$HOOKS_PROFILE` (when set and not empty), else

@@ -226,14 +226,22 @@ pub struct Fired {
     pub receipt: Option<ReceiptAt>,
 }
 
-/// A position in a receipt journal.
+/// A position in a receipt journal: a host that stores it can later prove, with `hooks
+/// receipts verify --at SEQ:HASH`, that the journal still holds that record unchanged
+/// (and so everything before it).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(
+    feature = "schemars",
+    derive(schemars::JsonSchema),
+    schemars(rename = "receipt_position", deny_unknown_fields)
+)]
 pub struct ReceiptAt {
     /// The journal file.
     pub journal: PathBuf,
-    /// The last record of the fire.
-    #[serde(flatten)]
-    pub position: hooks_core::receipt::Position,
+    /// The `seq` of the fire's last record.
+    pub seq: u64,
+    /// The `hash` of the fire's last record.
+    pub hash: String,
 }
 
 impl Fired {
@@ -642,7 +650,8 @@ impl Session {
                     ));
                 }
                 let journal = journal.path().to_path_buf();
-                Some(ReceiptAt { journal, position: appended.position })
+                let hooks_core::receipt::Position { seq, hash } = appended.position;
+                Some(ReceiptAt { journal, seq, hash })
             }
             Err(err) => {
                 diagnostics.push(Diagnostic::warning(

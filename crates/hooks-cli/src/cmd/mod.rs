@@ -6,6 +6,7 @@ pub(crate) mod list;
 pub(crate) mod marketplace;
 pub(crate) mod migrate;
 pub(crate) mod plugin;
+pub(crate) mod receipts;
 pub(crate) mod run;
 pub mod schema;
 pub(crate) mod serve;

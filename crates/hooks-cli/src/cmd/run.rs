@@ -75,6 +75,10 @@ pub(crate) struct RunOutput<'a> {
     /// `async_results`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rewakes: Option<&'a [Rewake]>,
+    /// Where this fire's receipts end in the session's journal (README "Receipts");
+    /// absent when receipts are off or could not be written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub receipt: Option<&'a hooks_exec::ReceiptAt>,
 }
 
 impl<'a> RunOutput<'a> {
@@ -100,6 +104,7 @@ impl<'a> RunOutput<'a> {
             handlers: &fired.handlers,
             async_results: None,
             rewakes: None,
+            receipt: fired.receipt.as_ref(),
         }
     }
 }
