@@ -109,6 +109,7 @@ where
         Command::Serve(args) => cmd::serve::run(&mut cx, args),
         Command::List(args) => cmd::list::run(&mut cx, args),
         Command::Validate(args) => cmd::validate::run(&mut cx, args),
+        Command::Doctor(args) => cmd::doctor::run(&mut cx, args),
         Command::Trust(args) => cmd::trust::run(&mut cx, args),
         Command::Migrate(args) => cmd::migrate::run(&mut cx, args),
         Command::Schema(args) => cmd::schema::run(&mut cx, args),
