@@ -11,7 +11,8 @@ pub const EXIT_CODES: &str = "\
 Exit codes:
   0  success; for `hooks run`, the action may proceed
   1  engine error: bad arguments, unreadable input or config, validation errors,
-     a refused confirmation, a plugin that fails verification
+     error findings of `hooks doctor`, a refused confirmation, a plugin that fails
+     verification
   2  `hooks run`: the decision denies, blocks or stops (PreToolUse deny, a blocked
      prompt or compaction, a Stop hook that keeps the agent working, continue=false)";
 
@@ -57,7 +58,9 @@ Examples:
   # Every handler, including those that do not run, and why
   hooks list --all
   # Check a hooks file before committing it
-  hooks validate .deepagents/hooks.json";
+  hooks validate .deepagents/hooks.json
+  # What will not work where the hooks run: missing programs, scripts, typos
+  hooks doctor";
 
 const RUN_EXAMPLES: &str = "\
 Examples:
@@ -93,6 +96,15 @@ Examples:
   hooks receipts verify
   # Prove a journal still holds the position a fire returned (its receipt.seq and .hash)
   hooks receipts verify ~/.deepagents/.state/receipts/3f2a.jsonl --at 12:9c41...";
+
+const DOCTOR_EXAMPLES: &str = "\
+Examples:
+  # What will not work in this project's hook set, and how to fix it
+  hooks doctor
+  # The demo project, its hooks trusted for this run (no findings)
+  hooks --project examples/demo --trust-project-hooks doctor
+  # Claude Code's settings files; the errors only, for tools
+  hooks --profile claude-code doctor --json | jq '.findings[] | select(.severity == \"error\")'";
 
 const TRUST_EXAMPLES: &str = "\
 Examples:
@@ -237,6 +249,18 @@ pub enum Command {
     List(ListArgs),
     /// Check hook files (or every discovered layer) and report each problem with its location
     Validate(ValidateArgs),
+    /// Check the hook set in its real environment and explain what will not work
+    ///
+    /// Loads the hooks a session would take now (as `hooks list` does) and checks them
+    /// where they would run: programs and #! interpreters on the PATH the handlers get,
+    /// script files present and executable, placeholders that do not resolve, matchers
+    /// naming no tool of the host, matchers and `if` rules an event ignores, timeouts that
+    /// look like milliseconds, duplicates, http URLs the policy forbids, untrusted project
+    /// files, tampered and disabled plugins. Each finding has a severity (error: will not
+    /// work; warning: probably wrong; info), its file and line, and the fix. Nothing is
+    /// run. Exit 1 when a finding is an error.
+    #[command(after_help = blocks(&[DOCTOR_EXAMPLES, DOCTOR_EXIT_CODES]))]
+    Doctor(DoctorArgs),
     /// Show, grant or revoke trust for the project's hooks file
     #[command(after_help = TRUST_EXAMPLES)]
     Trust(TrustArgs),
@@ -626,6 +650,16 @@ pub struct ListArgs {
     pub all: bool,
 }
 
+/// `hooks doctor`.
+#[derive(Debug, Args)]
+pub struct DoctorArgs {}
+
+/// The exit codes of `hooks doctor`.
+const DOCTOR_EXIT_CODES: &str = "\
+Exit codes:
+  0  no finding is an error (warnings and infos may be shown)
+  1  a finding is an error, or the hook set could not be loaded";
+
 /// `hooks validate`.
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
@@ -725,6 +759,9 @@ mod tests {
         check(&["completions", "bash"], true);
         check(&["completions", "tcsh"], false);
         check(&["validate", "--kind", "plugin", "a.json", "b.json"], true);
+        check(&["doctor", "--json"], true);
+        check(&["--profile", "claude-code", "doctor"], true);
+        check(&["doctor", "file.json"], false);
         check(&["migrate"], false);
         check(&["plugin", "install", "lint@team", "--version", "^1", "--yes"], true);
         check(&["plugin", "install", "lint@team", "--version", "1", "--locked"], false);

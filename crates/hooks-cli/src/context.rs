@@ -110,6 +110,7 @@ where
         Command::List(args) => cmd::list::run(&mut cx, args),
         Command::Validate(args) => cmd::validate::run(&mut cx, args),
         Command::Receipts(args) => cmd::receipts::run(&mut cx, args),
+        Command::Doctor(args) => cmd::doctor::run(&mut cx, args),
         Command::Trust(args) => cmd::trust::run(&mut cx, args),
         Command::Migrate(args) => cmd::migrate::run(&mut cx, args),
         Command::Schema(args) => cmd::schema::run(&mut cx, args),

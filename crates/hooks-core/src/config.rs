@@ -867,8 +867,8 @@ impl<'s> Loader<'s> {
 }
 
 /// The candidate closest to `word` (case-insensitive edit distance at most 2), for
-/// "did you mean" hints.
-pub(crate) fn suggest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
+/// "did you mean" hints: event names here, tool names in `hooks doctor`.
+pub fn suggest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
     let word = word.to_lowercase();
     candidates
         .iter()

@@ -26,6 +26,38 @@ pub const REGEX_DFA_SIZE_LIMIT: usize = 1 << 20;
 /// Maximum nesting depth of a regex matcher.
 pub const REGEX_NEST_LIMIT: u32 = 64;
 
+/// The tool names the hosts' built-in tools have on the wire (`tool_name`), as this
+/// repository documents them (SPEC 5: `Bash`, `Read`, `Write`, `Edit`, `Glob`, `Grep`,
+/// `LS`, `WebFetch`, `Task`; docs/claude-code.md, "`if`" and "Matchers": `MultiEdit`,
+/// `NotebookEdit`, `PowerShell`, `Agent`, the former `Task`; and Claude Code's other
+/// built-in tools), sorted. MCP tools (`mcp__<server>__<tool>`) are not listed: a host
+/// has whichever its servers give. `hooks doctor` checks exact-set matchers of the tool
+/// events against it.
+pub const BUILTIN_TOOLS: &[&str] = &[
+    "Agent",
+    "AskUserQuestion",
+    "Bash",
+    "BashOutput",
+    "Edit",
+    "ExitPlanMode",
+    "Glob",
+    "Grep",
+    "KillShell",
+    "LS",
+    "MultiEdit",
+    "NotebookEdit",
+    "NotebookRead",
+    "PowerShell",
+    "Read",
+    "Skill",
+    "SlashCommand",
+    "Task",
+    "TodoWrite",
+    "WebFetch",
+    "WebSearch",
+    "Write",
+];
+
 /// A compiled matcher.
 #[derive(Debug, Clone)]
 pub enum Matcher {

@@ -658,6 +658,45 @@ fn parse_bash(command: &str) -> Result<Parsed, Unparsable> {
     lexer.run()
 }
 
+/// One word of a shell command line as the `if` lexer reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShellWord {
+    /// The word as written: quotes, escapes and expansions included.
+    pub raw: String,
+    /// The word after quote removal, expansions left out.
+    pub value: String,
+    /// Holds `$(`, a backtick, `$NAME` or `${NAME}` outside single quotes.
+    pub expansion: bool,
+}
+
+/// The simple commands of a shell command line as the `if` lexer splits them
+/// (docs/claude-code.md, "`if`": at `&&`, `||`, `;`, `|`, `&`, newlines and parentheses,
+/// `$(...)` and backtick bodies included), each from its command word on: the leading
+/// assignments, redirections, reserved words of compound commands and the wrappers
+/// (`timeout`, `nice`, `command`, ...) are left out. `None` when the line does not parse
+/// (an unbalanced quote, nesting past the bound). `hooks doctor` reads the programs a
+/// shell-form handler starts from it.
+pub fn simple_commands(command: &str) -> Option<Vec<Vec<ShellWord>>> {
+    let parsed = parse_bash(command).ok()?;
+    let words = |ws: &[Word]| -> Vec<ShellWord> {
+        ws.iter()
+            .map(|w| ShellWord {
+                raw: w.raw.clone(),
+                value: w.value.clone(),
+                expansion: w.expansion,
+            })
+            .collect()
+    };
+    Some(
+        parsed
+            .commands
+            .iter()
+            .map(|c| words(strip_prefixes(c)))
+            .filter(|c| !c.is_empty())
+            .collect(),
+    )
+}
+
 /// `NAME=value`.
 fn is_assignment(w: &Word) -> bool {
     let Some((name, _)) = w.raw.split_once('=') else { return false };

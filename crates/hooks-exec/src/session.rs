@@ -451,6 +451,15 @@ impl Session {
         }
     }
 
+    /// The environment a process of `handler` starts with: the host environment after
+    /// scrubbing, `CLAUDE_PROJECT_DIR`, then the handler's own variables (a plugin's
+    /// `CLAUDE_PLUGIN_ROOT`, ...). An event adds its own on top (`CLAUDE_ENV_FILE`,
+    /// `CLAUDE_CODE_SESSION_ID` under claude-code); the `PATH` a program is looked up in is
+    /// this one's. For audits (`hooks doctor`): nothing is run.
+    pub fn handler_env(&self, handler: &Handler) -> Vec<(OsString, OsString)> {
+        overlay(&self.base_env, &handler.env)
+    }
+
     /// The handlers an invocation would run, in configuration order, without running them.
     pub fn dry_run(&self, invocation: &Invocation) -> Vec<Handler> {
         let snapshot = self.snapshot();
@@ -841,12 +850,7 @@ impl Session {
                 let env = if job.env.is_empty() {
                     Arc::clone(&self.base_env)
                 } else {
-                    let mut env = self.base_env.to_vec();
-                    for (k, v) in &job.env {
-                        env.retain(|(name, _)| name != k.as_str());
-                        env.push((k.into(), v.into()));
-                    }
-                    env.into()
+                    overlay(&self.base_env, &job.env).into()
                 };
                 let program = match program {
                     Program::Command(c) => process::Program::Shell(c.clone()),
@@ -1105,6 +1109,16 @@ fn lock(turn: &Mutex<TurnState>) -> std::sync::MutexGuard<'_, TurnState> {
 /// Seconds as a duration; values too large for a `Duration` wait (practically) forever.
 fn secs(s: f64) -> Duration {
     Duration::try_from_secs_f64(s).unwrap_or(Duration::MAX)
+}
+
+/// `base` with each of `extra` set (replacing a variable of the same name), in order.
+fn overlay(base: &[(OsString, OsString)], extra: &[(String, String)]) -> Vec<(OsString, OsString)> {
+    let mut env = base.to_vec();
+    for (k, v) in extra {
+        env.retain(|(name, _)| name != k.as_str());
+        env.push((k.into(), v.into()));
+    }
+    env
 }
 
 fn absolute(path: &Path, cwd: &Path) -> PathBuf {

@@ -1,6 +1,7 @@
 //! One module per subcommand; each has `run(cx, args) -> anyhow::Result<i32>`.
 
 pub(crate) mod completions;
+pub(crate) mod doctor;
 pub(crate) mod json;
 pub(crate) mod list;
 pub(crate) mod marketplace;

@@ -68,6 +68,8 @@ fn help_shows_examples() {
         (&["serve", "--help"], "  hooks serve --project ~/src/app --trust-project-hooks\n"),
         (&["list", "--help"], "  hooks list --all --event PreToolUse\n"),
         (&["trust", "--help"], "  hooks trust --show --json\n"),
+        (&["doctor", "--help"], "  hooks --project examples/demo --trust-project-hooks doctor\n"),
+        (&["--help"], "  hooks doctor\n"),
         (
             &["plugin", "install", "--help"],
             "  hooks plugin install lint@team --version '^1.2' --yes\n",

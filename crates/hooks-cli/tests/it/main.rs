@@ -14,6 +14,7 @@ mod confinement;
 #[cfg(feature = "crash-points")]
 mod crash;
 mod diagnostics;
+mod doctor;
 mod fuzz;
 mod help;
 mod json_reports;
