@@ -58,6 +58,10 @@ pub(crate) mod finding_codes {
     pub const PLUGIN_DISABLED: &str = "plugin_disabled";
     /// An http handler whose URL the settings' `allowedHttpHookUrls` forbids (error).
     pub const HTTP_URL_BLOCKED: &str = hooks_core::codes::HTTP_URL_BLOCKED;
+    /// The receipts show every run of the handler failed (warning).
+    pub const HANDLER_ALWAYS_FAILS: &str = "handler_always_fails";
+    /// The receipts show the handler was skipped in every fire of its event (info).
+    pub const HANDLER_NEVER_RAN: &str = "handler_never_ran";
 }
 
 use finding_codes as fc;
@@ -145,8 +149,7 @@ impl HookSet<'_> {
 /// One check: the loaded hook set in, its findings out.
 type Check = fn(&HookSet<'_>) -> Vec<Finding>;
 
-/// Every check, in the order they are described in the README. (The receipt-based check,
-/// handlers that never ran or always fail, joins here when the receipts exist.)
+/// Every check, in the order they are described in the README.
 const CHECKS: &[Check] = &[
     load_diagnostics,
     handler_statuses,
@@ -155,7 +158,56 @@ const CHECKS: &[Check] = &[
     tool_names,
     timeouts,
     http_policy,
+    receipts,
 ];
+
+/// From the receipt journals of the home (README "Receipts"), across sessions, by handler
+/// fingerprint (a changed handler is a new one): an active handler whose every run failed
+/// (a timeout, an exit other than 0 and 2, no exit status), and one that was skipped in
+/// every fire it was part of, with the skips' reasons. A handler without receipts (a new
+/// one, or its event never fired) gives nothing.
+fn receipts(set: &HookSet<'_>) -> Vec<Finding> {
+    let history = crate::cmd::receipts::history(&set.session.paths().home);
+    let mut out = Vec::new();
+    for h in set.snapshot.handlers().iter().filter(|h| h.is_active()) {
+        let Some(seen) = history.get(&h.fingerprint) else { continue };
+        if seen.ran > 0 && seen.failed == seen.ran {
+            out.push(
+                Finding::at(
+                    h,
+                    fc::HANDLER_ALWAYS_FAILS,
+                    Severity::Warning,
+                    format!(
+                        "every run of this handler failed ({} of {}, last {})",
+                        seen.failed,
+                        seen.ran,
+                        seen.last_ran.as_deref().unwrap_or("-")
+                    ),
+                )
+                .fix(
+                    "run it by hand with an event payload (`hooks run ... -v`) and read its stderr",
+                ),
+            );
+        } else if seen.ran == 0 {
+            let skips: Vec<String> = seen.skipped.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            let reasons = if seen.reasons.is_empty() {
+                String::new()
+            } else {
+                format!("; {}", seen.reasons.join("; "))
+            };
+            out.push(
+                Finding::at(
+                    h,
+                    fc::HANDLER_NEVER_RAN,
+                    Severity::Info,
+                    format!("the receipts show this handler never ran ({}{reasons})", skips.join(", ")),
+                )
+                .fix("check its matcher and `if` rule against the events it should see (`hooks list --all`)"),
+            );
+        }
+    }
+    out
+}
 
 /// The `--json` report.
 #[derive(Debug, Serialize)]

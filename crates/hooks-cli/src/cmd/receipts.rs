@@ -42,21 +42,21 @@ fn read_journal(path: &Path) -> std::io::Result<Vec<u8>> {
 
 /// One handler's line of the summary.
 #[derive(Debug, Default, Serialize)]
-struct HandlerSummary {
-    handler_id: Option<String>,
-    fingerprint: String,
-    layer: String,
-    file: String,
+pub(crate) struct HandlerSummary {
+    pub(crate) handler_id: Option<String>,
+    pub(crate) fingerprint: String,
+    pub(crate) layer: String,
+    pub(crate) file: String,
     /// Fires where it ran (in the foreground, the background, or detached).
-    ran: u64,
+    pub(crate) ran: u64,
     /// Runs that failed: a timeout, an exit other than 0 and 2, no exit status.
-    failed: u64,
+    pub(crate) failed: u64,
     /// The time of its last run.
-    last_ran: Option<String>,
+    pub(crate) last_ran: Option<String>,
     /// Fires where it did not run, by fate (`matcher_no_match`, `if_false`, ...).
-    skipped: BTreeMap<String, u64>,
+    pub(crate) skipped: BTreeMap<String, u64>,
     /// The reasons given for the skips (an `if` rule, an inactive status), each once.
-    reasons: Vec<String>,
+    pub(crate) reasons: Vec<String>,
 }
 
 fn fate_name(fate: Fate) -> String {
@@ -101,6 +101,35 @@ fn summarise_records(records: &[Record]) -> Vec<HandlerSummary> {
         }
     }
     by.into_values().collect()
+}
+
+/// Every journal of `home` summarised by handler fingerprint, across sessions: what
+/// `hooks doctor` reads to find handlers that never ran or always fail. Unreadable or
+/// broken journals contribute the records that read back whole.
+pub(crate) fn history(home: &hooks_exec::Home) -> BTreeMap<String, HandlerSummary> {
+    let mut records = Vec::new();
+    for path in hooks_exec::receipts::journals(home).unwrap_or_default() {
+        if let Ok(bytes) = read_journal(&path) {
+            records.extend(verify(&bytes).records);
+        }
+    }
+    let mut out: BTreeMap<String, HandlerSummary> = BTreeMap::new();
+    for h in summarise_records(&records) {
+        let entry = out.entry(h.fingerprint.clone()).or_default();
+        entry.fingerprint.clone_from(&h.fingerprint);
+        entry.ran += h.ran;
+        entry.failed += h.failed;
+        entry.last_ran = entry.last_ran.take().max(h.last_ran);
+        for (fate, n) in h.skipped {
+            *entry.skipped.entry(fate).or_default() += n;
+        }
+        for reason in h.reasons {
+            if !entry.reasons.contains(&reason) {
+                entry.reasons.push(reason);
+            }
+        }
+    }
+    out
 }
 
 fn session_name(path: &Path) -> String {

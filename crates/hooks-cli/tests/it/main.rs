@@ -26,6 +26,7 @@ mod pins;
 mod plugins;
 mod process;
 mod python_host;
+mod receipts;
 mod redaction;
 mod run;
 mod schema;
