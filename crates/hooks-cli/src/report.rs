@@ -66,11 +66,8 @@ pub(crate) fn render(d: &Diagnostic, text: Option<&[u8]>, style: Style) -> Strin
         Severity::Warning => style.yellow_bold("^"),
         Severity::Info => style.blue_bold("^"),
     };
-    let _ = writeln!(
-        out,
-        "{pad} {gutter} {lead}{caret} {}",
-        escape_control(&redact_text(&reason(d)))
-    );
+    let _ =
+        writeln!(out, "{pad} {gutter} {lead}{caret} {}", escape_control(&redact_text(&reason(d))));
     out
 }
 
