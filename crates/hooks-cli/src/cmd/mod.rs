@@ -9,5 +9,6 @@ pub(crate) mod plugin;
 pub(crate) mod run;
 pub mod schema;
 pub(crate) mod serve;
+pub(crate) mod test;
 pub(crate) mod trust;
 pub(crate) mod validate;

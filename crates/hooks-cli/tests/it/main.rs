@@ -15,6 +15,7 @@ mod crash;
 mod diagnostics;
 mod fuzz;
 mod help;
+mod hooks_test;
 mod json_reports;
 mod list;
 mod migrate;
