@@ -79,6 +79,29 @@ Examples:
   # One request by hand
   echo '{\"id\":1,\"method\":\"event\",\"params\":{\"event\":\"Stop\",\"payload\":{}}}' | hooks serve";
 
+const TEST_EXAMPLES: &str = "\
+Examples:
+  # Every *.test.toml of the project (exit 1 when a case fails)
+  hooks test
+  # The demo project's tests, with a JUnit report for CI
+  hooks test examples/demo --junit target/hooks-tests.xml
+  # Write the actual results as the expectations of new cases (snapshot testing)
+  hooks test hooks.test.toml --record
+  # The tests a plugin ships beside its hooks
+  hooks test --plugin-dir ./plugins/lint
+  # A test file: the project's hooks, one case
+  cat > .deepagents/tests/rm.test.toml <<'EOF'
+  include = [\"hooks\"]
+  [[case]]
+  name = \"rm -rf is denied\"
+  event = \"PreToolUse\"
+  payload = { tool_name = \"Bash\", tool_input = { command = \"rm -rf build/\" } }
+  [case.expect]
+  exit = 2
+  permission = \"deny\"
+  reason = \"not allowed\"
+  EOF";
+
 const LIST_EXAMPLES: &str = "\
 Examples:
   hooks list
@@ -283,6 +306,20 @@ pub enum Command {
     /// ({home}/.state/receipts/{session}.jsonl), hash-chained; see README "Receipts".
     #[command(after_help = RECEIPTS_EXAMPLES)]
     Receipts(ReceiptsArgs),
+    /// Run test files of hook sets: each case fires an event through the real engine and
+    /// handlers, in a scratch home and project, and checks the decision
+    ///
+    /// A test file is TOML (schema: `hooks schema test`): the hook set under test
+    /// (`project`, `include`, `plugins`) and `[[case]]` tables, each an event, its payload,
+    /// profile, environment, capabilities and files, and `[case.expect]`: exit status,
+    /// permission, reason (substring or regex), context, continue, stop reason, the
+    /// handlers that ran and did not, diagnostic codes, or any part of the decision. Each
+    /// case is exactly `hooks run` on a scratch copy of the hook set; the user's home and
+    /// configuration never take part (--home, --managed, --settings, --trust-project-hooks
+    /// and --require-verified do not apply to cases; -v shows each run's debug log with a
+    /// failing case). Cases run in parallel.
+    #[command(after_help = blocks(&[TEST_EXAMPLES, TEST_EXIT_CODES]))]
+    Test(TestArgs),
     /// Install, update, remove, enable, disable, verify and pack plugins
     #[command(subcommand)]
     Plugin(PluginCommand),
@@ -448,6 +485,10 @@ pub struct PluginVerifyArgs {
     /// later loads verify it
     #[arg(long, value_name = "ID")]
     pub adopt: Option<String>,
+    /// Also run the tests each plugin ships (the *.test.toml files in its folder), as
+    /// `hooks test --plugin-dir` runs them; a tampered plugin's are not run
+    #[arg(long, conflicts_with = "adopt")]
+    pub test: bool,
 }
 
 /// `hooks plugin pack`.
@@ -639,6 +680,34 @@ pub enum Capability {
     Defer,
 }
 
+const TEST_EXIT_CODES: &str = "\
+Exit codes:
+  0  every case passed (or was recorded)
+  1  a case failed, has no expectations (without --record) or could not run, or a test
+     file could not be read";
+
+/// `hooks test`.
+#[derive(Debug, Args)]
+pub struct TestArgs {
+    /// Test files, or folders searched for *.test.toml files [default: the project root;
+    /// with --plugin-dir, each plugin folder]
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Write the actual results as the expectations ([case.expect]) of the cases that have
+    /// none, keeping the rest of the file as it is
+    #[arg(long)]
+    pub record: bool,
+    /// Also write a JUnit XML report to FILE
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Only the cases whose name contains TEXT
+    #[arg(long, value_name = "TEXT")]
+    pub filter: Option<String>,
+    /// How many cases run at once [default: the number of CPUs]
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+}
+
 /// `hooks list`.
 #[derive(Debug, Args)]
 pub struct ListArgs {
@@ -757,6 +826,10 @@ mod tests {
         check(&["trust", "dir", "--yes"], true);
         check(&["--color", "sometimes", "list"], false);
         check(&["completions", "bash"], true);
+        check(&["test"], true);
+        check(&["test", "a.test.toml", "dir", "--record", "--junit", "r.xml", "-j", "2"], true);
+        check(&["test", "--jobs", "0"], false);
+        check(&["--plugin-dir", "p", "test", "--filter", "rm"], true);
         check(&["completions", "tcsh"], false);
         check(&["validate", "--kind", "plugin", "a.json", "b.json"], true);
         check(&["doctor", "--json"], true);
@@ -770,6 +843,8 @@ mod tests {
         check(&["plugin", "remove", "a@b", "--purge-data"], true);
         check(&["plugin", "verify", "a@b", "--adopt", "a@b"], false);
         check(&["plugin", "verify", "--adopt", "a@b"], true);
+        check(&["plugin", "verify", "a@b", "--test"], true);
+        check(&["plugin", "verify", "--adopt", "a@b", "--test"], false);
         check(&["plugin", "pack", "dir", "--out", "o"], true);
         check(&["--require-verified", "plugin", "list", "--json"], true);
         check(&["marketplace", "add", "m", "https://x/index.json", "--key", "RW..."], true);

@@ -114,6 +114,7 @@ where
         Command::Trust(args) => cmd::trust::run(&mut cx, args),
         Command::Migrate(args) => cmd::migrate::run(&mut cx, args),
         Command::Schema(args) => cmd::schema::run(&mut cx, args),
+        Command::Test(args) => cmd::test::run(&mut cx, args),
         Command::Plugin(c) => cmd::plugin::run(&mut cx, c),
         Command::Marketplace(c) => cmd::marketplace::run(&mut cx, c),
         Command::Completions(args) => cmd::completions::run(&mut cx, args),

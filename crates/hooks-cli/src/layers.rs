@@ -287,7 +287,7 @@ pub(crate) fn host_capabilities(profile: Profile, list: &[Capability]) -> Capabi
 }
 
 /// Parses one `--plugin-dir DIR[=ID]`.
-fn dev_plugin(spec: &str, cwd: &Path) -> anyhow::Result<DevPlugin> {
+pub(crate) fn dev_plugin(spec: &str, cwd: &Path) -> anyhow::Result<DevPlugin> {
     let (dir, id) = split_plugin_spec(spec);
     let dir = absolute(Path::new(dir), cwd);
     if !dir.is_dir() {

@@ -31,6 +31,11 @@ impl Style {
         Style { enabled }
     }
 
+    /// No colour (files, reports).
+    pub fn plain() -> Style {
+        Style { enabled: false }
+    }
+
     fn paint(self, code: &str, text: &str) -> String {
         if self.enabled { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_owned() }
     }

@@ -11,5 +11,6 @@ pub(crate) mod receipts;
 pub(crate) mod run;
 pub mod schema;
 pub(crate) mod serve;
+pub(crate) mod test;
 pub(crate) mod trust;
 pub(crate) mod validate;

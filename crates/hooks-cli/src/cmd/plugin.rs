@@ -609,8 +609,30 @@ fn verify(cx: &mut Ctx<'_>, home: &Home, args: &PluginVerifyArgs) -> anyhow::Res
     }
     let report = hooks_plugins::verify(home, args.id.as_deref())?;
     let require = cx.global.require_verified;
-    let failed = !report.ok()
+    let mut failed = !report.ok()
         || (require && report.plugins.iter().any(|(_, s)| matches!(s, VerifyStatus::Unverified)));
+    // --test: the tests of each plugin whose files were not found tampered with.
+    let tests = if args.test {
+        let installed = hooks_plugins::list(home)?;
+        let dirs: Vec<(std::path::PathBuf, String)> = report
+            .plugins
+            .iter()
+            .filter(|(_, s)| !matches!(s, VerifyStatus::Tampered(_)))
+            .filter_map(|(id, _)| {
+                let p = installed.iter().find(|p| &p.id == id)?;
+                Some((p.install_path.clone(), id.clone()))
+            })
+            .collect();
+        crate::cmd::test::plugin_tests(cx, &dirs)?
+    } else {
+        None
+    };
+    if let Some((_, outcome)) = &tests {
+        if let Some(signal) = outcome.signal {
+            return Ok(signal);
+        }
+        failed |= !outcome.counts.ok();
+    }
     if cx.global.json {
         let items: Vec<Value> = report
             .plugins
@@ -625,7 +647,13 @@ fn verify(cx: &mut Ctx<'_>, home: &Home, args: &PluginVerifyArgs) -> anyhow::Res
                 _ => json!({"id": id, "status": "unverified"}),
             })
             .collect();
-        let value = json!({"ok": !failed, "plugins": items});
+        let mut value = json!({"ok": !failed, "plugins": items});
+        if args.test {
+            value["tests"] = match &tests {
+                Some((files, outcome)) => crate::cmd::test::json_report(files, outcome),
+                None => Value::Null,
+            };
+        }
         writeln!(cx.out, "{}", crate::cmd::json::pretty(&value)?)?;
         return Ok(i32::from(failed));
     }
@@ -653,6 +681,14 @@ fn verify(cx: &mut Ctx<'_>, home: &Home, args: &PluginVerifyArgs) -> anyhow::Res
                 style.yellow("unverified")
             )?,
         }
+    }
+    match &tests {
+        Some((files, _)) => {
+            writeln!(cx.out)?;
+            write!(cx.out, "{}", crate::cmd::test::human_report(files, style))?;
+        }
+        None if args.test => writeln!(cx.out, "no plugin ships tests (*.test.toml)")?,
+        None => {}
     }
     Ok(i32::from(failed))
 }

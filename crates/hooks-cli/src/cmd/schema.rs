@@ -1,5 +1,5 @@
 //! `hooks schema [NAME]`: the JSON Schemas of the config file, each event's input and
-//! output, the `hooks serve` protocol, the plugin manifest (`hooks-manifest.json`) and the
+//! output, the `hooks serve` protocol, the `hooks test` file, the plugin manifest (`hooks-manifest.json`) and the
 //! signed marketplace index (`index.json`).
 
 use anyhow::bail;
@@ -8,10 +8,11 @@ use crate::cli::SchemaArgs;
 use crate::context::Ctx;
 
 /// Every schema name: hooks-core's (`config`, `input.EVENT`, `output.EVENT`), `serve`,
-/// then hooks-plugins' (`plugin-manifest`, `marketplace-index`).
+/// `test`, then hooks-plugins' (`plugin-manifest`, `marketplace-index`).
 pub fn names() -> Vec<String> {
     let mut names = hooks_core::schema_names();
     names.push("serve".to_owned());
+    names.push("test".to_owned());
     names.extend(hooks_plugins::SCHEMA_NAMES.iter().map(|n| (*n).to_owned()));
     names
 }
@@ -20,6 +21,8 @@ pub fn names() -> Vec<String> {
 pub fn schema(name: &str) -> Option<serde_json::Value> {
     if name == "serve" {
         Some(crate::cmd::serve::schema())
+    } else if name == "test" {
+        Some(crate::cmd::test::schema())
     } else {
         hooks_core::schema(name).or_else(|| hooks_plugins::schema(name))
     }

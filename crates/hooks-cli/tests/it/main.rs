@@ -17,6 +17,7 @@ mod diagnostics;
 mod doctor;
 mod fuzz;
 mod help;
+mod hooks_test;
 mod json_reports;
 mod list;
 mod marketplace_policy;

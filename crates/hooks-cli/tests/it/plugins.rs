@@ -344,7 +344,7 @@ fn errors_are_one_line_and_change_nothing() {
 fn plugin_schemas() {
     let env = TestEnv::new("plugins-schema");
     let names = env.run(&["schema"]).stdout;
-    assert!(names.ends_with("serve\nplugin-manifest\nmarketplace-index\n"), "{names}");
+    assert!(names.ends_with("serve\ntest\nplugin-manifest\nmarketplace-index\n"), "{names}");
     let m = env.run(&["schema", "plugin-manifest"]).json();
     assert_eq!(m["title"], "Plugin manifest");
     assert_eq!(m["required"], serde_json::json!(["name", "version", "files"]));
@@ -528,7 +528,7 @@ const MIXED: &str = r#"{
 
 /// Writes plugin `name` at `version` in Claude Code's layout under the catalogue folder
 /// `{root}/cat` and lists every plugin folder of it in `.claude-plugin/marketplace.json`.
-fn catalogue_plugin(env: &TestEnv, name: &str, version: &str, hooks_json: &str) -> PathBuf {
+pub fn catalogue_plugin(env: &TestEnv, name: &str, version: &str, hooks_json: &str) -> PathBuf {
     let cat = env.root.join("cat");
     let dir = cat.join("plugins").join(name);
     fs::create_dir_all(dir.join(".claude-plugin")).unwrap();
