@@ -225,7 +225,7 @@ struct NativeSession {
 #[pymethods]
 impl NativeSession {
     #[new]
-    #[pyo3(signature = (cwd, project, home, trust_project_hooks, env, env_allow, profile, capabilities, plugin_dirs, require_verified, hooks, host_handlers))]
+    #[pyo3(signature = (cwd, project, home, trust_project_hooks, env, env_allow, profile, capabilities, plugin_dirs, require_verified, hooks, host_handlers, receipts=true))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -241,8 +241,10 @@ impl NativeSession {
         require_verified: bool,
         hooks: Vec<GroupSpec>,
         host_handlers: Vec<(String, Py<PyAny>)>,
+        receipts: bool,
     ) -> PyResult<Self> {
         let mut options = SessionOptions::new(cwd);
+        options.receipts = receipts;
         options.project = project;
         options.home = home;
         options.trust_project_hooks = trust_project_hooks;
@@ -534,6 +536,7 @@ fn fired_json(
         "blocking": fired.is_blocking(),
         "handlers": fired.handlers,
         "payload_diagnostics": payload_diagnostics,
+        "receipt": fired.receipt,
     })
 }
 

@@ -321,3 +321,30 @@ def test_the_readme_example_runs(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-c", example], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout == "True Cannot modify .env files\n"
+
+
+def test_fires_append_receipts_unless_turned_off(world: World) -> None:
+    # README "Receipts": one record per handler of the event, callbacks included; the result
+    # carries the journal position; receipts=False writes none.
+    world.write_user(group("PreToolUse", [prints(pre_tool_use(additionalContext="u"))]))
+
+    def plain(input_data, tool_use_id, context):
+        return pre_tool_use(additionalContext="cb")
+
+    s = world.session(hooks={"PreToolUse": [HookMatcher(hooks=[plain])]})
+    payload = dict(bash("ls"), session_id="py-s1")
+    result = run(s.fire("PreToolUse", payload))
+    assert result.receipt is not None
+    assert result.receipt["seq"] == 2
+    journal = Path(result.receipt["journal"])
+    assert journal == world.home / ".state" / "receipts" / "py-s1.jsonl"
+    records = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert [r["fate"] for r in records] == ["ran", "ran"]
+    assert [r["origin"]["layer"] for r in records] == ["user", "callback"]
+    assert records[1]["hash"] == result.receipt["hash"]
+    assert "additionalContext" not in journal.read_text()
+
+    off = world.session(receipts=False)
+    result = run(off.fire("PreToolUse", dict(bash("ls"), session_id="py-s2")))
+    assert result.receipt is None
+    assert not (world.home / ".state" / "receipts" / "py-s2.jsonl").exists()

@@ -156,9 +156,10 @@ fn main() {
     let started = Instant::now();
     let mut rows = Vec::new();
     let bench = Bench { plan: plan.clone(), hooks, scratch: scratch.clone() };
-    let sections: [(&str, Section); 8] = [
+    let sections: [(&str, Section); 9] = [
         ("spawn floors", Bench::spawn_floors),
         ("session dispatch", Bench::dispatch),
+        ("receipts", Bench::receipts),
         ("hooks run and serve", Bench::end_to_end),
         ("fan-out", Bench::fanout),
         ("scale", Bench::scale),
@@ -449,6 +450,78 @@ impl Bench {
             }
         }
         rows
+    }
+
+    /// One `Session::fire` with receipts against the same fire without (README
+    /// "Receipts"): goal at most 5% slower, and under 100 µs more per fire (the median of
+    /// the per-round differences, the two fires interleaved round by round).
+    fn receipts(&self) -> Vec<Row> {
+        const WITHOUT: &str = "2 `Session::fire`, one `/bin/true` handler, receipts off";
+        const WITH: &str =
+            "2 `Session::fire`, the same with receipts (3 records: 1 ran, 2 skipped)";
+        const EXTRA: &str = "2 receipts: time added per fire (with minus without, per round)";
+        let measured = (|| {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .map_err(|e| e.to_string())?;
+            let defaults = CommonDefaults {
+                session_id: "bench-receipts".into(),
+                transcript_path: String::new(),
+                cwd: self.scratch.display().to_string(),
+                permission_mode: Some("default".into()),
+            };
+            let invocation = Invocation::from_host_json(Event::PreToolUse, &payload(), &defaults)
+                .map_err(|e| e.to_string())?
+                .0;
+            let handlers = vec![
+                json!({"type": "command", "command": "true", "argv": ["/bin/true"]}),
+                json!({"type": "command", "command": "true", "if": "Bash(rm *)"}),
+            ];
+            let mut doc = config(handlers);
+            doc["hooks"]["PreToolUse"].as_array_mut().ok_or("no PreToolUse groups")?.push(
+                json!({"matcher": "Write", "hooks": [{"type": "command", "command": "true"}]}),
+            );
+            let session = |receipts: bool| -> Result<Session, String> {
+                let name = if receipts { "receipts-on" } else { "receipts-off" };
+                let mut options = SessionOptions::new(&self.scratch);
+                options.home = Some(home_with(&self.scratch, name, &doc)?);
+                options.project = Some(self.scratch.clone());
+                options.receipts = receipts;
+                Session::start(options).map_err(|e| e.to_string())
+            };
+            let (on, off) = (session(true)?, session(false)?);
+            let fire = |s: &Session, want_receipt: bool| {
+                let fired = runtime.block_on(s.fire(invocation.clone()));
+                match (fired.handlers.as_slice(), fired.receipt.is_some()) {
+                    ([run], got) if run.exit_code == Some(0) && got == want_receipt => Ok(()),
+                    (other, got) => Err(format!("unexpected runs {other:?}, receipt {got}")),
+                }
+            };
+            Self::pair(self.plan.spawn_rounds, || fire(&off, false), || fire(&on, true))
+        })();
+        match measured {
+            Ok((off, on)) => {
+                let extra: Vec<f64> = on.iter().zip(&off).map(|(a, b)| (a - b).max(0.0)).collect();
+                vec![
+                    Row::new(WITHOUT, Unit::Seconds, off.clone(), Target::Floor),
+                    Row::new(
+                        WITH,
+                        Unit::Seconds,
+                        on,
+                        Target::Slower { floor: WITHOUT.into(), max: 1.05 },
+                    )
+                    .paired_with(off),
+                    Row::new(
+                        EXTRA,
+                        Unit::Seconds,
+                        extra,
+                        Target::Nominal { label: "100 µs".into(), reference: 100e-6, max: 1.0 },
+                    ),
+                ]
+            }
+            Err(e) => vec![Row::failed(WITH, e)],
+        }
     }
 
     /// `hooks run` and `hooks serve` with one `/bin/true` argv handler.

@@ -179,12 +179,16 @@ fn receipts_can_be_turned_off_unless_managed_policy_requires_them() {
     let out = cmd.output().unwrap();
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v.get("receipt").is_none() && !journal(&env, "s4").exists());
-    // Managed requireReceipts keeps them on, in both profiles.
+    // Managed requireReceipts keeps them on, in both profiles (each has its own home).
     let managed = env.write("etc/managed-settings.json", r#"{"requireReceipts": true}"#);
     let managed = managed.display().to_string();
-    for (profile, seq) in [("deepagents", 3), ("claude-code", 6)] {
+    for (profile, home) in
+        [("deepagents", env.home.clone()), ("claude-code", env.user_home.join(".claude"))]
+    {
         let v = fire(&env, &["--profile", profile, "--managed", &managed, "--no-receipts"], &p);
-        assert_eq!(v["receipt"]["seq"], seq, "{profile}: {v}");
+        assert_eq!(v["receipt"]["seq"], 3, "{profile}: {v}");
+        let journal = home.join(".state/receipts/s4.jsonl").display().to_string();
+        assert_eq!(v["receipt"]["journal"], journal, "{profile}");
     }
 }
 

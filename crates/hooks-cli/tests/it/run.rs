@@ -35,7 +35,8 @@ fn rm_rf_is_denied_with_exit_2() {
             "matched",
             "decision",
             "effect",
-            "handlers"
+            "handlers",
+            "receipt"
         ]
     );
     assert_eq!(v["event"], "PreToolUse");

@@ -85,6 +85,10 @@ class Session:
     tool's ``{"content": [...], "isError": ...}``). The engine enforces the handler's
     timeout and cancels the call's task when it passes; a kind without a function is
     skipped with ``handler_needs_host``.
+    ``receipts`` (default ``True``) appends one hash-chained record per handler of each
+    fire to the session's journal under the home (README "Receipts"); each
+    :class:`FireResult` then carries its ``receipt`` position. Managed
+    ``requireReceipts`` keeps them on.
     """
 
     def __init__(
@@ -101,6 +105,7 @@ class Session:
         require_verified: bool = False,
         hooks: Optional[Mapping[str, Sequence[HookMatcher]]] = None,
         host_handlers: Optional[Mapping[str, Callable[[Dict[str, Any]], Any]]] = None,
+        receipts: bool = True,
     ) -> None:
         answers = []
         for kind, fn in (host_handlers or {}).items():
@@ -138,6 +143,7 @@ class Session:
             require_verified,
             groups,
             answers,
+            receipts,
         )
 
     async def fire(

@@ -26,6 +26,7 @@ class NativeSession:
         require_verified: bool,
         hooks: Sequence[Tuple[str, Optional[str], List[Callable[..., Any]], Optional[float]]],
         host_handlers: Sequence[Tuple[str, Callable[..., Any]]],
+        receipts: bool = ...,
     ) -> None: ...
     def start_fire(
         self,

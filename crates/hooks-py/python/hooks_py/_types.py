@@ -180,6 +180,9 @@ class FireResult(_Value):
     #: What the payload lacked and was defaulted (``payload_defaulted``, CLAUDE-CODE.md
     #: 5.2), and unknown keys dropped (``unknown_field``).
     payload_diagnostics: List[Diagnostic] = _field(default_factory=list)
+    #: Where the fire's receipts end in the session's journal (``journal``, ``seq``,
+    #: ``hash``; README "Receipts"), or ``None`` when receipts are off.
+    receipt: Optional[Dict[str, Any]] = None
     _raw: Dict[str, Any] = _field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -199,6 +202,7 @@ class FireResult(_Value):
                 for h in d["handlers"]
             ],
             payload_diagnostics=[Diagnostic._from(x) for x in d.get("payload_diagnostics", [])],
+            receipt=d.get("receipt"),
             _raw=d,
         )
 
