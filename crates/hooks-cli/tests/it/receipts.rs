@@ -26,6 +26,7 @@ fn fire(env: &TestEnv, extra: &[&str], payload: &str) -> Value {
     args.extend(["run", "PreToolUse", "--payload", payload]);
     let mut cmd = env.command(&args);
     cmd.env("RECEIPT_MARKER_VAR", "MARKER_ENV_VALUE_7f3");
+    cmd.env("GITHUB_TOKEN", "ghp_MARKERSECRET7f3aaaaaaaaaaaaaaaaaaaaaaaaaaaa");
     let out = cmd.output().unwrap();
     assert!(out.status.code().is_some_and(|c| c == 0), "{}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).unwrap()
@@ -63,7 +64,9 @@ fn a_fire_records_every_handler_of_the_event_with_its_fate_and_no_text() {
     assert_eq!(receipt["journal"], journal(&env, "s1").display().to_string());
     // Digests only: no payload, output or environment text in the journal.
     let text = std::fs::read_to_string(journal(&env, "s1")).unwrap();
-    for marker in ["MARKER_PAYLOAD", "MARKER_STDOUT", "MARKER_STDERR", "MARKER_ENV_VALUE"] {
+    for marker in
+        ["MARKER_PAYLOAD", "MARKER_STDOUT", "MARKER_STDERR", "MARKER_ENV_VALUE", "MARKERSECRET"]
+    {
         assert!(!text.contains(marker), "{marker} in the journal:\n{text}");
     }
     use std::os::unix::fs::PermissionsExt as _;

@@ -662,9 +662,10 @@ fn deepagents_runs_background_handlers_too() {
                     "tool_response": {}, "tool_use_id": "t1"}}});
     writeln!(stdin, "{payload}").unwrap();
     let mut seen = Vec::new();
-    while !(seen.iter().any(|v: &Value| v["method"] == "rewake")
-        && seen.iter().any(|v: &Value| v["method"] == "async_result"))
-    {
+    // The two background handlers finish in either order: wait for the one of each kind.
+    let first_result =
+        |v: &Value| v["method"] == "async_result" && v["params"]["handler_id"] == "PostToolUse:0:0";
+    while !(seen.iter().any(|v: &Value| v["method"] == "rewake") && seen.iter().any(first_result)) {
         seen.push(next().expect("a line"));
     }
     let response = seen.iter().find(|v| v["id"] == 1).expect("the event's response");
@@ -672,8 +673,7 @@ fn deepagents_runs_background_handlers_too() {
         response["result"]["decision"]["async_pending"],
         json!(["PostToolUse:0:0", "PostToolUse:0:1"])
     );
-    let result = seen.iter().find(|v| v["method"] == "async_result").unwrap();
-    assert_eq!(result["params"]["handler_id"], "PostToolUse:0:0");
+    let result = seen.iter().find(|v| first_result(v)).unwrap();
     assert_eq!(result["params"]["context"], json!(["T"]));
     let rewake = seen.iter().find(|v| v["method"] == "rewake").unwrap();
     assert_eq!(rewake["params"]["message"], "vuln");
