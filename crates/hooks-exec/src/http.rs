@@ -41,6 +41,19 @@ pub fn is_refused_address(ip: IpAddr) -> bool {
     }
 }
 
+/// True when a destination is refused (7.4): a cloud metadata host name, or a host whose
+/// address (an address literal, or any address it `resolved` to) is link-local or a
+/// metadata address. `host` as a URL writes it: brackets, a trailing dot and case are
+/// ignored. The one check of the workspace: `http` handlers (with their allow-list
+/// exemption) and the plugin store's downloads (every hop, no exemption) call it.
+pub fn is_refused_host(host: &str, resolved: &[IpAddr]) -> bool {
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    METADATA_HOSTS.contains(&host)
+        || host.parse::<IpAddr>().is_ok_and(is_refused_address)
+        || resolved.iter().any(|ip| is_refused_address(*ip))
+}
+
 fn failed(code: &'static str, message: String) -> JobOutput {
     JobOutput::Http(HttpOutcome::Failed { code, message })
 }
@@ -117,8 +130,8 @@ fn blocking(
             return failed(codes::HTTP_FAILED, format!("HTTP hook {shown} failed: {e}"));
         }
     };
-    let refused =
-        METADATA_HOSTS.contains(&host.as_str()) || addrs.iter().any(|a| is_refused_address(a.ip()));
+    let ips: Vec<IpAddr> = addrs.iter().map(SocketAddr::ip).collect();
+    let refused = is_refused_host(&host, &ips);
     if refused && !policy.explicitly_allows(&h.url) {
         return failed(
             codes::HTTP_ADDRESS_REFUSED,
@@ -174,4 +187,33 @@ fn is_timeout(e: &std::io::Error) -> bool {
         || e.get_ref()
             .and_then(|inner| inner.downcast_ref::<reqwest::Error>())
             .is_some_and(reqwest::Error::is_timeout)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refused_hosts() {
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        for host in [
+            "169.254.169.254",
+            "169.254.0.1",
+            "[fe80::1]",
+            "fe80::1",
+            "[::ffff:169.254.169.254]",
+            "[fd00:ec2::254]",
+            "metadata.google.internal",
+            "METADATA.google.internal.",
+        ] {
+            assert!(is_refused_host(host, &[]), "{host}");
+        }
+        for host in ["127.0.0.1", "localhost", "[::1]", "example.com", "10.0.0.1", "169.254.1"] {
+            assert!(!is_refused_host(host, &[]), "{host}");
+        }
+        // A name is refused by what it resolved to: any refused address is enough.
+        assert!(is_refused_host("example.com", &[ip("93.184.216.34"), ip("169.254.169.254")]));
+        assert!(!is_refused_host("example.com", &[ip("93.184.216.34"), ip("::1")]));
+    }
 }

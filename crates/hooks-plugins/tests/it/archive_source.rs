@@ -11,7 +11,7 @@ use std::fs;
 use std::path::Path;
 
 use hooks_plugins::*;
-use hooks_tests::http::Server;
+use hooks_tests::http::{Route, Server};
 use tar::EntryType;
 
 use crate::support::*;
@@ -236,10 +236,13 @@ impl Setup {
     }
 
     fn write_catalogue(&self, sha: Option<&str>) {
+        self.write_catalogue_url(&self.server.url(self.fmt.file()), sha);
+    }
+
+    fn write_catalogue_url(&self, url: &str, sha: Option<&str>) {
         let root = self.dir.path().join("cat");
         fs::create_dir_all(root.join(".claude-plugin")).unwrap();
         let sha = sha.map(|s| format!(r#","sha256":"{s}""#)).unwrap_or_default();
-        let url = self.server.url(self.fmt.file());
         fs::write(
             root.join(".claude-plugin/marketplace.json"),
             format!(
@@ -541,4 +544,56 @@ fn zip_bombs_are_caught_while_reading_not_by_the_headers() {
     let e = zip_with(long);
     assert!(matches!(e, PluginError::Invalid { .. }), "{e}");
     assert!(e.to_string().contains("long: 10 bytes, its header says 1073741824"), "{e}");
+}
+
+/// Link-local and cloud metadata destinations, as a URL may name them.
+const REFUSED: [&str; 5] = [
+    "https://169.254.169.254/latest/meta-data/alpha",
+    "https://metadata.google.internal/computeMetadata/v1/alpha",
+    "https://[fe80::1]/alpha",
+    "https://[::ffff:a9fe:a9fe]/alpha",
+    "https://2852039166/alpha",
+];
+
+fn redirect(to: &str) -> Route {
+    Route::Respond { status: 302, location: Some(to.to_owned()), body: Vec::new() }
+}
+
+#[test]
+fn archive_downloads_refuse_link_local_and_metadata_hosts_on_every_hop() {
+    for fmt in FORMATS {
+        let s = Setup::new(fmt, &good_entries(), None);
+        let refused_before_connecting = |e: &PluginError| {
+            assert!(matches!(e, PluginError::Download { .. }), "{e}");
+            assert!(e.to_string().contains("link-local or cloud metadata host"), "{e}");
+        };
+        // The catalogue's URL itself: refused before any request.
+        for target in REFUSED {
+            s.write_catalogue_url(&format!("{target}.{}", fmt.file()), None);
+            refused_before_connecting(&s.refused(&opts()));
+        }
+        assert!(s.server.requests().is_empty(), "{:?}", s.server.requests());
+        // A loopback server redirecting there, directly or after a loopback hop: the
+        // redirect is refused, the loopback hops are the only requests made.
+        let hop = format!("hop-{}", fmt.file());
+        s.server.route(&hop, redirect(&s.server.url(fmt.file())));
+        for (first, hops) in [(fmt.file(), 1), (hop.as_str(), 2)] {
+            s.write_catalogue_url(&s.server.url(first), None);
+            for target in REFUSED {
+                s.server.route(fmt.file(), redirect(target));
+                let before = s.server.requests().len();
+                refused_before_connecting(&s.refused(&opts()));
+                assert_eq!(s.server.requests().len(), before + hops, "{target}");
+            }
+        }
+        // The same server serving the archive: the redirect chain installs, and a name
+        // (looked up by the downloads' resolver, its addresses checked) does too.
+        s.server.clear_routes();
+        let by_name = s.server.url(fmt.file()).replace("127.0.0.1", "localhost");
+        s.server.route(&hop, redirect(&by_name));
+        let r = install(&s.home, "alpha@cat", &opts(), &mut yes()).unwrap();
+        assert_eq!(r.version, "1.2.0");
+        let last = s.server.received().pop().unwrap();
+        assert!(last.header("host").unwrap().starts_with("localhost:"), "{last:?}");
+    }
 }
