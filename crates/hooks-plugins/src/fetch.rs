@@ -2,7 +2,7 @@
 //! URLs and local paths. Every fetch is bounded in size and in time ([`TransferLimits`]: a
 //! stall timeout and a minimum rate); downloads are hashed while streaming. Link-local and
 //! cloud metadata hosts are refused on every hop, before any connection (README "Plugins",
-//! docs/claude-code.md "Catalogue entries"): the first URL and each redirect by their host
+//! docs/claude-code.md "Catalogue sources"): the first URL and each redirect by their host
 //! (names and address literals, as the URL parser normalises them), and every name looked
 //! up by the addresses it resolves to, which are the only ones connected to.
 

@@ -103,13 +103,14 @@ pub struct InstallOptions {
 }
 
 /// The caps of a catalogue's plain plugin archive: the download (256 MiB, as Claude Code
-/// caps it) and the decompressed tar stream (512 MiB), beside the strict rules every
-/// archive passes and at most 10,000 files.
+/// caps it) and the decompressed size (512 MiB: a tar's stream, a zip's entries summed,
+/// counted while reading), beside the strict rules every archive passes and at most
+/// 10,000 files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ArchiveCaps {
     /// The most bytes the download may have.
     pub download: u64,
-    /// The most bytes the decompressed tar stream may have.
+    /// The most decompressed bytes (a tar's stream, or a zip's entries together).
     pub unpacked: u64,
 }
 
