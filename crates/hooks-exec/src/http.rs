@@ -34,6 +34,20 @@ pub fn is_refused_address(ip: IpAddr) -> bool {
     hooks_core::policy::is_refused_address(ip)
 }
 
+/// True when a destination is refused (7.4): a cloud metadata host name, or a host whose
+/// address (an address literal, or any address it `resolved` to) is link-local or a
+/// metadata address. `host` as a URL writes it: brackets, a trailing dot and case are
+/// ignored. The one check of the workspace (`hooks_core::policy` decides): `http`
+/// handlers and the plugin store's downloads (every hop) call it.
+pub fn is_refused_host(host: &str, resolved: &[IpAddr]) -> bool {
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    let named = match bare.parse::<IpAddr>() {
+        Ok(ip) => is_refused_address(ip),
+        Err(_) => hooks_core::policy::is_refused_host(&Host::Domain(bare)),
+    };
+    named || resolved.iter().any(|ip| is_refused_address(*ip))
+}
+
 fn failed(code: &'static str, message: String) -> JobOutput {
     JobOutput::Http(HttpOutcome::Failed { code, message })
 }
@@ -204,6 +218,7 @@ fn is_timeout(e: &std::io::Error) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use hooks_tests::http::{Route, Server};
@@ -233,5 +248,28 @@ mod tests {
         assert_eq!(addresses(&url).unwrap(), [SocketAddr::from((v6, 9))]);
         let url = Url::parse("http://2130706433/x").unwrap();
         assert_eq!(addresses(&url).unwrap(), [SocketAddr::from(([127, 0, 0, 1], 80))]);
+    }
+
+    #[test]
+    fn refused_hosts() {
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        for host in [
+            "169.254.169.254",
+            "169.254.0.1",
+            "[fe80::1]",
+            "fe80::1",
+            "[::ffff:169.254.169.254]",
+            "[fd00:ec2::254]",
+            "metadata.google.internal",
+            "METADATA.google.internal.",
+        ] {
+            assert!(is_refused_host(host, &[]), "{host}");
+        }
+        for host in ["127.0.0.1", "localhost", "[::1]", "example.com", "10.0.0.1", "169.254.1"] {
+            assert!(!is_refused_host(host, &[]), "{host}");
+        }
+        // A name is refused by what it resolved to: any refused address is enough.
+        assert!(is_refused_host("example.com", &[ip("93.184.216.34"), ip("169.254.169.254")]));
+        assert!(!is_refused_host("example.com", &[ip("93.184.216.34"), ip("::1")]));
     }
 }

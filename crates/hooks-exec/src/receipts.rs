@@ -27,7 +27,7 @@ const FILE_MODE: u32 = 0o600;
 /// Mode of the receipts folder.
 const DIR_MODE: u32 = 0o700;
 /// How much of the journal's end is read at first to find the last line.
-const TAIL_CHUNK: u64 = 64 * 1024;
+const TAIL_CHUNK: u64 = 4 * 1024;
 
 /// What an append did.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,6 +6,11 @@
 //! time. Extraction accepts regular files and folders only, refuses `..`, absolute paths,
 //! links, devices, fifos, setuid/setgid/sticky bits and duplicate entries, caps the
 //! decompressed stream at the signed `unpacked` size, and sets modes from the manifest.
+//!
+//! A catalogue's `archive` source is a plain archive (no manifest of ours): a `.tar.gz` or
+//! a `.zip`, read through the same entry rules ([`check_header`], one path for both
+//! formats), capped in decompressed size (counted while reading, never taken from a
+//! header) and in file count, its manifest computed before consent (README "Plugins").
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
@@ -240,55 +245,103 @@ enum Checked {
     File(String),
 }
 
-/// Applies the strict rules to one entry: no `..`, no absolute or empty path, no setuid,
-/// setgid or sticky bit, regular files and folders only.
-fn check_entry<R: Read>(entry: &tar::Entry<'_, R>) -> Result<Checked> {
-    let raw = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
-    let kind = entry.header().entry_type();
-    let mode = entry.header().mode().map_err(|e| PluginError::invalid("archive", e.to_string()))?;
-    let path = PathBuf::from(&raw);
+/// What an archive entry's header says it is: a tar type flag, or the file type bits of a
+/// zip entry's Unix mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum EntryKind {
+    File,
+    Dir,
+    Symlink,
+    HardLink,
+    Device,
+    Fifo,
+    Other,
+}
+
+/// Applies the strict rules to one entry, whatever the archive's format: no `..`, no
+/// absolute or empty path, no setuid, setgid or sticky bit, regular files and folders only.
+fn check_header(raw: &str, kind: EntryKind, mode: u32) -> Result<Checked> {
+    let path = PathBuf::from(raw);
     let mut parts: Vec<String> = Vec::new();
     for c in path.components() {
         match c {
             Component::Normal(s) => parts.push(s.to_string_lossy().into_owned()),
             Component::CurDir => {}
-            Component::ParentDir => return Err(unsafe_entry(&raw, "path contains '..'")),
+            Component::ParentDir => return Err(unsafe_entry(raw, "path contains '..'")),
             Component::RootDir | Component::Prefix(_) => {
-                return Err(unsafe_entry(&raw, "absolute path"));
+                return Err(unsafe_entry(raw, "absolute path"));
             }
         }
     }
     if parts.is_empty() {
-        if kind.is_dir() {
+        if kind == EntryKind::Dir {
             return Ok(Checked::Root);
         }
-        return Err(unsafe_entry(&raw, "empty path"));
+        return Err(unsafe_entry(raw, "empty path"));
     }
     let rel = parts.join("/");
     if !is_clean_relative(&rel) {
-        return Err(unsafe_entry(&raw, "bad path"));
+        return Err(unsafe_entry(raw, "bad path"));
     }
     if mode & 0o7000 != 0 {
-        return Err(unsafe_entry(&raw, "setuid, setgid or sticky bit"));
+        return Err(unsafe_entry(raw, "setuid, setgid or sticky bit"));
     }
-    if kind.is_dir() {
-        return Ok(Checked::Dir(rel));
+    match kind {
+        EntryKind::Dir => Ok(Checked::Dir(rel)),
+        EntryKind::File => Ok(Checked::File(rel)),
+        EntryKind::Symlink => Err(unsafe_entry(raw, "symbolic link")),
+        EntryKind::HardLink => Err(unsafe_entry(raw, "hard link")),
+        EntryKind::Device => Err(unsafe_entry(raw, "device node")),
+        EntryKind::Fifo => Err(unsafe_entry(raw, "fifo")),
+        EntryKind::Other => Err(unsafe_entry(raw, "not a regular file or folder")),
     }
-    if !(kind.is_file() || kind == tar::EntryType::Continuous) {
-        let what = if kind.is_symlink() {
-            "symbolic link"
-        } else if kind.is_hard_link() {
-            "hard link"
-        } else if kind.is_character_special() || kind.is_block_special() {
-            "device node"
-        } else if kind.is_fifo() {
-            "fifo"
-        } else {
-            "not a regular file or folder"
-        };
-        return Err(unsafe_entry(&raw, what));
+}
+
+/// A tar entry through [`check_header`]; returns its mode too.
+fn check_entry<R: Read>(entry: &tar::Entry<'_, R>) -> Result<(Checked, u32)> {
+    let raw = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
+    let t = entry.header().entry_type();
+    let mode = entry.header().mode().map_err(|e| PluginError::invalid("archive", e.to_string()))?;
+    let kind = if t.is_dir() {
+        EntryKind::Dir
+    } else if t.is_file() || t == tar::EntryType::Continuous {
+        EntryKind::File
+    } else if t.is_symlink() {
+        EntryKind::Symlink
+    } else if t.is_hard_link() {
+        EntryKind::HardLink
+    } else if t.is_character_special() || t.is_block_special() {
+        EntryKind::Device
+    } else if t.is_fifo() {
+        EntryKind::Fifo
+    } else {
+        EntryKind::Other
+    };
+    Ok((check_header(&raw, kind, mode)?, mode))
+}
+
+/// A zip entry's kind and mode: the Unix mode in the high 16 bits of its external
+/// attributes when there is one (whatever "made by" system it names), else (an archive
+/// made on DOS or Windows) a folder when the name ends in `/` or the DOS folder bit is set,
+/// a file otherwise, mode 0644 (never executable). The raw attributes are read, not the
+/// zip crate's `unix_mode`, which drops the setuid, setgid and sticky bits.
+fn zip_kind(name: &str, external_attributes: u32) -> (EntryKind, u32) {
+    let unix = external_attributes >> 16;
+    let slash = name.ends_with('/');
+    if unix == 0 {
+        let dir = slash || external_attributes & 0x10 != 0;
+        return (if dir { EntryKind::Dir } else { EntryKind::File }, 0o644);
     }
-    Ok(Checked::File(rel))
+    let kind = match unix & 0o170_000 {
+        0o040_000 => EntryKind::Dir,
+        0 if slash => EntryKind::Dir,
+        0o100_000 | 0 if !slash => EntryKind::File,
+        0o120_000 => EntryKind::Symlink,
+        0o020_000 | 0o060_000 => EntryKind::Device,
+        0o010_000 => EntryKind::Fifo,
+        _ => EntryKind::Other,
+    };
+    (kind, unix & 0o7777)
 }
 
 /// The most bytes one plan file (manifest, metadata, hook document) may have.
@@ -308,7 +361,7 @@ pub(crate) fn extract_plan_files(
     dest: &Path,
     unpacked_limit: u64,
 ) -> Result<(FileManifest, Vec<u8>)> {
-    let mut first = scan_entries(archive, unpacked_limit, &|rel| {
+    let mut first = scan_entries(archive, PlainFormat::TarGz, unpacked_limit, &|rel| {
         rel == MANIFEST_FILE || METADATA_FILES.contains(&rel)
     })?;
     let manifest_bytes = first
@@ -317,7 +370,7 @@ pub(crate) fn extract_plan_files(
     let manifest = FileManifest::from_bytes(&manifest_bytes)?;
     let metadata = METADATA_FILES.iter().find_map(|m| first.remove(*m).map(|b| (*m, b)));
     let wanted = plan_documents(metadata.as_ref().map(|(_, b)| b.as_slice()));
-    let mut files = scan_entries(archive, unpacked_limit, &|rel| {
+    let mut files = scan_entries(archive, PlainFormat::TarGz, unpacked_limit, &|rel| {
         wanted.iter().any(|w| w == rel) && manifest.files.contains_key(rel)
     })?;
     if let Some((rel, bytes)) = metadata {
@@ -374,73 +427,177 @@ fn plan_documents(metadata: Option<&[u8]>) -> Vec<String> {
 /// The most files a plain plugin archive (a catalogue's `archive` source) may hold.
 pub(crate) const PLAIN_FILES_LIMIT: usize = 10_000;
 
-/// Reads a plain plugin archive (a catalogue's `archive` source: a `.tar.gz` of a plugin
-/// folder without our manifest) without extracting it: every entry through the strict
-/// rules, the decompressed stream capped at `unpacked_limit`, at most
+/// The most entries (files and folders) a zip's central directory may list, counted before
+/// any entry is read (a tar has no directory: its files are counted as they come).
+pub(crate) const PLAIN_ENTRIES_LIMIT: usize = 2 * PLAIN_FILES_LIMIT;
+
+/// The format of a plain plugin archive, from the path of its URL: `.tar.gz` or `.tgz`, or
+/// `.zip` (stored and deflate entries, no encryption).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PlainFormat {
+    /// A gzip-compressed tar.
+    TarGz,
+    /// A zip, read by its central directory.
+    Zip,
+}
+
+impl PlainFormat {
+    /// The format a URL's path (query and fragment cut) names, if any.
+    pub(crate) fn of_path(path: &str) -> Option<Self> {
+        if path.ends_with(".tar.gz") || path.ends_with(".tgz") {
+            Some(PlainFormat::TarGz)
+        } else if path.ends_with(".zip") {
+            Some(PlainFormat::Zip)
+        } else {
+            None
+        }
+    }
+}
+
+/// Called for each entry the strict rules accept, with its mode and a reader of its bytes
+/// (capped: reading past the archive's decompressed limit fails).
+type Visit<'a> = dyn FnMut(Checked, u32, &mut dyn Read) -> Result<()> + 'a;
+
+/// Walks every entry of an archive through the strict rules ([`check_header`]) and
+/// `visit`, in archive order. A tar is one decompressed stream capped at `unpacked_limit`;
+/// a zip is read by its central directory (duplicate names refused, at most
+/// [`PLAIN_ENTRIES_LIMIT`] entries), each entry decompressed through the same cap on the
+/// running total, counted while reading (the sizes its headers declare are not trusted)
+/// and read to its end (so its CRC is checked, and its size against its header's) even when
+/// `visit` stops early. Past the cap: [`PluginError::Bomb`].
+fn walk(archive: &Path, format: PlainFormat, unpacked_limit: u64, visit: &mut Visit) -> Result<()> {
+    let bomb = || PluginError::Bomb { limit: unpacked_limit };
+    let f = File::open(archive).map_err(PluginError::io("open", archive))?;
+    match format {
+        PlainFormat::TarGz => {
+            let mut capped =
+                Capped { inner: GzDecoder::new(f), left: unpacked_limit, exceeded: false };
+            let result = walk_tar(&mut capped, archive, visit);
+            if capped.exceeded {
+                return Err(bomb());
+            }
+            result
+        }
+        PlainFormat::Zip => {
+            let invalid = |e: zip::result::ZipError| PluginError::invalid("archive", e.to_string());
+            let mut z = zip::ZipArchive::new(io::BufReader::new(f)).map_err(invalid)?;
+            if z.len() > PLAIN_ENTRIES_LIMIT {
+                return Err(unsafe_entry(
+                    &archive.display().to_string(),
+                    "more than 20000 entries",
+                ));
+            }
+            if z.has_duplicate_names() {
+                let mut seen = std::collections::BTreeSet::new();
+                let dup = z.file_names_raw().find(|n| !seen.insert(*n)).unwrap_or_default();
+                return Err(unsafe_entry(&String::from_utf8_lossy(dup), "duplicate entry"));
+            }
+            let mut left = unpacked_limit;
+            for i in 0..z.len() {
+                let mut file = z.by_index(i).map_err(invalid)?;
+                let raw = file.name().map_err(invalid)?.into_owned();
+                let (kind, mode) = zip_kind(&raw, file.external_attributes());
+                let checked = check_header(&raw, kind, mode)?;
+                let method = file.compression();
+                if !matches!(
+                    method,
+                    zip::CompressionMethod::Stored | zip::CompressionMethod::Deflated
+                ) {
+                    return Err(PluginError::invalid(
+                        "archive",
+                        format!("{raw}: compression method {method} (stored and deflate only)"),
+                    ));
+                }
+                let declared = file.size();
+                let mut capped = Capped { inner: &mut file, left, exceeded: false };
+                let result = visit(checked, mode, &mut capped).and_then(|()| {
+                    io::copy(&mut capped, &mut io::sink())
+                        .map(drop)
+                        .map_err(|e| PluginError::invalid("archive", format!("{raw}: {e}")))
+                });
+                if capped.exceeded {
+                    return Err(bomb());
+                }
+                result?;
+                let read = left - capped.left;
+                if read != declared {
+                    return Err(PluginError::invalid(
+                        "archive",
+                        format!("{raw}: {read} bytes, its header says {declared}"),
+                    ));
+                }
+                left = capped.left;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// [`walk`] over a decompressed tar stream.
+fn walk_tar<R: Read>(reader: R, archive: &Path, visit: &mut Visit) -> Result<()> {
+    let mut a = tar::Archive::new(reader);
+    for entry in a.entries().map_err(PluginError::io("read", archive))? {
+        let mut entry = entry.map_err(|e| PluginError::invalid("archive", e.to_string()))?;
+        let (checked, mode) = check_entry(&entry)?;
+        visit(checked, mode, &mut entry)?;
+    }
+    Ok(())
+}
+
+/// Reads a plain plugin archive (a catalogue's `archive` source: a `.tar.gz` or `.zip` of
+/// a plugin folder without our manifest) without extracting it: every entry through the
+/// strict rules, the decompressed size capped at `unpacked_limit`, at most
 /// [`PLAIN_FILES_LIMIT`] files; returns each file's digest, size and executable bit (the
 /// manifest to pin) and writes only the plan files (metadata, hook documents) into the
 /// empty folder `dest`. The rest is extracted after consent ([`extract_plain`]).
 pub(crate) fn scan_plain_archive(
     archive: &Path,
+    format: PlainFormat,
     dest: &Path,
     unpacked_limit: u64,
 ) -> Result<std::collections::BTreeMap<String, crate::manifest::FileEntry>> {
     use sha2::Digest as _;
-    let f = File::open(archive).map_err(PluginError::io("open", archive))?;
-    let mut capped = Capped { inner: GzDecoder::new(f), left: unpacked_limit, exceeded: false };
     let mut files = std::collections::BTreeMap::new();
     let mut metadata: Option<(String, Vec<u8>)> = None;
-    let result = (|| {
-        let mut a = tar::Archive::new(&mut capped);
-        for entry in a.entries().map_err(PluginError::io("read", archive))? {
-            let mut entry = entry.map_err(|e| PluginError::invalid("archive", e.to_string()))?;
-            let Checked::File(rel) = check_entry(&entry)? else { continue };
-            if rel == MANIFEST_FILE {
-                return Err(unsafe_entry(&rel, "a plain archive cannot bring its own manifest"));
+    walk(archive, format, unpacked_limit, &mut |checked, mode, entry| {
+        let Checked::File(rel) = checked else { return Ok(()) };
+        if rel == MANIFEST_FILE {
+            return Err(unsafe_entry(&rel, "a plain archive cannot bring its own manifest"));
+        }
+        let keep = METADATA_FILES.contains(&rel.as_str());
+        let mut hasher = sha2::Sha256::new();
+        let mut kept = Vec::new();
+        let mut size = 0u64;
+        let mut buf = vec![0u8; 64 << 10];
+        loop {
+            let n = entry.read(&mut buf).map_err(PluginError::io("read", archive))?;
+            if n == 0 {
+                break;
             }
-            let mode = entry
-                .header()
-                .mode()
-                .map_err(|e| PluginError::invalid("archive", e.to_string()))?;
-            let keep = METADATA_FILES.contains(&rel.as_str());
-            let mut hasher = sha2::Sha256::new();
-            let mut kept = Vec::new();
-            let mut size = 0u64;
-            let mut buf = vec![0u8; 64 << 10];
-            loop {
-                let n = entry.read(&mut buf).map_err(PluginError::io("read", archive))?;
-                if n == 0 {
-                    break;
-                }
-                hasher.update(&buf[..n]);
-                size += n as u64;
-                if keep && kept.len() as u64 <= PLAN_FILE_LIMIT {
-                    kept.extend_from_slice(&buf[..n]);
-                }
-            }
-            let e = crate::manifest::FileEntry {
-                sha256: hooks_core::text::hex(&hasher.finalize()),
-                size,
-                executable: mode & 0o111 != 0,
-            };
-            if files.insert(rel.clone(), e).is_some() {
-                return Err(unsafe_entry(&rel, "duplicate entry"));
-            }
-            if files.len() > PLAIN_FILES_LIMIT {
-                return Err(unsafe_entry(&rel, "more than 10000 files"));
-            }
-            if keep && metadata.is_none() {
-                metadata = Some((rel, kept));
+            hasher.update(&buf[..n]);
+            size += n as u64;
+            if keep && kept.len() as u64 <= PLAN_FILE_LIMIT {
+                kept.extend_from_slice(&buf[..n]);
             }
         }
+        let e = crate::manifest::FileEntry {
+            sha256: hooks_core::text::hex(&hasher.finalize()),
+            size,
+            executable: mode & 0o111 != 0,
+        };
+        if files.insert(rel.clone(), e).is_some() {
+            return Err(unsafe_entry(&rel, "duplicate entry"));
+        }
+        if files.len() > PLAIN_FILES_LIMIT {
+            return Err(unsafe_entry(&rel, "more than 10000 files"));
+        }
+        if keep && metadata.is_none() {
+            metadata = Some((rel, kept));
+        }
         Ok(())
-    })();
-    if capped.exceeded {
-        return Err(PluginError::Bomb { limit: unpacked_limit });
-    }
-    result?;
+    })?;
     let wanted = plan_documents(metadata.as_ref().map(|(_, b)| b.as_slice()));
-    let mut plan = scan_entries(archive, unpacked_limit, &|rel| {
+    let mut plan = scan_entries(archive, format, unpacked_limit, &|rel| {
         wanted.iter().any(|w| w == rel) || METADATA_FILES.contains(&rel)
     })?;
     if let Some((rel, _)) = &metadata {
@@ -464,17 +621,15 @@ pub(crate) fn scan_plain_archive(
 /// consent: the same bytes, the same file set), setting each file's mode from it.
 pub(crate) fn extract_plain(
     archive: &Path,
+    format: PlainFormat,
     dest: &Path,
     unpacked_limit: u64,
     manifest: &FileManifest,
 ) -> Result<()> {
-    let f = File::open(archive).map_err(PluginError::io("open", archive))?;
-    let mut capped = Capped { inner: GzDecoder::new(f), left: unpacked_limit, exceeded: false };
-    let result = extract_entries(&mut capped, dest);
-    if capped.exceeded {
-        return Err(PluginError::Bomb { limit: unpacked_limit });
-    }
-    result?;
+    let mut written = Vec::new();
+    walk(archive, format, unpacked_limit, &mut |checked, _, entry| {
+        write_entry(dest, checked, entry, &mut written)
+    })?;
     for (rel, e) in &manifest.files {
         let p = dest.join(rel);
         let mode = if e.executable { 0o755 } else { 0o644 };
@@ -488,83 +643,81 @@ pub(crate) fn extract_plain(
     Ok(())
 }
 
-/// Streams the archive's entries through the strict rules and keeps, in memory, the regular
+/// Walks the archive's entries through the strict rules and keeps, in memory, the regular
 /// files `want` names (each at most [`PLAN_FILE_LIMIT`] bytes; a name found twice is
 /// refused as a duplicate entry).
 fn scan_entries(
     archive: &Path,
+    format: PlainFormat,
     unpacked_limit: u64,
     want: &dyn Fn(&str) -> bool,
 ) -> Result<std::collections::BTreeMap<String, Vec<u8>>> {
-    let f = File::open(archive).map_err(PluginError::io("open", archive))?;
-    let mut capped = Capped { inner: GzDecoder::new(f), left: unpacked_limit, exceeded: false };
     let mut kept = std::collections::BTreeMap::new();
-    let result = (|| {
-        let mut a = tar::Archive::new(&mut capped);
-        for entry in a.entries().map_err(PluginError::io("read", archive))? {
-            let mut entry = entry.map_err(|e| PluginError::invalid("archive", e.to_string()))?;
-            let Checked::File(rel) = check_entry(&entry)? else { continue };
-            if !want(&rel) {
-                continue;
-            }
-            let mut b = Vec::new();
-            (&mut entry)
-                .take(PLAN_FILE_LIMIT + 1)
-                .read_to_end(&mut b)
-                .map_err(PluginError::io("read", archive))?;
-            if b.len() as u64 > PLAN_FILE_LIMIT {
-                return Err(unsafe_entry(&rel, "larger than 16 MiB for a plan document"));
-            }
-            if kept.insert(rel.clone(), b).is_some() {
-                return Err(unsafe_entry(&rel, "duplicate entry"));
-            }
+    walk(archive, format, unpacked_limit, &mut |checked, _, entry| {
+        let Checked::File(rel) = checked else { return Ok(()) };
+        if !want(&rel) {
+            return Ok(());
+        }
+        let mut b = Vec::new();
+        entry
+            .take(PLAN_FILE_LIMIT + 1)
+            .read_to_end(&mut b)
+            .map_err(PluginError::io("read", archive))?;
+        if b.len() as u64 > PLAN_FILE_LIMIT {
+            return Err(unsafe_entry(&rel, "larger than 16 MiB for a plan document"));
+        }
+        if kept.insert(rel.clone(), b).is_some() {
+            return Err(unsafe_entry(&rel, "duplicate entry"));
         }
         Ok(())
-    })();
-    if capped.exceeded {
-        return Err(PluginError::Bomb { limit: unpacked_limit });
-    }
-    result.map(|()| kept)
+    })?;
+    Ok(kept)
 }
 
-/// Writes the entries; returns each regular file's relative path and size.
+/// Writes the entries of a tar stream; returns each regular file's relative path and size.
 fn extract_entries<R: Read>(reader: R, dest: &Path) -> Result<Vec<(String, u64)>> {
-    let mut a = tar::Archive::new(reader);
     let mut written: Vec<(String, u64)> = Vec::new();
-    let entries = a.entries().map_err(PluginError::io("read", dest))?;
-    for entry in entries {
-        let mut entry = entry.map_err(|e| PluginError::invalid("archive", e.to_string()))?;
-        let rel = match check_entry(&entry)? {
-            Checked::Root => continue,
-            Checked::Dir(rel) => {
-                let target = dest.join(&rel);
-                fs::create_dir_all(&target).map_err(PluginError::io("create", &target))?;
-                continue;
-            }
-            Checked::File(rel) => rel,
-        };
-        let raw = rel.clone();
-        let target = dest.join(&rel);
-        if let Some(parent) = target.parent() {
-            // No symbolic link can exist under `dest`, so creating parents stays inside.
-            fs::create_dir_all(parent).map_err(PluginError::io("create", parent))?;
-        }
-        let mut out =
-            OpenOptions::new().write(true).create_new(true).mode_0600().open(&target).map_err(
-                |e| {
-                    if e.kind() == io::ErrorKind::AlreadyExists {
-                        unsafe_entry(&raw, "duplicate entry")
-                    } else {
-                        PluginError::Io { action: "create", path: target.clone(), source: e }
-                    }
-                },
-            )?;
-        let n = io::copy(&mut entry, &mut out).map_err(PluginError::io("write", &target))?;
-        out.flush().map_err(PluginError::io("write", &target))?;
-        written.push((rel, n));
-        crash_point("extract");
-    }
+    walk_tar(reader, dest, &mut |checked, _, entry| {
+        write_entry(dest, checked, entry, &mut written)
+    })?;
     Ok(written)
+}
+
+/// Writes one checked entry under `dest`: a folder, or a new file (mode 0600 until the
+/// manifest's mode is set; an existing one is a duplicate entry). Records each file's
+/// relative path and size in `written`.
+fn write_entry(
+    dest: &Path,
+    checked: Checked,
+    entry: &mut dyn Read,
+    written: &mut Vec<(String, u64)>,
+) -> Result<()> {
+    let rel = match checked {
+        Checked::Root => return Ok(()),
+        Checked::Dir(rel) => {
+            let target = dest.join(&rel);
+            return fs::create_dir_all(&target).map_err(PluginError::io("create", &target));
+        }
+        Checked::File(rel) => rel,
+    };
+    let target = dest.join(&rel);
+    if let Some(parent) = target.parent() {
+        // No symbolic link can exist under `dest`, so creating parents stays inside.
+        fs::create_dir_all(parent).map_err(PluginError::io("create", parent))?;
+    }
+    let mut out =
+        OpenOptions::new().write(true).create_new(true).mode_0600().open(&target).map_err(|e| {
+            if e.kind() == io::ErrorKind::AlreadyExists {
+                unsafe_entry(&rel, "duplicate entry")
+            } else {
+                PluginError::Io { action: "create", path: target.clone(), source: e }
+            }
+        })?;
+    let n = io::copy(entry, &mut out).map_err(PluginError::io("write", &target))?;
+    out.flush().map_err(PluginError::io("write", &target))?;
+    written.push((rel, n));
+    crash_point("extract");
+    Ok(())
 }
 
 trait Mode0600 {

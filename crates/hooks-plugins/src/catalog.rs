@@ -112,8 +112,8 @@ pub enum PluginSource {
         /// Folder inside the repository (`git-subdir`).
         subdir: Option<String>,
     },
-    /// A plain plugin archive (`archive`: a `.tar.gz` by HTTPS, or http to loopback),
-    /// extracted with the caps of our own archives (README "Plugins").
+    /// A plain plugin archive (`archive`: a `.tar.gz`, `.tgz` or `.zip` by HTTPS, or http to
+    /// loopback), extracted with the caps of our own archives (README "Plugins").
     Archive {
         /// Where the archive is.
         url: String,
@@ -307,11 +307,8 @@ fn parse_source(v: Option<&Value>) -> Result<PluginSource, (String, String)> {
         "archive" => {
             let url = s("url").ok_or_else(|| missing("url"))?;
             let (path, _) = crate::fetch::split_url(&url);
-            if !path.ends_with(".tar.gz") && !path.ends_with(".tgz") {
-                return Err((
-                    kind,
-                    "only .tar.gz archives are supported (a .zip is not read yet)".to_owned(),
-                ));
+            if crate::archive::PlainFormat::of_path(path).is_none() {
+                return Err((kind, "an archive URL must end in .tar.gz, .tgz or .zip".to_owned()));
             }
             let sha256 = s("sha256").map(|h| h.to_ascii_lowercase());
             if sha256
@@ -578,8 +575,12 @@ mod tests {
             Ok(PluginSource::Archive { url: "https://h/p.tar.gz".into(), sha256: None }),
         );
         check(
-            r#"{"source":"archive","url":"https://h/p.zip"}"#,
-            Err("only .tar.gz archives are supported (a .zip is not read yet)"),
+            r#"{"source":"archive","url":"https://h/p.zip?x=1"}"#,
+            Ok(PluginSource::Archive { url: "https://h/p.zip?x=1".into(), sha256: None }),
+        );
+        check(
+            r#"{"source":"archive","url":"https://h/p.rar"}"#,
+            Err("an archive URL must end in .tar.gz, .tgz or .zip"),
         );
         check(r#"{"source":"git"}"#, Err("git source without \"url\""));
         check("3", Err("missing \"source\""));

@@ -1,10 +1,14 @@
 //! Fetching marketplace files: HTTPS (rustls), `http://` to loopback hosts only, `file://`
 //! URLs and local paths. Every fetch is bounded in size and in time ([`TransferLimits`]: a
-//! stall timeout and a minimum rate); downloads are hashed while streaming.
+//! stall timeout and a minimum rate); downloads are hashed while streaming. Link-local and
+//! cloud metadata hosts are refused on every hop, before any connection (README "Plugins",
+//! docs/claude-code.md "Catalogue sources"): the first URL and each redirect by their host
+//! (names and address literals, as the URL parser normalises them), and every name looked
+//! up by the addresses it resolves to, which are the only ones connected to.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr, ToSocketAddrs as _};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -130,6 +134,70 @@ fn allowed_url(url: &str) -> bool {
     url.starts_with("https://") || (url.starts_with("http://") && is_loopback_url(url))
 }
 
+/// Why a hop (the first URL or a redirect) to `url` is refused before connecting: neither
+/// https nor http to loopback, or a link-local or metadata host
+/// ([`hooks_exec::http::is_refused_host`], the check of `http` handlers).
+fn refused_hop(url: &reqwest::Url) -> Option<&'static str> {
+    if !allowed_url(url.as_str()) {
+        return Some("a non-https url");
+    }
+    match url.host_str() {
+        Some(host) if !hooks_exec::http::is_refused_host(host, &[]) => None,
+        _ => Some(REFUSED_HOST),
+    }
+}
+
+const REFUSED_HOST: &str = "a link-local or cloud metadata host (refused)";
+
+/// The downloads' resolver: looks a name up (a blocking task on the client's runtime) and
+/// refuses it when it is a metadata host name or any address it resolves to is link-local
+/// or a metadata address; the connection goes to the addresses checked here only.
+struct RefusingResolver;
+
+/// The addresses of `host`, or the refusal.
+fn screen(
+    host: &str,
+    addrs: Vec<SocketAddr>,
+) -> std::result::Result<Vec<SocketAddr>, Box<dyn std::error::Error + Send + Sync>> {
+    let ips: Vec<IpAddr> = addrs.iter().map(SocketAddr::ip).collect();
+    if hooks_exec::http::is_refused_host(host, &ips) {
+        return Err(format!("{host} resolves to {REFUSED_HOST}").into());
+    }
+    Ok(addrs)
+}
+
+impl reqwest::dns::Resolve for RefusingResolver {
+    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        let host = name.as_str().to_owned();
+        Box::pin(async move {
+            if hooks_exec::http::is_refused_host(&host, &[]) {
+                return Err(format!("{host} is {REFUSED_HOST}").into());
+            }
+            let lookup = host.clone();
+            let addrs = tokio::task::spawn_blocking(move || {
+                (lookup.as_str(), 0).to_socket_addrs().map(Iterator::collect::<Vec<_>>)
+            })
+            .await??;
+            let addrs: reqwest::dns::Addrs = Box::new(screen(&host, addrs)?.into_iter());
+            Ok(addrs)
+        })
+    }
+}
+
+/// A reqwest error with its causes (a refused redirect or lookup is a cause).
+fn reason(e: &reqwest::Error) -> String {
+    let mut out = e.to_string();
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        let text = c.to_string();
+        if !out.contains(&text) {
+            out = format!("{out}: {text}");
+        }
+        cause = c.source();
+    }
+    out
+}
+
 /// How slow a network transfer may be. A transfer fails when no byte arrives for `stall`
 /// (the response headers included), and when any window of `stall` brings fewer than
 /// `min_rate` bytes per second on average (so a server sending 1 byte per second fails
@@ -180,12 +248,14 @@ fn client(limits: &TransferLimits) -> Result<reqwest::blocking::Client> {
         .redirect(reqwest::redirect::Policy::custom(|attempt| {
             if attempt.previous().len() >= 5 {
                 attempt.error("too many redirects")
-            } else if allowed_url(attempt.url().as_str()) {
-                attempt.follow()
+            } else if let Some(why) = refused_hop(attempt.url()) {
+                let to = redact_url(attempt.url().as_str());
+                attempt.error(format!("redirect to {to}: {why}"))
             } else {
-                attempt.error("redirect to a non-https url")
+                attempt.follow()
             }
         }))
+        .dns_resolver(std::sync::Arc::new(RefusingResolver))
         .connect_timeout(limits.stall.min(Duration::from_secs(30)))
         // The blocking client applies this to the wait for the headers and to each read of
         // the body: it is the stall timeout, not a deadline for the whole transfer.
@@ -210,11 +280,18 @@ fn open(loc: &Location, limit: u64, limits: &TransferLimits) -> Result<Option<Bo
             Err(e) => Err(PluginError::Io { action: "read", path: p.clone(), source: e }),
         },
         Location::Url(u) => {
-            let resp = client(limits)?.get(u).send().map_err(|e| {
+            let url = reqwest::Url::parse(u).map_err(|e| PluginError::Download {
+                url: u.clone(),
+                reason: format!("not a valid URL: {e}"),
+            })?;
+            if let Some(why) = refused_hop(&url) {
+                return Err(PluginError::Download { url: u.clone(), reason: why.to_owned() });
+            }
+            let resp = client(limits)?.get(url).send().map_err(|e| {
                 if e.is_timeout() {
                     stalled(u, limits)
                 } else {
-                    PluginError::Download { url: u.clone(), reason: e.to_string() }
+                    PluginError::Download { url: u.clone(), reason: reason(&e) }
                 }
             })?;
             if resp.status() == reqwest::StatusCode::NOT_FOUND {
@@ -364,6 +441,35 @@ mod tests {
         check("http://example.com/x", false);
         check("http://evil.com@127.0.0.1/x", true);
         check("http://127.0.0.1@evil.com/x", false);
+    }
+
+    #[test]
+    fn link_local_and_metadata_hops_are_refused_before_connecting() {
+        let hop = |u: &str| refused_hop(&reqwest::Url::parse(u).unwrap());
+        for u in [
+            "https://169.254.169.254/latest/meta-data",
+            "https://169.254.169.254.:8443/x",
+            // Spellings the URL parser normalises to 169.254.169.254 and 169.254.0.1.
+            "https://2852039166/x",
+            "https://0xa9.0xfe.0xa9.0xfe/x",
+            "https://169.254.1/x",
+            "https://[fe80::1]/x",
+            "https://[::ffff:169.254.169.254]/x",
+            "https://[fd00:ec2::254]/x",
+            "https://metadata.google.internal/computeMetadata/v1/",
+            "https://user:pw@Metadata.Google.Internal./x",
+        ] {
+            assert_eq!(hop(u), Some(REFUSED_HOST), "{u}");
+        }
+        assert_eq!(hop("http://169.254.169.254/x"), Some("a non-https url"));
+        for u in ["https://example.com/p.zip", "http://127.0.0.1:8080/p.zip", "https://10.0.0.1/"] {
+            assert_eq!(hop(u), None, "{u}");
+        }
+        // A looked-up name is refused by any address it resolves to.
+        let addr = |s: &str| s.parse::<SocketAddr>().unwrap();
+        let e = screen("cdn.example", vec![addr("93.184.216.34:0"), addr("169.254.169.254:0")]);
+        assert!(e.unwrap_err().to_string().contains(REFUSED_HOST));
+        assert!(screen("localhost", vec![addr("127.0.0.1:0"), addr("[::1]:0")]).is_ok());
     }
 
     #[test]

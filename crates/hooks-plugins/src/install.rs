@@ -26,7 +26,7 @@ use hooks_core::Profile;
 use hooks_core::diff::{HookDiff, HookSummary};
 use semver::{Version, VersionReq};
 
-use crate::archive::{extract_plan_files, extract_strict};
+use crate::archive::{PlainFormat, extract_plan_files, extract_strict};
 use crate::catalog::{FetchedCatalog, PluginSource, Resolved, confined, git_checkout};
 use crate::error::{PluginError, Result};
 use crate::fetch::{Location, TransferLimits, download_with_limits};
@@ -103,13 +103,14 @@ pub struct InstallOptions {
 }
 
 /// The caps of a catalogue's plain plugin archive: the download (256 MiB, as Claude Code
-/// caps it) and the decompressed tar stream (512 MiB), beside the strict rules every
-/// archive passes and at most 10,000 files.
+/// caps it) and the decompressed size (512 MiB: a tar's stream, a zip's entries summed,
+/// counted while reading), beside the strict rules every archive passes and at most
+/// 10,000 files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ArchiveCaps {
     /// The most bytes the download may have.
     pub download: u64,
-    /// The most bytes the decompressed tar stream may have.
+    /// The most decompressed bytes (a tar's stream, or a zip's entries together).
     pub unpacked: u64,
 }
 
@@ -333,9 +334,9 @@ struct Staged {
     tmp: TempDir,
     tree: PathBuf,
     archive: Option<(PathBuf, u64)>,
-    /// The archive is a catalogue's plain plugin archive: `manifest` was computed from it
-    /// (it brings none), and is written into the tree after extraction.
-    plain: bool,
+    /// The archive is a catalogue's plain plugin archive of this format: `manifest` was
+    /// computed from it (it brings none), and is written into the tree after extraction.
+    plain: Option<PlainFormat>,
     manifest: FileManifest,
     manifest_bytes: Vec<u8>,
     archive_sha256: Option<String>,
@@ -426,7 +427,7 @@ fn stage_signed(
         tmp,
         tree,
         archive: Some((archive, entry.unpacked)),
-        plain: false,
+        plain: None,
         manifest,
         manifest_bytes,
         archive_sha256: Some(entry.sha256.clone()),
@@ -629,7 +630,7 @@ fn stage_catalog(
         tmp,
         tree,
         archive: None,
-        plain: false,
+        plain: None,
         manifest,
         manifest_bytes,
         archive_sha256: None,
@@ -640,8 +641,8 @@ fn stage_catalog(
     })
 }
 
-/// Stages a catalogue entry with an `archive` source: downloads the `.tar.gz` (https, or
-/// http to loopback; capped, within the transfer limits), checks the entry's `sha256`
+/// Stages a catalogue entry with an `archive` source: downloads the `.tar.gz` or `.zip`
+/// (https, or http to loopback; capped, within the transfer limits), checks the entry's `sha256`
 /// when it gives one, reads the archive through the strict rules of our own archives
 /// without extracting it (the manifest of every file, the plan files), versions it
 /// (`plugin.json`, the entry, else the first 12 hex digits of the archive digest) and
@@ -661,9 +662,15 @@ fn stage_plain_archive(
             reason: "an archive source must be an https URL (or http to loopback)".to_owned(),
         });
     }
+    let Some(format) = PlainFormat::of_path(crate::fetch::split_url(url).0) else {
+        return Err(PluginError::UnsupportedPluginSource {
+            plugin: sid.to_owned(),
+            reason: "an archive source must be a .tar.gz, .tgz or .zip URL".to_owned(),
+        });
+    };
     let loc = Location::parse(url)?;
     let tmp = TempDir::beside(&home.store_dir().join(".staging"), "stage")?;
-    let archive = tmp.path().join("archive.tar.gz");
+    let archive = tmp.path().join("archive");
     let mut on_chunk = |done: u64, total: u64| {
         if done.saturating_mul(2) >= total {
             crash_point("download");
@@ -707,7 +714,8 @@ fn stage_plain_archive(
     }
     let tree = tmp.path().join("plan");
     fs::create_dir(&tree).map_err(PluginError::io("create", &tree))?;
-    let files = crate::archive::scan_plain_archive(&archive, &tree, opts.archive_caps.unpacked)?;
+    let files =
+        crate::archive::scan_plain_archive(&archive, format, &tree, opts.archive_caps.unpacked)?;
     let folder = read_plugin_folder(&tree);
     let version = folder
         .metadata
@@ -725,7 +733,7 @@ fn stage_plain_archive(
         tmp,
         tree,
         archive: Some((archive, opts.archive_caps.unpacked)),
-        plain: true,
+        plain: Some(format),
         manifest,
         manifest_bytes,
         archive_sha256: Some(digest),
@@ -976,8 +984,8 @@ fn extract_after_consent(
     let Some((archive, unpacked)) = staged.archive.take() else { return Ok(()) };
     let tree = staged.tmp.path().join("tree");
     fs::create_dir(&tree).map_err(PluginError::io("create", &tree))?;
-    let manifest_bytes = if staged.plain {
-        crate::archive::extract_plain(&archive, &tree, unpacked, &staged.manifest)?;
+    let manifest_bytes = if let Some(format) = staged.plain {
+        crate::archive::extract_plain(&archive, format, &tree, unpacked, &staged.manifest)?;
         let m = tree.join(MANIFEST_FILE);
         fs::write(&m, &staged.manifest_bytes).map_err(PluginError::io("write", &m))?;
         staged.manifest_bytes.clone()

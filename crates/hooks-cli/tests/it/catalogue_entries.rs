@@ -1,5 +1,5 @@
 //! Every catalogue entry stands alone: an entry whose source this engine cannot install
-//! (`npm`, a `.zip` archive, an unknown kind) no longer sinks the catalogue. It is listed
+//! (`npm`, a `.rar` archive, an unknown kind) no longer sinks the catalogue. It is listed
 //! with the reason by `hooks plugin list --available` (and `--json`), refused only when
 //! asked for, and the catalogue's other plugins install.
 
@@ -20,7 +20,7 @@ fn mixed_catalogue(env: &TestEnv) -> String {
         r#"{"name":"cat","plugins":[
             {"name":"n1","source":{"source":"npm","package":"@acme/n1"},"version":"2.0.0"},
             {"name":"good","source":"./plugins/good","description":"works"},
-            {"name":"z1","source":{"source":"archive","url":"https://example.invalid/z1.zip"}},
+            {"name":"z1","source":{"source":"archive","url":"https://example.invalid/z1.rar"}},
             {"name":"p1","source":{"source":"pip","package":"p1"}}
         ]}"#,
     )
@@ -46,7 +46,9 @@ fn an_entry_we_cannot_install_is_listed_with_its_reason_and_the_rest_install() {
     };
     assert!(line("good@cat").contains("installable"), "{}", out.stdout);
     assert!(line("n1@cat").contains("unavailable: npm sources are not supported"));
-    assert!(line("z1@cat").contains("unavailable: only .tar.gz archives are supported"));
+    assert!(
+        line("z1@cat").contains("unavailable: an archive URL must end in .tar.gz, .tgz or .zip")
+    );
     assert!(line("p1@cat").contains("unavailable: unsupported source kind \"pip\""));
 
     let json = env.run(&["--json", "plugin", "list", "--available"]).json();
