@@ -95,3 +95,46 @@ fn a_mismatched_manifest_pin_keeps_the_installed_version() {
     fs::write(env.home.join("plugins.lock"), &lock).unwrap();
     assert_eq!(env.run(&["plugin", "verify"]).code, 0);
 }
+
+/// A catalogue entry with a folder source (`./plugins/alpha` in a local catalogue) is
+/// held to the lockfile's manifest pin like a signed install: with the pin zeroed, a
+/// reinstall under `--locked` is refused, naming the pin, and the installed files and the
+/// lockfile stay as they were.
+#[test]
+fn a_catalogue_folder_source_refuses_a_manifest_pin_it_does_not_match() {
+    let env = TestEnv::new("pins-folder");
+    let work = env.root.join("cat");
+    crate::redaction::write_plugin(&work.join("plugins/alpha"), "alpha", Some("1.0.0"));
+    fs::create_dir_all(work.join(".claude-plugin")).unwrap();
+    fs::write(
+        work.join(".claude-plugin/marketplace.json"),
+        r#"{"name":"tools","plugins":[{"name":"alpha","source":"./plugins/alpha"}]}"#,
+    )
+    .unwrap();
+    let out = env.run(&["marketplace", "add", "tools", &work.display().to_string()]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let out = env.run(&["plugin", "install", "alpha@tools", "--yes"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let lock_path = env.home.join("plugins.lock");
+    let lock = fs::read_to_string(&lock_path).unwrap();
+    let zeroed: String = lock
+        .lines()
+        .map(|line| {
+            if line.trim_start().starts_with("manifest_sha256") {
+                format!("manifest_sha256 = \"{ZEROS}\"\n")
+            } else {
+                format!("{line}\n")
+            }
+        })
+        .collect();
+    assert_ne!(zeroed, lock);
+    fs::write(&lock_path, &zeroed).unwrap();
+    let out = env.run(&["plugin", "install", "alpha@tools", "--locked", "--yes"]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains("lockfile pins the manifest sha256 of alpha@tools"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(fs::read_to_string(&lock_path).unwrap(), zeroed, "the lockfile is unchanged");
+}
