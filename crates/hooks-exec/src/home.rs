@@ -72,7 +72,7 @@ impl Home {
 
     /// `{home}/.state/sessions/{session_id}`: the folder of a claude-code session
     /// (CLAUDE-CODE.md 10.2, 6.5 rule 8) when the host gives none, named by
-    /// [`session_file_name`].
+    /// `session_file_name`.
     pub fn session_dir(&self, session_id: &str) -> PathBuf {
         self.state_dir().join("sessions").join(session_file_name(session_id))
     }
@@ -83,7 +83,7 @@ impl Home {
     }
 
     /// `{home}/.state/receipts/{session}.jsonl`: the receipt journal of `session_id`, named
-    /// by [`session_file_name`].
+    /// by `session_file_name`.
     pub fn receipts_file(&self, session_id: &str) -> PathBuf {
         self.receipts_dir().join(format!("{}.jsonl", session_file_name(session_id)))
     }
@@ -160,7 +160,7 @@ impl Home {
 /// plain file name (ASCII letters, digits, `.`, `_`, `-`, at most 128, not starting with
 /// `.`), else `sha256-` and the first 32 hex digits of its SHA-256, so no id names a path
 /// outside its folder.
-pub fn session_file_name(session_id: &str) -> String {
+pub(crate) fn session_file_name(session_id: &str) -> String {
     let plain = !session_id.is_empty()
         && session_id.len() <= 128
         && !session_id.starts_with('.')
