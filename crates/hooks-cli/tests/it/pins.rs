@@ -116,18 +116,7 @@ fn a_catalogue_folder_source_refuses_a_manifest_pin_it_does_not_match() {
     let out = env.run(&["plugin", "install", "alpha@tools", "--yes"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let lock_path = env.home.join("plugins.lock");
-    let lock = fs::read_to_string(&lock_path).unwrap();
-    let zeroed: String = lock
-        .lines()
-        .map(|line| {
-            if line.trim_start().starts_with("manifest_sha256") {
-                format!("manifest_sha256 = \"{ZEROS}\"\n")
-            } else {
-                format!("{line}\n")
-            }
-        })
-        .collect();
-    assert_ne!(zeroed, lock);
+    let zeroed = zero_manifest_pin(&env);
     fs::write(&lock_path, &zeroed).unwrap();
     let out = env.run(&["plugin", "install", "alpha@tools", "--locked", "--yes"]);
     assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
