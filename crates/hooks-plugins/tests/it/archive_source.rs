@@ -62,23 +62,7 @@ fn plain_archive(fmt: Fmt, out: &Path, entries: &[RawEntry]) -> Vec<u8> {
 
 /// Writes a plain `.tar.gz` of raw entries.
 fn plain_tar(out: &Path, entries: &[RawEntry]) -> Vec<u8> {
-    let f = fs::File::create(out).unwrap();
-    let gz = flate2::write::GzEncoder::new(f, flate2::Compression::fast());
-    let mut b = tar::Builder::new(gz);
-    for e in entries {
-        let mut h = tar::Header::new_old();
-        h.as_old_mut().name[..e.path.len()].copy_from_slice(&e.path);
-        if let Some(l) = &e.link {
-            h.as_old_mut().linkname[..l.len()].copy_from_slice(l);
-        }
-        h.set_entry_type(e.kind);
-        h.set_mode(e.mode);
-        h.set_size(e.data.len() as u64);
-        h.set_mtime(0);
-        h.set_cksum();
-        b.append(&h, e.data.as_slice()).unwrap();
-    }
-    b.into_inner().unwrap().finish().unwrap();
+    write_tar(out, entries);
     fs::read(out).unwrap()
 }
 

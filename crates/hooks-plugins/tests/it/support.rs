@@ -214,9 +214,6 @@ pub fn craft_archive(
     }
     let manifest = serde_json::json!({"name": name, "version": version, "files": files});
     let mbytes = serde_json::to_vec_pretty(&manifest).unwrap();
-    let f = fs::File::create(out).unwrap();
-    let gz = flate2::write::GzEncoder::new(f, flate2::Compression::fast());
-    let mut b = tar::Builder::new(gz);
     let mut all = vec![RawEntry::file(MANIFEST_FILE, &mbytes)];
     all.extend(entries.iter().map(|e| RawEntry {
         path: e.path.clone(),
@@ -225,15 +222,20 @@ pub fn craft_archive(
         data: e.data.clone(),
         link: e.link.clone(),
     }));
-    for e in &all {
+    write_tar(out, &all);
+}
+
+/// Writes `entries` as a `.tar.gz` at `out`, headers as given (no path checks: the tests
+/// craft hostile archives with it).
+pub fn write_tar(out: &Path, entries: &[RawEntry]) {
+    let f = fs::File::create(out).unwrap();
+    let gz = flate2::write::GzEncoder::new(f, flate2::Compression::fast());
+    let mut b = tar::Builder::new(gz);
+    for e in entries {
         let mut h = tar::Header::new_old();
-        {
-            let name = &mut h.as_old_mut().name;
-            name[..e.path.len()].copy_from_slice(&e.path);
-        }
+        h.as_old_mut().name[..e.path.len()].copy_from_slice(&e.path);
         if let Some(l) = &e.link {
-            let ln = &mut h.as_old_mut().linkname;
-            ln[..l.len()].copy_from_slice(l);
+            h.as_old_mut().linkname[..l.len()].copy_from_slice(l);
         }
         h.set_entry_type(e.kind);
         h.set_mode(e.mode);
