@@ -27,9 +27,10 @@ pub const REGEX_DFA_SIZE_LIMIT: usize = 1 << 20;
 pub const REGEX_NEST_LIMIT: u32 = 64;
 
 /// The tool names the hosts' built-in tools have on the wire (`tool_name`), as this
-/// repository documents them (SPEC 5: `Bash`, `Read`, `Write`, `Edit`, `Glob`, `Grep`,
-/// `LS`, `WebFetch`, `Task`; docs/claude-code.md, "`if`" and "Matchers": `MultiEdit`,
-/// `NotebookEdit`, `PowerShell`, `Agent`, the former `Task`; and Claude Code's other
+/// repository documents them (docs/claude-code.md, "Matchers": `Bash`, `Read`, `Write`,
+/// `Edit`, `Glob`, `Grep`, `LS`, `WebFetch`, `Task`; docs/claude-code.md, "`if`" and
+/// "Matchers": `MultiEdit`, `NotebookEdit`, `PowerShell`, `Agent`, the former `Task`; and
+/// Claude Code's other
 /// built-in tools), sorted. MCP tools (`mcp__<server>__<tool>`) are not listed: a host
 /// has whichever its servers give. `hooks doctor` checks exact-set matchers of the tool
 /// events against it.

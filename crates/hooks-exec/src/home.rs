@@ -71,8 +71,8 @@ impl Home {
     }
 
     /// `{home}/.state/sessions/{session_id}`: the folder of a claude-code session
-    /// (CLAUDE-CODE.md 10.2, 6.5 rule 8) when the host gives none, named by
-    /// `session_file_name`.
+    /// (docs/claude-code.md, "CLAUDE_ENV_FILE" and "Long output") when the host gives
+    /// none, named by `session_file_name`.
     pub fn session_dir(&self, session_id: &str) -> PathBuf {
         self.state_dir().join("sessions").join(session_file_name(session_id))
     }
