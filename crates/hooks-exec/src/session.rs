@@ -691,8 +691,9 @@ impl Session {
     /// one below the home a real folder (a linked `.state`, `sessions` or session folder is
     /// refused before anything is created in it); the file 0600, never truncated (handlers
     /// append), opened without blocking and never through a link, and refused unless it
-    /// is a regular file ([`crate::fs::open_append_regular`]). When it cannot be created the handlers run
-    /// without the variable, and the `state_refused` warning (and the debug log) says why.
+    /// is a regular file ([`crate::fs::open_append_regular`]). When it cannot be created
+    /// the handlers run without the variable, and the `state_refused` warning (and the
+    /// debug log) says why.
     fn env_file(&self, session_id: &str) -> Result<PathBuf, Box<Diagnostic>> {
         let (anchor, dir) = self.session_place(session_id);
         let path = dir.join("env");
