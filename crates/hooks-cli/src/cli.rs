@@ -717,6 +717,11 @@ pub struct ListArgs {
     /// Also show handlers that do not run (untrusted, invalid, duplicate, disabled, ...)
     #[arg(long)]
     pub all: bool,
+    /// With --event: the plan for this payload (a file, - for stdin, or the JSON): each
+    /// handler of the event with its fate (runs, no_match, if_false, inactive,
+    /// url_not_allowed, needs_host) and why, exactly what `hooks run` would run
+    #[arg(long, value_name = "PAYLOAD", requires = "event")]
+    pub payload: Option<String>,
 }
 
 /// `hooks doctor`.

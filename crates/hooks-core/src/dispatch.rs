@@ -67,10 +67,10 @@ use crate::output::{
     parse_worktree_command,
 };
 use crate::payload::{EventInput, Invocation};
+use crate::plan::Plan;
 use crate::profile::Profile;
 use crate::reduce::{Decision, ReduceContext, Reduction};
 use crate::render::{Effect, render_effect};
-use crate::rule::RuleContext;
 use crate::snapshot::{Handler, Program, Snapshot};
 
 mod delegated;
@@ -235,9 +235,6 @@ pub enum JobOutput {
     /// The host's reply to a [`JobKind::Host`] request (CLAUDE-CODE.md 8.3), or why it
     /// failed (a `host_handler_failed` non-blocking error).
     Host(Result<serde_json::Value, String>),
-    /// No host answers host-delegated handlers (CLAUDE-CODE.md 8.5): `handler_needs_host`
-    /// info, no effect.
-    NoHost,
 }
 
 /// The end of a dispatch.
@@ -257,6 +254,8 @@ pub struct Outcome {
 #[derive(Debug)]
 pub struct Dispatch {
     event: Event,
+    /// Which handlers run and why the others do not; the jobs are its runs, in order.
+    plan: Plan,
     profile: Profile,
     invocation: Invocation,
     ctx: ReduceContext,
@@ -348,12 +347,14 @@ impl Dispatch {
         let tool_name = tool_name.map(str::to_owned);
         let payload: Arc<[u8]> = invocation.to_wire().into();
         let handlers = snapshot.handlers();
-        let positions = snapshot.matching_positions(event, target);
-        let mut jobs: Vec<Job> = if_allowed(snapshot, &invocation, positions)
-            .into_iter()
+        let plan = Plan::new(snapshot, &invocation, host.answers);
+        warnings.extend(plan.diagnostics(snapshot));
+        let mut jobs: Vec<Job> = plan
+            .runs()
             .enumerate()
-            .map(|(index, at)| {
-                job(index, &handlers[at], at, &payload, &invocation, event, &mut warnings)
+            .map(|(index, e)| {
+                let h = &handlers[e.handler];
+                job(index, h, e.handler, &payload, &invocation, event, &mut warnings)
             })
             .collect();
         let profile = snapshot.profile();
@@ -371,6 +372,7 @@ impl Dispatch {
         );
         Dispatch {
             event,
+            plan,
             accepted: jobs.iter().map(|j| j.background.is_some()).collect(),
             profile,
             invocation,
@@ -388,6 +390,12 @@ impl Dispatch {
     /// The event.
     pub fn event(&self) -> Event {
         self.event
+    }
+
+    /// The plan: every handler of the snapshot on the event with its fate. The jobs are
+    /// exactly its [`Plan::runs`], in order.
+    pub fn plan(&self) -> &Plan {
+        &self.plan
     }
 
     /// The invocation as the handlers receive it (`stop_hook_active` decided).
@@ -466,20 +474,6 @@ impl Dispatch {
                     codes::HOST_HANDLER_FAILED,
                     format!("Host handler {} failed: {why}", job.handler_id),
                 ),
-            },
-            JobOutput::NoHost => HandlerResult {
-                diagnostics: vec![Diagnostic::info(
-                    codes::HANDLER_NEEDS_HOST,
-                    format!(
-                        "Handler {} needs a host that answers {} handlers; skipped",
-                        job.handler_id,
-                        match &job.kind {
-                            JobKind::Host(r) => r.kind_name(),
-                            _ => "host-delegated",
-                        }
-                    ),
-                )],
-                ..HandlerResult::default()
             },
         })
     }
@@ -599,32 +593,7 @@ impl Dispatch {
     }
 }
 
-/// The job of one matched handler.
-/// Keeps the matching handlers whose `if` rule admits the call (CLAUDE-CODE.md 6.3): the
-/// others yield no job and are never started. Only tool events have active handlers
-/// with a rule (2.3).
-fn if_allowed(snapshot: &Snapshot, invocation: &Invocation, mut at: Vec<usize>) -> Vec<usize> {
-    let handlers = snapshot.handlers();
-    if !at.iter().any(|&i| handlers[i].if_rule.is_some()) {
-        return at;
-    }
-    let wire = invocation.to_wire_value();
-    let text = |k: &str| wire.get(k).and_then(serde_json::Value::as_str).unwrap_or("");
-    let input = wire.get("tool_input").unwrap_or(&serde_json::Value::Null);
-    at.retain(|&i| {
-        let h = &handlers[i];
-        h.if_rule.as_ref().is_none_or(|rule| {
-            let cx = RuleContext {
-                cwd: text("cwd"),
-                home: snapshot.home(),
-                source_dir: h.if_anchor.as_deref(),
-            };
-            rule.matches(text("tool_name"), input, &cx)
-        })
-    });
-    at
-}
-
+/// The job of one handler the plan runs.
 fn job(
     index: usize,
     h: &Handler,

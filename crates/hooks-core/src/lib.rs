@@ -17,6 +17,7 @@ pub mod legacy;
 pub mod matcher;
 pub mod output;
 pub mod payload;
+pub mod plan;
 pub mod policy;
 pub mod profile;
 pub mod receipt;
@@ -46,6 +47,7 @@ pub use dispatch::{
 pub use event::Event;
 pub use output::{HandlerResult, RawOutput, Termination};
 pub use payload::{CommonDefaults, EventInput, Invocation, PayloadError};
+pub use plan::{Fate, Plan};
 pub use policy::{HttpPolicy, UrlRefusal};
 pub use profile::Profile;
 pub use reduce::{Decision, PermissionBehavior};

@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::event::Event;
 use crate::output::{HandlerResult, PermissionDecision, PermissionRequestDecision, SpecificOutput};
+use crate::plan::{Fate as PlanFate, Plan};
 use crate::snapshot::{Handler, Layer, Snapshot, sha256_hex};
 
 /// The `prev` of a journal's first record.
@@ -99,8 +100,10 @@ pub enum Fate {
     MatcherNoMatch,
     /// Its `if` rule did not admit the call.
     IfFalse,
-    /// It was matched but the dispatch gave it no job (an exclusion of the host profile).
-    Excluded,
+    /// An http handler whose URL may not be contacted (the record's `reason` says why).
+    UrlNotAllowed,
+    /// A `prompt`, `agent` or `mcp_tool` handler of a type the host does not answer.
+    NeedsHost,
     /// It does not run: duplicate, invalid, untrusted, disabled, tampered, unverified or
     /// never evaluated (the record's `reason` says which).
     Inactive,
@@ -234,14 +237,15 @@ pub struct FireFacts<'a> {
     pub session_id: &'a str,
     /// The event.
     pub event: Event,
-    /// The handlers (snapshot indexes) whose group matcher matched the event.
-    pub matcher_matched: &'a [usize],
+    /// The fire's plan: every handler's fate.
+    pub plan: &'a Plan,
 }
 
 /// The records of one fire: one per handler of the snapshot registered on the event, in
 /// configuration order, each with its fate. A handler with a job gets what `traces` saw;
-/// one without says why not: inactive (the audit's reason), its matcher did not match, its
-/// `if` rule did not admit the call, or (matched, no rule) the profile excluded it.
+/// one without says why not, from the plan: inactive (the audit's reason), its matcher did
+/// not match, its `if` rule did not admit the call, its URL may not be contacted, or the
+/// host does not answer its type.
 pub fn drafts(snapshot: &Snapshot, fire: FireFacts<'_>, traces: &[JobTrace]) -> Vec<Draft> {
     let snapshot_id = snapshot.id();
     snapshot
@@ -251,14 +255,24 @@ pub fn drafts(snapshot: &Snapshot, fire: FireFacts<'_>, traces: &[JobTrace]) -> 
         .filter(|(_, h)| h.event == fire.event)
         .map(|(at, h)| {
             let trace = traces.iter().find(|t| t.handler == at);
-            let (fate, reason) = match trace {
-                Some(t) => (t.fate, None),
-                None if !h.is_active() => (Fate::Inactive, h.status.word_and_reason().1),
-                None if !fire.matcher_matched.contains(&at) => (Fate::MatcherNoMatch, None),
-                None => match &h.if_rule {
-                    Some(rule) => (Fate::IfFalse, Some(format!("if {rule}"))),
-                    None => (Fate::Excluded, None),
-                },
+            let planned = fire.plan.entry(at).map(|e| &e.fate);
+            let (fate, reason) = match (trace, planned) {
+                (Some(t), _) => (t.fate, None),
+                (None, Some(PlanFate::NoMatch)) => (Fate::MatcherNoMatch, None),
+                (None, Some(PlanFate::IfFalse { rule })) => {
+                    (Fate::IfFalse, Some(format!("if {rule}")))
+                }
+                (None, Some(PlanFate::Inactive { reason, .. })) => {
+                    (Fate::Inactive, Some(reason.clone()))
+                }
+                (None, Some(PlanFate::UrlNotAllowed { reason, .. })) => {
+                    (Fate::UrlNotAllowed, Some(reason.clone()))
+                }
+                (None, Some(PlanFate::NeedsHost { kind })) => {
+                    (Fate::NeedsHost, Some(format!("the host answers no {kind} handlers")))
+                }
+                // Planned to run, but the fire ended before it started.
+                (None, Some(PlanFate::Runs) | None) => (Fate::NoAnswer, None),
             };
             Draft {
                 time: fire.time.to_owned(),

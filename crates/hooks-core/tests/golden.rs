@@ -64,8 +64,9 @@ use std::path::{Path, PathBuf};
 use hooks_core::render::{Notice, NoticeSeverity, render_notices};
 use hooks_core::{
     Capabilities, CommonDefaults, ConfigKind, Decision, Diagnostic, Dispatch, Event, Handler,
-    HandlerResult, HandlerStatus, Invocation, Job, JobKind, JobOutput, Layer, LayerDocument,
-    RawOutput, Severity, Snapshot, SnapshotOptions, Termination, TurnState, parse_config,
+    HandlerResult, HandlerStatus, HttpOutcome, Invocation, Job, JobKind, JobOutput, Layer,
+    LayerDocument, RawOutput, Severity, Snapshot, SnapshotOptions, Termination, TurnState,
+    parse_config,
 };
 use serde_json::{Map, Value, json};
 
@@ -333,7 +334,12 @@ fn run_case(case: &Value, runner: Runner<'_>) -> Value {
                         )),
                         // As the real-process host: no callbacks, HTTP or host handlers.
                         JobKind::Callback { .. } => JobOutput::TimedOut,
-                        JobKind::Http(_) | JobKind::Host(_) => JobOutput::NoHost,
+                        JobKind::Http(_) => JobOutput::Http(HttpOutcome::Failed {
+                            code: "http_failed",
+                            message: "this host sends no HTTP requests".to_owned(),
+                        }),
+                        // The plan gives host jobs only to hosts that answer them.
+                        JobKind::Host(_) => JobOutput::Host(Err("no host".to_owned())),
                     };
                     (job.index, output)
                 })

@@ -2,10 +2,11 @@
 //! the jobs a dispatch makes of them and the results of their outcomes.
 
 #![allow(clippy::expect_used, clippy::panic)]
+use hooks_core::plan::HostAnswers;
 use hooks_core::{
-    Capabilities, CommonDefaults, ConfigKind, Dispatch, Event, HostKind, HttpOutcome, Invocation,
-    JobKind, JobOutput, Layer, LayerDocument, Outcome, Profile, Snapshot, SnapshotOptions,
-    TurnState, parse_config_for,
+    Capabilities, CommonDefaults, ConfigKind, Dispatch, Event, HostContext, HostKind, HttpOutcome,
+    Invocation, JobKind, JobOutput, Layer, LayerDocument, Outcome, Profile, Snapshot,
+    SnapshotOptions, TurnState, parse_config_for,
 };
 use serde_json::{Value, json};
 
@@ -25,7 +26,9 @@ fn dispatch(s: &Snapshot, event: Event, payload: Value) -> Dispatch {
         permission_mode: None,
     };
     let (inv, _) = Invocation::from_host_json(event, &payload, &defaults).expect("payload");
-    Dispatch::new(s, inv, &TurnState::default(), Capabilities::agent_sdk())
+    // A host that answers every host-delegated type (F38 below has none).
+    let host = HostContext { answers: HostAnswers::ALL, ..HostContext::default() };
+    Dispatch::with_host(s, inv, &TurnState::default(), Capabilities::agent_sdk(), &host)
 }
 
 fn bash() -> Value {
@@ -103,8 +106,20 @@ fn f35_http_outcomes() {
 #[test]
 fn f38_prompt_without_a_host_never_blocks() {
     let s = snapshot(r#"{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "p"}]}]}}"#);
-    let o = run(&s, Event::Stop, stop(), JobOutput::NoHost);
-    assert!(!o.blocking);
+    let defaults = CommonDefaults {
+        session_id: "s1".into(),
+        transcript_path: String::new(),
+        cwd: "/p".into(),
+        permission_mode: None,
+    };
+    let (inv, _) = Invocation::from_host_json(Event::Stop, &stop(), &defaults).expect("payload");
+    let d = Dispatch::new(&s, inv, &TurnState::default(), Capabilities::agent_sdk());
+    // The plan gives it no job: the host answers no prompt handlers.
+    assert!(d.jobs().is_empty());
+    let entry = &d.plan().entries()[0];
+    assert_eq!(entry.fate, hooks_core::Fate::NeedsHost { kind: "prompt" });
+    let o = d.finish(&mut TurnState::default());
+    assert!(!o.blocking && o.matched.is_empty());
     assert_eq!(codes(&o), ["handler_needs_host"]);
     // An info (8.5), not a warning: nothing is wrong with the configuration.
     assert_eq!(o.decision.diagnostics[0].severity, hooks_core::Severity::Info);

@@ -26,8 +26,10 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use hooks_core::plan::Plan;
+use hooks_core::redact::redact_url;
 use hooks_core::text::escape_control;
-use hooks_core::{Diagnostic, RawOutput, Termination};
+use hooks_core::{Diagnostic, HttpOutcome, JobOutput, RawOutput, Snapshot, Termination};
 
 use crate::process::Program;
 
@@ -194,11 +196,62 @@ impl DebugLog {
         self.emit(DebugLevel::Handlers, &[line]);
     }
 
-    /// A host-delegated handler answered, failed or timed out (CLAUDE-CODE.md 8).
-    pub(crate) fn host_call(&self, id: &str, kind: &str, elapsed: Duration) {
+    /// A host-delegated handler answered, failed or timed out (docs/claude-code.md,
+    /// "Handler types"); at [`DebugLevel::Data`] also the host's answer.
+    pub(crate) fn host_call(&self, id: &str, kind: &str, output: &JobOutput, elapsed: Duration) {
         let ms = elapsed.as_secs_f64() * 1e3;
-        let line = format!("{kind} handler {id}: answered by the host after {ms:.1} ms");
+        let what = match output {
+            JobOutput::Host(Ok(_)) => "answered by the host".to_owned(),
+            JobOutput::Host(Err(why)) => format!("the host failed: {why}"),
+            JobOutput::TimedOut => "timed out".to_owned(),
+            _ => "ended".to_owned(),
+        };
+        let line = escape_control(&format!("{kind} handler {id}: {what} after {ms:.1} ms"));
         self.emit(DebugLevel::Handlers, &[line]);
+        if let (true, JobOutput::Host(Ok(answer))) = (self.wants(DebugLevel::Data), output) {
+            let text = answer.to_string();
+            self.emit(DebugLevel::Data, &stream_lines(id, "answer", text.as_bytes(), usize::MAX));
+        }
+    }
+
+    /// An http handler's request: where it went (credentials redacted) and how it ended;
+    /// at [`DebugLevel::Data`] the request body and the response body.
+    pub(crate) fn http(&self, id: &str, url: &str, body: &[u8], output: &JobOutput, ms: f64) {
+        let shown = redact_url(url);
+        let what = match output {
+            JobOutput::Http(HttpOutcome::Response { status, body, body_too_large }) => format!(
+                "status {status}, body {} bytes{}",
+                body.len(),
+                if *body_too_large { " (too large)" } else { "" }
+            ),
+            JobOutput::Http(HttpOutcome::Failed { code, message }) => format!("{code}: {message}"),
+            JobOutput::TimedOut => "timed out".to_owned(),
+            _ => "ended".to_owned(),
+        };
+        let line = escape_control(&format!("http {id}: POST {shown}: {what} after {ms:.1} ms"));
+        self.emit(DebugLevel::Handlers, &[line]);
+        if self.wants(DebugLevel::Data) {
+            let mut lines = stream_lines(id, "request", body, usize::MAX);
+            if let JobOutput::Http(HttpOutcome::Response { body, .. }) = output {
+                lines.extend(stream_lines(id, "response", body, usize::MAX));
+            }
+            self.emit(DebugLevel::Data, &lines);
+        }
+    }
+
+    /// The plan of one fire (`hooks_core::plan`): each handler of the event with its
+    /// fate and why, in configuration order.
+    pub(crate) fn plan(&self, plan: &Plan, snapshot: &Snapshot) {
+        let lines: Vec<String> = plan
+            .entries()
+            .iter()
+            .map(|e| {
+                let h = &snapshot.handlers()[e.handler];
+                let id = h.id.as_deref().unwrap_or(&h.field);
+                escape_control(&format!("plan {id}: {}: {}", e.fate.word(), e.why))
+            })
+            .collect();
+        self.emit(DebugLevel::Handlers, &lines);
     }
 }
 

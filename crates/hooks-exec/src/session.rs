@@ -37,6 +37,7 @@ use hooks_core::{
 };
 use serde::Serialize;
 
+use hooks_core::plan::{HostAnswers, Plan};
 use hooks_core::receipt::{Contribution, Draft, Fate, FireFacts, JobTrace, StreamDigest};
 use hooks_core::text::{format_rfc3339, unix_seconds};
 
@@ -460,14 +461,18 @@ impl Session {
         overlay(&self.base_env, &handler.env)
     }
 
-    /// The handlers an invocation would run, in configuration order, without running them.
-    pub fn dry_run(&self, invocation: &Invocation) -> Vec<Handler> {
-        let snapshot = self.snapshot();
-        snapshot
-            .matching(invocation.event(), invocation.matcher_target())
-            .into_iter()
-            .cloned()
-            .collect()
+    /// The plan of an invocation (every handler of the event with its fate and why),
+    /// without running anything: the plan [`Session::fire`] runs for the same invocation.
+    pub fn plan(&self, invocation: &Invocation) -> Plan {
+        Plan::new(&self.snapshot(), invocation, self.host_answers())
+    }
+
+    /// The host-delegated types the session's host answers.
+    fn host_answers(&self) -> HostAnswers {
+        match &self.options.host_handlers {
+            Some(host) => HostAnswers::of(|kind| host.answers(kind)),
+            None => HostAnswers::NONE,
+        }
     }
 
     /// Fires one event: runs every job of its [`Dispatch`] concurrently and feeds each
@@ -490,6 +495,7 @@ impl Session {
         let host = HostContext {
             env_file: env_file.as_ref().map(|p| p.to_string_lossy().into_owned()),
             sessionend_timeout_ms: self.sessionend_timeout_ms.clone(),
+            answers: self.host_answers(),
         };
         let mut dispatch = {
             let turn = lock(&self.turn);
@@ -499,6 +505,9 @@ impl Session {
             dispatch.set_continuation_cap(self.stop_block_cap);
         }
         let event = dispatch.event();
+        if let Some(log) = &self.debug {
+            log.plan(dispatch.plan(), &snapshot);
+        }
         let cwd = PathBuf::from(&dispatch.invocation().common.cwd);
         let callback_input =
             dispatch.jobs().iter().any(|j| matches!(j.kind, JobKind::Callback { .. })).then(|| {
@@ -600,20 +609,14 @@ impl Session {
         }
         refused.extend(long_texts.and_then(|l| l.refused.into_inner().ok().flatten()));
         let receipt_facts = traces.map(|traces| {
-            let invocation = dispatch.invocation();
-            let matched = snapshot.matching_positions(event, invocation.matcher_target());
-            (invocation.common.session_id.clone(), matched, traces)
+            let session_id = dispatch.invocation().common.session_id.clone();
+            (session_id, dispatch.plan().clone(), traces)
         });
         let mut outcome = dispatch.finish(&mut lock(&self.turn));
         outcome.decision.diagnostics.extend(refused);
-        let receipt = receipt_facts.and_then(|(session_id, matched, traces)| {
+        let receipt = receipt_facts.and_then(|(session_id, plan, traces)| {
             let time = format_rfc3339(unix_seconds(std::time::SystemTime::now()));
-            let fire = FireFacts {
-                time: &time,
-                session_id: &session_id,
-                event,
-                matcher_matched: &matched,
-            };
+            let fire = FireFacts { time: &time, session_id: &session_id, event, plan: &plan };
             let drafts = hooks_core::receipt::drafts(&snapshot, fire, &traces);
             self.append_receipts(&session_id, &drafts, &mut outcome.decision.diagnostics)
         });
@@ -975,29 +978,35 @@ impl Session {
                     let started = Instant::now();
                     let _active = status.start(text);
                     let lookup = |name: &str| std::env::var(name).ok();
+                    let url = debug.as_ref().map(|_| handler.url.clone());
                     let output =
-                        crate::http::run_http(handler, policy, body, timeout, lookup).await;
+                        crate::http::run_http(handler, policy, Arc::clone(&body), timeout, lookup)
+                            .await;
+                    if let (Some(log), Some(url)) = (&debug, url) {
+                        let ms = started.elapsed().as_secs_f64() * 1e3;
+                        log.http(&id, &url, &body, &output, ms);
+                    }
                     let run = HandlerRun::not_a_process(id, &output, started.elapsed());
                     (index, Ran::Output(output), run)
                 })
             }
             JobKind::Host(request) => {
+                // The plan gives a host job only for a type the host answers.
                 let host = self.options.host_handlers.clone();
                 let request = request.clone();
                 Box::pin(async move {
                     let started = Instant::now();
-                    let output = match host.filter(|h| h.answers(request.kind_name())) {
+                    let output = match host {
                         Some(host) => {
                             let _active = status.start(text);
                             let kind = request.kind_name();
                             let output = run_host_call(&host, request, timeout).await;
                             if let Some(log) = &debug {
-                                log.host_call(&id, kind, started.elapsed());
+                                log.host_call(&id, kind, &output, started.elapsed());
                             }
                             output
                         }
-                        // CLAUDE-CODE.md 8.5: skipped, never blocking.
-                        None => JobOutput::NoHost,
+                        None => JobOutput::Host(Err("no host answers it".to_owned())),
                     };
                     let run = HandlerRun::not_a_process(id, &output, started.elapsed());
                     (index, Ran::Output(output), run)

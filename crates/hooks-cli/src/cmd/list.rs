@@ -16,13 +16,14 @@
 use std::path::Path;
 
 use anyhow::anyhow;
-use hooks_core::{Diagnostic, Event, Handler, PluginOrigin, Program, Snapshot};
+use hooks_core::{Diagnostic, Event, Handler, Plan, PluginOrigin, Program, Snapshot};
 use hooks_exec::{Paths, Session};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::cli::ListArgs;
+use crate::cmd::run::Given;
 use crate::context::Ctx;
 use crate::layers::Setup;
 use crate::style::Style;
@@ -37,9 +38,18 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ListArgs) -> anyhow::Result<i32> {
     let session = Session::start(setup.session_options(cx.global, cx.env))?;
     let snapshot = session.snapshot();
     let diagnostics = session.load_diagnostics();
+    let plan = match (event, args.payload.as_deref()) {
+        (Some(event), Some(payload)) => {
+            let given = Given { payload: Some(payload), ..Given::default() };
+            let (invocation, _) = crate::cmd::run::read_invocation(cx, event, &given)?;
+            Some(session.plan(&invocation))
+        }
+        _ => None,
+    };
     // The claude-code audit (CLAUDE-CODE.md 1.6, 1.7) lists every hook of the project's
-    // settings, with the policy or the trust decision that stops it.
-    let all = args.all || setup.profile == hooks_core::Profile::ClaudeCode;
+    // settings, with the policy or the trust decision that stops it; a plan lists every
+    // handler of its event.
+    let all = args.all || setup.profile == hooks_core::Profile::ClaudeCode || plan.is_some();
     let handlers: Vec<&Handler> = snapshot
         .handlers()
         .iter()
@@ -47,7 +57,10 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ListArgs) -> anyhow::Result<i32> {
         .filter(|h| all || h.is_active())
         .collect();
     if cx.global.json {
-        let value = Listing::new(&snapshot, session.paths(), &handlers, &diagnostics);
+        let mut value = Listing::new(&snapshot, session.paths(), &handlers, &diagnostics);
+        if let Some(plan) = &plan {
+            value.plan(&snapshot, plan);
+        }
         writeln!(cx.out, "{}", crate::cmd::json::pretty(&value)?)?;
     } else {
         let hidden = snapshot
@@ -57,6 +70,9 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ListArgs) -> anyhow::Result<i32> {
             .count();
         let text = table(&handlers, &cx.env.cwd, cx.out_style, Fit::Cut);
         cx.out.write_all(text.as_bytes())?;
+        if let Some(plan) = &plan {
+            write_plan(cx, &snapshot, plan)?;
+        }
         if !all && hidden > 0 {
             writeln!(cx.out, "({hidden} inactive not shown; use --all)")?;
         }
@@ -68,6 +84,20 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ListArgs) -> anyhow::Result<i32> {
         }
     }
     Ok(0)
+}
+
+/// The plan under the table: one line per handler of the event, its fate and why.
+fn write_plan(cx: &mut Ctx<'_>, snapshot: &Snapshot, plan: &Plan) -> anyhow::Result<()> {
+    writeln!(cx.out, "\n{}", cx.out_style.bold(&format!("Plan for this {} payload:", plan.event)))?;
+    for e in plan.entries() {
+        let h = &snapshot.handlers()[e.handler];
+        let id = h.id.as_deref().unwrap_or(&h.field);
+        let fate = e.fate.word();
+        let fate = if e.fate.runs() { cx.out_style.bold(fate) } else { cx.out_style.dim(fate) };
+        let line = format!("  {id} {fate}: {}", e.why);
+        writeln!(cx.out, "{}", hooks_core::text::escape_control(&line))?;
+    }
+    Ok(())
 }
 
 /// Parses an event name, with the list of names in the error.
@@ -161,6 +191,19 @@ pub(crate) struct ListedHandler<'a> {
     pub status: &'static str,
     /// Why it does not run.
     pub reason: Option<String>,
+    /// With a payload (`hooks list --event E --payload P`): its fate in the plan of that
+    /// invocation (`runs`, `no_match`, `if_false`, `inactive`, `url_not_allowed`,
+    /// `needs_host`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("enum" = ["runs", "no_match", "if_false", "inactive", "url_not_allowed", "needs_host"]))]
+    pub fate: Option<&'static str>,
+    /// With a payload: why it runs or not, in one sentence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+    /// The handler listed.
+    #[serde(skip)]
+    #[schemars(skip)]
+    handler: &'a Handler,
 }
 
 /// The plugin of a listed handler.
@@ -198,6 +241,19 @@ impl<'a> Listing<'a> {
     }
 }
 
+impl Listing<'_> {
+    /// Adds each listed handler's fate and why from `plan` (`hooks list --payload`).
+    pub(crate) fn plan(&mut self, snapshot: &Snapshot, plan: &Plan) {
+        for listed in &mut self.handlers {
+            let at = snapshot.handlers().iter().position(|h| std::ptr::eq(h, listed.handler));
+            if let Some(entry) = at.and_then(|at| plan.entry(at)) {
+                listed.fate = Some(entry.fate.word());
+                listed.why = Some(entry.why.clone());
+            }
+        }
+    }
+}
+
 impl<'a> ListedHandler<'a> {
     /// The listing row of `h`.
     pub(crate) fn new(h: &'a Handler) -> Self {
@@ -229,6 +285,9 @@ impl<'a> ListedHandler<'a> {
             }),
             status,
             reason,
+            fate: None,
+            why: None,
+            handler: h,
         }
     }
 }

@@ -22,12 +22,11 @@ use std::io::Read as _;
 use std::path::Path;
 
 use anyhow::{Context as _, anyhow};
-use hooks_core::matcher::{MatcherKind, matcher_kind};
 use hooks_core::payload::{defaulted_keys, example_payload, host_required_keys};
 use hooks_core::render::{Notice, render_notices};
 use hooks_core::{
-    AsyncResult, CommonDefaults, Diagnostic, Event, EventInput, Invocation, PayloadError, Rewake,
-    Snapshot, codes,
+    AsyncResult, CommonDefaults, Diagnostic, Event, EventInput, Invocation, PayloadError, Plan,
+    Rewake, Snapshot, codes,
 };
 use hooks_exec::{Fired, Session};
 use schemars::JsonSchema;
@@ -204,35 +203,13 @@ pub(crate) fn payload_error(err: &PayloadError) -> String {
 /// Fires the event.
 pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
     let event = list::parse_event(&args.event)?;
-    let value = match args.payload.as_deref() {
-        Some(payload) => read_payload(cx, payload)?,
-        None => {
-            let example = example_payload(event);
-            let _ = writeln!(
-                cx.err,
-                "{} no --payload: firing {event} with its example payload {example} (a \
-                 try-out; give --payload FILE, - or JSON for a real event)",
-                cx.err_style.dim("hooks:"),
-            );
-            example
-        }
+    let given = Given {
+        payload: args.payload.as_deref(),
+        session_id: args.session_id.as_deref(),
+        transcript_path: args.transcript_path.as_deref(),
+        cwd: args.cwd.as_deref(),
     };
-    let cwd = args.cwd.as_deref().map(|c| absolute(c, &cx.env.cwd));
-    let defaults = CommonDefaults {
-        session_id: match &args.session_id {
-            Some(id) => id.clone(),
-            None => crate::uuid::v4().context("cannot make a session id")?,
-        },
-        transcript_path: args.transcript_path.clone().unwrap_or_default(),
-        cwd: cwd.unwrap_or_else(|| cx.env.cwd.clone()).display().to_string(),
-        permission_mode: Some("default".to_owned()),
-    };
-    let profile = crate::layers::profile(cx.global, cx.env)?;
-    let (invocation, warnings) = Invocation::from_host_json_for(profile, event, &value, &defaults)
-        .map_err(|e| anyhow!(payload_error(&e)))?;
-    for w in &warnings {
-        cx.warn(format!("payload: {}", w.message));
-    }
+    let (invocation, warnings) = read_invocation(cx, event, &given)?;
     let setup = Setup::new(cx.global, cx.env)?;
     let mut options = setup.host_session_options(
         cx.global,
@@ -259,7 +236,9 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
         cx.verbose(1, list::diagnostic_line(d, cx.err_style));
     }
     if args.dry_run {
-        let value = dry_run(&session.snapshot(), &invocation, &load_diagnostics, &cx.env.cwd);
+        let plan = session.plan(&invocation);
+        let value =
+            dry_run(&session.snapshot(), &plan, &invocation, &load_diagnostics, &cx.env.cwd);
         writeln!(cx.out, "{}", crate::cmd::json::pretty(&value)?)?;
         return Ok(0);
     }
@@ -285,6 +264,58 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
     }
     writeln!(cx.out, "{}", crate::cmd::json::pretty(&output)?)?;
     Ok(if fired.is_blocking() { 2 } else { 0 })
+}
+
+/// What the command line gives of an invocation besides the event.
+#[derive(Debug, Default)]
+pub(crate) struct Given<'a> {
+    /// `--payload`: a file, `-` or the JSON; `None` fires the example payload.
+    pub payload: Option<&'a str>,
+    /// `--session-id`; `None` makes a fresh UUID v4.
+    pub session_id: Option<&'a str>,
+    /// `--transcript-path`.
+    pub transcript_path: Option<&'a str>,
+    /// `--cwd`.
+    pub cwd: Option<&'a Path>,
+}
+
+/// Reads the invocation of `event` the command line gives, under the profile, and
+/// prints its payload warnings.
+pub(crate) fn read_invocation(
+    cx: &mut Ctx<'_>,
+    event: Event,
+    given: &Given<'_>,
+) -> anyhow::Result<(Invocation, Vec<Diagnostic>)> {
+    let value = match given.payload {
+        Some(payload) => read_payload(cx, payload)?,
+        None => {
+            let example = example_payload(event);
+            let _ = writeln!(
+                cx.err,
+                "{} no --payload: firing {event} with its example payload {example} (a \
+                 try-out; give --payload FILE, - or JSON for a real event)",
+                cx.err_style.dim("hooks:"),
+            );
+            example
+        }
+    };
+    let cwd = given.cwd.map(|c| absolute(c, &cx.env.cwd));
+    let defaults = CommonDefaults {
+        session_id: match given.session_id {
+            Some(id) => id.to_owned(),
+            None => crate::uuid::v4().context("cannot make a session id")?,
+        },
+        transcript_path: given.transcript_path.unwrap_or_default().to_owned(),
+        cwd: cwd.unwrap_or_else(|| cx.env.cwd.clone()).display().to_string(),
+        permission_mode: Some("default".to_owned()),
+    };
+    let profile = crate::layers::profile(cx.global, cx.env)?;
+    let (invocation, warnings) = Invocation::from_host_json_for(profile, event, &value, &defaults)
+        .map_err(|e| anyhow!(payload_error(&e)))?;
+    for w in &warnings {
+        cx.warn(format!("payload: {}", w.message));
+    }
+    Ok((invocation, warnings))
 }
 
 /// What the background handlers of a one-shot run delivered: results and rewakes.
@@ -389,35 +420,30 @@ fn read_payload(cx: &mut Ctx<'_>, payload: &str) -> anyhow::Result<Value> {
     serde_json::from_str(text).map_err(|e| anyhow!("the payload in {what} is not valid JSON: {e}"))
 }
 
-/// What `--dry-run` prints: the payload handlers would read, and for every handler of the
-/// event whether it would run and why.
-fn dry_run(
+/// What `--dry-run` prints: the payload handlers would read, and the plan
+/// ([`hooks_core::plan`]): every handler of the event, whether it would run and why. The
+/// run of the same invocation runs exactly the `would_run` handlers.
+pub(crate) fn dry_run(
     snapshot: &Snapshot,
+    plan: &Plan,
     invocation: &Invocation,
     load_diagnostics: &[Diagnostic],
     cwd: &Path,
 ) -> Value {
     let event = invocation.event();
-    let target = invocation.matcher_target();
-    let matched: Vec<String> =
-        snapshot.matching(event, target).iter().filter_map(|h| h.id.clone()).collect();
-    let target_key = event.matcher_target();
-    let handlers: Vec<Value> = snapshot
-        .handlers()
+    let matched: Vec<&str> =
+        plan.runs().filter_map(|e| snapshot.handlers()[e.handler].id.as_deref()).collect();
+    let handlers: Vec<Value> = plan
+        .entries()
         .iter()
-        .filter(|h| h.event == event)
-        .map(|h| {
-            let runs = h.id.as_ref().is_some_and(|id| matched.contains(id));
-            let (status, reason) = list::status(h);
-            let why = if let Some(reason) = reason {
-                reason
-            } else {
-                explain(h.matcher.as_deref(), target_key, target, runs)
-            };
+        .map(|e| {
+            let h = &snapshot.handlers()[e.handler];
+            let (status, _) = list::status(h);
             json!({
                 "id": h.id,
-                "would_run": runs,
-                "why": why,
+                "would_run": e.fate.runs(),
+                "fate": e.fate.word(),
+                "why": e.why,
                 "status": status,
                 "matcher": h.matcher,
                 "runs": list::runs(h),
@@ -433,54 +459,8 @@ fn dry_run(
         "snapshot_id": snapshot.id(),
         "load_diagnostics": crate::hints::diagnostics_json(load_diagnostics),
         "payload": invocation.to_wire_value(),
-        "matcher_target": target_key.map(|k| json!({"field": k, "value": target})),
+        "matcher_target": plan.target_key.map(|k| json!({"field": k, "value": plan.target})),
         "matched": matched,
         "handlers": handlers,
     })
-}
-
-/// Why an active handler's group does or does not match.
-fn explain(matcher: Option<&str>, key: Option<&str>, target: Option<&str>, runs: bool) -> String {
-    let shown = matcher.map(|m| format!("{m:?}")).unwrap_or_else(|| "(none)".to_owned());
-    match (matcher_kind(matcher), key, target) {
-        (MatcherKind::All, _, _) => format!("matcher {shown} matches every invocation"),
-        (_, Some(key), None) => {
-            format!("the payload has no {key}, so matcher {shown} cannot match")
-        }
-        (_, Some(key), Some(value)) if runs => format!("matcher {shown} matches {key} {value:?}"),
-        (_, Some(key), Some(value)) => format!("matcher {shown} does not match {key} {value:?}"),
-        (_, None, _) => format!("matcher {shown} is not supported on this event"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn check(matcher: Option<&str>, target: Option<&str>, runs: bool, expect: &str) {
-        assert_eq!(explain(matcher, Some("tool_name"), target, runs), expect);
-    }
-
-    #[test]
-    fn explanations() {
-        check(None, Some("Bash"), true, "matcher (none) matches every invocation");
-        check(Some("*"), None, true, "matcher \"*\" matches every invocation");
-        check(Some("Bash"), Some("Bash"), true, "matcher \"Bash\" matches tool_name \"Bash\"");
-        check(
-            Some("Edit|Write"),
-            Some("Bash"),
-            false,
-            "matcher \"Edit|Write\" does not match tool_name \"Bash\"",
-        );
-        check(
-            Some("Bash"),
-            None,
-            false,
-            "the payload has no tool_name, so matcher \"Bash\" cannot match",
-        );
-        assert_eq!(
-            explain(Some("x"), None, None, false),
-            "matcher \"x\" is not supported on this event"
-        );
-    }
 }

@@ -7,6 +7,7 @@ use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
 use crate::output::format_seconds;
 use crate::payload::Invocation;
+use crate::plan::HostAnswers;
 use crate::profile::Profile;
 use crate::reduce::{Decision, PermissionBehavior};
 use crate::snapshot::{Handler, Layer};
@@ -24,6 +25,9 @@ pub struct HostContext {
     /// The host environment's `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS`, as written
     /// (CLAUDE-CODE.md 11.4).
     pub sessionend_timeout_ms: Option<String>,
+    /// The host-delegated handler types the host answers; the others are planned
+    /// [`Fate::NeedsHost`](crate::plan::Fate::NeedsHost) and never become jobs.
+    pub answers: HostAnswers,
 }
 
 /// The host variable that sets the SessionEnd budget, in milliseconds.

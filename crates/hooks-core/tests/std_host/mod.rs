@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, Signal, kill_process_group};
 
-use hooks_core::{Dispatch, JobKind, JobOutput, Program, RawOutput, Termination};
+use hooks_core::{Dispatch, HttpOutcome, JobKind, JobOutput, Program, RawOutput, Termination};
 use serde_json::Value;
 
 /// Runs every job of `dispatch` with `path` as the handlers' `PATH` and `cwd` as their
@@ -35,7 +35,12 @@ pub fn run_jobs(dispatch: &Dispatch, path: &str, cwd: &Path) -> Vec<(usize, JobO
                     // This host registers no callbacks.
                     JobKind::Callback { .. } => JobOutput::TimedOut,
                     // Nor does it send HTTP or answer host handlers.
-                    JobKind::Http(_) | JobKind::Host(_) => JobOutput::NoHost,
+                    JobKind::Http(_) => JobOutput::Http(HttpOutcome::Failed {
+                        code: "http_failed",
+                        message: "this host sends no HTTP requests".to_owned(),
+                    }),
+                    // The plan gives host jobs only to hosts that answer them.
+                    JobKind::Host(_) => JobOutput::Host(Err("no host".to_owned())),
                 };
                 let _ = tx.send((job.index, output));
             });
