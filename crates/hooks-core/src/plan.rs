@@ -261,6 +261,23 @@ impl CallFacts {
     }
 }
 
+/// A handler's fate before any invocation: [`Fate::Runs`] when it runs whenever its group
+/// matches (and its `if` rule admits the call), else [`Fate::Inactive`] or
+/// [`Fate::UrlNotAllowed`]. The audit (`hooks list`) shows this as the handler's status.
+pub fn standing(snapshot: &Snapshot, h: &Handler) -> Fate {
+    if !h.is_active() {
+        let (status, reason) = h.status.word_and_reason();
+        return Fate::Inactive { status, reason: reason.unwrap_or_default() };
+    }
+    match &h.program {
+        Program::Http(x) => match url_refusal(snapshot, &x.url) {
+            Some((code, reason)) => Fate::UrlNotAllowed { code, reason },
+            None => Fate::Runs,
+        },
+        _ => Fate::Runs,
+    }
+}
+
 fn fate(
     snapshot: &Snapshot,
     h: &Handler,
@@ -268,22 +285,17 @@ fn fate(
     facts: &CallFacts,
     answers: HostAnswers,
 ) -> Fate {
-    if !h.is_active() {
-        let (status, reason) = h.status.word_and_reason();
-        return Fate::Inactive { status, reason: reason.unwrap_or_default() };
-    }
-    if !matches {
-        return Fate::NoMatch;
-    }
-    if !facts.admits(h) {
-        let rule = h.if_rule.as_ref().map(|r| r.as_str().to_owned()).unwrap_or_default();
-        return Fate::IfFalse { rule };
+    match standing(snapshot, h) {
+        inactive @ Fate::Inactive { .. } => return inactive,
+        _ if !matches => return Fate::NoMatch,
+        _ if !facts.admits(h) => {
+            let rule = h.if_rule.as_ref().map(|r| r.as_str().to_owned()).unwrap_or_default();
+            return Fate::IfFalse { rule };
+        }
+        Fate::Runs => {}
+        refused => return refused,
     }
     match &h.program {
-        Program::Http(x) => match url_refusal(snapshot, &x.url) {
-            Some((code, reason)) => Fate::UrlNotAllowed { code, reason },
-            None => Fate::Runs,
-        },
         Program::Prompt(_) if !answers.prompt => Fate::NeedsHost { kind: "prompt" },
         Program::Agent(_) if !answers.agent => Fate::NeedsHost { kind: "agent" },
         Program::McpTool(_) if !answers.mcp_tool => Fate::NeedsHost { kind: "mcp_tool" },

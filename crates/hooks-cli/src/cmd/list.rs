@@ -16,7 +16,8 @@
 use std::path::Path;
 
 use anyhow::anyhow;
-use hooks_core::{Diagnostic, Event, Handler, Plan, PluginOrigin, Program, Snapshot};
+use hooks_core::plan::standing;
+use hooks_core::{Diagnostic, Event, Fate, Handler, Plan, PluginOrigin, Program, Snapshot};
 use hooks_exec::{Paths, Session};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -68,7 +69,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ListArgs) -> anyhow::Result<i32> {
             .iter()
             .filter(|h| event.is_none_or(|e| h.event == e) && !h.is_active())
             .count();
-        let text = table(&handlers, &cx.env.cwd, cx.out_style, Fit::Cut);
+        let text = table(&snapshot, &handlers, &cx.env.cwd, cx.out_style, Fit::Cut);
         cx.out.write_all(text.as_bytes())?;
         if let Some(plan) = &plan {
             write_plan(cx, &snapshot, plan)?;
@@ -187,7 +188,7 @@ pub(crate) struct ListedHandler<'a> {
     /// The plugin it belongs to.
     pub plugin: Option<ListedPlugin<'a>>,
     /// Whether it runs, or why not.
-    #[schemars(extend("enum" = ["active", "duplicate", "invalid", "untrusted", "disabled", "tampered", "unverified", "inactive"]))]
+    #[schemars(extend("enum" = ["active", "duplicate", "invalid", "untrusted", "disabled", "tampered", "unverified", "inactive", "blocked"]))]
     pub status: &'static str,
     /// Why it does not run.
     pub reason: Option<String>,
@@ -235,7 +236,7 @@ impl<'a> Listing<'a> {
             profile: snapshot.profile(),
             project_root: paths.project_root.display().to_string(),
             home: paths.home.root().display().to_string(),
-            handlers: handlers.iter().map(|h| ListedHandler::new(h)).collect(),
+            handlers: handlers.iter().map(|h| ListedHandler::new(snapshot, h)).collect(),
             diagnostics,
         }
     }
@@ -256,8 +257,8 @@ impl Listing<'_> {
 
 impl<'a> ListedHandler<'a> {
     /// The listing row of `h`.
-    pub(crate) fn new(h: &'a Handler) -> Self {
-        let (status, reason) = status(h);
+    pub(crate) fn new(snapshot: &Snapshot, h: &'a Handler) -> Self {
+        let (status, reason) = status(snapshot, h);
         ListedHandler {
             id: h.id.as_deref(),
             fingerprint: &h.fingerprint,
@@ -305,13 +306,21 @@ fn handler_type(program: &Program) -> &'static str {
 }
 
 /// One handler as JSON.
-pub(crate) fn handler_json(h: &Handler) -> Value {
-    serde_json::to_value(ListedHandler::new(h)).unwrap_or(Value::Null)
+pub(crate) fn handler_json(snapshot: &Snapshot, h: &Handler) -> Value {
+    serde_json::to_value(ListedHandler::new(snapshot, h)).unwrap_or(Value::Null)
 }
 
-/// The status word and the reason a handler does not run.
-pub(crate) fn status(h: &Handler) -> (&'static str, Option<String>) {
-    h.status.word_and_reason()
+/// The status word and the reason a handler does not run: the plan's standing of it
+/// ([`hooks_core::plan::standing`]); `blocked` for an http handler whose URL the policy
+/// refuses.
+pub(crate) fn status(snapshot: &Snapshot, h: &Handler) -> (&'static str, Option<String>) {
+    match standing(snapshot, h) {
+        Fate::Runs => ("active", None),
+        Fate::Inactive { status, reason } => (status, Some(reason)),
+        Fate::UrlNotAllowed { reason, .. } => ("blocked", Some(reason)),
+        // A standing is never another fate.
+        other => ("inactive", Some(other.word().to_owned())),
+    }
 }
 
 /// What a handler runs, as one line: the command, or the argv joined with spaces
@@ -409,7 +418,13 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 
 /// The human table: a header, then per handler a row and an indented detail line; with
 /// [`Fit::Wrap`] nothing is cut.
-pub(crate) fn table(handlers: &[&Handler], cwd: &Path, style: Style, fit_mode: Fit) -> String {
+pub(crate) fn table(
+    snapshot: &Snapshot,
+    handlers: &[&Handler],
+    cwd: &Path,
+    style: Style,
+    fit_mode: Fit,
+) -> String {
     if handlers.is_empty() {
         return "no hooks configured\n".to_owned();
     }
@@ -430,9 +445,9 @@ pub(crate) fn table(handlers: &[&Handler], cwd: &Path, style: Style, fit_mode: F
     out.push_str(&style.bold(header.trim_end()));
     out.push('\n');
     for ((h, id), matcher) in handlers.iter().zip(&ids).zip(&matchers) {
-        let (word, reason) = status(h);
+        let (word, reason) = status(snapshot, h);
         let padded = format!("{word:st_w$}");
-        let word = if h.is_active() { style.green(&padded) } else { style.yellow(&padded) };
+        let word = if word == "active" { style.green(&padded) } else { style.yellow(&padded) };
         let timeout = seconds(h.effective_timeout);
         if fit_mode == Fit::Wrap {
             let (ids, ms, rs) = (wrap(id, id_w), wrap(matcher, m_w), wrap(&runs(h), runs_w));

@@ -438,7 +438,7 @@ pub(crate) fn dry_run(
         .iter()
         .map(|e| {
             let h = &snapshot.handlers()[e.handler];
-            let (status, _) = list::status(h);
+            let (status, _) = list::status(snapshot, h);
             json!({
                 "id": h.id,
                 "would_run": e.fate.runs(),

@@ -126,7 +126,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
                 "removed": d.removed.iter().map(summary_json).collect::<Vec<_>>(),
                 "unchanged": d.unchanged,
             })),
-            "handlers": handlers.iter().map(|h| list::handler_json(h)).collect::<Vec<_>>(),
+            "handlers": handlers.iter().map(|h| list::handler_json(snapshot, h)).collect::<Vec<_>>(),
             "diagnostics": crate::hints::diagnostics_json(snapshot.diagnostics()),
         });
         writeln!(cx.out, "{}", crate::cmd::json::pretty(&value)?)?;
@@ -170,7 +170,9 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
         writeln!(shown, "\n{}", style.bold("Every hook it would run now:"))?;
     }
     // A consent screen: every command whole, wrapped, never cut.
-    shown.write_all(list::table(&handlers, &cx.env.cwd, style, list::Fit::Wrap).as_bytes())?;
+    shown.write_all(
+        list::table(snapshot, &handlers, &cx.env.cwd, style, list::Fit::Wrap).as_bytes(),
+    )?;
     for d in snapshot.diagnostics() {
         writeln!(shown, "{}", list::diagnostic_line(d, style))?;
     }
@@ -306,7 +308,9 @@ fn claude_code(
             &hooks_core::SnapshotOptions { profile: setup.profile, ..Default::default() },
         );
         let handlers: Vec<&Handler> = snapshot.handlers().iter().collect();
-        shown.write_all(list::table(&handlers, &cx.env.cwd, style, list::Fit::Wrap).as_bytes())?;
+        shown.write_all(
+            list::table(&snapshot, &handlers, &cx.env.cwd, style, list::Fit::Wrap).as_bytes(),
+        )?;
         writeln!(shown)?;
         reports.push(json!({
             "file": source.path.display().to_string(),

@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 use crate::common::{BIN, repo};
 
 #[path = "../../../hooks-core/tests/std_host/mod.rs"]
-mod std_host;
+pub(crate) mod std_host;
 
 #[test]
 fn hooks_run_and_a_core_only_host_decide_the_same() {

@@ -24,6 +24,7 @@ mod marketplace_policy;
 mod migrate;
 mod payload;
 mod pins;
+mod plan;
 mod plugins;
 mod process;
 mod python_host;
