@@ -395,8 +395,8 @@ pub(crate) enum Request {
     Session { id: Id, params: SessionParams },
     /// `reload`.
     Reload { id: Id },
-    /// `list`.
-    List { id: Id },
+    /// `list`; with `event` (and `payload`) params, also the plan of that invocation.
+    List { id: Id, invocation: Option<Box<Invocation>> },
     /// `shutdown`.
     Shutdown { id: Id },
     /// The host's reply to a `host_handler` request: the request's id and the reply, or
@@ -431,7 +431,17 @@ pub(crate) fn parse_request(
             Err(message) => Err(ErrorResponse::new(Some(id), INVALID_PARAMS, message)),
         },
         Method::Reload => Ok(Request::Reload { id }),
-        Method::List => Ok(Request::List { id }),
+        Method::List => match request.params {
+            Some(Value::Object(p)) if p.contains_key("event") => {
+                match invocation(Some(Value::Object(p)), profile, defaults) {
+                    Ok((invocation, _)) => {
+                        Ok(Request::List { id, invocation: Some(Box::new(invocation)) })
+                    }
+                    Err(message) => Err(ErrorResponse::new(Some(id), INVALID_PARAMS, message)),
+                }
+            }
+            _ => Ok(Request::List { id, invocation: None }),
+        },
         Method::Shutdown => Ok(Request::Shutdown { id }),
     }
 }
@@ -616,12 +626,21 @@ fn handle(
             });
             push_line(batch, &Response::Result { id, result });
         }
-        Request::List { id } => {
+        Request::List { id, invocation } => {
             let session = &host.session;
             let snapshot = session.snapshot();
-            let handlers: Vec<_> = snapshot.handlers().iter().collect();
+            let plan = invocation.map(|i| session.plan(&i));
+            let handlers: Vec<_> = snapshot
+                .handlers()
+                .iter()
+                .filter(|h| plan.as_ref().is_none_or(|p| h.event == p.event))
+                .collect();
             let load_diagnostics = session.load_diagnostics();
-            let listing = Listing::new(&snapshot, session.paths(), &handlers, &load_diagnostics);
+            let mut listing =
+                Listing::new(&snapshot, session.paths(), &handlers, &load_diagnostics);
+            if let Some(plan) = &plan {
+                listing.plan(&snapshot, plan);
+            }
             push_line(batch, &Response::Result { id, result: Outcome::List(listing) });
         }
         Request::Shutdown { id } => return Handled::Shutdown(id),
@@ -772,7 +791,7 @@ mod tests {
                 format!("session {id} {}", serde_json::to_string(&params).unwrap_or_default())
             }
             Ok(Request::Reload { id }) => format!("reload {id}"),
-            Ok(Request::List { id }) => format!("list {id}"),
+            Ok(Request::List { id, .. }) => format!("list {id}"),
             Ok(Request::Shutdown { id }) => format!("shutdown {id}"),
             Ok(Request::HostReply { id, reply }) => format!("reply {id} {reply:?}"),
             Err(e) => format!(

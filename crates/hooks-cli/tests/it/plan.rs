@@ -306,3 +306,45 @@ fn a_url_the_policy_refuses_is_listed_blocked() {
         );
     }
 }
+
+/// Serve's dry run (`list` with `event` params) renders the plan its `event` request runs.
+#[test]
+fn serve_lists_the_plan_its_event_request_runs() {
+    use std::io::{BufRead as _, BufReader, Write as _};
+    let env = TestEnv::new("plan-serve");
+    let hooks = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "true a", "if": "Bash(git commit:*)"},
+        {"type": "command", "command": "true b"}]}]}});
+    env.claude_user_settings(&hooks.to_string());
+    let mut child = env
+        .command(&["--profile", "claude-code", "serve"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut next = move || -> Value {
+        loop {
+            let v: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+            if v.get("id").is_some() {
+                return v;
+            }
+        }
+    };
+    let params = json!({"event": "PreToolUse", "payload": {"tool_name": "Bash",
+        "tool_input": {"command": "git push"}, "tool_use_id": "t"}});
+    writeln!(stdin, "{}", json!({"id": 1, "method": "list", "params": params})).unwrap();
+    let listed = next();
+    let fates: Vec<(&str, &str)> = listed["result"]["handlers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| (h["id"].as_str().unwrap(), h["fate"].as_str().unwrap()))
+        .collect();
+    assert_eq!(fates, [("PreToolUse:0:0", "if_false"), ("PreToolUse:0:1", "runs")]);
+    writeln!(stdin, "{}", json!({"id": 2, "method": "event", "params": params})).unwrap();
+    assert_eq!(next()["result"]["matched"], json!(["PreToolUse:0:1"]));
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}

@@ -118,7 +118,8 @@ pub enum Method {
 }
 
 /// One request line (host to engine). `params` is read for `event` (an `event_params`
-/// object) and `session` (a `session_params` object); the other methods ignore it.
+/// object), `session` (a `session_params` object) and `list` (optional `event_params`: the
+/// plan of that invocation, serve's dry run); the other methods ignore it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(
     rename = "request",
@@ -126,6 +127,10 @@ pub enum Method {
         {
             "if": {"properties": {"method": {"const": "event"}}},
             "then": {"required": ["params"], "properties": {"params": {"$ref": "#/$defs/event_params"}}}
+        },
+        {
+            "if": {"properties": {"method": {"const": "list"}}},
+            "then": {"properties": {"params": {"oneOf": [{"type": "null"}, {"$ref": "#/$defs/event_params"}]}}}
         },
         {
             "if": {"properties": {"method": {"const": "session"}}},
@@ -371,7 +376,9 @@ pub(crate) enum Outcome<'a> {
     Session(SessionSet<'a>),
     /// `reload`: the new snapshot.
     Reload(Reloaded<'a>),
-    /// `list`: the `hooks list --json --all` object.
+    /// `list`: the `hooks list --json --all` object; with `event` params, the handlers of
+    /// that event, each with its `fate` and `why` in the plan of the invocation (`hooks
+    /// list --event E --payload P --json`).
     List(Listing<'a>),
     /// `shutdown`: `null`.
     Shutdown(()),
