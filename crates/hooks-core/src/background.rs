@@ -38,6 +38,15 @@ pub struct Background {
     pub detached: bool,
 }
 
+impl Background {
+    /// A job that detached itself with a detach line (docs/claude-code.md, "Background
+    /// handlers"): a plain background handler whose response is the first later object
+    /// line, finished with [`finish_background`].
+    pub fn detached() -> Background {
+        Background { detached: true, ..Background::default() }
+    }
+}
+
 /// What a finished background handler delivers to the model on its next turn
 /// (CLAUDE-CODE.md 9.1 rule 3).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

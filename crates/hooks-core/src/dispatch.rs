@@ -162,12 +162,21 @@ enum Stopping {
     Subagent(String),
 }
 
+/// The process a job runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProcessProgram {
+    /// A shell command, run as `/bin/sh -c <command>`.
+    Shell(String),
+    /// A program and its arguments (placeholders substituted), executed without a shell.
+    Argv(Vec<String>),
+}
+
 /// What a job runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[allow(clippy::large_enum_variant)]
 pub enum JobKind {
-    /// A process: `/bin/sh -c` of a command, or an argv, with the job's stdin.
-    Process(Program),
+    /// A process, with the job's stdin.
+    Process(ProcessProgram),
     /// The host's in-process callback `index` of its callback group `group` (positions in
     /// [`SnapshotOptions::callbacks`](crate::SnapshotOptions::callbacks)); it gets
     /// [`Dispatch::wire_value`] and the invocation's tool use id, and answers with an
@@ -403,11 +412,6 @@ impl Dispatch {
         &self.invocation
     }
 
-    /// The wire payload as a JSON value (what callbacks receive).
-    pub fn wire_value(&self) -> serde_json::Value {
-        self.invocation.to_wire_value()
-    }
-
     /// Sets the continuation cap of Stop and SubagentStop in the claude-code profile: the
     /// host's `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` (`None`: no cap; the default is
     /// [`MAX_STOP_CONTINUATIONS`](crate::reduce::MAX_STOP_CONTINUATIONS)). Call it before
@@ -415,16 +419,6 @@ impl Dispatch {
     pub fn set_continuation_cap(&mut self, cap: Option<u32>) {
         self.ctx.continuation_cap = cap;
         self.reduction.set_continuation_cap(cap);
-    }
-
-    /// What the reduction knows of the turn (continuation count, `stop_hook_active`).
-    pub fn context(&self) -> &ReduceContext {
-        &self.ctx
-    }
-
-    /// True when the job at `index` runs in the background ([`Job::background`]).
-    pub fn is_background(&self, index: usize) -> bool {
-        self.jobs.get(index).is_some_and(|j| j.background.is_some())
     }
 
     /// The jobs to run, in configuration order; all may run at once. Background jobs
@@ -435,7 +429,7 @@ impl Dispatch {
 
     /// Parses a job's raw result into the handler result the reduction takes; `None` for
     /// legacy handlers (their result is ignored) and for indexes without a job.
-    pub fn parse(&self, index: usize, output: &JobOutput) -> Option<HandlerResult> {
+    fn parse(&self, index: usize, output: &JobOutput) -> Option<HandlerResult> {
         let job = self.jobs.get(index)?;
         if job.legacy {
             return None;
@@ -532,7 +526,7 @@ impl Dispatch {
 
     /// The job at `index` printed a detach line (9.3): it gives no decision, its id joins
     /// `async_pending`, and the host runs it on as a background handler with
-    /// [`Dispatch::detached_background`]. Returns false for an unknown index, a job that
+    /// [`Background::detached`]. Returns false for an unknown index, a job that
     /// may not detach or one already answered.
     pub fn detach(&mut self, index: usize) -> bool {
         if !self.may_detach(index) {
@@ -547,16 +541,9 @@ impl Dispatch {
         true
     }
 
-    /// What the host needs to finish a detached job with
-    /// [`finish_background`](crate::finish_background): a plain background handler whose
-    /// response is the first later object line.
-    pub fn detached_background() -> Background {
-        Background { detached: true, ..Background::default() }
-    }
-
-    /// Takes a result the host parsed itself with [`Dispatch::parse`] (`None` for a
-    /// legacy handler). Returns false for an unknown index or a job already answered.
-    pub fn accept_result(&mut self, index: usize, result: Option<HandlerResult>) -> bool {
+    /// Takes a parsed result (`None` for a legacy handler). Returns false for an unknown
+    /// index or a job already answered.
+    fn accept_result(&mut self, index: usize, result: Option<HandlerResult>) -> bool {
         let Some(done) = self.accepted.get_mut(index) else { return false };
         if *done {
             return false;
@@ -627,7 +614,10 @@ fn job(
             );
             host(kind)
         }
-        program => JobKind::Process(program.clone()),
+        Program::Command(c) => JobKind::Process(ProcessProgram::Shell(c.clone())),
+        // Placeholders were replaced in the snapshot, in one pass (docs/claude-code.md,
+        // "Placeholders (6.2)").
+        Program::Argv(a) => JobKind::Process(ProcessProgram::Argv(a.clone())),
     };
     let stdin = match h.legacy_handler() {
         Some(legacy) => Arc::from(legacy.stdin_text(&invocation.common.session_id).into_bytes()),

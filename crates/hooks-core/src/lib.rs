@@ -42,7 +42,8 @@ pub use config::{
 pub use diag::{Diagnostic, Position, Severity, codes};
 pub use dispatch::{
     Dispatch, HostContext, HostKind, HostRequest, HttpOutcome, Job, JobKind, JobOutput, Outcome,
-    SESSIONEND_TIMEOUT_VAR, TurnState, gets_env_file, mcp_arguments, parse_env_file, render_prompt,
+    ProcessProgram, SESSIONEND_TIMEOUT_VAR, TurnState, gets_env_file, mcp_arguments,
+    parse_env_file, render_prompt,
 };
 pub use event::Event;
 pub use output::{HandlerResult, RawOutput, Termination};

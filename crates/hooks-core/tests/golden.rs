@@ -349,13 +349,14 @@ fn run_case(case: &Value, runner: Runner<'_>) -> Value {
     };
     // Background jobs (CLAUDE-CODE.md 9, SPEC 15.13) never reach the decision: the
     // dispatch takes no result from them, and no reference case records one.
-    outputs.retain(|(index, _)| !dispatch.is_background(*index));
+    outputs.retain(|(index, _)| jobs[*index].background.is_none());
     let mut handler_results = vec![Value::Null; jobs.len()];
     for (index, output) in outputs {
-        let result = dispatch.parse(index, &output);
+        let mut result = None;
+        let accepted = dispatch.accept_mapped(index, output, |r| result = Some(r.clone()));
+        assert!(accepted, "each job is answered once");
         handler_results[index] =
             handler_result_json(&jobs[index].handler_id, matched[index], result.as_ref());
-        assert!(dispatch.accept_result(index, result), "each job is answered once");
     }
     handler_results.retain(|r| !r.is_null());
     let outcome = dispatch.finish(&mut turn);

@@ -144,7 +144,7 @@ fn prompt_and_agent_requests() {
     assert_eq!(v["model"], Value::Null);
     assert_eq!(v["timeout_ms"], 30000);
     assert_eq!(v["continue_on_block"], false);
-    assert_eq!(v["input"], d.wire_value());
+    assert_eq!(v["input"], d.invocation().to_wire_value());
     let JobKind::Host(a) = &d.jobs()[1].kind else { panic!("not a host job") };
     let v = a.to_json();
     assert_eq!((v["kind"].clone(), v["model"].clone()), (json!("agent"), json!("m")));

@@ -86,15 +86,9 @@ const FIRST_CHUNK: usize = 8 * 1024;
 /// Scratch buffer for output past the cap (a pipe holds 64 KiB by default).
 const DRAIN_CHUNK: usize = 64 * 1024;
 
-/// What to execute.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Program {
-    /// A shell command, run as `/bin/sh -c <command>`.
-    Shell(String),
-    /// A program and its arguments, executed directly without a shell.
-    Argv(Vec<String>),
-}
+/// What to execute: a shell command (`/bin/sh -c`) or an argv, the program of a process
+/// job of the dispatch.
+pub use hooks_core::ProcessProgram as Program;
 
 /// Everything needed to run one handler process.
 #[derive(Debug, Clone, PartialEq)]

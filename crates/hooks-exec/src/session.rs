@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 
 use hooks_core::{
     AsyncResult, Background, Capabilities, Decision, Diagnostic, Dispatch, Effect, Event, Handler,
-    HostContext, Invocation, Job, JobKind, JobOutput, LayerDocument, Profile, Program, Rewake,
+    HostContext, Invocation, Job, JobKind, JobOutput, LayerDocument, Profile, Rewake,
     SESSIONEND_TIMEOUT_VAR, Snapshot, Termination, TurnState, cancelled, codes, finish_background,
     gets_env_file,
 };
@@ -511,7 +511,8 @@ impl Session {
         let cwd = PathBuf::from(&dispatch.invocation().common.cwd);
         let callback_input =
             dispatch.jobs().iter().any(|j| matches!(j.kind, JobKind::Callback { .. })).then(|| {
-                (dispatch.wire_value(), dispatch.invocation().tool_use_id().map(str::to_owned))
+                let invocation = dispatch.invocation();
+                (invocation.to_wire_value(), invocation.tool_use_id().map(str::to_owned))
             });
 
         // Every job runs inside this future (no task is spawned): dropping it drops the
@@ -597,7 +598,7 @@ impl Session {
         .await;
         for (index, rest) in detached {
             let id = &dispatch.jobs()[index].handler_id;
-            self.start_background(event, id, Dispatch::detached_background(), rest);
+            self.start_background(event, id, Background::detached(), rest);
         }
 
         // Read back without following a link a handler may have put in its place.
@@ -856,13 +857,7 @@ impl Session {
                 } else {
                     overlay(&self.base_env, &job.env).into()
                 };
-                let program = match program {
-                    Program::Command(c) => process::Program::Shell(c.clone()),
-                    // Placeholders were replaced in the snapshot, in one pass
-                    // (docs/claude-code.md, "Placeholders (6.2)").
-                    Program::Argv(a) => process::Program::Argv(a.clone()),
-                    _ => process::Program::Argv(Vec::new()),
-                };
+                let program = program.clone();
                 let stdin = Arc::clone(&job.stdin);
                 let cwd = cwd.to_path_buf();
                 let written =

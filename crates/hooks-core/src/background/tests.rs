@@ -166,7 +166,7 @@ mod dispatch {
         let turn = TurnState::default();
         let mut d = Dispatch::new(&snap, post_tool_use(), &turn, Capabilities::default());
         assert_eq!(d.jobs().len(), 2);
-        assert!(d.is_background(0) && !d.is_background(1));
+        assert!(d.jobs()[0].background.is_some() && d.jobs()[1].background.is_none());
         let block = br#"{"decision":"block","reason":"no"}"#.to_vec();
         let out = |stdout: Vec<u8>| {
             JobOutput::Process(RawOutput {

@@ -17,7 +17,9 @@ use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, Signal, kill_process_group};
 
-use hooks_core::{Dispatch, HttpOutcome, JobKind, JobOutput, Program, RawOutput, Termination};
+use hooks_core::{
+    Dispatch, HttpOutcome, JobKind, JobOutput, ProcessProgram, RawOutput, Termination,
+};
 use serde_json::Value;
 
 /// Runs every job of `dispatch` with `path` as the handlers' `PATH` and `cwd` as their
@@ -54,21 +56,26 @@ pub fn run_jobs(dispatch: &Dispatch, path: &str, cwd: &Path) -> Vec<(usize, JobO
 /// never reaches the decision (CLAUDE-CODE.md 9.1), so it is not given to the dispatch.
 pub fn run(dispatch: &mut Dispatch, path: &str, cwd: &Path) {
     for (index, output) in run_jobs(dispatch, path, cwd) {
-        if dispatch.is_background(index) {
+        if dispatch.jobs()[index].background.is_some() {
             continue;
         }
         assert!(dispatch.accept(index, output), "job {index} answered once");
     }
 }
 
-fn run_process(program: &Program, job: &hooks_core::Job, path: &str, cwd: &Path) -> RawOutput {
+fn run_process(
+    program: &ProcessProgram,
+    job: &hooks_core::Job,
+    path: &str,
+    cwd: &Path,
+) -> RawOutput {
     let mut cmd = match program {
-        Program::Command(c) => {
+        ProcessProgram::Shell(c) => {
             let mut cmd = Command::new("/bin/sh");
             cmd.arg("-c").arg(c);
             cmd
         }
-        Program::Argv(argv) if !argv.is_empty() => {
+        ProcessProgram::Argv(argv) if !argv.is_empty() => {
             let mut cmd = Command::new(&argv[0]);
             cmd.args(&argv[1..]);
             cmd
