@@ -37,6 +37,9 @@ use hooks_core::{
 };
 use serde::Serialize;
 
+use crate::Callback;
+use hooks_core::HostRequest;
+use hooks_core::config::HttpHandler;
 use hooks_core::plan::{HostAnswers, Plan};
 use hooks_core::receipt::{Contribution, Draft, Fate, FireFacts, JobTrace, StreamDigest};
 use hooks_core::text::{format_rfc3339, unix_seconds};
@@ -843,171 +846,209 @@ impl Session {
         detachable: bool,
         snapshot: &Snapshot,
     ) -> Pin<Box<JobFuture>> {
-        let show_status = !background;
-        let index = job.index;
-        let id = job.handler_id.clone();
-        let status = Arc::clone(&self.status);
-        let debug = self.debug.clone();
-        let text = job.status.clone();
-        let timeout = secs(job.timeout);
         match &job.kind {
             JobKind::Process(program) => {
-                let env = if job.env.is_empty() {
-                    Arc::clone(&self.base_env)
-                } else {
-                    overlay(&self.base_env, &job.env).into()
+                self.run_process_job(job, program, cwd, background, detachable, snapshot)
+            }
+            JobKind::Callback { group, index } => {
+                let callback =
+                    self.options.callbacks.get(*group).and_then(|g| g.callbacks.get(*index));
+                let (input, tool_use_id) = callback_input.cloned().unwrap_or_default();
+                self.run_callback_job(job, callback.cloned(), input, tool_use_id)
+            }
+            JobKind::Http(handler) => self.run_http_job(job, handler, snapshot),
+            JobKind::Host(request) => self.run_host_job(job, request),
+        }
+    }
+
+    /// A process job: its run, or (detachable) the rest of it after a detach line.
+    fn run_process_job(
+        &self,
+        job: &Job,
+        program: &process::Program,
+        cwd: &Path,
+        background: bool,
+        detachable: bool,
+        snapshot: &Snapshot,
+    ) -> Pin<Box<JobFuture>> {
+        let show_status = !background;
+        let (index, id, text) = (job.index, job.handler_id.clone(), job.status.clone());
+        let status = Arc::clone(&self.status);
+        let debug = self.debug.clone();
+        let timeout = secs(job.timeout);
+        let env = if job.env.is_empty() {
+            Arc::clone(&self.base_env)
+        } else {
+            overlay(&self.base_env, &job.env).into()
+        };
+        let program = program.clone();
+        let stdin = Arc::clone(&job.stdin);
+        let cwd = cwd.to_path_buf();
+        let written = debug.as_ref().and_then(|_| snapshot.handlers()[job.handler].written_argv());
+        Box::pin(async move {
+            let started = Instant::now();
+            let _active = show_status.then(|| status.start(text));
+            if let Some(log) = &debug {
+                log.launch(&id, &program, written.as_deref(), &stdin);
+            }
+            let (tx, rx) = match detachable {
+                true => {
+                    let (tx, rx) = tokio::sync::oneshot::channel();
+                    (Some(tx), Some(rx))
+                }
+                false => (None, None),
+            };
+            let log = debug.clone();
+            let log_id = id.clone();
+            let process: DetachedRun = Box::pin(async move {
+                let spec = ProcessSpec { program, cwd, env, timeout };
+                let raw = match tx {
+                    Some(tx) => process::run_process_detachable(&spec, &stdin, tx).await,
+                    None => process::run_process(&spec, &stdin).await,
                 };
-                let program = program.clone();
-                let stdin = Arc::clone(&job.stdin);
-                let cwd = cwd.to_path_buf();
-                let written =
-                    debug.as_ref().and_then(|_| snapshot.handlers()[job.handler].written_argv());
-                Box::pin(async move {
-                    let started = Instant::now();
-                    let _active = show_status.then(|| status.start(text));
-                    if let Some(log) = &debug {
-                        log.launch(&id, &program, written.as_deref(), &stdin);
-                    }
-                    let (tx, rx) = match detachable {
-                        true => {
-                            let (tx, rx) = tokio::sync::oneshot::channel();
-                            (Some(tx), Some(rx))
-                        }
-                        false => (None, None),
-                    };
-                    let log = debug.clone();
-                    let log_id = id.clone();
-                    let mut process: DetachedRun = Box::pin(async move {
-                        let spec = ProcessSpec { program, cwd, env, timeout };
-                        let raw = match tx {
-                            Some(tx) => process::run_process_detachable(&spec, &stdin, tx).await,
-                            None => process::run_process(&spec, &stdin).await,
-                        };
-                        if let Some(log) = &log {
-                            log.exit(&log_id, &raw, started.elapsed());
-                        }
-                        raw
-                    });
-                    let finished = match rx {
-                        None => Ok(process.await),
-                        Some(mut rx) => {
-                            // Whichever comes first: the end, or the detach line.
-                            let mut told = false;
-                            let ended = poll_fn(|cx| {
-                                if let Poll::Ready(raw) = process.as_mut().poll(cx) {
-                                    return Poll::Ready(Some(raw));
-                                }
-                                if !told && let Poll::Ready(r) = Pin::new(&mut rx).poll(cx) {
-                                    told = true;
-                                    if r.is_ok() {
-                                        return Poll::Ready(None);
-                                    }
-                                }
-                                Poll::Pending
-                            })
-                            .await;
-                            match ended {
-                                // It detached and ended at once: still no decision from it.
-                                Some(raw) if rx.try_recv().is_ok() => {
-                                    Err(Box::pin(std::future::ready(raw)) as DetachedRun)
-                                }
-                                Some(raw) => Ok(raw),
-                                None => Err(process),
-                            }
-                        }
-                    };
-                    let raw = match finished {
-                        Ok(raw) => raw,
-                        Err(rest) => {
-                            let run = HandlerRun {
-                                id,
-                                exit_code: None,
-                                timed_out: false,
-                                elapsed_ms: millis(started.elapsed()),
-                                stdout_truncated: false,
-                                stderr_truncated: false,
-                            };
-                            return (index, Ran::Detached(rest), run);
-                        }
-                    };
+                if let Some(log) = &log {
+                    log.exit(&log_id, &raw, started.elapsed());
+                }
+                raw
+            });
+            let raw = match until_detached(process, rx).await {
+                Ok(raw) => raw,
+                Err(rest) => {
                     let run = HandlerRun {
                         id,
-                        exit_code: match raw.termination {
-                            Termination::Exited(c) => Some(c),
-                            _ => None,
-                        },
-                        timed_out: matches!(raw.termination, Termination::TimedOut { .. }),
+                        exit_code: None,
+                        timed_out: false,
                         elapsed_ms: millis(started.elapsed()),
-                        stdout_truncated: raw.stdout_truncated,
-                        stderr_truncated: raw.stderr_truncated,
+                        stdout_truncated: false,
+                        stderr_truncated: false,
                     };
-                    (index, Ran::Output(JobOutput::Process(raw)), run)
-                })
+                    return (index, Ran::Detached(rest), run);
+                }
+            };
+            let run = HandlerRun {
+                id,
+                exit_code: match raw.termination {
+                    Termination::Exited(c) => Some(c),
+                    _ => None,
+                },
+                timed_out: matches!(raw.termination, Termination::TimedOut { .. }),
+                elapsed_ms: millis(started.elapsed()),
+                stdout_truncated: raw.stdout_truncated,
+                stderr_truncated: raw.stderr_truncated,
+            };
+            (index, Ran::Output(JobOutput::Process(raw)), run)
+        })
+    }
+
+    /// A callback job: the host's callable under the job's timeout.
+    fn run_callback_job(
+        &self,
+        job: &Job,
+        callback: Option<Callback>,
+        input: serde_json::Value,
+        tool_use_id: Option<String>,
+    ) -> Pin<Box<JobFuture>> {
+        let (index, id, text) = (job.index, job.handler_id.clone(), job.status.clone());
+        let (status, debug, timeout) = (Arc::clone(&self.status), self.debug.clone(), job.timeout);
+        Box::pin(async move {
+            let started = Instant::now();
+            let _active = status.start(text);
+            let output = match callback {
+                Some(callback) => run_callback(&callback, input, tool_use_id, secs(timeout)).await,
+                None => JobOutput::TimedOut,
+            };
+            let elapsed = started.elapsed();
+            if let Some(log) = &debug {
+                log.callback(&id, elapsed);
             }
-            JobKind::Callback { group, index: at } => {
-                let callback =
-                    self.options.callbacks.get(*group).and_then(|g| g.callbacks.get(*at)).cloned();
-                let (input, tool_use_id) = callback_input.cloned().unwrap_or_default();
-                Box::pin(async move {
-                    let started = Instant::now();
+            let run = HandlerRun::not_a_process(id, &output, elapsed);
+            (index, Ran::Output(output), run)
+        })
+    }
+
+    /// An http job: the POST, under the snapshot's HTTP policy.
+    fn run_http_job(
+        &self,
+        job: &Job,
+        handler: &HttpHandler,
+        snapshot: &Snapshot,
+    ) -> Pin<Box<JobFuture>> {
+        let (index, id, text) = (job.index, job.handler_id.clone(), job.status.clone());
+        let (status, debug, timeout) = (Arc::clone(&self.status), self.debug.clone(), job.timeout);
+        let handler = handler.clone();
+        let policy = snapshot.http_policy().clone();
+        let body = Arc::clone(&job.stdin);
+        Box::pin(async move {
+            let started = Instant::now();
+            let _active = status.start(text);
+            let lookup = |name: &str| std::env::var(name).ok();
+            let url = debug.as_ref().map(|_| handler.url.clone());
+            let output =
+                crate::http::run_http(handler, policy, Arc::clone(&body), secs(timeout), lookup)
+                    .await;
+            if let (Some(log), Some(url)) = (&debug, url) {
+                let ms = started.elapsed().as_secs_f64() * 1e3;
+                log.http(&id, &url, &body, &output, ms);
+            }
+            let run = HandlerRun::not_a_process(id, &output, started.elapsed());
+            (index, Ran::Output(output), run)
+        })
+    }
+
+    /// A host job: the host's answer under the job's timeout. The plan gives host jobs
+    /// only for a type the host answers.
+    fn run_host_job(&self, job: &Job, request: &HostRequest) -> Pin<Box<JobFuture>> {
+        let (index, id, text) = (job.index, job.handler_id.clone(), job.status.clone());
+        let (status, debug, timeout) = (Arc::clone(&self.status), self.debug.clone(), job.timeout);
+        let host = self.options.host_handlers.clone();
+        let request = request.clone();
+        Box::pin(async move {
+            let started = Instant::now();
+            let output = match host {
+                Some(host) => {
                     let _active = status.start(text);
-                    let output = match callback {
-                        Some(callback) => {
-                            run_callback(&callback, input, tool_use_id, timeout).await
-                        }
-                        None => JobOutput::TimedOut,
-                    };
-                    let elapsed = started.elapsed();
+                    let kind = request.kind_name();
+                    let output = run_host_call(&host, request, secs(timeout)).await;
                     if let Some(log) = &debug {
-                        log.callback(&id, elapsed);
+                        log.host_call(&id, kind, &output, started.elapsed());
                     }
-                    let run = HandlerRun::not_a_process(id, &output, elapsed);
-                    (index, Ran::Output(output), run)
-                })
-            }
-            JobKind::Http(handler) => {
-                let handler = handler.clone();
-                let policy = snapshot.http_policy().clone();
-                let body = Arc::clone(&job.stdin);
-                Box::pin(async move {
-                    let started = Instant::now();
-                    let _active = status.start(text);
-                    let lookup = |name: &str| std::env::var(name).ok();
-                    let url = debug.as_ref().map(|_| handler.url.clone());
-                    let output =
-                        crate::http::run_http(handler, policy, Arc::clone(&body), timeout, lookup)
-                            .await;
-                    if let (Some(log), Some(url)) = (&debug, url) {
-                        let ms = started.elapsed().as_secs_f64() * 1e3;
-                        log.http(&id, &url, &body, &output, ms);
-                    }
-                    let run = HandlerRun::not_a_process(id, &output, started.elapsed());
-                    (index, Ran::Output(output), run)
-                })
-            }
-            JobKind::Host(request) => {
-                // The plan gives a host job only for a type the host answers.
-                let host = self.options.host_handlers.clone();
-                let request = request.clone();
-                Box::pin(async move {
-                    let started = Instant::now();
-                    let output = match host {
-                        Some(host) => {
-                            let _active = status.start(text);
-                            let kind = request.kind_name();
-                            let output = run_host_call(&host, request, timeout).await;
-                            if let Some(log) = &debug {
-                                log.host_call(&id, kind, &output, started.elapsed());
-                            }
-                            output
-                        }
-                        None => JobOutput::Host(Err("no host answers it".to_owned())),
-                    };
-                    let run = HandlerRun::not_a_process(id, &output, started.elapsed());
-                    (index, Ran::Output(output), run)
-                })
+                    output
+                }
+                None => JobOutput::Host(Err("no host answers it".to_owned())),
+            };
+            let run = HandlerRun::not_a_process(id, &output, started.elapsed());
+            (index, Ran::Output(output), run)
+        })
+    }
+}
+
+/// Runs `process` until it ends (`Ok`) or, when `rx` is given, until it prints its detach
+/// line (`Err` with the rest of its run). A process that detached and ended at once still
+/// gives no decision.
+async fn until_detached(
+    mut process: DetachedRun,
+    rx: Option<tokio::sync::oneshot::Receiver<()>>,
+) -> Result<hooks_core::RawOutput, DetachedRun> {
+    let Some(mut rx) = rx else { return Ok(process.await) };
+    // Whichever comes first: the end, or the detach line.
+    let mut told = false;
+    let ended = poll_fn(|cx| {
+        if let Poll::Ready(raw) = process.as_mut().poll(cx) {
+            return Poll::Ready(Some(raw));
+        }
+        if !told && let Poll::Ready(r) = Pin::new(&mut rx).poll(cx) {
+            told = true;
+            if r.is_ok() {
+                return Poll::Ready(None);
             }
         }
+        Poll::Pending
+    })
+    .await;
+    match ended {
+        Some(raw) if rx.try_recv().is_ok() => Err(Box::pin(std::future::ready(raw))),
+        Some(raw) => Ok(raw),
+        None => Err(process),
     }
 }
 
