@@ -62,7 +62,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
     let setup = Setup::new(cx.global, cx.env)?;
     let (allow_env, capabilities) = (args.host.allow_env.clone(), args.host.capabilities.clone());
     let mut options = setup.host_session_options(cx.global, cx.env, &allow_env, &capabilities);
-    let (debug, mut debug_rx) = cx.debug_log();
+    let (debug, debug_rx) = cx.debug_log();
     options.debug = debug.clone();
     let session = Arc::new(Session::start(options)?);
     let defaults = Arc::new(CommonDefaults {
@@ -76,45 +76,85 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
         .build()
         .context("cannot start the async runtime")?;
     crate::signals::contain_handlers();
-    let mut stop = runtime
+    let stop = runtime
         .block_on(async { crate::signals::Stop::install() })
         .context("cannot catch termination signals")?;
+    let (mut host, mut inbox) = connect(session, setup, cx.global, cx.env, debug, debug_rx);
+    host.allow_env = allow_env;
+    host.capabilities = capabilities;
+    let stdin = std::mem::replace(&mut cx.stdin, Box::new(std::io::empty()));
+    inbox.lines = Some(read_lines(stdin)?);
+    let mut lines = Lines { out: &mut *cx.out, err: &mut *cx.err, err_style: cx.err_style };
+    let local = tokio::task::LocalSet::new();
+    let result =
+        local.block_on(&runtime, serve(&mut host, &mut inbox, &defaults, stop, &mut lines));
+    match result.context("cannot write to stdout")? {
+        Some(signo) => Ok(crate::signals::exit_status(signo)),
+        None => Ok(0),
+    }
+}
 
-    // Changes of the status slot.
-    let (note_tx, mut note_rx) = mpsc::unbounded_channel::<String>();
+/// What reaches the serve loop besides requests: status changes, finished background
+/// handlers (a wakeup; the loop takes the rewakes and results from the session and sends
+/// each once), host-delegated calls and cancellations, debug lines, and the request lines.
+struct Inbox {
+    notes: mpsc::UnboundedReceiver<String>,
+    background: mpsc::UnboundedReceiver<()>,
+    host_lines: mpsc::UnboundedReceiver<HostLine>,
+    debug: mpsc::UnboundedReceiver<String>,
+    lines: Option<mpsc::UnboundedReceiver<Vec<u8>>>,
+}
+
+/// Where the loop writes: responses and notifications on `out`, debug lines on `err`.
+struct Lines<'a> {
+    out: &'a mut dyn Write,
+    err: &'a mut dyn Write,
+    err_style: crate::style::Style,
+}
+
+/// The host of the session with its listeners connected to an [`Inbox`].
+fn connect<'a>(
+    session: Arc<Session>,
+    setup: Setup,
+    global: &'a GlobalArgs,
+    env: &'a Env,
+    debug: Option<hooks_exec::DebugSink>,
+    debug_rx: mpsc::UnboundedReceiver<String>,
+) -> (Host<'a>, Inbox) {
+    let (note_tx, notes) = mpsc::unbounded_channel::<String>();
     let status_listener: StatusListener = Arc::new(move |text: &str| {
         let _ = note_tx.send(text.to_owned());
     });
     session.on_status(Arc::clone(&status_listener));
-    // Background handlers that finished (CLAUDE-CODE.md 9.1): a wakeup; the loop takes
-    // the rewakes and results from the session and sends each once.
-    let (bg_tx, mut bg_rx) = mpsc::unbounded_channel::<()>();
+    let (bg_tx, background) = mpsc::unbounded_channel::<()>();
     let background_listener: AsyncResultListener = Arc::new(move |_: &AsyncResult| {
         let _ = bg_tx.send(());
     });
     session.on_async_result(Arc::clone(&background_listener));
-    // Host-delegated handlers (CLAUDE-CODE.md 8): requests to the host and cancellations.
-    let (host_tx, mut host_rx) = mpsc::unbounded_channel::<HostLine>();
-    let host_calls = HostCalls::new(host_tx);
-    let mut host = Host {
+    let (host_tx, host_lines) = mpsc::unbounded_channel::<HostLine>();
+    let host = Host {
         session,
         setup,
-        global: cx.global,
-        env: cx.env,
-        allow_env,
-        capabilities,
+        global,
+        env,
+        allow_env: Vec::new(),
+        capabilities: Vec::new(),
         status_listener,
         background_listener,
         debug,
         fired: false,
         host_handlers: Vec::new(),
-        host_calls,
+        host_calls: HostCalls::new(host_tx),
     };
+    (host, Inbox { notes, background, host_lines, debug: debug_rx, lines: None })
+}
 
-    // Lines from stdin, read on a thread of their own (it may stay blocked in a read after
-    // `shutdown`; the process exits without waiting for it).
-    let (line_tx, mut line_rx) = mpsc::unbounded_channel::<Vec<u8>>();
-    let stdin = std::mem::replace(&mut cx.stdin, Box::new(std::io::empty()));
+/// Lines from stdin, read on a thread of their own (it may stay blocked in a read after
+/// `shutdown`; the process exits without waiting for it).
+fn read_lines(
+    stdin: Box<dyn std::io::Read + Send>,
+) -> anyhow::Result<mpsc::UnboundedReceiver<Vec<u8>>> {
+    let (line_tx, line_rx) = mpsc::unbounded_channel::<Vec<u8>>();
     std::thread::Builder::new()
         .name("hooks-serve-stdin".to_owned())
         .spawn(move || {
@@ -132,102 +172,132 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
             }
         })
         .context("cannot start the stdin reader")?;
+    Ok(line_rx)
+}
 
-    let out: &mut dyn Write = &mut *cx.out;
-    let (err, err_style): (&mut dyn Write, _) = (&mut *cx.err, cx.err_style);
-    let local = tokio::task::LocalSet::new();
-    let result: std::io::Result<Option<i32>> = local.block_on(&runtime, async {
-        let mut tasks: JoinSet<EventDone> = JoinSet::new();
-        let mut reading = true;
-        let mut shutdown_id: Option<Id> = None;
-        let mut status = StatusLine::default();
-        // Lines ready to go: everything that becomes ready together leaves in one write.
-        let mut batch: Vec<u8> = Vec::new();
-        loop {
-            if !reading && tasks.is_empty() {
-                break;
+/// The loop: requests in, responses and notifications out, until `shutdown`, the end of
+/// stdin or a termination signal (`Some(signo)`).
+async fn serve(
+    host: &mut Host<'_>,
+    inbox: &mut Inbox,
+    defaults: &Arc<CommonDefaults>,
+    mut stop: crate::signals::Stop,
+    lines: &mut Lines<'_>,
+) -> std::io::Result<Option<i32>> {
+    let mut tasks: JoinSet<EventDone> = JoinSet::new();
+    let mut reading = true;
+    let mut shutdown_id: Option<Id> = None;
+    let mut status = StatusLine::default();
+    // Lines ready to go: everything that becomes ready together leaves in one write.
+    let mut batch: Vec<u8> = Vec::new();
+    let mut line_rx = inbox.lines.take();
+    loop {
+        if !reading && tasks.is_empty() {
+            break;
+        }
+        let due = status.due();
+        tokio::select! {
+            biased;
+            signo = stop.signalled() => {
+                // Aborting the events drops them, which kills every handler tree.
+                tasks.shutdown().await;
+                host.session.end_session().await;
+                push_background(&mut batch, &host.session);
+                flush(lines.out, &mut batch)?;
+                return Ok(Some(signo));
             }
-            let due = status.due();
-            tokio::select! {
-                biased;
-                signo = stop.signalled() => {
-                    // Aborting the events drops them, which kills every handler tree.
+            Some(note) = inbox.notes.recv() => status.set(note, Instant::now()),
+            Some(()) = inbox.background.recv() => push_background(&mut batch, &host.session),
+            Some(call) = inbox.host_lines.recv() => push_host_line(&mut batch, call),
+            Some(line) = inbox.debug.recv() => Ctx::debug_line(lines.err, lines.err_style, &line),
+            Some(done) = tasks.join_next(), if !tasks.is_empty() => {
+                push_event_response(&mut batch, done);
+            }
+            () = sleep_until(due.unwrap_or_else(Instant::now)), if due.is_some() => {
+                if let Some(text) = status.take_due(Instant::now()) {
+                    push_line(&mut batch, &Notification::Status(StatusParams { text }));
+                }
+            }
+            line = recv_line(&mut line_rx), if reading => {
+                let Some(line) = line else {
+                    // The host is gone: events still running are killed, unanswered.
+                    reading = false;
                     tasks.shutdown().await;
-                    host.session.end_session().await;
-                    push_background(&mut batch, &host.session);
-                    flush(out, &mut batch)?;
-                    return Ok(Some(signo));
-                }
-                Some(note) = note_rx.recv() => status.set(note, Instant::now()),
-                Some(()) = bg_rx.recv() => push_background(&mut batch, &host.session),
-                Some(call) = host_rx.recv() => push_host_line(&mut batch, call),
-                Some(line) = debug_rx.recv() => Ctx::debug_line(err, err_style, &line),
-                Some(done) = tasks.join_next(), if !tasks.is_empty() => {
-                    push_event_response(&mut batch, done);
-                }
-                () = sleep_until(due.unwrap_or_else(Instant::now)), if due.is_some() => {
-                    if let Some(text) = status.take_due(Instant::now()) {
-                        push_line(&mut batch, &Notification::Status(StatusParams { text }));
-                    }
-                }
-                line = line_rx.recv(), if reading => {
-                    let Some(line) = line else {
-                        // The host is gone: events still running are killed, unanswered.
-                        reading = false;
-                        tasks.shutdown().await;
-                        continue;
-                    };
-                    match handle(&line, &mut host, &defaults, &mut tasks, &mut batch) {
-                        Handled::Done => {}
-                        Handled::Shutdown(id) => {
-                            reading = false;
-                            shutdown_id = Some(id);
-                        }
-                    }
+                    continue;
+                };
+                if let Handled::Shutdown(id) = handle(&line, host, defaults, &mut tasks, &mut batch)
+                {
+                    reading = false;
+                    shutdown_id = Some(id);
                 }
             }
-            // Collect whatever else is ready now, then write once.
-            loop {
-                if let Ok(note) = note_rx.try_recv() {
-                    status.set(note, Instant::now());
-                } else if bg_rx.try_recv().is_ok() {
-                    push_background(&mut batch, &host.session);
-                } else if let Ok(call) = host_rx.try_recv() {
-                    push_host_line(&mut batch, call);
-                } else if let Some(done) = tasks.try_join_next() {
-                    push_event_response(&mut batch, done);
-                } else {
-                    break;
-                }
-            }
-            flush(out, &mut batch)?;
         }
-        // The session ends: background handlers still running are killed, `cancelled`.
-        host.session.end_session().await;
-        push_background(&mut batch, &host.session);
-        while let Ok(call) = host_rx.try_recv() {
-            push_host_line(&mut batch, call);
-        }
-        while let Ok(note) = note_rx.try_recv() {
-            status.set(note, Instant::now());
-        }
-        while let Ok(line) = debug_rx.try_recv() {
-            Ctx::debug_line(err, err_style, &line);
-        }
-        // The text current at the end is always sent.
-        if let Some(text) = status.take_pending() {
-            push_line(&mut batch, &Notification::Status(StatusParams { text }));
-        }
-        if let Some(id) = shutdown_id {
-            push_line(&mut batch, &Response::Result { id, result: Outcome::Shutdown(()) });
-        }
-        flush(out, &mut batch)?;
-        Ok(None)
-    });
-    match result.context("cannot write to stdout")? {
-        Some(signo) => Ok(crate::signals::exit_status(signo)),
-        None => Ok(0),
+        collect_ready(inbox, host, &mut tasks, &mut status, &mut batch);
+        flush(lines.out, &mut batch)?;
     }
+    finish(host, inbox, &mut status, shutdown_id, &mut batch, lines).await
+}
+
+/// The next request line; `None` once stdin ended.
+async fn recv_line(rx: &mut Option<mpsc::UnboundedReceiver<Vec<u8>>>) -> Option<Vec<u8>> {
+    match rx {
+        Some(rx) => rx.recv().await,
+        None => None,
+    }
+}
+
+/// Collects whatever else is ready now, so that it leaves in the same write.
+fn collect_ready(
+    inbox: &mut Inbox,
+    host: &Host<'_>,
+    tasks: &mut JoinSet<EventDone>,
+    status: &mut StatusLine,
+    batch: &mut Vec<u8>,
+) {
+    loop {
+        if let Ok(note) = inbox.notes.try_recv() {
+            status.set(note, Instant::now());
+        } else if inbox.background.try_recv().is_ok() {
+            push_background(batch, &host.session);
+        } else if let Ok(call) = inbox.host_lines.try_recv() {
+            push_host_line(batch, call);
+        } else if let Some(done) = tasks.try_join_next() {
+            push_event_response(batch, done);
+        } else {
+            break;
+        }
+    }
+}
+
+/// The end of the session: background handlers still running are killed (`cancelled`),
+/// what is left is sent, the last status text always, then the `shutdown` response.
+async fn finish(
+    host: &mut Host<'_>,
+    inbox: &mut Inbox,
+    status: &mut StatusLine,
+    shutdown_id: Option<Id>,
+    batch: &mut Vec<u8>,
+    lines: &mut Lines<'_>,
+) -> std::io::Result<Option<i32>> {
+    host.session.end_session().await;
+    push_background(batch, &host.session);
+    while let Ok(call) = inbox.host_lines.try_recv() {
+        push_host_line(batch, call);
+    }
+    while let Ok(note) = inbox.notes.try_recv() {
+        status.set(note, Instant::now());
+    }
+    while let Ok(line) = inbox.debug.try_recv() {
+        Ctx::debug_line(lines.err, lines.err_style, &line);
+    }
+    if let Some(text) = status.take_pending() {
+        push_line(batch, &Notification::Status(StatusParams { text }));
+    }
+    if let Some(id) = shutdown_id {
+        push_line(batch, &Response::Result { id, result: Outcome::Shutdown(()) });
+    }
+    flush(lines.out, batch)?;
+    Ok(None)
 }
 
 /// The session the requests go to, and what a `session` request needs to start it again.
