@@ -484,6 +484,72 @@ impl Session {
     /// inside it, not as tasks, so no further runtime tick is needed.
     pub async fn fire(&self, invocation: Invocation) -> Fired {
         let snapshot = self.snapshot();
+        let (mut dispatch, env_file, mut refused) = self.dispatch(&snapshot, invocation);
+        let event = dispatch.event();
+        if let Some(log) = &self.debug {
+            log.plan(dispatch.plan(), &snapshot);
+        }
+        // Every job runs inside this future (no task is spawned): dropping it drops the
+        // jobs, and each kills its process group there and then, runtime or not.
+        let mut running = self.start_jobs(&dispatch, &snapshot);
+        let mut answers = Answers {
+            runs: vec![None; running.len()],
+            detached: Vec::new(),
+            traces: self.receipts_on().then(|| job_traces(&dispatch)),
+            // claude-code: long texts go to files in the session folder (6.5 rule 8).
+            long_texts: snapshot.profile().is_claude_code().then(|| {
+                let (anchor, dir) = self.session_place(&dispatch.invocation().common.session_id);
+                LongTexts {
+                    anchor,
+                    dir: dir.join("hook-output"),
+                    debug: self.debug.clone(),
+                    refused: Mutex::new(None),
+                }
+            }),
+            fingerprints: dispatch
+                .jobs()
+                .iter()
+                .map(|j| snapshot.handlers()[j.handler].fingerprint.chars().take(12).collect())
+                .collect(),
+        };
+        poll_fn(|cx| {
+            let mut pending = false;
+            for slot in &mut running {
+                let Some(job) = slot else { continue };
+                match job.as_mut().poll(cx) {
+                    Poll::Ready((index, ran, run)) => {
+                        answers.take(&mut dispatch, index, ran, run);
+                        *slot = None;
+                    }
+                    Poll::Pending => pending = true,
+                }
+            }
+            if pending { Poll::Pending } else { Poll::Ready(()) }
+        })
+        .await;
+        for (index, rest) in std::mem::take(&mut answers.detached) {
+            let id = &dispatch.jobs()[index].handler_id;
+            self.start_background(event, id, Background::detached(), rest);
+        }
+        // Read back without following a link a handler may have put in its place.
+        if let Some(path) = &env_file
+            && let Ok(contents) =
+                crate::fs::open_regular(path, false).and_then(crate::fs::read_open)
+        {
+            dispatch.env_file_contents(&path.to_string_lossy(), &contents);
+        }
+        let long_texts = answers.long_texts.take();
+        refused.extend(long_texts.and_then(|l| l.refused.into_inner().ok().flatten()));
+        self.finish_fire(&snapshot, dispatch, answers, refused)
+    }
+
+    /// The dispatch of `invocation`, with the session's `CLAUDE_ENV_FILE` when the event
+    /// gets one, and the warnings of what could not be set up.
+    fn dispatch(
+        &self,
+        snapshot: &Snapshot,
+        invocation: Invocation,
+    ) -> (Dispatch, Option<PathBuf>, Vec<Diagnostic>) {
         let mut refused = Vec::new();
         let env_file = match gets_env_file(snapshot.profile(), invocation.event())
             .then(|| self.env_file(&invocation.common.session_id))
@@ -502,117 +568,61 @@ impl Session {
         };
         let mut dispatch = {
             let turn = lock(&self.turn);
-            Dispatch::with_host(&snapshot, invocation, &turn, self.options.capabilities, &host)
+            Dispatch::with_host(snapshot, invocation, &turn, self.options.capabilities, &host)
         };
         if snapshot.profile().is_claude_code() {
             dispatch.set_continuation_cap(self.stop_block_cap);
         }
+        (dispatch, env_file, refused)
+    }
+
+    /// Starts every job: background ones as tasks of the session (no slot), the others as
+    /// futures the fire polls.
+    fn start_jobs(
+        &self,
+        dispatch: &Dispatch,
+        snapshot: &Snapshot,
+    ) -> Vec<Option<Pin<Box<JobFuture>>>> {
         let event = dispatch.event();
-        if let Some(log) = &self.debug {
-            log.plan(dispatch.plan(), &snapshot);
-        }
         let cwd = PathBuf::from(&dispatch.invocation().common.cwd);
         let callback_input =
             dispatch.jobs().iter().any(|j| matches!(j.kind, JobKind::Callback { .. })).then(|| {
                 let invocation = dispatch.invocation();
                 (invocation.to_wire_value(), invocation.tool_use_id().map(str::to_owned))
             });
-
-        // Every job runs inside this future (no task is spawned): dropping it drops the
-        // jobs, and each kills its process group there and then, runtime or not.
-        let mut running: Vec<Option<Pin<Box<JobFuture>>>> = Vec::new();
+        let input = callback_input.as_ref();
+        let mut running = Vec::new();
         for job in dispatch.jobs() {
-            match &job.background {
-                Some(background) => {
-                    let input = callback_input.as_ref();
-                    let run = self.run_job(job, &cwd, input, true, false, &snapshot);
-                    let run = Box::pin(async move {
-                        match run.await {
-                            (_, Ran::Output(JobOutput::Process(raw)), _) => raw,
-                            (_, Ran::Detached(rest), _) => rest.await,
-                            // Only processes run in the background.
-                            (_, Ran::Output(_), _) => not_a_process(),
-                        }
-                    });
-                    self.start_background(event, &job.handler_id, background.clone(), run);
-                    running.push(None);
+            let Some(background) = &job.background else {
+                let detachable = dispatch.may_detach(job.index);
+                running.push(Some(self.run_job(job, &cwd, input, false, detachable, snapshot)));
+                continue;
+            };
+            let run = self.run_job(job, &cwd, input, true, false, snapshot);
+            let run = Box::pin(async move {
+                match run.await {
+                    (_, Ran::Output(JobOutput::Process(raw)), _) => raw,
+                    (_, Ran::Detached(rest), _) => rest.await,
+                    // Only processes run in the background.
+                    (_, Ran::Output(_), _) => not_a_process(),
                 }
-                None => {
-                    let detachable = dispatch.may_detach(job.index);
-                    let input = callback_input.as_ref();
-                    let run = self.run_job(job, &cwd, input, false, detachable, &snapshot);
-                    running.push(Some(run));
-                }
-            }
+            });
+            self.start_background(event, &job.handler_id, background.clone(), run);
+            running.push(None);
         }
-        let mut runs: Vec<Option<HandlerRun>> = vec![None; running.len()];
-        let mut detached: Vec<(usize, DetachedRun)> = Vec::new();
-        // claude-code: long texts go to files in the session folder (6.5 rule 8).
-        let long_texts = snapshot.profile().is_claude_code().then(|| {
-            let (anchor, dir) = self.session_place(&dispatch.invocation().common.session_id);
-            LongTexts {
-                anchor,
-                dir: dir.join("hook-output"),
-                debug: self.debug.clone(),
-                refused: Mutex::new(None),
-            }
-        });
-        let fingerprints: Vec<String> = dispatch
-            .jobs()
-            .iter()
-            .map(|j| snapshot.handlers()[j.handler].fingerprint.chars().take(12).collect())
-            .collect();
-        let mut traces = self.receipts_on().then(|| job_traces(&dispatch));
-        poll_fn(|cx| {
-            let mut pending = false;
-            for slot in &mut running {
-                let Some(job) = slot else { continue };
-                match job.as_mut().poll(cx) {
-                    Poll::Ready((index, ran, run)) => {
-                        let mut trace = traces.as_mut().and_then(|t| t.get_mut(index));
-                        if let Some(t) = trace.as_deref_mut() {
-                            saw(t, &ran, &run);
-                        }
-                        match ran {
-                            Ran::Output(output) => {
-                                let fingerprint = &fingerprints[index];
-                                dispatch.accept_mapped(index, output, |result| {
-                                    if let Some(t) = trace {
-                                        t.contributed = Some(Contribution::of(result));
-                                    }
-                                    if let Some(long) = &long_texts {
-                                        long.save(result, fingerprint);
-                                    }
-                                });
-                            }
-                            Ran::Detached(rest) => {
-                                dispatch.detach(index);
-                                detached.push((index, rest));
-                            }
-                        }
-                        runs[index] = Some(run);
-                        *slot = None;
-                    }
-                    Poll::Pending => pending = true,
-                }
-            }
-            if pending { Poll::Pending } else { Poll::Ready(()) }
-        })
-        .await;
-        for (index, rest) in detached {
-            let id = &dispatch.jobs()[index].handler_id;
-            self.start_background(event, id, Background::detached(), rest);
-        }
+        running
+    }
 
-        // Read back without following a link a handler may have put in its place.
-        if let Some(path) = &env_file
-            && let Ok(contents) =
-                crate::fs::open_regular(path, false).and_then(crate::fs::read_open)
-        {
-            dispatch.env_file_contents(&path.to_string_lossy(), &contents);
-        }
-        refused.extend(long_texts.and_then(|l| l.refused.into_inner().ok().flatten()));
-        let receipt_facts = traces.map(|traces| {
+    /// The decision, the receipts and the [`Fired`] of a fire whose jobs all answered.
+    fn finish_fire(
+        &self,
+        snapshot: &Snapshot,
+        dispatch: Dispatch,
+        answers: Answers,
+        refused: Vec<Diagnostic>,
+    ) -> Fired {
+        let event = dispatch.event();
+        let receipt_facts = answers.traces.map(|traces| {
             let session_id = dispatch.invocation().common.session_id.clone();
             (session_id, dispatch.plan().clone(), traces)
         });
@@ -621,7 +631,7 @@ impl Session {
         let receipt = receipt_facts.and_then(|(session_id, plan, traces)| {
             let time = format_rfc3339(unix_seconds(std::time::SystemTime::now()));
             let fire = FireFacts { time: &time, session_id: &session_id, event, plan: &plan };
-            let drafts = hooks_core::receipt::drafts(&snapshot, fire, &traces);
+            let drafts = hooks_core::receipt::drafts(snapshot, fire, &traces);
             self.append_receipts(&session_id, &drafts, &mut outcome.decision.diagnostics)
         });
         Fired {
@@ -630,7 +640,7 @@ impl Session {
             matched: outcome.matched,
             decision: outcome.decision,
             effect: outcome.effect,
-            handlers: runs.into_iter().flatten().collect(),
+            handlers: answers.runs.into_iter().flatten().collect(),
             receipt,
         }
     }
@@ -1049,6 +1059,47 @@ async fn until_detached(
         Some(raw) if rx.try_recv().is_ok() => Err(Box::pin(std::future::ready(raw))),
         Some(raw) => Ok(raw),
         None => Err(process),
+    }
+}
+
+/// What a fire collects as its jobs answer: each run, the jobs that detached, the receipt
+/// traces, and (claude-code) where long texts are saved.
+struct Answers {
+    runs: Vec<Option<HandlerRun>>,
+    detached: Vec<(usize, DetachedRun)>,
+    traces: Option<Vec<JobTrace>>,
+    long_texts: Option<LongTexts>,
+    /// The first 12 hex digits of each job's handler fingerprint (long-text file names).
+    fingerprints: Vec<String>,
+}
+
+impl Answers {
+    /// Takes the answer of the job at `index`: feeds its result to the dispatch (or marks
+    /// it detached) and keeps its run and trace.
+    fn take(&mut self, dispatch: &mut Dispatch, index: usize, ran: Ran, run: HandlerRun) {
+        let mut trace = self.traces.as_mut().and_then(|t| t.get_mut(index));
+        if let Some(t) = trace.as_deref_mut() {
+            saw(t, &ran, &run);
+        }
+        match ran {
+            Ran::Output(output) => {
+                let fingerprint = &self.fingerprints[index];
+                let long_texts = &self.long_texts;
+                dispatch.accept_mapped(index, output, |result| {
+                    if let Some(t) = trace {
+                        t.contributed = Some(Contribution::of(result));
+                    }
+                    if let Some(long) = long_texts {
+                        long.save(result, fingerprint);
+                    }
+                });
+            }
+            Ran::Detached(rest) => {
+                dispatch.detach(index);
+                self.detached.push((index, rest));
+            }
+        }
+        self.runs[index] = Some(run);
     }
 }
 
