@@ -16,6 +16,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
+use hooks_core::profile::Layers;
 use hooks_core::{Capabilities, Diagnostic, LayerDocument, Profile};
 use hooks_exec::{
     AppNames, CliSettings, LoadRequest, Paths, ProjectGrant, SessionOptions, Sources,
@@ -71,10 +72,7 @@ impl Setup {
     pub fn new(global: &GlobalArgs, env: &Env) -> anyhow::Result<Setup> {
         let profile = profile(global, env)?;
         // The claude-code home is `$CLAUDE_CONFIG_DIR`, else `~/.claude` (CLAUDE-CODE.md 1.3).
-        let names = match profile {
-            Profile::ClaudeCode => AppNames::claude_code(),
-            Profile::DeepAgents => AppNames::default(),
-        };
+        let names = AppNames::of(profile);
         let cwd = env.cwd.clone();
         let home = resolve_home(
             global.home.as_deref().map(|h| absolute(h, &cwd)).as_deref(),
@@ -98,7 +96,7 @@ impl Setup {
             dev_plugins.push(dev_plugin(spec, &cwd)?);
         }
         let claude = ClaudePaths::from_env(|k| env.var(k).map(ToOwned::to_owned));
-        if global.settings.is_some() && profile != Profile::ClaudeCode {
+        if global.settings.is_some() && profile.rules().layers != Layers::ClaudeSettings {
             bail!("--settings needs the claude-code profile (--profile claude-code)");
         }
         Ok(Setup {
@@ -142,7 +140,8 @@ impl Setup {
     /// How the claude-code profile finds Claude Code's plugins and reads their settings;
     /// `None` in the deepagents profile (or without a home to find Claude Code's in).
     pub fn claude_layer_options(&self) -> Option<ClaudeLayerOptions> {
-        let paths = self.claude.as_ref().filter(|_| self.profile == Profile::ClaudeCode)?;
+        let claude_layers = self.profile.rules().layers == Layers::ClaudeSettings;
+        let paths = self.claude.as_ref().filter(|_| claude_layers)?;
         Some(ClaudeLayerOptions {
             paths: paths.clone(),
             settings: self.claude_plugin_settings(),
@@ -187,7 +186,7 @@ impl Setup {
         let mut options = SessionOptions::new(self.cwd.clone());
         options.profile = self.profile;
         // claude-code applies every output of CLAUDE-CODE.md 4.2 (11, capabilities row).
-        options.capabilities = Capabilities::for_profile(self.profile);
+        options.capabilities = self.profile.rules().capabilities;
         options.project = Some(self.paths.project_root.clone());
         options.home = Some(self.paths.home.root().to_path_buf());
         options.names = self.names.clone();
@@ -274,7 +273,7 @@ pub(crate) fn profile(global: &GlobalArgs, env: &Env) -> anyhow::Result<Profile>
 /// nothing optional applied; claude-code: every output of CLAUDE-CODE.md 4.2) plus each
 /// one named.
 pub(crate) fn host_capabilities(profile: Profile, list: &[Capability]) -> Capabilities {
-    list.iter().fold(Capabilities::for_profile(profile), |caps, c| match c {
+    list.iter().fold(profile.rules().capabilities, |caps, c| match c {
         Capability::Defer => caps.with_defer(true),
         Capability::UpdatedInput => {
             caps.with_pre_tool_use_updated_input(true).with_permission_request_updated_input(true)

@@ -73,15 +73,6 @@ impl Capabilities {
         }
     }
 
-    /// The default capabilities of a profile: [`Capabilities::deep_agents`] or
-    /// [`Capabilities::claude_code`].
-    pub const fn for_profile(profile: crate::Profile) -> Self {
-        match profile {
-            crate::Profile::DeepAgents => Self::deep_agents(),
-            crate::Profile::ClaudeCode => Self::claude_code(),
-        }
-    }
-
     /// Returns a copy with `permissionDecision: "defer"` honoured or not.
     #[must_use]
     pub const fn with_defer(mut self, applied: bool) -> Self {

@@ -314,7 +314,7 @@ pub(crate) fn parse_hooks_member(
     kind: ConfigKind,
 ) {
     // CLAUDE-CODE.md 11: the claude-code profile has no legacy format to migrate.
-    let migrates = kind != ConfigKind::Plugin && cx.profile == Profile::DeepAgents;
+    let migrates = kind != ConfigKind::Plugin && cx.profile.rules().legacy_format;
     match root.get("hooks") {
         Some(m) if legacy::is_legacy(&m.value) && migrates => {
             parsed.config = legacy::migrate(cx, &m.value).config;
@@ -741,7 +741,7 @@ impl<'s> Loader<'s> {
             match m.value.value {
                 // The reference's `async: false` is its default: the deepagents profile
                 // leaves it out, so the snapshot id stays the reference's.
-                JsonValue::Bool(false) if self.profile == Profile::DeepAgents => {}
+                JsonValue::Bool(false) if !self.profile.rules().keeps_async_false => {}
                 // CLAUDE-CODE.md 1.2 (SPEC 15.13): both profiles run `async: true` handlers
                 // in the background, where SPEC 2 rejected them.
                 JsonValue::Bool(b) => background.asynchronous = Some(b),

@@ -367,9 +367,7 @@ impl Dispatch {
             })
             .collect();
         let profile = snapshot.profile();
-        if profile == Profile::ClaudeCode {
-            warnings.extend(host::adjust_jobs(&mut jobs, handlers, &invocation, host));
-        }
+        warnings.extend(host::adjust_jobs(&mut jobs, handlers, &invocation, host, profile));
         let mut reduction = Reduction::new(event, ctx, caps);
         // Handlers run in the payload's cwd: a relative WorktreeCreate path resolves there.
         reduction.set_cwd(invocation.common.cwd.clone());
@@ -442,7 +440,7 @@ impl Dispatch {
             JobOutput::Process(raw) => parse_output_for(self.event, raw, &self.caps, self.profile),
             // CLAUDE-CODE.md 9.4: a callback's `{"async": true, ...}` contributes nothing.
             JobOutput::Object(value)
-                if self.profile == Profile::ClaudeCode
+                if self.profile.rules().async_answers
                     && value.get("async") == Some(&serde_json::Value::Bool(true)) =>
             {
                 HandlerResult::default()
@@ -486,7 +484,7 @@ impl Dispatch {
         output: JobOutput,
         map: impl FnOnce(&mut HandlerResult),
     ) -> bool {
-        if self.profile == Profile::ClaudeCode
+        if self.profile.rules().callback_timeout_fails_closed
             && matches!(output, JobOutput::TimedOut)
             && let Some(job) = self.jobs.get(index)
             && matches!(job.kind, JobKind::Callback { .. })
@@ -517,7 +515,7 @@ impl Dispatch {
     /// where `async` has no meaning, 9.1 rule 7). The host watches its first stdout line
     /// with [`detach_line`](crate::detach_line).
     pub fn may_detach(&self, index: usize) -> bool {
-        self.profile == Profile::ClaudeCode
+        self.profile.rules().async_answers
             && self.event != Event::WorktreeCreate
             && self.jobs.get(index).is_some_and(|j| {
                 j.background.is_none() && !j.legacy && matches!(j.kind, JobKind::Process(_))

@@ -104,8 +104,8 @@ pub enum ExactRule {
 impl ExactRule {
     /// The rule for `event`'s matchers under `profile`.
     pub fn for_event(event: crate::event::Event, profile: crate::profile::Profile) -> Self {
-        match profile {
-            crate::profile::Profile::DeepAgents => ExactRule::Spec,
+        match profile.rules().exact_matchers {
+            crate::profile::ExactMatchers::Spec => ExactRule::Spec,
             _ if event.narrow_exact_matcher() => ExactRule::Narrow,
             _ => ExactRule::ClaudeCode,
         }

@@ -18,7 +18,7 @@ use crate::capabilities::{
 };
 use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
-use crate::profile::Profile;
+use crate::profile::{Outputs, Profile};
 
 /// How a handler process ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -608,7 +608,7 @@ pub fn parse_output_for(
     }
     // CLAUDE-CODE.md 4.2: StopFailure ignores the exit code (both profiles).
     let status = if event == Event::StopFailure { 0 } else { status };
-    if profile.is_claude_code() {
+    if profile.rules().outputs == Outputs::ClaudeCode {
         claude_code_status(event, status, raw, caps, &mut result);
         return result;
     }
@@ -673,7 +673,7 @@ pub fn parse_worktree_command(
             format!("Hook stdout exceeded {} bytes", RawOutput::STREAM_CAP),
         ));
     }
-    if profile.is_claude_code() && !stderr.is_empty() {
+    if profile.rules().outputs == Outputs::ClaudeCode && !stderr.is_empty() {
         result.diagnostics.push(Diagnostic::info(
             codes::HOOK_STDERR,
             format!("Hook stderr: {}", first_line(stderr)),
@@ -779,7 +779,7 @@ pub fn parse_output_value_for(
 ) -> HandlerResult {
     let mut result = HandlerResult::default();
     validate_output(event, value.clone(), caps, profile, &mut result);
-    if profile.is_claude_code() {
+    if profile.rules().outputs == Outputs::ClaudeCode {
         invalid_output_notices(event, &mut result);
     }
     result
@@ -820,8 +820,8 @@ pub(crate) const fn discarded_fields(event: Event) -> &'static [&'static str] {
 
 /// True when CLAUDE-CODE.md 4.2 governs `event`'s outputs in `profile`: every event under
 /// claude-code, the nineteen SPEC section 4 lacks under deepagents too.
-pub(crate) const fn table_rules(event: Event, profile: Profile) -> bool {
-    profile.is_claude_code() || !event.is_spec_event()
+pub(crate) fn table_rules(event: Event, profile: Profile) -> bool {
+    profile.rules().outputs == Outputs::ClaudeCode || !event.is_spec_event()
 }
 
 /// Text of the notice a claude-code handler failure shows (CLAUDE-CODE.md 4.2).
@@ -996,7 +996,7 @@ fn validate_output(
     profile: Profile,
     result: &mut HandlerResult,
 ) {
-    let cc = profile.is_claude_code();
+    let cc = profile.rules().outputs == Outputs::ClaudeCode;
     let mut v = Validator { diags: &mut result.diagnostics, strict: cc };
     let Value::Object(mut map) = value else {
         v.invalid(None, &format!("expected a JSON object, got {}", kind(&value)));
@@ -1128,7 +1128,7 @@ fn specific_diagnostics(
     profile: Profile,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let cc = profile.is_claude_code();
+    let cc = profile.rules().outputs == Outputs::ClaudeCode;
     // claude-code applies the outputs CLAUDE-CODE.md 4.2 adds unless the host narrowed it.
     let extra = caps.claude_code_outputs;
     let mut unsupported = |field: &str, message: Option<&str>| {

@@ -65,7 +65,7 @@ use serde_json::{Map, Value};
 
 use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
-use crate::profile::Profile;
+use crate::profile::{Profile, UnknownKeys};
 
 mod table;
 
@@ -858,14 +858,14 @@ impl Invocation {
             !PAYLOAD_COMMON_KEYS.contains(&k.as_str()) && !own.contains(&k.as_str())
         });
         let mut extra = Map::new();
-        match profile {
-            Profile::ClaudeCode => {
+        match profile.rules().unknown_payload_keys {
+            UnknownKeys::Passed => {
                 extra = unknown
                     .filter(|(_, v)| !v.is_null())
                     .map(|(k, v)| (k.clone(), v.clone()))
                     .collect();
             }
-            Profile::DeepAgents => warnings.extend(unknown.map(|(k, _)| {
+            UnknownKeys::Dropped => warnings.extend(unknown.map(|(k, _)| {
                 Diagnostic::warning(
                     codes::UNKNOWN_FIELD,
                     format!("Unknown {event} payload field ignored: {k}"),

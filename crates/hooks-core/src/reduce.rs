@@ -19,7 +19,7 @@ use crate::output::{
     PermissionRequestDecision, SpecificOutput, hook_error_notice, plain_text_is_context,
     resolve_worktree_path,
 };
-use crate::profile::Profile;
+use crate::profile::{Outputs, Profile, StopCap};
 
 /// Most characters kept of any user- or model-facing string in a decision (ours).
 pub const TEXT_CAP: usize = 10_000;
@@ -469,7 +469,7 @@ impl Reduction {
         for (id, result) in pending.into_iter().flatten() {
             self.apply(id, result);
         }
-        let cc = self.ctx.profile.is_claude_code();
+        let cc = self.ctx.profile.rules().outputs == Outputs::ClaudeCode;
         let classifier = std::mem::take(&mut self.classifier);
         let d = &mut self.decision;
         // claude-code takes a rewrite with allow, ask or no decision (11.3); SPEC with
@@ -700,7 +700,7 @@ impl Reduction {
         if !event.is_spec_event() {
             return self.block_table_event(id, text, exit_block);
         }
-        if self.ctx.profile.is_claude_code() {
+        if self.ctx.profile.rules().outputs == Outputs::ClaudeCode {
             match event {
                 // CLAUDE-CODE.md 11: the subagent continues, no guard, the cap applies.
                 Event::SubagentStop => return self.continue_turn(id, "reason", text),
@@ -843,10 +843,9 @@ impl Reduction {
     /// A Stop continuation (block or context), subject to the cap; in the claude-code
     /// profile a SubagentStop continuation too (its own count, the same cap).
     fn continue_turn(&mut self, id: &str, field: &str, message: String) {
-        let cap = if self.ctx.profile.is_claude_code() {
-            self.ctx.continuation_cap
-        } else {
-            Some(MAX_STOP_CONTINUATIONS)
+        let cap = match self.ctx.profile.rules().stop_cap {
+            StopCap::Host => self.ctx.continuation_cap,
+            StopCap::Fixed(cap) => Some(cap),
         };
         if let Some(cap) = cap
             && self.ctx.stop_continuations >= cap
@@ -882,7 +881,7 @@ impl Reduction {
         if behavior > self.decision.permission.behavior {
             let reason = reason.map(|r| self.cap(id, field, r));
             self.decision.permission = Permission { behavior, reason, interrupt };
-        } else if self.ctx.profile.is_claude_code()
+        } else if self.ctx.profile.rules().outputs == Outputs::ClaudeCode
             && behavior == PermissionBehavior::Deny
             && self.decision.permission.behavior == PermissionBehavior::Deny
         {
@@ -913,7 +912,7 @@ impl Reduction {
     /// Takes the first rewrite of the tool input; later ones get `duplicate_rewrite`
     /// (claude-code: `multiple_rewrites`).
     fn rewrite(&mut self, id: &str, input: Map<String, Value>) {
-        if self.rewrite_taken && self.ctx.profile.is_claude_code() {
+        if self.rewrite_taken && self.ctx.profile.rules().outputs == Outputs::ClaudeCode {
             self.warn(
                 id,
                 codes::MULTIPLE_REWRITES,
@@ -934,7 +933,7 @@ impl Reduction {
     }
 
     fn specific(&mut self, id: &str, specific: SpecificOutput) {
-        if self.ctx.profile.is_claude_code() {
+        if self.ctx.profile.rules().outputs == Outputs::ClaudeCode {
             return self.specific_claude_code(id, specific);
         }
         match specific {

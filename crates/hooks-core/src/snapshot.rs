@@ -41,7 +41,7 @@ use crate::diag::{Diagnostic, Position, codes};
 use crate::event::Event;
 use crate::matcher::{self, Matcher, MatcherKind};
 use crate::policy::HttpPolicy;
-use crate::profile::Profile;
+use crate::profile::{NoTargetMatcher, Profile};
 use crate::rule::{self, Rule};
 
 /// Where a document comes from. The order of the variants is the precedence order
@@ -778,7 +778,7 @@ impl<'a> Builder<'a> {
         let mut kind = matcher::matcher_kind_with(matcher_text, rule);
         if kind != MatcherKind::All
             && event.matcher_target().is_none()
-            && profile == Profile::ClaudeCode
+            && profile.rules().matcher_without_target == NoTargetMatcher::MatchesAll
         {
             // CLAUDE-CODE.md 3.3: claude-code ignores the matcher of a no-matcher event and
             // the group matches always.
@@ -967,7 +967,7 @@ impl<'a> Builder<'a> {
             doc.raw("]");
         }
         doc.raw("}");
-        if self.options.profile != Profile::DeepAgents {
+        if self.options.profile.rules().id_names_profile {
             // Only a non-default profile is hashed: a deepagents id stays the reference's.
             doc.key("profile", false);
             doc.str(self.options.profile.name());

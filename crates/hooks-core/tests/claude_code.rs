@@ -43,7 +43,7 @@ impl Case {
             event,
             payload,
             runs,
-            caps: Capabilities::for_profile(profile),
+            caps: profile.rules().capabilities,
             turn: TurnState::default(),
             cap: None,
         }

@@ -6,8 +6,8 @@
 
 use hooks_core::payload::{defaulted_keys, defaulted_tool_use_id};
 use hooks_core::{
-    Capabilities, CommonDefaults, ConfigKind, Diagnostic, Dispatch, Event, Invocation, Layer,
-    LayerDocument, Profile, Snapshot, SnapshotOptions, TurnState, codes, parse_config_for,
+    CommonDefaults, ConfigKind, Diagnostic, Dispatch, Event, Invocation, Layer, LayerDocument,
+    Profile, Snapshot, SnapshotOptions, TurnState, codes, parse_config_for,
 };
 use serde_json::{Value, json};
 
@@ -55,12 +55,8 @@ fn dispatch(
 ) -> (Vec<String>, Vec<u8>) {
     let snapshot = snapshot(profile, hooks);
     let (invocation, _) = read(profile, event, payload);
-    let dispatch = Dispatch::new(
-        &snapshot,
-        invocation,
-        &TurnState::default(),
-        Capabilities::for_profile(profile),
-    );
+    let dispatch =
+        Dispatch::new(&snapshot, invocation, &TurnState::default(), profile.rules().capabilities);
     let ids = dispatch.jobs().iter().map(|j| j.handler_id.clone()).collect();
     let stdin = dispatch.jobs().first().map(|j| j.stdin.to_vec()).unwrap_or_default();
     (ids, stdin)

@@ -23,7 +23,7 @@ use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
-use hooks_core::{Diagnostic, codes};
+use hooks_core::{Diagnostic, Profile, codes};
 
 use crate::home::Home;
 
@@ -40,15 +40,18 @@ pub struct AppNames {
 }
 
 impl Default for AppNames {
+    /// The default profile's names: `.deepagents`, `DEEPAGENTS_HOME`.
     fn default() -> Self {
-        Self { app_dir: ".deepagents".to_owned(), home_env: "DEEPAGENTS_HOME".to_owned() }
+        Self::of(Profile::default())
     }
 }
 
 impl AppNames {
-    /// The claude-code profile's names (CLAUDE-CODE.md 1.3): `.claude`, `CLAUDE_CONFIG_DIR`.
-    pub fn claude_code() -> Self {
-        Self { app_dir: ".claude".to_owned(), home_env: "CLAUDE_CONFIG_DIR".to_owned() }
+    /// A profile's names (its [`Rules`](hooks_core::profile::Rules)): `.deepagents` and
+    /// `DEEPAGENTS_HOME`, or `.claude` and `CLAUDE_CONFIG_DIR`.
+    pub fn of(profile: Profile) -> Self {
+        let rules = profile.rules();
+        Self { app_dir: rules.app_dir.to_owned(), home_env: rules.home_env.to_owned() }
     }
 }
 

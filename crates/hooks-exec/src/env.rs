@@ -210,7 +210,7 @@ pub fn scrub(
 /// variable too.
 pub fn strip_profile(vars: &mut Vec<(OsString, OsString)>, profile: hooks_core::Profile) {
     vars.retain(|(name, _)| name != "CLAUDE_ENV_FILE");
-    if profile == hooks_core::Profile::ClaudeCode {
+    if profile.rules().strips_otel {
         vars.retain(|(name, _)| !name.as_bytes().starts_with(b"OTEL_"));
     }
 }

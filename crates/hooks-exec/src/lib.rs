@@ -47,8 +47,6 @@ pub use session::{
     AsyncResultListener, Fired, HandlerRun, ReceiptAt, RewakeListener, Session, SessionError,
     SessionOptions, StatusListener,
 };
-pub use settings::{
-    CLAUDE_CODE_MANAGED_SETTINGS, CliSettings, DEEPAGENTS_MANAGED_SETTINGS, managed_files,
-};
+pub use settings::{CliSettings, managed_files};
 pub use sources::{LoadRequest, Source, Sources, check_sources};
 pub use trust::{ProjectGrant, TrustEntry, TrustError, TrustState, TrustStore};

@@ -41,6 +41,7 @@ use crate::Callback;
 use hooks_core::HostRequest;
 use hooks_core::config::HttpHandler;
 use hooks_core::plan::{HostAnswers, Plan};
+use hooks_core::profile::{ProjectDir, StopCap, TrustBy};
 use hooks_core::receipt::{Contribution, Draft, Fate, FireFacts, JobTrace, StreamDigest};
 use hooks_core::text::{format_rfc3339, unix_seconds};
 
@@ -310,12 +311,13 @@ impl Session {
             options.env.clone().unwrap_or_else(|| std::env::vars_os().collect());
         let lookup = |name: &str| host_env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
         let user_home = lookup("HOME").map(PathBuf::from);
-        let names =
-            if options.profile == Profile::ClaudeCode && options.names == AppNames::default() {
-                AppNames::claude_code()
-            } else {
-                options.names.clone()
-            };
+        let rules = options.profile.rules();
+        // A host that names no folders of its own gets the profile's.
+        let names = if options.names == AppNames::default() {
+            AppNames::of(options.profile)
+        } else {
+            options.names.clone()
+        };
         let home = resolve_home(
             options.home.as_deref(),
             lookup(&names.home_env).as_deref(),
@@ -330,7 +332,7 @@ impl Session {
         // claude-code reads `.claude/settings*.json` from the start folder and the
         // repository root (CLAUDE-CODE.md 1.3): a session that starts outside the project
         // the host names starts in its root, so `--project DIR` reads DIR's settings.
-        if options.profile == Profile::ClaudeCode && options.project.is_some() {
+        if rules.project_dir == ProjectDir::StartFolder && options.project.is_some() {
             let cwd = absolute(&options.cwd, &std::env::current_dir().unwrap_or_default());
             if !cwd.starts_with(&paths.project_root) {
                 options.cwd = paths.project_root.clone();
@@ -340,34 +342,35 @@ impl Session {
         let stop_block_cap = stop_block_cap(lookup("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP").as_deref());
         let policy = EnvPolicy::allowing(options.env_allow.iter().cloned());
         let sessionend_timeout_ms = lookup(SESSIONEND_TIMEOUT_VAR)
-            .filter(|_| options.profile == Profile::ClaudeCode)
+            .filter(|_| rules.sessionend_budget)
             .map(|v| v.to_string_lossy().into_owned());
         let mut base_env = scrub(host_env, &policy);
         strip_profile(&mut base_env, options.profile);
         // CLAUDE-CODE.md 10.1: claude-code's project folder is `start_dir`, the session's
         // folder (16.7); deepagents keeps the discovered project root.
-        let project_dir = match options.profile {
-            Profile::ClaudeCode => {
+        let project_dir = match rules.project_dir {
+            ProjectDir::StartFolder => {
                 absolute(&options.cwd, &std::env::current_dir().unwrap_or_default())
             }
-            _ => paths.project_root.clone(),
+            ProjectDir::ProjectRoot => paths.project_root.clone(),
         };
         base_env.retain(|(k, _)| k != "CLAUDE_PROJECT_DIR");
         base_env.push(("CLAUDE_PROJECT_DIR".into(), project_dir.into_os_string()));
 
-        let claude_code = options.profile == Profile::ClaudeCode;
+        // Settings hooks are trusted by the bytes present at start, a hooks file by its own.
+        let by_settings = rules.trust == TrustBy::SettingsHooks;
         let start_file =
-            if options.trust_project_hooks && !claude_code && !paths.project_is_user_file() {
+            if options.trust_project_hooks && !by_settings && !paths.project_is_user_file() {
                 read_project_file(&paths)
             } else {
                 LayerFile::Missing
             };
         let start_sha256 = start_file.sha256().map(str::to_owned);
         let start_grant =
-            (claude_code && options.trust_project_hooks).then_some(ProjectGrant::BytesAtStart);
+            (by_settings && options.trust_project_hooks).then_some(ProjectGrant::BytesAtStart);
         let loaded = load(&options, &paths, start_sha256.as_deref(), Some(start_file), start_grant);
         let start_files =
-            (claude_code && options.trust_project_hooks).then(|| loaded.trusted_files.clone());
+            (by_settings && options.trust_project_hooks).then(|| loaded.trusted_files.clone());
         if let Some(log) = &debug {
             for d in &loaded.diagnostics {
                 log.diagnostic(d);
@@ -497,7 +500,7 @@ impl Session {
             detached: Vec::new(),
             traces: self.receipts_on().then(|| job_traces(&dispatch)),
             // claude-code: long texts go to files in the session folder (6.5 rule 8).
-            long_texts: snapshot.profile().is_claude_code().then(|| {
+            long_texts: snapshot.profile().rules().spills_long_texts.then(|| {
                 let (anchor, dir) = self.session_place(&dispatch.invocation().common.session_id);
                 LongTexts {
                     anchor,
@@ -570,7 +573,7 @@ impl Session {
             let turn = lock(&self.turn);
             Dispatch::with_host(snapshot, invocation, &turn, self.options.capabilities, &host)
         };
-        if snapshot.profile().is_claude_code() {
+        if snapshot.profile().rules().stop_cap == StopCap::Host {
             dispatch.set_continuation_cap(self.stop_block_cap);
         }
         (dispatch, env_file, refused)

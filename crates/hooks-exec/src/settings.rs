@@ -36,11 +36,6 @@ use crate::discovery::{LayerFile, read_layer_file};
 use crate::sources::{LoadRequest, Source};
 use crate::trust::{ProjectGrant, TrustState, TrustStore};
 
-/// The claude-code managed settings file.
-pub const CLAUDE_CODE_MANAGED_SETTINGS: &str = "/etc/claude-code/managed-settings.json";
-/// The deepagents managed settings file (ours, CLAUDE-CODE.md 1.2).
-pub const DEEPAGENTS_MANAGED_SETTINGS: &str = "/etc/deepagents/managed-settings.json";
-
 /// The cli settings layer (ours): a file, or the JSON text itself.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CliSettings {
@@ -72,13 +67,11 @@ pub(crate) struct SettingsFile {
 /// what reads managed keys the session does not (the marketplace policy of
 /// `hooks-plugins`), so both read the same files.
 pub fn managed_files(request: &LoadRequest) -> Vec<PathBuf> {
-    let default = match request.profile {
-        Profile::ClaudeCode => CLAUDE_CODE_MANAGED_SETTINGS,
-        Profile::DeepAgents => DEEPAGENTS_MANAGED_SETTINGS,
-    };
-    let file = request.managed_settings.clone().unwrap_or_else(|| PathBuf::from(default));
+    let rules = request.profile.rules();
+    let file = request.managed_settings.clone();
+    let file = file.unwrap_or_else(|| PathBuf::from(rules.managed_settings));
     let mut files = vec![file.clone()];
-    if request.profile == Profile::ClaudeCode {
+    if rules.managed_drop_ins {
         let dir = file.with_file_name("managed-settings.d");
         if let Ok(entries) = std::fs::read_dir(&dir) {
             let mut names: Vec<_> = entries

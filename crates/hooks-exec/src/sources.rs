@@ -30,6 +30,7 @@
 
 use std::path::PathBuf;
 
+use hooks_core::profile::{Layers, ProjectDir};
 use hooks_core::{
     CallbackSpec, ConfigKind, Diagnostic, HttpPolicy, InactiveStatus, Layer, LayerDocument,
     Profile, Settings, SettingsScope, SettingsSummary, Snapshot, SnapshotOptions, parse_config_for,
@@ -160,7 +161,7 @@ impl Sources {
             let read = read_settings(&path, scope, request.profile, how, &mut diagnostics);
             sources.extend(read.map(|f| f.source));
         }
-        if request.profile == Profile::ClaudeCode {
+        if request.profile.rules().layers == Layers::ClaudeSettings {
             return Self::load_claude_code(paths, request, sources, seen, diagnostics, trust_store);
         }
         if let Some(hint) = crate::settings::ignored_claude_settings(
@@ -284,9 +285,9 @@ impl Sources {
         }
         let policy = policy_of(&sources);
         apply_policy(&policy, &mut sources, &mut diagnostics);
-        let project_dir = match (request.profile, &request.start_dir) {
-            (Profile::ClaudeCode, Some(start)) if start.is_absolute() => start.clone(),
-            (Profile::ClaudeCode, Some(start)) => {
+        let project_dir = match (request.profile.rules().project_dir, &request.start_dir) {
+            (ProjectDir::StartFolder, Some(start)) if start.is_absolute() => start.clone(),
+            (ProjectDir::StartFolder, Some(start)) => {
                 std::env::current_dir().unwrap_or_default().join(start)
             }
             _ => paths.project_root.clone(),

@@ -50,7 +50,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ListArgs) -> anyhow::Result<i32> {
     // The claude-code audit (CLAUDE-CODE.md 1.6, 1.7) lists every hook of the project's
     // settings, with the policy or the trust decision that stops it; a plan lists every
     // handler of its event.
-    let all = args.all || setup.profile == hooks_core::Profile::ClaudeCode || plan.is_some();
+    let all = args.all || setup.profile.rules().audit_lists_inactive || plan.is_some();
     let handlers: Vec<&Handler> = snapshot
         .handlers()
         .iter()

@@ -20,6 +20,7 @@
 //! use), `adopted` (pinned by `verify --adopt`), `unverified` (installed by another tool).
 
 use hooks_core::Profile;
+use hooks_core::profile::Layers;
 use hooks_core::text::escape_control as esc;
 use std::io::Write;
 use std::sync::Arc;
@@ -750,7 +751,7 @@ fn shown_value(value: Option<&Value>, sensitive: bool) -> String {
 /// their values and where each comes from, or stores values (checked against the declared
 /// types, all or nothing) in the option store (CLAUDE-CODE.md 10.3).
 fn config(cx: &mut Ctx<'_>, setup: &Setup, args: &PluginConfigArgs) -> anyhow::Result<i32> {
-    if setup.profile != Profile::ClaudeCode {
+    if setup.profile.rules().layers != Layers::ClaudeSettings {
         bail!(
             "plugin options (userConfig, CLAUDE_PLUGIN_OPTION_*) belong to the claude-code \
              profile: run hooks --profile claude-code plugin config {}",

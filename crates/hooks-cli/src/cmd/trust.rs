@@ -77,7 +77,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
         }
         return Ok(0);
     }
-    if setup.profile == hooks_core::Profile::ClaudeCode {
+    if setup.profile.rules().trust == hooks_core::profile::TrustBy::SettingsHooks {
         return claude_code(cx, args, &setup, &root);
     }
     // The review reads the project file through the one loader, as a session would, and

@@ -43,11 +43,7 @@ const SESSIONEND_MAX_BUDGET: f64 = 60.0;
 /// 10.2: SessionStart, Setup, CwdChanged and FileChanged, claude-code only; deepagents
 /// hands out no such file).
 pub fn gets_env_file(profile: Profile, event: Event) -> bool {
-    profile == Profile::ClaudeCode
-        && matches!(
-            event,
-            Event::SessionStart | Event::Setup | Event::CwdChanged | Event::FileChanged
-        )
+    profile.rules().env_file_events.contains(&event)
 }
 
 /// Adds the claude-code environment (10.1, 10.2) to every process job and bounds the
@@ -57,15 +53,18 @@ pub(super) fn adjust_jobs(
     handlers: &[Handler],
     invocation: &Invocation,
     host: &HostContext,
+    profile: Profile,
 ) -> Vec<Diagnostic> {
     let event = invocation.event();
-    let mut additions =
-        vec![("CLAUDE_CODE_SESSION_ID".to_owned(), invocation.common.session_id.clone())];
-    if let Some(effort) = &invocation.common.effort {
-        additions.push(("CLAUDE_EFFORT".to_owned(), effort.level.clone()));
+    let rules = profile.rules();
+    let mut additions = Vec::new();
+    if rules.session_env {
+        additions.push(("CLAUDE_CODE_SESSION_ID".to_owned(), invocation.common.session_id.clone()));
+        if let Some(effort) = &invocation.common.effort {
+            additions.push(("CLAUDE_EFFORT".to_owned(), effort.level.clone()));
+        }
     }
-    if let Some(path) = host.env_file.as_ref().filter(|_| gets_env_file(Profile::ClaudeCode, event))
-    {
+    if let Some(path) = host.env_file.as_ref().filter(|_| gets_env_file(profile, event)) {
         additions.push(("CLAUDE_ENV_FILE".to_owned(), path.clone()));
     }
     for job in jobs.iter_mut().filter(|j| matches!(j.kind, JobKind::Process(_))) {
@@ -77,7 +76,7 @@ pub(super) fn adjust_jobs(
         }
     }
     let mut diagnostics = Vec::new();
-    if event == Event::SessionEnd && !jobs.is_empty() {
+    if rules.sessionend_budget && event == Event::SessionEnd && !jobs.is_empty() {
         let budget = sessionend_budget(jobs, handlers, host, &mut diagnostics);
         for job in jobs.iter_mut() {
             job.timeout = job.timeout.min(budget);

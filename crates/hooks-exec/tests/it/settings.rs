@@ -23,7 +23,11 @@ impl Fixture {
         let tmp = TempDir::new();
         std::fs::create_dir_all(tmp.path().join("repo/.git")).unwrap();
         let root = std::fs::canonicalize(tmp.path().join("repo")).unwrap();
-        let paths = Paths::new(root.clone(), tmp.path().join("claude"), &AppNames::claude_code());
+        let paths = Paths::new(
+            root.clone(),
+            tmp.path().join("claude"),
+            &AppNames::of(hooks_core::Profile::ClaudeCode),
+        );
         let managed = tmp.path().join("etc/managed-settings.json");
         Fixture { _tmp: tmp, root, paths, managed }
     }

@@ -6,10 +6,26 @@
 //! and is part of its id (a `claude-code` snapshot never shares an id with a `deepagents`
 //! one; a `deepagents` id stays the bytes the reference hashes).
 
+//!
+//! Each profile is one module that states its rules as one [`Rules`] value
+//! ([`Profile::rules`]): its files and layers, the events' matcher and payload leniency,
+//! the output and reduction rules, the environment, the spill threshold. The rest of the
+//! workspace reads those rules and never asks which profile it is: adding a profile is
+//! adding one module here (docs/claude-code.md says what the claude-code one holds).
+
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
+
+mod claude_code;
+mod deepagents;
+mod rules;
+
+pub use rules::{
+    ExactMatchers, Layers, NoTargetMatcher, Outputs, ProjectDir, Rules, StopCap, TrustBy,
+    UnknownKeys,
+};
 
 /// Which contract the engine follows.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -41,9 +57,12 @@ impl Profile {
         }
     }
 
-    /// True for `claude-code`.
-    pub const fn is_claude_code(self) -> bool {
-        matches!(self, Profile::ClaudeCode)
+    /// The profile's rules.
+    pub const fn rules(self) -> &'static Rules {
+        match self {
+            Profile::DeepAgents => &deepagents::RULES,
+            Profile::ClaudeCode => &claude_code::RULES,
+        }
     }
 }
 

@@ -1,0 +1,35 @@
+//! The claude-code profile: Claude Code's contract (docs/claude-code.md).
+
+use super::rules::{
+    ExactMatchers, Layers, NoTargetMatcher, Outputs, ProjectDir, Rules, StopCap, TrustBy,
+    UnknownKeys,
+};
+use crate::capabilities::Capabilities;
+use crate::event::Event;
+
+pub(super) const RULES: Rules = Rules {
+    app_dir: ".claude",
+    home_env: "CLAUDE_CONFIG_DIR",
+    layers: Layers::ClaudeSettings,
+    managed_settings: "/etc/claude-code/managed-settings.json",
+    managed_drop_ins: true,
+    project_dir: ProjectDir::StartFolder,
+    legacy_format: false,
+    trust: TrustBy::SettingsHooks,
+    audit_lists_inactive: true,
+    keeps_async_false: true,
+    matcher_without_target: NoTargetMatcher::MatchesAll,
+    exact_matchers: ExactMatchers::ClaudeCode,
+    id_names_profile: true,
+    unknown_payload_keys: UnknownKeys::Passed,
+    outputs: Outputs::ClaudeCode,
+    stop_cap: StopCap::Host,
+    capabilities: Capabilities::claude_code(),
+    session_env: true,
+    env_file_events: &[Event::SessionStart, Event::Setup, Event::CwdChanged, Event::FileChanged],
+    sessionend_budget: true,
+    callback_timeout_fails_closed: true,
+    async_answers: true,
+    spills_long_texts: true,
+    strips_otel: true,
+};

@@ -1,0 +1,142 @@
+//! The rules a profile states (docs/claude-code.md lists where the two profiles differ).
+
+use crate::capabilities::Capabilities;
+use crate::event::Event;
+
+/// Everything the engine does differently per profile, as data.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Rules {
+    // Files and layers.
+    /// The application folder, under the project root and as the home's default name.
+    pub app_dir: &'static str,
+    /// The environment variable that relocates the home.
+    pub home_env: &'static str,
+    /// Which files make the layers.
+    pub layers: Layers,
+    /// The managed settings file when the host names none.
+    pub managed_settings: &'static str,
+    /// True when `managed-settings.d/*.json` beside the managed file are read too.
+    pub managed_drop_ins: bool,
+    /// The folder handlers get as `CLAUDE_PROJECT_DIR` (and a session started outside the
+    /// project the host names starts in its root).
+    pub project_dir: ProjectDir,
+    /// True when a project or user file in the legacy format is migrated at load.
+    pub legacy_format: bool,
+    /// What a trust grant covers.
+    pub trust: TrustBy,
+    /// True when `hooks list` shows every handler, the ones that do not run too.
+    pub audit_lists_inactive: bool,
+
+    // Configuration.
+    /// True when a written `"async": false` stays in the handler (and its identity).
+    pub keeps_async_false: bool,
+    /// What a matcher on an event without matcher target does.
+    pub matcher_without_target: NoTargetMatcher,
+    /// How an exact matcher name compares with the target.
+    pub exact_matchers: ExactMatchers,
+    /// True when the snapshot id covers the profile's name (the default profile's id stays
+    /// the reference's bytes).
+    pub id_names_profile: bool,
+
+    // Payload and outputs.
+    /// What happens to payload keys the event does not define.
+    pub unknown_payload_keys: UnknownKeys,
+    /// The exit-code, output-parsing and reduction rules.
+    pub outputs: Outputs,
+    /// The continuation cap of Stop (and SubagentStop).
+    pub stop_cap: StopCap,
+    /// The host capabilities a host of the profile has unless it says otherwise.
+    pub capabilities: Capabilities,
+
+    // Running handlers.
+    /// True when process jobs get `CLAUDE_CODE_SESSION_ID` and `CLAUDE_EFFORT`.
+    pub session_env: bool,
+    /// The events whose handlers get `CLAUDE_ENV_FILE`.
+    pub env_file_events: &'static [Event],
+    /// True when SessionEnd handlers share one time budget.
+    pub sessionend_budget: bool,
+    /// True when a callback past its timeout fails closed.
+    pub callback_timeout_fails_closed: bool,
+    /// True when a synchronous command may detach itself with a detach line, and a
+    /// callback's `{"async": true}` contributes nothing.
+    pub async_answers: bool,
+    /// True when handler texts over the text cap are saved to files of the session folder
+    /// with a preview in their place.
+    pub spills_long_texts: bool,
+    /// True when `OTEL_*` variables are stripped from handler environments.
+    pub strips_otel: bool,
+}
+
+/// Which files make a profile's layers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layers {
+    /// `hooks.json` of the project's app folder and of the home, the managed file.
+    HooksFiles,
+    /// Claude Code's settings files (managed, cli, project, local, user) and its plugins.
+    ClaudeSettings,
+}
+
+/// The folder handlers get as `CLAUDE_PROJECT_DIR`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProjectDir {
+    /// The discovered project root.
+    ProjectRoot,
+    /// The folder the session starts in.
+    StartFolder,
+}
+
+/// What a trust grant covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrustBy {
+    /// The bytes of the project's hooks file.
+    ProjectFile,
+    /// The hook keys of the project-level settings files.
+    SettingsHooks,
+}
+
+/// What a matcher on an event without matcher target does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoTargetMatcher {
+    /// The group is invalid (`unsupported_matcher`) and never runs.
+    Unsupported,
+    /// It is ignored (an info) and the group matches always.
+    MatchesAll,
+}
+
+/// How an exact matcher name compares with the target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExactMatchers {
+    /// The reference's rule.
+    Spec,
+    /// Claude Code's, with the narrow rule of the events that have one.
+    ClaudeCode,
+}
+
+/// What happens to payload keys the event does not define.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnknownKeys {
+    /// Dropped, each with an `unknown_field` warning.
+    Dropped,
+    /// Passed to the handlers as they are.
+    Passed,
+}
+
+/// The exit-code, output-parsing and reduction rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outputs {
+    /// The reference's rules for its twelve events, the Claude Code table for the others.
+    Spec,
+    /// Claude Code's for every event: exit codes, JSON detection, strict schemas, notices,
+    /// the ranking and first-wins merges.
+    ClaudeCode,
+}
+
+/// The continuation cap of Stop (and SubagentStop).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopCap {
+    /// Always this many.
+    Fixed(u32),
+    /// The host's `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` (default 8, `0` for none).
+    Host,
+}
