@@ -16,8 +16,9 @@ use std::fmt;
 
 use crate::event::Event;
 
-/// True on the events that evaluate `if` (CLAUDE-CODE.md 6.3): the tool events. On any
-/// other event a handler with `if` never runs (2.3).
+/// True on the events that evaluate `if` (docs/claude-code.md "`if`"): the five tool
+/// events, whose payloads carry `tool_name` and `tool_input`. On any other event a handler
+/// with `if` never runs.
 pub fn evaluated_on(event: Event) -> bool {
     matches!(
         event,
@@ -25,6 +26,7 @@ pub fn evaluated_on(event: Event) -> bool {
             | Event::PostToolUse
             | Event::PostToolUseFailure
             | Event::PermissionRequest
+            | Event::PermissionDenied
     )
 }
 

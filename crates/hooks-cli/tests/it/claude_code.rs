@@ -347,3 +347,28 @@ fn a_whole_claude_code_setup_is_audited_and_runs_as_written() {
     assert_eq!(out.json()["decision"]["async_pending"].as_array().unwrap().len(), 2);
     assert!(!env.root.join("commit-check-ran").exists(), "the gated handler never started");
 }
+
+/// `if` is evaluated on PermissionDenied (docs/claude-code.md "`if`"): the handler is
+/// listed active and runs when its rule admits the denied call, and only then.
+#[test]
+fn if_gates_a_permission_denied_handler() {
+    let env = TestEnv::new("cc-if-denied");
+    let marker = env.root.join("denied-ran");
+    let hooks = serde_json::json!({"hooks": {"PermissionDenied": [{"hooks": [
+        {"type": "command", "if": "Bash(rm *)", "command": format!("touch {}", marker.display())}
+    ]}]}});
+    env.write("claude/settings.json", &hooks.to_string());
+    let listing = claude(&env, &["list", "--json"]).json();
+    assert_eq!(listing["handlers"][0]["status"], "active", "{listing:#}");
+    let payload = |command: &str| {
+        serde_json::json!({"tool_name": "Bash", "tool_input": {"command": command},
+            "tool_use_id": "t1", "reason": "denied"})
+        .to_string()
+    };
+    let out = claude(&env, &["run", "PermissionDenied", "--payload", &payload("ls -l")]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!marker.exists(), "the rule does not admit `ls`");
+    let out = claude(&env, &["run", "PermissionDenied", "--payload", &payload("rm -rf build")]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(marker.exists(), "the rule admits `rm`: {}", out.stdout);
+}
