@@ -372,3 +372,18 @@ fn if_gates_a_permission_denied_handler() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(marker.exists(), "the rule admits `rm`: {}", out.stdout);
 }
+
+/// A Claude Code plugin's hooks show their `if` rule and background flags in the table,
+/// however long the plugin line before them (README "Commands"): the detail wraps.
+#[test]
+fn list_shows_the_flags_of_plugin_hooks() {
+    let env = TestEnv::new("cc-plugin-flags");
+    env.write("claude/settings.json", r#"{"enabledPlugins": {"sec@m": true}}"#);
+    security_plugin(&env);
+    let out = claude(&env, &["list"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let text = crate::common::mask_digests(&out.stdout);
+    assert!(text.contains("\n  if Bash(git commit:*)  async\n"), "{text}");
+    assert!(text.contains("\n  asyncRewake\n"), "{text}");
+    assert!(text.contains("plugin sec@m 2.0.7 (Claude Code cache)  hooks/hooks.json:"), "{text}");
+}
