@@ -240,6 +240,15 @@ fn summary_json(h: &HookSummary) -> serde_json::Value {
     if let Some(shell) = &h.shell {
         value["shell"] = json!(shell);
     }
+    if let Some(rule) = &h.if_condition {
+        value["if"] = json!(rule);
+    }
+    if h.asynchronous {
+        value["async"] = json!(true);
+    }
+    if h.async_rewake {
+        value["async_rewake"] = json!(true);
+    }
     value
 }
 
