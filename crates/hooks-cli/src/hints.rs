@@ -163,7 +163,9 @@ mod tests {
             d.subject = Some("/p".to_owned());
             assert_eq!(
                 hint(&d).as_deref(),
-                Some("review it, then run `hooks --profile claude-code trust /p` to trust it again")
+                Some(
+                    "review it, then run `hooks --profile claude-code trust /p` to trust it again"
+                )
             );
         }
         check("invalid_config", Some("x"), None);

@@ -97,9 +97,19 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
     if args.show {
         return Ok(0);
     }
+    grant(cx, args, &review, &shown_root)
+}
+
+/// Trusts the reviewed project file, after confirmation, unless it is trusted already.
+fn grant(
+    cx: &mut Ctx<'_>,
+    args: &TrustArgs,
+    review: &TrustReview,
+    shown_root: &str,
+) -> anyhow::Result<i32> {
     let report = |action| Changed {
         action,
-        project_root: shown_root.clone(),
+        project_root: shown_root.to_owned(),
         file: Some(review.file.display().to_string()),
         sha256: Some(review.sha256.clone()),
     };
@@ -111,7 +121,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
         }
         return Ok(0);
     }
-    if let Some(code) = confirm(cx, args, &shown_root, "\n")? {
+    if let Some(code) = confirm(cx, args, shown_root, "\n")? {
         return Ok(code);
     }
     // The bytes shown are the bytes trusted (and kept for the next review's diff).

@@ -420,7 +420,10 @@ fn trust_shows_the_changes_of_project_settings() {
             .map(|h| h["command"].as_str().unwrap().to_owned())
             .collect()
     };
-    assert_eq!((commands("added"), commands("removed")), (vec!["echo two".to_owned()], vec!["echo one".to_owned()]));
+    assert_eq!(
+        (commands("added"), commands("removed")),
+        (vec!["echo two".to_owned()], vec!["echo one".to_owned()])
+    );
     assert_eq!(file["changes"]["unchanged"], 0);
     assert_eq!(file["handlers"][0]["command"], "echo two", "{v:#}");
 }

@@ -159,7 +159,9 @@ fn details_wrap_instead_of_being_cut() {
     assert!(text.contains("\n  if Bash(git commit:*)  async\n"), "{text}");
     assert!(text.contains("\n  asyncRewake  shell bash  once true\n"), "{text}");
     assert!(
-        text.contains("\n  url https://***@hooks.example.com/a/path/long/enough/to/be/cut/in/the/cell\n"),
+        text.contains(
+            "\n  url https://***@hooks.example.com/a/path/long/enough/to/be/cut/in/the/cell\n"
+        ),
         "{text}"
     );
     assert!(!text.contains("secret") && !text.contains('\u{1b}'), "{text}");
@@ -187,7 +189,10 @@ fn json_has_every_fact_of_the_table() {
     let h = &v["handlers"];
     assert_eq!(h[0]["url"], "https://***@hooks.example.com/h?token=***", "{v:#}");
     assert!(!v.to_string().contains("secret"), "{v:#}");
-    assert_eq!((&h[1]["shell"], &h[1]["once"], &h[1]["url"]), (&json!("bash"), &json!(true), &json!(null)));
+    assert_eq!(
+        (&h[1]["shell"], &h[1]["once"], &h[1]["url"]),
+        (&json!("bash"), &json!(true), &json!(null))
+    );
     assert_eq!(h[2]["mcp_tool"], json!({"server": "scanner", "tool": "scan"}));
     let schema = hooks_cli::schema("serve").unwrap();
     assert_eq!(hooks_tests::schema::validate_def(&schema, "listing", &v), Ok(()));

@@ -1170,6 +1170,9 @@ fn the_install_plan_shows_background_flags_if_and_shell() {
         (h["if"].clone(), h["async"].clone(), h["async_rewake"].clone(), h["shell"].clone())
     };
     let j = |v: &str| serde_json::from_str::<Value>(v).unwrap();
-    assert_eq!(flags(&hooks[0]), (j(r#""Bash(git commit:*)""#), j("true"), Value::Null, Value::Null));
+    assert_eq!(
+        flags(&hooks[0]),
+        (j(r#""Bash(git commit:*)""#), j("true"), Value::Null, Value::Null)
+    );
     assert_eq!(flags(&hooks[1]), (Value::Null, j("true"), j("true"), j(r#""bash""#)));
 }
