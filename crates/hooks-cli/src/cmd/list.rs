@@ -150,8 +150,8 @@ pub(crate) struct ListedHandler<'a> {
     pub shell: Option<&'static str>,
     /// The `once` flag, as written (6.1).
     pub once: Option<bool>,
-    /// An `http` handler's URL, its credentials (user, password) redacted as everywhere
-    /// (README "Redaction").
+    /// An `http` handler's URL, its credentials redacted as in every output (README
+    /// "Security model").
     pub url: Option<String>,
     /// An `mcp_tool` handler's server and tool (CLAUDE-CODE.md 8.2).
     pub mcp_tool: Option<ListedMcpTool<'a>>,
@@ -425,38 +425,31 @@ pub(crate) fn table(handlers: &[&Handler], cwd: &Path, style: Style, fit_mode: F
         let padded = format!("{word:st_w$}");
         let word = if h.is_active() { style.green(&padded) } else { style.yellow(&padded) };
         let timeout = seconds(h.effective_timeout);
-        if fit_mode == Fit::Wrap {
-            let (ids, ms, rs) = (wrap(id, id_w), wrap(matcher, m_w), wrap(&runs(h), runs_w));
+        let what = runs(h);
+        let rows = if fit_mode == Fit::Wrap {
+            let (ids, ms, rs) = (wrap(id, id_w), wrap(matcher, m_w), wrap(&what, runs_w));
             let blank = " ".repeat(st_w);
-            for i in 0..ids.len().max(ms.len()).max(rs.len()) {
+            let lines = (0..ids.len().max(ms.len()).max(rs.len())).map(|i| {
                 let cell = |lines: &[String]| lines.get(i).cloned().unwrap_or_default();
                 let (word, layer, timeout) = if i == 0 {
                     (word.as_str(), h.layer.label(), timeout.as_str())
                 } else {
                     (blank.as_str(), "", "")
                 };
-                let row = format!(
-                    "{:id_w$}  {word}  {layer:layer_w$}  {:m_w$}  {timeout:t_w$}  {}",
-                    cell(&ids),
-                    cell(&ms),
-                    cell(&rs),
-                );
-                out.push_str(row.trim_end());
-                out.push('\n');
-            }
+                let (id, m, r) = (cell(&ids), cell(&ms), cell(&rs));
+                format!("{id:id_w$}  {word}  {layer:layer_w$}  {m:m_w$}  {timeout:t_w$}  {r}")
+            });
+            lines.collect()
         } else {
-            let row = format!(
-                "{:id_w$}  {word}  {:layer_w$}  {:m_w$}  {:t_w$}  {}",
-                fit(id, id_w),
-                h.layer.label(),
-                fit(matcher, m_w),
-                timeout,
-                fit(&runs(h), runs_w),
-            );
+            let (id, m, r) = (fit(id, id_w), fit(matcher, m_w), fit(&what, runs_w));
+            let layer = h.layer.label();
+            vec![format!("{id:id_w$}  {word}  {layer:layer_w$}  {m:m_w$}  {timeout:t_w$}  {r}")]
+        };
+        for row in rows {
             out.push_str(row.trim_end());
             out.push('\n');
         }
-        let runs_cut = fit_mode == Fit::Cut && runs(h).chars().count() > runs_w;
+        let runs_cut = fit_mode == Fit::Cut && fit(&what, runs_w).ends_with('…');
         for line in detail_lines(h, cwd, fit_mode, runs_cut) {
             out.push_str(&style.dim(&format!("  {line}")));
             out.push('\n');
@@ -466,7 +459,7 @@ pub(crate) fn table(handlers: &[&Handler], cwd: &Path, style: Style, fit_mode: F
 }
 
 /// The indented lines under a handler's row, never cut to the width but wrapped onto
-/// more lines (README "Auditing"): where it comes from (fingerprint, file or plugin, why
+/// more lines (README "Commands"): where it comes from (fingerprint, file or plugin, why
 /// it does not run, its status text), then on a line of its own how it runs (`if`, `async`
 /// or `asyncRewake`, `shell`, `once`, the URL when the RUNS cell was cut). Every part is
 /// escaped; with [`Fit::Cut`] each is cut to [`crate::cells::MAX_CELL`] characters, the
