@@ -761,6 +761,11 @@ pub enum FileKind {
 #[derive(Debug, Args)]
 pub struct TrustArgs {
     /// The project root [default: --project, else discovered from the current directory]
+    ///
+    /// Under `--profile claude-code` the files reviewed are the project-level settings
+    /// files a session started in the current directory loads when it is inside DIR
+    /// (`.claude/settings.json` of the start folder, `.claude/settings.local.json` of DIR
+    /// and of the start folder), else those of DIR.
     pub dir: Option<PathBuf>,
     /// Only show the hooks and the trust state
     #[arg(long, conflicts_with = "revoke")]

@@ -17,13 +17,13 @@ pub(crate) fn hint(d: &Diagnostic) -> Option<String> {
     let subject = d.subject.as_deref()?;
     let text = match d.code.as_str() {
         codes::PROJECT_UNTRUSTED => {
-            format!("review the file, then run `hooks trust {subject}` to trust it")
+            format!("review the file, then run `{}` to trust it", trust_command(d, subject))
         }
         codes::PROJECT_TRUST_CHANGED => {
-            format!("review it, then run `hooks trust {subject}` to trust it again")
+            format!("review it, then run `{}` to trust it again", trust_command(d, subject))
         }
         codes::PROJECT_TRUST_PATH_ONLY => {
-            format!("review the file, then run `hooks trust {subject}`")
+            format!("review the file, then run `{}`", trust_command(d, subject))
         }
         plugin_codes::PLUGIN_UNVERIFIED => {
             format!("`hooks plugin verify --adopt {subject}` pins it")
@@ -34,6 +34,25 @@ pub(crate) fn hint(d: &Diagnostic) -> Option<String> {
         _ => return None,
     };
     Some(text)
+}
+
+/// The `hooks trust` command that trusts the file a trust diagnostic is about, for the
+/// project root `root`. A claude-code project-level settings file (`.claude/settings.json`,
+/// `.claude/settings.local.json`; docs/claude-code.md "Trust") is trusted by the
+/// claude-code profile's `hooks trust`, so its command names the profile: a plain
+/// `hooks trust` would review the deepagents project file instead.
+fn trust_command(d: &Diagnostic, root: &str) -> String {
+    let settings = d.source.as_deref().map(std::path::Path::new).is_some_and(|file| {
+        let folder = file.parent().and_then(std::path::Path::file_name);
+        let name = file.file_name().and_then(|n| n.to_str());
+        folder == Some(std::ffi::OsStr::new(".claude"))
+            && matches!(name, Some("settings.json" | "settings.local.json"))
+    });
+    if settings {
+        format!("hooks --profile claude-code trust {root}")
+    } else {
+        format!("hooks trust {root}")
+    }
 }
 
 /// The message of `d` followed by its hint, for human output. URL credentials a message
@@ -138,6 +157,17 @@ mod tests {
             Some("`hooks plugin verify --adopt a@b` pins it, so that it loads"),
         );
         check("project_untrusted", None, None);
+        // A claude-code settings file is trusted under its profile.
+        for file in ["/p/.claude/settings.json", "/p/sub/.claude/settings.local.json"] {
+            let mut d = Diagnostic::warning("project_trust_changed", "m").with_source(file);
+            d.subject = Some("/p".to_owned());
+            assert_eq!(
+                hint(&d).as_deref(),
+                Some(
+                    "review it, then run `hooks --profile claude-code trust /p` to trust it again"
+                )
+            );
+        }
         check("invalid_config", Some("x"), None);
     }
 }

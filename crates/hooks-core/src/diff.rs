@@ -2,7 +2,8 @@
 //! or an installed plugin changes.
 //!
 //! A [`HookSummary`] is one configured handler as a person reviews it: the event, the
-//! matcher, what it runs, its timeout and status text, and the file it comes from. Two
+//! matcher, what it runs (with its `shell`, `if` rule and background flags), its timeout
+//! and status text, and the file it comes from. Two
 //! summaries are the same hook when every one of those fields is equal; positions in the
 //! file (line, group index) are not part of it, so moving a hook or reformatting the file
 //! changes nothing. [`HookDiff::between`] compares two sets as multisets: a hook written
@@ -30,6 +31,13 @@ pub struct HookSummary {
     pub args: Option<Vec<String>>,
     /// The shell of the shell form, if written (`bash`, `powershell`).
     pub shell: Option<String>,
+    /// The `if` rule, if written (docs/claude-code.md "`if`").
+    pub if_condition: Option<String>,
+    /// True when it runs in the background: `async` or `asyncRewake` is true
+    /// (docs/claude-code.md, background handlers).
+    pub asynchronous: bool,
+    /// True for `asyncRewake`: an exit 2 wakes the model.
+    pub async_rewake: bool,
     /// Timeout in seconds, as written, if set.
     pub timeout: Option<String>,
     /// Status line text, if set.
@@ -52,6 +60,9 @@ impl HookSummary {
                         argv: h.argv.clone(),
                         args: h.args.clone(),
                         shell: h.shell.map(|sh| sh.name().to_owned()),
+                        if_condition: h.if_condition.clone(),
+                        asynchronous: h.background.is_background(),
+                        async_rewake: h.background.is_rewake(),
                         timeout: h.timeout.map(|t| t.to_string()),
                         status_message: h.status_message.clone(),
                         file: file.to_owned(),
@@ -81,6 +92,14 @@ impl fmt::Display for HookSummary {
         }
         if let Some(sh) = &self.shell {
             write!(f, " shell {sh}")?;
+        }
+        if let Some(rule) = &self.if_condition {
+            write!(f, " if {}", escape_control(rule))?;
+        }
+        if self.async_rewake {
+            write!(f, " asyncRewake")?;
+        } else if self.asynchronous {
+            write!(f, " async")?;
         }
         if let Some(t) = &self.timeout {
             write!(f, " timeout {t}s")?;
@@ -229,6 +248,27 @@ mod tests {
              - PreToolUse [Bash] command \"./lint.sh\" timeout 30s (hooks.json)\n"
         );
         assert!(HookDiff::between(&new, &new).is_empty());
+    }
+
+    #[test]
+    fn the_if_rule_and_background_flags_are_reviewed() {
+        let old = hooks(
+            r#"{"hooks": {"PostToolUse": [{"hooks": [
+                {"type": "command", "command": "x"},
+                {"type": "command", "command": "y", "async": true}]}]}}"#,
+        );
+        let new = hooks(
+            r#"{"hooks": {"PostToolUse": [{"hooks": [
+                {"type": "command", "command": "x", "if": "Bash(rm *)", "async": true},
+                {"type": "command", "command": "y", "asyncRewake": true}]}]}}"#,
+        );
+        assert_eq!(
+            HookDiff::between(&old, &new).to_string(),
+            "+ PostToolUse command \"x\" if Bash(rm *) async (hooks.json)\n\
+             + PostToolUse command \"y\" asyncRewake (hooks.json)\n\
+             - PostToolUse command \"x\" (hooks.json)\n\
+             - PostToolUse command \"y\" async (hooks.json)\n"
+        );
     }
 
     #[test]

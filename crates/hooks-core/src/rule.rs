@@ -16,16 +16,11 @@ use std::fmt;
 
 use crate::event::Event;
 
-/// True on the events that evaluate `if` (CLAUDE-CODE.md 6.3): the tool events. On any
-/// other event a handler with `if` never runs (2.3).
+/// True on the events that evaluate `if` (docs/claude-code.md "`if`"): the five tool
+/// events ([`Event::is_tool_event`]), whose payloads carry `tool_name` and `tool_input`.
+/// On any other event a handler with `if` never runs.
 pub fn evaluated_on(event: Event) -> bool {
-    matches!(
-        event,
-        Event::PreToolUse
-            | Event::PostToolUse
-            | Event::PostToolUseFailure
-            | Event::PermissionRequest
-    )
+    event.is_tool_event()
 }
 
 /// One compiled `if` rule.

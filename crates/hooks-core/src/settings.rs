@@ -104,6 +104,10 @@ pub struct Settings {
     /// read in its scope): what trust records for a settings file (1.7), so editing
     /// another key keeps trust. A document that is not a JSON object hashes its bytes.
     pub hooks_sha256: String,
+    /// The canonical JSON [`Settings::hooks_sha256`] hashes (the object of the 1.4 keys);
+    /// `None` for a document that is not a JSON object. Parsed again in the same scope it
+    /// gives the same keys, so a trust grant keeps it to show later what changed.
+    pub hooks_json: Option<String>,
 }
 
 /// The 1.4 keys, in the order they are read.
@@ -178,7 +182,9 @@ pub fn parse_settings(
             _ => {}
         }
     }
-    settings.hooks_sha256 = sha256_hex(canonical_json(Value::Object(hashed)).as_bytes());
+    let canonical = canonical_json(Value::Object(hashed));
+    settings.hooks_sha256 = sha256_hex(canonical.as_bytes());
+    settings.hooks_json = Some(canonical);
     settings.hooks.diagnostics = cx.diagnostics;
     settings
 }
@@ -520,6 +526,20 @@ mod tests {
 
     /// 1.7: the hash covers the 1.4 keys only, canonically (key order and spacing do not
     /// count).
+    #[test]
+    fn hooks_json_is_what_hooks_sha256_hashes_and_parses_back() {
+        let text = r#"{"permissions": {}, "hooks": {"Stop": [{"hooks": [
+            {"type": "command", "command": "x"}]}]}, "disableAllHooks": false}"#;
+        let a = parse(text, SettingsScope::Project);
+        let json = a.hooks_json.clone().unwrap();
+        assert_eq!(sha256_hex(json.as_bytes()), a.hooks_sha256);
+        assert!(!json.contains("permissions"), "{json}");
+        let b = parse(&json, SettingsScope::Project);
+        let hooks = |s: &Settings| crate::diff::HookSummary::from_config(&s.hooks.config, "f");
+        assert_eq!((&b.hooks_sha256, hooks(&b)), (&a.hooks_sha256, hooks(&a)));
+        assert_eq!(parse("[]", SettingsScope::Project).hooks_json, None);
+    }
+
     #[test]
     fn hooks_sha256_ignores_other_keys_and_formatting() {
         let a = parse(r#"{"disableAllHooks": false, "env": {"A": "1"}}"#, SettingsScope::Local);

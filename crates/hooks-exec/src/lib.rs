@@ -42,7 +42,7 @@ pub use host::{HostCall, HostFuture, HostHandlers};
 pub use process::{
     PREFILL_MAX, ProcessSpec, Program, REAP_GRACE, run_process, run_process_detachable,
 };
-pub use review::{TrustReview, TrustSubject};
+pub use review::{TrustReview, TrustSubject, settings_changes};
 pub use session::{
     AsyncResultListener, Fired, HandlerRun, ReceiptAt, RewakeListener, Session, SessionError,
     SessionOptions, StatusListener,

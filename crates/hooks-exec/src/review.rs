@@ -10,11 +10,12 @@ use std::time::SystemTime;
 
 use hooks_core::diff::{HookDiff, HookSummary};
 use hooks_core::{
-    ConfigKind, Diagnostic, LayerDocument, Snapshot, SnapshotOptions, codes, parse_config,
+    ConfigKind, Diagnostic, Layer, LayerDocument, Profile, SettingsScope, Snapshot,
+    SnapshotOptions, codes, parse_config, parse_settings,
 };
 
 use crate::home::Home;
-use crate::sources::Sources;
+use crate::sources::{Source, Sources};
 use crate::trust::{TrustError, TrustState, TrustStore};
 
 /// What there is to review in a project.
@@ -135,4 +136,31 @@ impl TrustReview {
     pub fn grant(&self, now: SystemTime) -> Result<String, TrustError> {
         TrustStore::grant_contents(&self.home.state_dir(), &self.project_root, &self.bytes, now)
     }
+}
+
+/// What changed in the hooks of a claude-code project-level settings file (`source`, of
+/// the project or local layer) since the hook settings trusted under `state`
+/// (docs/claude-code.md "Trust"): the hooks added and removed, when the file changed
+/// since a grant that kept a copy of its 1.4 keys
+/// ([`TrustStore::grant_file_contents`]); `None` otherwise (then every hook is to be
+/// reviewed whole). `file_label` names the file in the summaries.
+pub fn settings_changes(
+    home: &Home,
+    source: &Source,
+    state: &TrustState,
+    file_label: &str,
+) -> Option<HookDiff> {
+    let TrustState::Changed { trusted_sha256: Some(old), .. } = state else { return None };
+    let settings = source.settings.as_ref()?;
+    let old_bytes = TrustStore::trusted_contents(&home.state_dir(), old)?;
+    let scope = match source.document.layer {
+        Layer::Local => SettingsScope::Local,
+        _ => SettingsScope::Project,
+    };
+    let label = &source.document.source;
+    let old = parse_settings(&old_bytes, label, scope, Profile::ClaudeCode);
+    Some(HookDiff::between(
+        &HookSummary::from_config(&old.hooks.config, file_label),
+        &HookSummary::from_config(&settings.hooks.config, file_label),
+    ))
 }

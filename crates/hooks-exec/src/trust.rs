@@ -294,29 +294,23 @@ impl TrustStore {
         if hooks_sha256.len() != 64 || !hooks_sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(TrustError::InvalidDigest { digest: hooks_sha256.to_owned() });
         }
-        let key = project_key(root)?;
-        let trusted_at = format_rfc3339(unix_seconds(now));
-        let digest = hooks_sha256.to_ascii_lowercase();
-        update(state_dir, None, |projects| {
-            let mut entry = match projects.remove(&key) {
-                Some(Value::Object(fields)) => fields,
-                _ => Map::new(),
-            };
-            entry.insert("trusted_at".to_owned(), Value::String(trusted_at.clone()));
-            let files = entry.entry("files").or_insert_with(|| Value::Object(Map::new()));
-            if !files.is_object() {
-                *files = Value::Object(Map::new());
-            }
-            if let Value::Object(files) = files {
-                let mut grant = Map::new();
-                grant.insert("hooks_sha256".to_owned(), Value::String(digest.clone()));
-                grant.insert("trusted_at".to_owned(), Value::String(trusted_at));
-                files.insert(file_key(file), Value::Object(grant));
-            }
-            projects.insert(key, Value::Object(entry));
-            true
-        })
-        .map(|_| ())
+        grant_file_entry(state_dir, root, file, &hooks_sha256.to_ascii_lowercase(), None, now)
+    }
+
+    /// Trusts the project-level settings `file` of `root` for exactly `hooks_json` (the
+    /// canonical JSON of its 1.4 keys, [`hooks_core::Settings::hooks_json`], whose SHA-256
+    /// is its `hooks_sha256`) and keeps a copy of it, as [`TrustStore::grant_contents`]
+    /// does, so that the next review can show what changed. Returns the digest recorded.
+    pub fn grant_file_contents(
+        state_dir: &Path,
+        root: &Path,
+        file: &Path,
+        hooks_json: &[u8],
+        now: SystemTime,
+    ) -> Result<String, TrustError> {
+        let digest = sha256_hex(hooks_json);
+        grant_file_entry(state_dir, root, file, &digest, Some(hooks_json), now)?;
+        Ok(digest)
     }
 
     /// Trusts the project file of `root` for the bytes hashing to `sha256` (as shown to the
@@ -397,6 +391,40 @@ impl TrustStore {
     }
 }
 
+/// Records `digest` for the settings `file` of `root`, after keeping `contents` as its
+/// copy when given.
+fn grant_file_entry(
+    state_dir: &Path,
+    root: &Path,
+    file: &Path,
+    digest: &str,
+    contents: Option<&[u8]>,
+    now: SystemTime,
+) -> Result<(), TrustError> {
+    let key = project_key(root)?;
+    let trusted_at = format_rfc3339(unix_seconds(now));
+    update(state_dir, contents.map(|bytes| (digest, bytes)), |projects| {
+        let mut entry = match projects.remove(&key) {
+            Some(Value::Object(fields)) => fields,
+            _ => Map::new(),
+        };
+        entry.insert("trusted_at".to_owned(), Value::String(trusted_at.clone()));
+        let files = entry.entry("files").or_insert_with(|| Value::Object(Map::new()));
+        if !files.is_object() {
+            *files = Value::Object(Map::new());
+        }
+        if let Value::Object(files) = files {
+            let mut grant = Map::new();
+            grant.insert("hooks_sha256".to_owned(), Value::String(digest.to_owned()));
+            grant.insert("trusted_at".to_owned(), Value::String(trusted_at));
+            files.insert(file_key(file), Value::Object(grant));
+        }
+        projects.insert(key, Value::Object(entry));
+        true
+    })
+    .map(|_| ())
+}
+
 /// Records `digest` for `root`, after keeping `contents` as its copy when given.
 fn grant_entry(
     state_dir: &Path,
@@ -424,8 +452,14 @@ fn grant_entry(
 /// Removes the copies in `{state_dir}/hooks_trust.d` that no entry of `projects` names.
 /// Best effort: a copy that cannot be removed is left for the next write.
 fn prune_copies(state_dir: &Path, projects: &Map<String, Value>) {
-    let named: BTreeSet<&str> =
-        projects.values().filter_map(|entry| entry.get("hooks_sha256")?.as_str()).collect();
+    // The copies of project files, and those of claude-code settings files (`files`).
+    let mut named: BTreeSet<&str> = BTreeSet::new();
+    for entry in projects.values() {
+        named.extend(entry.get("hooks_sha256").and_then(Value::as_str));
+        if let Some(Value::Object(files)) = entry.get("files") {
+            named.extend(files.values().filter_map(|grant| grant.get("hooks_sha256")?.as_str()));
+        }
+    }
     let Ok(dir) = fs::read_dir(state_dir.join(TRUST_COPIES_DIR)) else { return };
     for item in dir.flatten() {
         let name = item.file_name();
@@ -954,6 +988,32 @@ mod tests {
         fs::write(copies.join(format!("{v4}.json")), b"tampered").expect("tamper");
         assert_eq!(TrustStore::trusted_contents(&state, &v4), None);
         assert_eq!(TrustStore::trusted_contents(&state, "../../etc/passwd"), None);
+    }
+
+    /// claude-code grants keep a copy of each settings file's hook keys, named by its
+    /// `hooks_sha256`; a later grant keeps the copies every file of every entry names.
+    #[test]
+    fn grant_file_contents_keeps_the_hook_keys_of_each_file() {
+        let tmp = Scratch::new("trust-file-copies");
+        let state = tmp.path().join(".state");
+        let a = tmp.mkdir("a");
+        let (project, local) = (a.join(".claude/settings.json"), a.join(".claude/local.json"));
+        let copies = state.join(TRUST_COPIES_DIR);
+        let k1 = TrustStore::grant_file_contents(&state, &a, &project, b"{}", t0()).unwrap();
+        assert_eq!(k1, sha("{}"));
+        let store = TrustStore::open(&state).unwrap();
+        assert!(matches!(store.check_file(&a, &project, &k1), TrustState::Trusted { .. }));
+        let k2 = TrustStore::grant_file_contents(&state, &a, &local, b"{\"a\":1}", t0()).unwrap();
+        assert_eq!(TrustStore::trusted_contents(&state, &k1).as_deref(), Some(&b"{}"[..]));
+        assert_eq!(TrustStore::trusted_contents(&state, &k2).as_deref(), Some(&b"{\"a\":1}"[..]));
+        let mut both = [format!("{k1}.json"), format!("{k2}.json")];
+        both.sort();
+        assert_eq!(listing(&copies), both);
+        // A new grant of one file drops its old copy only.
+        let k3 = TrustStore::grant_file_contents(&state, &a, &project, b"[]", t0()).unwrap();
+        let mut now = [format!("{k2}.json"), format!("{k3}.json")];
+        now.sort();
+        assert_eq!(listing(&copies), now);
     }
 
     #[test]

@@ -40,6 +40,15 @@ pub(crate) struct Hook<'a> {
     /// The shell of the shell form, only when written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shell: Option<&'a str>,
+    /// The `if` rule, only when written.
+    #[serde(rename = "if", skip_serializing_if = "Option::is_none")]
+    pub if_condition: Option<&'a str>,
+    /// True (only then present) when it runs in the background: `async` or `asyncRewake`.
+    #[serde(rename = "async", skip_serializing_if = "std::ops::Not::not")]
+    pub asynchronous: bool,
+    /// True (only then present) for `asyncRewake`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub async_rewake: bool,
     pub timeout: Option<&'a str>,
     pub status_message: Option<&'a str>,
     pub file: &'a str,
@@ -57,6 +66,9 @@ impl<'a> Hook<'a> {
                 argv: h.argv.as_deref(),
                 args: h.args.as_deref(),
                 shell: h.shell.as_deref(),
+                if_condition: h.if_condition.as_deref(),
+                asynchronous: h.asynchronous,
+                async_rewake: h.async_rewake,
                 timeout: h.timeout.as_deref(),
                 status_message: h.status_message.as_deref(),
                 file: &h.file,

@@ -10,6 +10,7 @@
 //! The `--json` form (also the `list` result of `hooks serve`) is documented in the README:
 //! `{"snapshot_id", "project_root", "home", "handlers": [{"id", "fingerprint", "event",
 //! "matcher", "command", "argv", "timeout", "effective_timeout", "status_message", "if",
+//! "type", "async", "async_rewake", "shell", "once", "url", "mcp_tool", "callback",
 //! "layer", "file", "line", "column", "field", "plugin", "status", "reason"}],
 //! "diagnostics": [...]}`.
 
@@ -174,6 +175,19 @@ pub(crate) struct ListedHandler<'a> {
     pub asynchronous: bool,
     /// True for `asyncRewake`: an exit 2 wakes the model (9.2).
     pub async_rewake: bool,
+    /// The `shell` of the shell form, as written: `bash` or `powershell` (CLAUDE-CODE.md
+    /// 6.1).
+    #[schemars(extend("enum" = ["bash", "powershell", null]))]
+    pub shell: Option<&'static str>,
+    /// The `once` flag, as written (6.1).
+    pub once: Option<bool>,
+    /// An `http` handler's URL, its credentials redacted as in every output (README
+    /// "Security model").
+    pub url: Option<String>,
+    /// An `mcp_tool` handler's server and tool (CLAUDE-CODE.md 8.2).
+    pub mcp_tool: Option<ListedMcpTool<'a>>,
+    /// A host callback's position: callback `index` of the host's group `group`.
+    pub callback: Option<ListedCallback>,
     /// `managed`, `cli`, `project`, `local`, `user` or `plugin` (CLAUDE-CODE.md 1.5).
     #[schemars(extend("enum" = ["managed", "cli", "project", "local", "user", "plugin"]))]
     pub layer: &'static str,
@@ -205,6 +219,28 @@ pub(crate) struct ListedHandler<'a> {
     #[serde(skip)]
     #[schemars(skip)]
     handler: &'a Handler,
+}
+
+/// The server and tool of a listed `mcp_tool` handler.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "listed_mcp_tool")]
+pub(crate) struct ListedMcpTool<'a> {
+    /// The MCP server, as the snapshot names it (a plugin's is `plugin:{plugin}:{server}`).
+    pub server: &'a str,
+    /// The tool.
+    pub tool: &'a str,
+}
+
+/// The position of a listed host callback.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "listed_callback")]
+pub(crate) struct ListedCallback {
+    /// The position of the host's group, in registration order.
+    pub group: usize,
+    /// The position of the callback in its group.
+    pub index: usize,
 }
 
 /// The plugin of a listed handler.
@@ -273,6 +309,20 @@ impl<'a> ListedHandler<'a> {
             handler_type: handler_type(&h.program),
             asynchronous: h.background.is_background(),
             async_rewake: h.background.rewake == Some(true),
+            shell: h.shell.map(|sh| sh.name()),
+            once: h.once,
+            url: match &h.program {
+                Program::Http(x) => Some(hooks_core::redact::redact_url(&x.url)),
+                _ => None,
+            },
+            mcp_tool: match &h.program {
+                Program::McpTool(x) => Some(ListedMcpTool { server: &x.server, tool: &x.tool }),
+                _ => None,
+            },
+            callback: match h.program {
+                Program::Callback { group, index } => Some(ListedCallback { group, index }),
+                _ => None,
+            },
             layer: h.layer.label(),
             file: &h.source,
             line: h.position.map(|p| p.line),
@@ -445,100 +495,128 @@ pub(crate) fn table(
     out.push_str(&style.bold(header.trim_end()));
     out.push('\n');
     for ((h, id), matcher) in handlers.iter().zip(&ids).zip(&matchers) {
-        let (word, reason) = status(snapshot, h);
+        let word = status(snapshot, h).0;
         let padded = format!("{word:st_w$}");
         let word = if word == "active" { style.green(&padded) } else { style.yellow(&padded) };
         let timeout = seconds(h.effective_timeout);
-        if fit_mode == Fit::Wrap {
-            let (ids, ms, rs) = (wrap(id, id_w), wrap(matcher, m_w), wrap(&runs(h), runs_w));
+        let what = runs(h);
+        let rows = if fit_mode == Fit::Wrap {
+            let (ids, ms, rs) = (wrap(id, id_w), wrap(matcher, m_w), wrap(&what, runs_w));
             let blank = " ".repeat(st_w);
-            for i in 0..ids.len().max(ms.len()).max(rs.len()) {
+            let lines = (0..ids.len().max(ms.len()).max(rs.len())).map(|i| {
                 let cell = |lines: &[String]| lines.get(i).cloned().unwrap_or_default();
                 let (word, layer, timeout) = if i == 0 {
                     (word.as_str(), h.layer.label(), timeout.as_str())
                 } else {
                     (blank.as_str(), "", "")
                 };
-                let row = format!(
-                    "{:id_w$}  {word}  {layer:layer_w$}  {:m_w$}  {timeout:t_w$}  {}",
-                    cell(&ids),
-                    cell(&ms),
-                    cell(&rs),
-                );
-                out.push_str(row.trim_end());
-                out.push('\n');
-            }
+                let (id, m, r) = (cell(&ids), cell(&ms), cell(&rs));
+                format!("{id:id_w$}  {word}  {layer:layer_w$}  {m:m_w$}  {timeout:t_w$}  {r}")
+            });
+            lines.collect()
         } else {
-            let row = format!(
-                "{:id_w$}  {word}  {:layer_w$}  {:m_w$}  {:t_w$}  {}",
-                fit(id, id_w),
-                h.layer.label(),
-                fit(matcher, m_w),
-                timeout,
-                fit(&runs(h), runs_w),
-            );
+            let (id, m, r) = (fit(id, id_w), fit(matcher, m_w), fit(&what, runs_w));
+            let layer = h.layer.label();
+            vec![format!("{id:id_w$}  {word}  {layer:layer_w$}  {m:m_w$}  {timeout:t_w$}  {r}")]
+        };
+        for row in rows {
             out.push_str(row.trim_end());
             out.push('\n');
         }
-        let mut detail = vec![h.fingerprint.chars().take(12).collect::<String>()];
-        let line = h.position.map(|p| format!(":{}", p.line)).unwrap_or_default();
-        // A plugin's files are shown relative to the plugin, after its id and version.
-        let plugin_file = h.layer.plugin().and_then(|p| {
-            Path::new(&h.source).strip_prefix(&p.root).ok().map(|r| r.display().to_string())
-        });
-        // The file is cut from the left to leave room for the reason and status text.
-        let path_at = plugin_file.is_none().then_some(detail.len());
-        if let Some(p) = h.layer.plugin() {
-            let mut text = format!("plugin {}", p.id);
-            if let Some(v) = &p.version {
-                text.push_str(&format!(" {v}"));
-            }
-            if let Some(d) = &p.digest {
-                text.push_str(&format!(" sha256:{}", d.chars().take(12).collect::<String>()));
-            }
-            match p.origin {
-                PluginOrigin::Hooks => {}
-                PluginOrigin::ClaudeCode => text.push_str(" (Claude Code cache)"),
-                PluginOrigin::Seed => text.push_str(" (seed folder)"),
-            }
-            detail.push(text);
-            if let Some(f) = &plugin_file {
-                detail.push(format!("{f}{line}"));
-            }
-        }
-        if let Some(r) = reason {
-            detail.push(r);
-        }
-        if let Some(rule) = &h.if_rule {
-            detail.push(format!("if {}", hooks_core::text::escape_control(rule.as_str())));
-        }
-        if h.background.rewake == Some(true) {
-            detail.push("asyncRewake".to_owned());
-        } else if h.background.is_background() {
-            detail.push("async".to_owned());
-        }
-        if let Some(m) = &h.status_message {
-            detail.push(format!("\"{}\"", hooks_core::text::escape_control(m)));
-        }
-        if let Some(at) = path_at {
-            let others: usize = detail.iter().map(|d| d.chars().count() + 2).sum();
-            let path_w = WIDTH.saturating_sub(2 + others + line.len()).max(24);
-            let path = shown_path(&h.source, cwd);
-            let path = if fit_mode == Fit::Wrap { path } else { fit_left(&path, path_w) };
-            detail.insert(at, format!("{path}{line}"));
-        }
-        if fit_mode == Fit::Wrap {
-            for line in wrap(&detail.join("  "), WIDTH - 4) {
-                out.push_str(&style.dim(&format!("  {line}")));
-                out.push('\n');
-            }
-        } else {
-            let detail = fit(&format!("  {}", detail.join("  ")), WIDTH);
-            out.push_str(&style.dim(&detail));
+        let runs_cut = fit_mode == Fit::Cut && fit(&what, runs_w).ends_with('…');
+        for line in detail_lines(snapshot, h, cwd, fit_mode, runs_cut) {
+            out.push_str(&style.dim(&format!("  {line}")));
             out.push('\n');
         }
     }
     out
+}
+
+/// The indented lines under a handler's row, never cut to the width but wrapped onto
+/// more lines (README "Commands"): where it comes from (fingerprint, file or plugin, why
+/// it does not run, its status text), then on a line of its own how it runs (`if`, `async`
+/// or `asyncRewake`, `shell`, `once`, the URL when the RUNS cell was cut). Every part is
+/// escaped; with [`Fit::Cut`] each is cut to [`crate::cells::MAX_CELL`] characters, the
+/// path from the left.
+fn detail_lines(
+    snapshot: &Snapshot,
+    h: &Handler,
+    cwd: &Path,
+    fit_mode: Fit,
+    runs_cut: bool,
+) -> Vec<String> {
+    let bound = |text: &str| match fit_mode {
+        Fit::Cut => fit(text, crate::cells::MAX_CELL),
+        Fit::Wrap => hooks_core::text::escape_control(text),
+    };
+    let mut origin = vec![h.fingerprint.chars().take(12).collect::<String>()];
+    let line = h.position.map(|p| format!(":{}", p.line)).unwrap_or_default();
+    match h.layer.plugin() {
+        Some(p) => {
+            origin.push(bound(&plugin_text(p)));
+            // A plugin's files are shown relative to the plugin, after its id and version.
+            if let Ok(rel) = Path::new(&h.source).strip_prefix(&p.root) {
+                origin.push(bound(&format!("{}{line}", rel.display())));
+            }
+        }
+        None => {
+            let path = shown_path(&h.source, cwd);
+            let path = match fit_mode {
+                Fit::Cut => fit_left(&hooks_core::text::escape_control(&path), MAX_PATH),
+                Fit::Wrap => path,
+            };
+            origin.push(format!("{path}{line}"));
+        }
+    }
+    if let Some(r) = status(snapshot, h).1 {
+        origin.push(bound(&r));
+    }
+    if let Some(m) = &h.status_message {
+        origin.push(format!("\"{}\"", bound(m)));
+    }
+    let mut how = Vec::new();
+    if let Some(rule) = &h.if_rule {
+        how.push(format!("if {}", bound(rule.as_str())));
+    }
+    if h.background.rewake == Some(true) {
+        how.push("asyncRewake".to_owned());
+    } else if h.background.is_background() {
+        how.push("async".to_owned());
+    }
+    if let Some(sh) = h.shell {
+        how.push(format!("shell {}", sh.name()));
+    }
+    if let Some(once) = h.once {
+        how.push(format!("once {once}"));
+    }
+    if let (Program::Http(x), true) = (&h.program, runs_cut) {
+        how.push(format!("url {}", bound(&hooks_core::redact::redact_url(&x.url))));
+    }
+    let mut lines = wrap(&origin.join("  "), WIDTH - 4);
+    if !how.is_empty() {
+        lines.extend(wrap(&how.join("  "), WIDTH - 4));
+    }
+    lines
+}
+
+/// The widest a file path of a detail line gets in a listing, cut from the left.
+const MAX_PATH: usize = crate::cells::MAX_CELL;
+
+/// `plugin {id} {version} sha256:{digest}` and where it was found.
+fn plugin_text(p: &hooks_core::PluginInfo) -> String {
+    let mut text = format!("plugin {}", p.id);
+    if let Some(v) = &p.version {
+        text.push_str(&format!(" {v}"));
+    }
+    if let Some(d) = &p.digest {
+        text.push_str(&format!(" sha256:{}", d.chars().take(12).collect::<String>()));
+    }
+    match p.origin {
+        PluginOrigin::Hooks => {}
+        PluginOrigin::ClaudeCode => text.push_str(" (Claude Code cache)"),
+        PluginOrigin::Seed => text.push_str(" (seed folder)"),
+    }
+    text
 }
 
 /// A load diagnostic as one line: `warning[code] file:line:col: message; hint`.

@@ -347,3 +347,116 @@ fn a_whole_claude_code_setup_is_audited_and_runs_as_written() {
     assert_eq!(out.json()["decision"]["async_pending"].as_array().unwrap().len(), 2);
     assert!(!env.root.join("commit-check-ran").exists(), "the gated handler never started");
 }
+
+/// `if` is evaluated on PermissionDenied (docs/claude-code.md "`if`"): the handler is
+/// listed active and runs when its rule admits the denied call, and only then.
+#[test]
+fn if_gates_a_permission_denied_handler() {
+    let env = TestEnv::new("cc-if-denied");
+    let marker = env.root.join("denied-ran");
+    let hooks = serde_json::json!({"hooks": {"PermissionDenied": [{"hooks": [
+        {"type": "command", "if": "Bash(rm *)", "command": format!("touch {}", marker.display())}
+    ]}]}});
+    env.write("claude/settings.json", &hooks.to_string());
+    let listing = claude(&env, &["list", "--json"]).json();
+    assert_eq!(listing["handlers"][0]["status"], "active", "{listing:#}");
+    let payload = |command: &str| {
+        serde_json::json!({"tool_name": "Bash", "tool_input": {"command": command},
+            "tool_use_id": "t1", "reason": "denied"})
+        .to_string()
+    };
+    let out = claude(&env, &["run", "PermissionDenied", "--payload", &payload("ls -l")]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!marker.exists(), "the rule does not admit `ls`");
+    let out = claude(&env, &["run", "PermissionDenied", "--payload", &payload("rm -rf build")]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(marker.exists(), "the rule admits `rm`: {}", out.stdout);
+}
+
+/// A Claude Code plugin's hooks show their `if` rule and background flags in the table,
+/// however long the plugin line before them (README "Commands"): the detail wraps.
+#[test]
+fn list_shows_the_flags_of_plugin_hooks() {
+    let env = TestEnv::new("cc-plugin-flags");
+    env.write("claude/settings.json", r#"{"enabledPlugins": {"sec@m": true}}"#);
+    security_plugin(&env);
+    let out = claude(&env, &["list"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let text = crate::common::mask_digests(&out.stdout);
+    assert!(text.contains("\n  if Bash(git commit:*)  async\n"), "{text}");
+    assert!(text.contains("\n  asyncRewake\n"), "{text}");
+    assert!(text.contains("plugin sec@m 2.0.7 (Claude Code cache)  hooks/hooks.json:"), "{text}");
+}
+
+/// `hooks trust --show` of a settings file changed since its grant lists the hooks added
+/// and removed, human and `--json`, in the shape of the deepagents review
+/// (docs/claude-code.md "Trust"); editing another key is no change to the hooks.
+#[test]
+fn trust_shows_the_changes_of_project_settings() {
+    let env = TestEnv::new("cc-trust-changes");
+    env.write("project/.claude/settings.json", &settings("echo one", r#""model": "a""#));
+    assert_eq!(claude(&env, &["trust", "--yes"]).code, 0);
+    env.write("project/.claude/settings.json", &settings("echo two", r#""model": "b""#));
+    let out = claude(&env, &["trust", "--show"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains(
+            "Changes since the trusted hook settings:\n\
+             + PreToolUse [Bash] command \"echo two\" (.claude/settings.json)\n\
+             - PreToolUse [Bash] command \"echo one\" (.claude/settings.json)\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    let v = claude(&env, &["--json", "trust", "--show"]).json();
+    let file = &v["files"][0];
+    assert_eq!(file["state"], "changed", "{v:#}");
+    assert!(file["trusted_at"].is_string(), "{v:#}");
+    let commands = |key: &str| -> Vec<String> {
+        file["changes"][key]
+            .as_array()
+            .unwrap_or_else(|| panic!("no changes.{key}: {v:#}"))
+            .iter()
+            .map(|h| h["command"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        (commands("added"), commands("removed")),
+        (vec!["echo two".to_owned()], vec!["echo one".to_owned()])
+    );
+    assert_eq!(file["changes"]["unchanged"], 0);
+    assert_eq!(file["handlers"][0]["command"], "echo two", "{v:#}");
+}
+
+/// The untrusted hint names the command that trusts a settings file under this profile
+/// (docs/claude-code.md "Trust"): run as given (with `--yes`, there is no terminal), the
+/// project's hooks then run, from the project root and from a folder inside it.
+#[test]
+fn the_untrusted_hint_trusts_under_the_profile() {
+    let env = TestEnv::new("cc-trust-hint");
+    for (dir, marker) in [("project", "root-ran"), ("project/sub", "sub-ran")] {
+        let marker = env.root.join(marker);
+        let hooks = serde_json::json!({"hooks": {"Stop": [{"hooks": [
+            {"type": "command", "command": format!("touch {}", marker.display())}]}]}});
+        env.write(&format!("{dir}/.claude/settings.json"), &hooks.to_string());
+        let cwd = env.root.join(dir);
+        let run = |args: &[&str]| {
+            let mut cmd = env.command(args);
+            cmd.current_dir(&cwd).env("CLAUDE_CONFIG_DIR", env.root.join("claude"));
+            cmd.output().unwrap()
+        };
+        let stop = ["--profile", "claude-code", "run", "Stop", "--payload", "{}"];
+        let out = run(&stop);
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let hint = v["load_diagnostics"][0]["hint"].as_str().unwrap_or_else(|| panic!("{v:#}"));
+        let command = hint.split('`').nth(1).unwrap();
+        assert!(command.starts_with("hooks --profile claude-code trust "), "{hint}");
+        assert!(!marker.exists());
+        let mut words: Vec<&str> = command.split(' ').skip(1).collect();
+        words.push("--yes");
+        let trusted = run(&words);
+        assert!(trusted.status.success(), "{}", String::from_utf8_lossy(&trusted.stderr));
+        assert!(run(&stop).status.success());
+        assert!(marker.exists(), "{dir}: the hooks run once the hinted command trusted them");
+    }
+}

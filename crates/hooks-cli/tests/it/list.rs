@@ -51,8 +51,9 @@ fn all_shows_untrusted_and_duplicates() {
     let text = mask_digests(&trusted.stdout);
     assert!(text.contains("PreToolUse:0:0  active      project"), "{text}");
     assert!(text.contains("PreToolUse:1:0  duplicate   user"), "{text}");
-    assert!(text.contains("/dahome/hooks.json:3  duplicate of PreToolUse:0:"), "{text}");
-    // The detail line is cut to the width, which depends on the temp path: the reason whole.
+    // The detail wraps at the width, where depends on the temp path: compare its words.
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("/dahome/hooks.json:3 duplicate of PreToolUse:0:0"), "{text}");
     let json = env.run(&["--trust-project-hooks", "--json", "list", "--all"]).json();
     let duplicate = json["handlers"]
         .as_array()
@@ -81,7 +82,8 @@ fn json_listing() {
         &json!({"id": "PreToolUse:0:0", "fingerprint": fingerprint, "event": "PreToolUse",
             "matcher": "Bash", "command": "./check.sh", "argv": null, "timeout": 30.0,
             "effective_timeout": 30.0, "status_message": "checking", "if": null, "type": "command",
-            "async": false, "async_rewake": false, "layer": "user",
+            "async": false, "async_rewake": false, "shell": null, "once": null, "url": null,
+            "mcp_tool": null, "callback": null, "layer": "user",
             "file": "[TMP]/dahome/hooks.json", "line": 3, "column": 5,
             "field": "hooks.PreToolUse[0].hooks[0]", "plugin": null, "status": "active",
             "reason": null})
@@ -119,8 +121,9 @@ fn if_rules_are_listed() {
         let text = mask_digests(&out.stdout);
         assert!(text.contains("PreToolUse:0:0  active      user     Bash"), "{text}");
         assert!(text.contains("PreToolUse:0:1  active      user     Bash"), "{text}");
-        assert!(text.contains(".json:3  if Bash(git commit:*)\n"), "{text}");
-        assert!(text.contains(".json:4  if Bash(git push:*)\n"), "{text}");
+        // The rule is on a line of its own under the row's origin line.
+        assert!(text.contains(".json:3\n  if Bash(git commit:*)\n"), "{text}");
+        assert!(text.contains(".json:4\n  if Bash(git push:*)\n"), "{text}");
         assert!(text.contains("Stop:0:0        inactive    user"), "{text}");
         assert!(!text.contains("duplicate"), "{text}");
         assert!(text.contains("warning[if_never_evaluated]"), "{text}");
@@ -132,4 +135,65 @@ fn if_rules_are_listed() {
         let reason = handlers[2]["reason"].as_str().unwrap();
         assert!(reason.contains("'if' is evaluated only on tool events"), "{reason}");
     }
+}
+
+/// The detail under each row is wrapped, never cut (README "Commands"): the `if` rule,
+/// `async`/`asyncRewake`, `shell`, `once` and a cut URL are shown on a line of their own,
+/// escaped, each text bounded to 300 characters; every line fits in 100 columns.
+#[test]
+fn details_wrap_instead_of_being_cut() {
+    let env = TestEnv::new("list-details");
+    let long = format!("{}\u{1b}[2J", "s".repeat(400));
+    let hooks = json!({"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "./check.sh", "if": "Bash(git commit:*)", "async": true,
+         "statusMessage": long},
+        {"type": "command", "command": "./scan.sh", "shell": "bash", "once": true,
+         "asyncRewake": true},
+        {"type": "http",
+         "url": "https://user:secret@hooks.example.com/a/path/long/enough/to/be/cut/in/the/cell"}
+    ]}]}});
+    env.claude_user_settings(&hooks.to_string());
+    let mut cmd = env.command(&["--profile", "claude-code", "list"]);
+    let out = cmd.env("COLUMNS", "250").output().unwrap();
+    let text = env.filter(&String::from_utf8_lossy(&out.stdout));
+    assert!(text.contains("\n  if Bash(git commit:*)  async\n"), "{text}");
+    assert!(text.contains("\n  asyncRewake  shell bash  once true\n"), "{text}");
+    assert!(
+        text.contains(
+            "\n  url https://***@hooks.example.com/a/path/long/enough/to/be/cut/in/the/cell\n"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("secret") && !text.contains('\u{1b}'), "{text}");
+    // The status text: escaped, cut to 300 characters (the quotes around it besides).
+    let words: String = text.split_whitespace().collect();
+    let shown = format!("\"{}…\"", "s".repeat(299));
+    assert!(words.contains(&shown) && !words.contains(&"s".repeat(300)), "{text}");
+    for line in text.lines().filter(|l| !l.starts_with("warning[")) {
+        assert!(line.chars().count() <= 100, "{line}");
+    }
+}
+
+/// Every fact of the table is in `--json` (README "Commands"): the URL of an http
+/// handler (credentials redacted), `shell`, `once`, an mcp_tool's server and tool.
+#[test]
+fn json_has_every_fact_of_the_table() {
+    let env = TestEnv::new("list-json-facts");
+    let hooks = json!({"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "http", "url": "https://user:secret@hooks.example.com/h?token=abc"},
+        {"type": "command", "command": "./scan.sh", "shell": "bash", "once": true},
+        {"type": "mcp_tool", "server": "scanner", "tool": "scan"}
+    ]}]}});
+    env.claude_user_settings(&hooks.to_string());
+    let v = env.run(&["--profile", "claude-code", "--json", "list"]).json();
+    let h = &v["handlers"];
+    assert_eq!(h[0]["url"], "https://***@hooks.example.com/h?token=***", "{v:#}");
+    assert!(!v.to_string().contains("secret"), "{v:#}");
+    assert_eq!(
+        (&h[1]["shell"], &h[1]["once"], &h[1]["url"]),
+        (&json!("bash"), &json!(true), &json!(null))
+    );
+    assert_eq!(h[2]["mcp_tool"], json!({"server": "scanner", "tool": "scan"}));
+    let schema = hooks_cli::schema("serve").unwrap();
+    assert_eq!(hooks_tests::schema::validate_def(&schema, "listing", &v), Ok(()));
 }

@@ -203,6 +203,16 @@ fn cc_cases() -> Vec<CcCase> {
             payload: bash("ls"),
             runs: &[],
         },
+        CcCase {
+            name: "PermissionDenied evaluates if",
+            settings: json!({"hooks": {"PermissionDenied": [{"hooks": [
+                with_if("true", "Bash(rm:*)"), with_if("true", "Bash(git:*)")]}]}}),
+            managed: json!({}),
+            event: "PermissionDenied",
+            payload: json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf x"},
+                "tool_use_id": "t1", "reason": "denied"}),
+            runs: &["PermissionDenied:0:0"],
+        },
     ]
 }
 

@@ -1134,3 +1134,45 @@ fn a_filled_placeholder_value_is_never_scanned_again() {
     let expect = format!("argv:{value}\nargv:{}\nargv:{}", root.display(), project.display());
     assert_eq!(v["decision"]["context"], serde_json::json!([expect]), "{v:#}");
 }
+
+/// The install plan shows how each contributed hook runs (README "Plugins"): its `if`
+/// rule, `async` or `asyncRewake`, its `shell`; the `--json` report has them too.
+#[test]
+fn the_install_plan_shows_background_flags_if_and_shell() {
+    let env = TestEnv::new("plugins-plan-flags");
+    let hooks = r#"{"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [
+  {"type": "command", "command": "./scan.sh", "if": "Bash(git commit:*)", "async": true},
+  {"type": "command", "command": "./wake.sh", "asyncRewake": true, "shell": "bash"}
+]}]}}"#;
+    let cat = catalogue_plugin(&env, "flags", "1.0.0", hooks);
+    let out = env.run(&["marketplace", "add", "cat", &cat.display().to_string()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let refused = env.run(&["plugin", "install", "flags@cat"]);
+    assert_eq!(refused.code, 1);
+    let plan = &refused.stdout;
+    assert!(
+        plan.contains(
+            "  PostToolUse [Bash] command \"./scan.sh\" if Bash(git commit:*) async (hooks/hooks.json)\n"
+        ),
+        "{plan}"
+    );
+    assert!(
+        plan.contains(
+            "  PostToolUse [Bash] command \"./wake.sh\" shell bash asyncRewake (hooks/hooks.json)\n"
+        ),
+        "{plan}"
+    );
+    let out = env.run(&["--json", "plugin", "install", "flags@cat", "--yes"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let report = out.json();
+    let hooks = report["hooks"].as_array().unwrap();
+    let flags = |h: &Value| {
+        (h["if"].clone(), h["async"].clone(), h["async_rewake"].clone(), h["shell"].clone())
+    };
+    let j = |v: &str| serde_json::from_str::<Value>(v).unwrap();
+    assert_eq!(
+        flags(&hooks[0]),
+        (j(r#""Bash(git commit:*)""#), j("true"), Value::Null, Value::Null)
+    );
+    assert_eq!(flags(&hooks[1]), (Value::Null, j("true"), j("true"), j(r#""bash""#)));
+}

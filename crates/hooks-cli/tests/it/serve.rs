@@ -682,3 +682,56 @@ fn deepagents_runs_background_handlers_too() {
     while next().is_some() {}
     assert!(child.wait().unwrap().success());
 }
+
+/// Every line of a claude-code session whose handlers run in the background validates
+/// against `hooks schema serve` (docs/serve.md): the result with `async_pending`, the
+/// detached command, the `async_result` and `rewake` notifications, the env file.
+#[test]
+fn background_results_validate_against_the_serve_schema() {
+    let env = TestEnv::new("serve-async-schema");
+    env.claude_user_settings(
+        r#"{"hooks": {"PostToolUse": [{"hooks": [
+  {"type": "command", "async": true, "command": "echo '{\"systemMessage\": \"later\"}'"},
+  {"type": "command", "asyncRewake": true, "rewakeMessage": "M", "command": "echo vuln >&2; exit 2"},
+  {"type": "command", "command": "echo '{\"async\": true}'; echo done"},
+  {"type": "command", "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PostToolUse\", \"additionalContext\": \"now\", \"updatedToolOutput\": \"x\"}}'"}
+]}],
+  "SessionStart": [{"hooks": [
+  {"type": "command", "command": "echo 'export A=1' >> \"$CLAUDE_ENV_FILE\"; echo '{\"hookSpecificOutput\": {\"hookEventName\": \"SessionStart\", \"watchPaths\": [\"/p/a\"]}}'"}
+]}]}}"#,
+    );
+    let mut s = HostSession::start(&env, &[]);
+    s.send(&json!({"id": 1, "method": "event", "params": {"event": "PostToolUse",
+        "payload": {"tool_name": "Bash", "tool_input": {"command": "ls"},
+                    "tool_response": {}, "tool_use_id": "t1"}}}));
+    let mut seen = Vec::new();
+    while seen.iter().filter(|v: &&Value| v["method"] == "async_result").count() < 3
+        || !seen.iter().any(|v| v["id"] == 1)
+    {
+        seen.push(s.next());
+    }
+    let response = seen.iter().find(|v| v["id"] == 1).unwrap();
+    let result = &response["result"];
+    assert_eq!(
+        hooks_tests::schema::validate_def(&s.schema, "run_result", result),
+        Ok(()),
+        "{result:#}"
+    );
+    assert_eq!(
+        result["decision"]["async_pending"],
+        json!(["PostToolUse:0:0", "PostToolUse:0:1", "PostToolUse:0:2"]),
+        "{result:#}"
+    );
+    assert_eq!(result["decision"]["context"], json!(["now"]), "{result:#}");
+    s.send(&json!({"id": 2, "method": "event", "params": {"event": "SessionStart",
+        "payload": {"source": "startup"}}}));
+    let response = s.next();
+    let result = &response["result"];
+    assert_eq!(
+        hooks_tests::schema::validate_def(&s.schema, "run_result", result),
+        Ok(()),
+        "{result:#}"
+    );
+    assert_eq!(result["decision"]["env_file_vars"], json!({"A": "1"}), "{result:#}");
+    s.shutdown();
+}

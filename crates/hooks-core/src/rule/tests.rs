@@ -466,6 +466,39 @@ mod in_snapshot {
         }
     }
 
+    /// PermissionDenied is one of the five events that evaluate `if` (CLAUDE-CODE.md 2.3,
+    /// 6.3; docs/claude-code.md "`if`"): its handler loads active, with no
+    /// `if_never_evaluated`, and runs only when its rule admits the denied call.
+    #[test]
+    fn if_is_evaluated_on_permission_denied() {
+        let config = json!({"hooks": {"PermissionDenied": [{"hooks": [
+            {"type": "command", "command": "x", "if": "Bash(rm *)"},
+        ]}]}});
+        let s = snapshot(Layer::User, "/h/hooks.json", config, Profile::ClaudeCode);
+        assert!(s.diagnostics().is_empty(), "{:?}", s.diagnostics());
+        assert_eq!(s.handlers()[0].status.word_and_reason().0, "active");
+        let denied = |command: &str| {
+            let payload = json!({"tool_name": "Bash", "tool_input": {"command": command},
+                "tool_use_id": "t1", "reason": "denied by rule"});
+            let defaults = CommonDefaults {
+                session_id: "s".into(),
+                transcript_path: String::new(),
+                cwd: "/p".into(),
+                permission_mode: None,
+            };
+            Invocation::from_host_json_for(
+                Profile::ClaudeCode,
+                Event::PermissionDenied,
+                &payload,
+                &defaults,
+            )
+            .unwrap()
+            .0
+        };
+        assert_eq!(jobs(&s, denied("rm -rf /tmp/x")), ["PermissionDenied:0:0"]);
+        assert!(jobs(&s, denied("ls")).is_empty());
+    }
+
     /// F08 and table row 18: `if` on Stop loads with `if_never_evaluated`, shows
     /// `inactive` and never runs (2.3).
     #[test]

@@ -130,6 +130,12 @@ impl JsonSchema for Decision {
                     "type": "array",
                     "items": generator.subschema_for::<Diagnostic>(),
                 },
+                "async_pending": {
+                    "description": "Claude-code: the ids of the background handlers (`async`, `asyncRewake`, a command that detached) this invocation started and did not wait for, in configuration order; each delivers later (serve: an `async_result` notification). Present only when not empty.",
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "minItems": 1,
+                },
             }),
             &[
                 "continue",
