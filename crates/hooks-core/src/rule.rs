@@ -1,5 +1,5 @@
 //! The `if` condition of a handler: one permission rule, `Tool` or `Tool(specifier)`,
-//! matched against a tool call (CLAUDE-CODE.md 6.3).
+//! matched against a tool call (docs/claude-code-contract.md#cc-6.3).
 //!
 //! [`Rule::parse`] compiles the text once (at snapshot build); [`Rule::matches`] decides
 //! for one call whether the handler runs. The module does no I/O: the caller gives the
@@ -16,8 +16,8 @@ use std::fmt;
 
 use crate::event::Event;
 
-/// True on the events that evaluate `if` (CLAUDE-CODE.md 6.3): the tool events. On any
-/// other event a handler with `if` never runs (2.3).
+/// True on the events that evaluate `if` (docs/claude-code-contract.md#cc-6.3): the tool events. On
+/// any other event a handler with `if` never runs (2.3).
 pub fn evaluated_on(event: Event) -> bool {
     matches!(
         event,
@@ -126,8 +126,8 @@ pub struct RuleContext<'a> {
 }
 
 impl Rule {
-    /// Parses one rule (CLAUDE-CODE.md 6.3): `Tool` or `Tool(specifier)`, surrounding
-    /// whitespace ignored, no combinators.
+    /// Parses one rule (docs/claude-code-contract.md#cc-6.3): `Tool` or `Tool(specifier)`,
+    /// surrounding whitespace ignored, no combinators.
     pub fn parse(text: &str) -> Result<Rule, RuleError> {
         let t = text.trim();
         if t.is_empty() {

@@ -194,7 +194,7 @@ impl DebugLog {
         self.emit(DebugLevel::Handlers, &[line]);
     }
 
-    /// A host-delegated handler answered, failed or timed out (CLAUDE-CODE.md 8).
+    /// A host-delegated handler answered, failed or timed out (docs/claude-code-contract.md#cc-8).
     pub(crate) fn host_call(&self, id: &str, kind: &str, elapsed: Duration) {
         let ms = elapsed.as_secs_f64() * 1e3;
         let line = format!("{kind} handler {id}: answered by the host after {ms:.1} ms");

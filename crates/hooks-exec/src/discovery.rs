@@ -1,6 +1,6 @@
 //! Discovery of the configuration files: project root, home folder, layer paths, reading.
 //!
-//! Layout (SPEC 1), with the default [`AppNames`]:
+//! Layout (docs/spec.md#spec-1), with the default [`AppNames`]:
 //!
 //! | what | path |
 //! | --- | --- |
@@ -46,7 +46,8 @@ impl Default for AppNames {
 }
 
 impl AppNames {
-    /// The claude-code profile's names (CLAUDE-CODE.md 1.3): `.claude`, `CLAUDE_CONFIG_DIR`.
+    /// The claude-code profile's names (docs/claude-code-contract.md#cc-1.3): `.claude`,
+    /// `CLAUDE_CONFIG_DIR`.
     pub fn claude_code() -> Self {
         Self { app_dir: ".claude".to_owned(), home_env: "CLAUDE_CONFIG_DIR".to_owned() }
     }

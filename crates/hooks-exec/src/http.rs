@@ -1,5 +1,5 @@
-//! `http` handlers (CLAUDE-CODE.md 7): the engine POSTs the job's stdin bytes and turns
-//! what happens into a [`HttpOutcome`].
+//! `http` handlers (docs/claude-code-contract.md#cc-7): the engine POSTs the job's stdin bytes and
+//! turns what happens into a [`HttpOutcome`].
 //!
 //! - **Policy** (7.2): a URL no `allowedHttpHookUrls` pattern matches is never contacted
 //!   (`http_url_blocked`); the list is matched on the URL as the client parses it

@@ -1,5 +1,6 @@
-//! The settings layers (CLAUDE-CODE.md 1.2 to 1.7): which settings files a load reads,
-//! in which order, which need trust, and the policy they set.
+//! The settings layers (docs/claude-code-contract.md#cc-1.2 to
+//! docs/claude-code-contract.md#cc-1.7): which settings files a load reads, in which order, which
+//! need trust, and the policy they set.
 //!
 //! | layer | claude-code | deepagents |
 //! | --- | --- | --- |
@@ -38,7 +39,7 @@ use crate::trust::{ProjectGrant, TrustState, TrustStore};
 
 /// The claude-code managed settings file.
 pub const CLAUDE_CODE_MANAGED_SETTINGS: &str = "/etc/claude-code/managed-settings.json";
-/// The deepagents managed settings file (ours, CLAUDE-CODE.md 1.2).
+/// The deepagents managed settings file (ours, docs/claude-code-contract.md#cc-1.2).
 pub const DEEPAGENTS_MANAGED_SETTINGS: &str = "/etc/deepagents/managed-settings.json";
 
 /// The cli settings layer (ours): a file, or the JSON text itself.

@@ -186,7 +186,7 @@ fn python_callback(
 /// One registered group: event name, matcher, callables, timeout in seconds.
 type GroupSpec = (String, Option<String>, Vec<Py<PyAny>>, Option<f64>);
 
-/// Python callables answering host-delegated handlers (CLAUDE-CODE.md 8), by kind
+/// Python callables answering host-delegated handlers (docs/claude-code-contract.md#cc-8), by kind
 /// (`prompt`, `agent`, `mcp_tool`). Each call is scheduled like a callback's, on the event
 /// loop of the fire that asked, with the 8.2 request as its input; the engine enforces the
 /// handler's timeout and cancels the call's task when it passes.
@@ -419,7 +419,7 @@ impl NativeSession {
             permission_mode: Some("default".to_owned()),
         };
         // Read as the session's profile reads payloads (claude-code passes unknown keys
-        // through, CLAUDE-CODE.md 5.1).
+        // through, docs/claude-code-contract.md#cc-5.1).
         let profile = self.session.snapshot().profile();
         let (invocation, warnings) =
             Invocation::from_host_json_for(profile, event, &value, &defaults)

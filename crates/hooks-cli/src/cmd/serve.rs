@@ -86,14 +86,15 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ServeArgs) -> anyhow::Result<i32> {
         let _ = note_tx.send(text.to_owned());
     });
     session.on_status(Arc::clone(&status_listener));
-    // Background handlers that finished (CLAUDE-CODE.md 9.1): a wakeup; the loop takes
-    // the rewakes and results from the session and sends each once.
+    // Background handlers that finished (docs/claude-code-contract.md#cc-9.1): a wakeup; the loop
+    // takes the rewakes and results from the session and sends each once.
     let (bg_tx, mut bg_rx) = mpsc::unbounded_channel::<()>();
     let background_listener: AsyncResultListener = Arc::new(move |_: &AsyncResult| {
         let _ = bg_tx.send(());
     });
     session.on_async_result(Arc::clone(&background_listener));
-    // Host-delegated handlers (CLAUDE-CODE.md 8): requests to the host and cancellations.
+    // Host-delegated handlers (docs/claude-code-contract.md#cc-8): requests to the host and
+    // cancellations.
     let (host_tx, mut host_rx) = mpsc::unbounded_channel::<HostLine>();
     let host_calls = HostCalls::new(host_tx);
     let mut host = Host {
@@ -837,8 +838,8 @@ mod tests {
             r#"{"id": 1, "method": "session", "params": {"capabilities": ["sudo"]}}"#,
             "error -32602 1 \"session params: unknown variant `sudo`, expected one of `updated-input`, `pre-tool-use-updated-input`, `permission-request-updated-input`, `defer`\"",
         );
-        // A Stop without fields gets CLAUDE-CODE.md 5.2's defaults; a payload that is not
-        // an object is an error.
+        // A Stop without fields gets docs/claude-code-contract.md#cc-5.2's defaults; a payload that
+        // is not an object is an error.
         check(r#"{"id": 1, "method": "event", "params": {"event": "Stop"}}"#, "event 1 Stop");
         check(
             r#"{"id": 1, "method": "event", "params": {"event": "Stop", "payload": [1]}}"#,

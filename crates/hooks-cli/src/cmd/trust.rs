@@ -233,7 +233,8 @@ fn summary_json(h: &HookSummary) -> serde_json::Value {
         "status_message": h.status_message,
         "file": h.file,
     });
-    // The exec form's arguments and the shell (CLAUDE-CODE.md 6.1), only when written.
+    // The exec form's arguments and the shell (docs/claude-code-contract.md#cc-6.1), only when
+    // written.
     if let Some(args) = &h.args {
         value["args"] = json!(args);
     }
@@ -244,8 +245,8 @@ fn summary_json(h: &HookSummary) -> serde_json::Value {
 }
 
 /// `hooks --profile claude-code trust`: reviews and trusts the project-level settings
-/// files (`.claude/settings.json`, `.claude/settings.local.json`; CLAUDE-CODE.md 1.7),
-/// each for the `hooks_sha256` of its hook keys as shown.
+/// files (`.claude/settings.json`, `.claude/settings.local.json`;
+/// docs/claude-code-contract.md#cc-1.7), each for the `hooks_sha256` of its hook keys as shown.
 fn claude_code(
     cx: &mut Ctx<'_>,
     args: &TrustArgs,

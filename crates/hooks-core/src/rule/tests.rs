@@ -1,4 +1,5 @@
-//! The `if` grammar against CLAUDE-CODE.md 6.3: the 31-row table and one test per rule.
+//! The `if` grammar against docs/claude-code-contract.md#cc-6.3: the 31-row table and one test per
+//! rule.
 
 use serde_json::{Value, json};
 
@@ -23,7 +24,7 @@ fn bash(rule: &str, command: &str) -> bool {
 /// One row of the 6.3 table: (row, rule, tool, tool_input, source dir, runs).
 type Row = (u32, &'static str, &'static str, Value, Option<&'static str>, bool);
 
-/// CLAUDE-CODE.md 6.3, the whole table.
+/// docs/claude-code-contract.md#cc-6.3, the whole table.
 #[test]
 fn table_6_3() {
     let user = Some("/h");
@@ -341,7 +342,8 @@ fn agent_subagent_type() {
 }
 
 // ---------------------------------------------------------------------------------------
-// `if` in configuration, snapshot and dispatch (CLAUDE-CODE.md 2.3, 6.3, 6.4)
+// `if` in configuration, snapshot and dispatch (docs/claude-code-contract.md#cc-2.3,
+// docs/claude-code-contract.md#cc-6.3, docs/claude-code-contract.md#cc-6.4)
 
 mod in_snapshot {
     use serde_json::json;

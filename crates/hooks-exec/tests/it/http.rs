@@ -1,5 +1,6 @@
-//! http handlers end to end (CLAUDE-CODE.md 7, 14): a real server on 127.0.0.1, the
-//! claude-code profile, the session sending the requests.
+//! http handlers end to end (docs/claude-code-contract.md#cc-7,
+//! docs/claude-code-contract.md#cc-14): a real server on 127.0.0.1, the claude-code profile, the
+//! session sending the requests.
 
 use hooks_core::{CommonDefaults, Event, HttpPolicy, Invocation, Profile};
 use hooks_exec::{Fired, Session, SessionOptions};
@@ -32,7 +33,7 @@ impl World {
     /// Fires PreToolUse Bash with `handlers` in the user file and `policy`.
     fn fire(&self, handlers: Vec<Value>, policy: HttpPolicy) -> Fired {
         let config = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": handlers}]}});
-        // The claude-code user layer (CLAUDE-CODE.md 1.3).
+        // The claude-code user layer (docs/claude-code-contract.md#cc-1.3).
         std::fs::write(self.home().join("settings.json"), config.to_string()).unwrap();
         let mut o = SessionOptions::new(self.tmp.path().join("project"));
         o.home = Some(self.home());
