@@ -17,9 +17,10 @@ use std::fs;
 use std::path::Path;
 
 /// Dependencies hooks-core may have (normal, non-dev). `url` is the WHATWG parser the HTTP
-/// client uses: the http policy reads URLs with it (no I/O).
+/// client uses: the http policy reads URLs with it (no I/O). `strsim`: the edit distance of
+/// "did you mean" hints.
 const CORE_ALLOWED: &[&str] =
-    &["serde", "serde_json", "regex", "sha2", "thiserror", "schemars", "url"];
+    &["serde", "serde_json", "regex", "sha2", "thiserror", "schemars", "url", "strsim"];
 
 /// APIs hooks-core must not use.
 const CORE_FORBIDDEN: &[&str] =

@@ -876,31 +876,17 @@ impl<'s> Loader<'s> {
     }
 }
 
-/// The candidate closest to `word` (case-insensitive edit distance at most 2), for
-/// "did you mean" hints: event names here, tool names in `hooks doctor`.
+/// The candidate closest to `word` (case-insensitive Levenshtein distance over characters,
+/// `strsim`, at most 2; the first of equally close ones), for "did you mean" hints: event
+/// names here, tool names in `hooks doctor`.
 pub fn suggest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
     let word = word.to_lowercase();
     candidates
         .iter()
-        .map(|c| (edit_distance(&word, &c.to_lowercase()), *c))
+        .map(|c| (strsim::levenshtein(&word, &c.to_lowercase()), *c))
         .filter(|&(d, _)| d <= 2)
         .min_by_key(|&(d, _)| d)
         .map(|(_, c)| c)
-}
-
-/// Levenshtein distance over characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 #[cfg(test)]

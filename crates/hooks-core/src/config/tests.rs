@@ -1129,3 +1129,14 @@ fn claude_code_rejects_the_legacy_format() {
     assert!(p.legacy);
     assert!(!p.config.events.is_empty());
 }
+
+#[test]
+fn suggest_counts_characters_case_insensitively_and_keeps_the_first_of_a_tie() {
+    // One substituted character, even a two-byte one, is one edit.
+    assert_eq!(suggest("Bäsh", &["Read", "Bash"]), Some("Bash"));
+    assert_eq!(suggest("WRTIE", &["Write", "Edit"]), Some("Write"));
+    // Three edits is too far.
+    assert_eq!(suggest("Grpe", &["Glob"]), None);
+    // `Rea` is one edit from both; the first candidate wins.
+    assert_eq!(suggest("Rea", &["Read", "Real"]), Some("Read"));
+}
