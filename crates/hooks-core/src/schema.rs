@@ -304,9 +304,10 @@ struct HttpHandler {
     if_rule: Option<String>,
 }
 
-/// What [`crate::config`] accepts as an `http` handler's `url` (`is_http_url`): the
-/// scheme, an authority whose host (after any `user@`) is not empty and does not start
-/// with `:`, and no whitespace or control character anywhere.
+/// The written form [`crate::config`] requires of an `http` handler's `url`
+/// (`is_http_url`): the scheme, an authority whose host (after any `user@`) is not empty
+/// and does not start with `:`, and no whitespace or control character anywhere. The URL
+/// parser decides the rest (a port in range, a valid host), which a pattern cannot say.
 const URL_PATTERN: &str = "^[Hh][Tt][Tt][Pp][Ss]?://([^/?#\\s\\x00-\\x1f\\x7f-\\x9f]*@)?\
     [^/?#@:\\s\\x00-\\x1f\\x7f-\\x9f][^/?#@\\s\\x00-\\x1f\\x7f-\\x9f]*\
     ([/?#][^\\s\\x00-\\x1f\\x7f-\\x9f]*)?$";
@@ -1503,12 +1504,18 @@ mod tests {
             "https:/a",
             " https://a",
             "https://a\n",
+            "http:\\\\a",
         ] {
             assert_eq!(
                 pattern.is_match(url),
                 crate::config::is_http_url(url),
                 "{url:?}: schema and parser disagree"
             );
+        }
+        // The form is right, the parser refuses the host or port.
+        for url in ["http://host:99999/", "http://1.2.3.256/", "http://exa[mple/", "http://a:x"] {
+            assert!(pattern.is_match(url), "{url:?}");
+            assert!(!crate::config::is_http_url(url), "{url:?}");
         }
     }
 

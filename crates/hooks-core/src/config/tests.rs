@@ -1140,3 +1140,28 @@ fn suggest_counts_characters_case_insensitively_and_keeps_the_first_of_a_tie() {
     // `Rea` is one edit from both; the first candidate wins.
     assert_eq!(suggest("Rea", &["Read", "Real"]), Some("Read"));
 }
+
+#[test]
+fn http_urls_load_only_when_the_connection_can_parse_them() {
+    let handlers = [
+        "http://127.0.0.1:8080/hook",
+        "HTTPS://Hooks.Example.com./a?b#c",
+        "http://host:99999/",
+        "http://1.2.3.256/",
+        "http://exa[mple.com/",
+        "http:///host/",
+        "https:/host",
+    ]
+    .map(|url| format!(r#"{{"type": "http", "url": "{url}"}}"#))
+    .join(",");
+    let text = format!(r#"{{"hooks": {{"Stop": [{{"hooks": [{handlers}]}}]}}}}"#);
+    let p = parse_config_for(text.as_bytes(), F, ConfigKind::User, Profile::ClaudeCode);
+    let bad: Vec<String> = p
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "invalid_config")
+        .filter_map(|d| d.field.clone())
+        .collect();
+    let f = "hooks.Stop[0].hooks";
+    assert_eq!(bad, (2..7).map(|i| format!("{f}[{i}].url")).collect::<Vec<_>>());
+}

@@ -326,19 +326,19 @@ fn present<'h>(h: &'h Spanned, key: &str) -> Option<&'h Spanned> {
     h.get(key).map(|m| &m.value).filter(|v| !v.value.is_null())
 }
 
-/// True for `http://` or `https://` (scheme case-insensitive) followed by a host.
+/// True when the connection can take `url` as written: the `url` crate (the parser the
+/// HTTP client and [`crate::HttpPolicy::check_url`] use) reads an `http` or `https` URL with
+/// a host from it, and the text is that URL's usual form: `http://` or `https://` (scheme
+/// case-insensitive) right before the authority, and no whitespace or control character
+/// anywhere (the parser would drop or re-encode them silently).
 pub(crate) fn is_http_url(url: &str) -> bool {
-    let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
-    let rest = if lower.starts_with("https://") {
-        &url[8..]
-    } else if lower.starts_with("http://") {
-        &url[7..]
-    } else {
-        return false;
-    };
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let host = authority.rsplit('@').next().unwrap_or("");
-    !host.is_empty()
-        && !host.starts_with(':')
+    let written = ["http://", "https://"].iter().any(|scheme| {
+        url.get(..scheme.len()).is_some_and(|s| s.eq_ignore_ascii_case(scheme))
+            && !url[scheme.len()..].starts_with(['/', '\\'])
+    });
+    written
         && !url.chars().any(|c| c.is_whitespace() || c.is_control())
+        && url::Url::parse(url).is_ok_and(|u| {
+            matches!(u.scheme(), "http" | "https") && u.host_str().is_some_and(|h| !h.is_empty())
+        })
 }

@@ -316,6 +316,13 @@ fn webfetch_domains() {
     assert!(wf("WebFetch(domain:*)", "https://anything.test/"));
     assert!(!wf("WebFetch(domain:example.com)", "https://evil.com/?example.com"));
     assert!(wf("WebFetch(domain:example.com)", "http://example.com"));
+    // The host is the one a fetch reaches (the WHATWG parser): `\` ends the authority of an
+    // http URL, so this request goes to evil.com, and `a.b.c.256` is no address.
+    let tricky = "https://evil.com\\@example.com/";
+    assert!(!wf("WebFetch(domain:example.com)", tricky), "the fetch goes to evil.com");
+    assert!(wf("WebFetch(domain:evil.com)", tricky));
+    assert!(wf("WebFetch(domain:example.com)", "https://%65xample.com/"), "percent-decoded");
+    assert!(wf("WebFetch(domain:example.com)", "https://1.2.3.256/"), "unparsable: runs");
 }
 
 #[test]
