@@ -19,7 +19,7 @@ use anyhow::bail;
 use hooks_core::{Capabilities, Diagnostic, LayerDocument, Profile};
 use hooks_exec::{
     AppNames, CliSettings, LoadRequest, Paths, ProjectGrant, SessionOptions, Sources,
-    find_project_root, resolve_home,
+    find_project_root, session_home,
 };
 use hooks_plugins::{
     ClaudeLayerOptions, ClaudePaths, ClaudePluginSettings, LayerOptions, claude_plugin_layers,
@@ -71,17 +71,13 @@ impl Setup {
     pub fn new(global: &GlobalArgs, env: &Env) -> anyhow::Result<Setup> {
         let profile = profile(global, env)?;
         // The claude-code home is `$CLAUDE_CONFIG_DIR`, else `~/.claude`
-        // (docs/claude-code-contract.md#cc-1.3).
-        let names = match profile {
-            Profile::ClaudeCode => AppNames::claude_code(),
-            Profile::DeepAgents => AppNames::default(),
-        };
+        // (docs/claude-code-contract.md#cc-1.3): the session's rule, `session_home`.
         let cwd = env.cwd.clone();
-        let home = resolve_home(
+        let (names, home) = session_home(
             global.home.as_deref().map(|h| absolute(h, &cwd)).as_deref(),
-            env.var(&names.home_env),
-            env.var("HOME").map(Path::new),
-            &names,
+            profile,
+            &AppNames::default(),
+            |name| env.var(name).map(ToOwned::to_owned),
         )?;
         let paths = match &global.project {
             Some(dir) => {

@@ -42,7 +42,7 @@ use hooks_core::text::{format_rfc3339, unix_seconds};
 
 use crate::callback::{CallbackGroup, run_callback};
 use crate::debug::{DebugLog, DebugSink};
-use crate::discovery::{AppNames, HomeError, LayerFile, Paths, read_project_file, resolve_home};
+use crate::discovery::{AppNames, HomeError, LayerFile, Paths, read_project_file, session_home};
 use crate::env::{EnvPolicy, scrub, strip_profile};
 use crate::host::{HostHandlers, run_host_call};
 use crate::process::{self, ProcessSpec};
@@ -143,6 +143,18 @@ impl SessionOptions {
             host_handlers: None,
             receipts: true,
         }
+    }
+
+    /// The home folder this session uses and the names it goes by ([`session_home`]):
+    /// [`Self::home`], else the home variable of [`Self::env`] (this process's environment
+    /// when `None`), else `~/{app_dir}`. A host that reads the home before the session
+    /// starts (for plugin documents) calls this, so both agree.
+    pub fn resolved_home(&self) -> Result<(AppNames, PathBuf), HomeError> {
+        let var = |name: &str| match &self.env {
+            Some(env) => env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()),
+            None => std::env::var_os(name),
+        };
+        session_home(self.home.as_deref(), self.profile, &self.names, var)
     }
 }
 
@@ -306,20 +318,7 @@ impl Session {
         let host_env: Vec<(OsString, OsString)> =
             options.env.clone().unwrap_or_else(|| std::env::vars_os().collect());
         let lookup = |name: &str| host_env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
-        let user_home = lookup("HOME").map(PathBuf::from);
-        let names =
-            if options.profile == Profile::ClaudeCode && options.names == AppNames::default() {
-                AppNames::claude_code()
-            } else {
-                options.names.clone()
-            };
-        let home = resolve_home(
-            options.home.as_deref(),
-            lookup(&names.home_env).as_deref(),
-            user_home.as_deref(),
-            &names,
-        )
-        .map_err(SessionError::Home)?;
+        let (names, home) = options.resolved_home().map_err(SessionError::Home)?;
         let paths = match &options.project {
             Some(root) => Paths::new(absolute(root, &options.cwd), home, &names),
             None => Paths::discover(&options.cwd, home, &names),

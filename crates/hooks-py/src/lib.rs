@@ -21,7 +21,7 @@ use std::time::Duration;
 use hooks_core::{Capabilities, CommonDefaults, Event, Handler, Invocation};
 use hooks_exec::{
     CallbackGroup, CallbackInput, Fired, Home, HostCall, HostFuture, HostHandlers, Session,
-    SessionOptions, resolve_home,
+    SessionOptions,
 };
 use hooks_plugins::{LayerOptions, dev_plugin_layer, plugin_layers};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -285,18 +285,10 @@ impl NativeSession {
             options.host_handlers = Some(Arc::new(PyHostHandlers { handlers }));
         }
         let session = py.detach(move || -> Result<Session, String> {
-            // The plugin documents live in the home; resolve it as the session will.
-            let host_env: Vec<(std::ffi::OsString, std::ffi::OsString)> =
-                options.env.clone().unwrap_or_else(|| std::env::vars_os().collect());
-            let lookup =
-                |name: &str| host_env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
-            let home = resolve_home(
-                options.home.as_deref(),
-                lookup(&options.names.home_env).as_deref(),
-                lookup("HOME").map(PathBuf::from).as_deref(),
-                &options.names,
-            )
-            .map_err(|e| format!("cannot determine the hooks home: {e}"))?;
+            // The plugin documents live in the home; the session's own rule reads it.
+            let (_, home) = options
+                .resolved_home()
+                .map_err(|e| format!("cannot determine the hooks home: {e}"))?;
             let home = Home::new(home);
             let (mut docs, mut diags) =
                 plugin_layers(&home, &LayerOptions { require_verified, ..LayerOptions::default() });
