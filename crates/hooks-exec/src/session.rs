@@ -150,11 +150,17 @@ impl SessionOptions {
     /// when `None`), else `~/{app_dir}`. A host that reads the home before the session
     /// starts (for plugin documents) calls this, so both agree.
     pub fn resolved_home(&self) -> Result<(AppNames, PathBuf), HomeError> {
-        let var = |name: &str| match &self.env {
-            Some(env) => env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()),
-            None => std::env::var_os(name),
-        };
+        let var = |name: &str| host_var(self.env.as_deref(), name);
         session_home(self.home.as_deref(), self.profile, &self.names, var)
+    }
+}
+
+/// A variable of the host environment a session was given ([`SessionOptions::env`]; this
+/// process's when `None`), before any scrubbing: the first entry of that name.
+fn host_var(env: Option<&[(OsString, OsString)]>, name: &str) -> Option<OsString> {
+    match env {
+        Some(env) => env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()),
+        None => std::env::var_os(name),
     }
 }
 
@@ -971,10 +977,14 @@ impl Session {
                 let handler = handler.clone();
                 let policy = snapshot.http_policy().clone();
                 let body = Arc::clone(&job.stdin);
+                // Header variables (7.2) come from the session's host environment.
+                let env = self.options.env.clone();
                 Box::pin(async move {
                     let started = Instant::now();
                     let _active = status.start(text);
-                    let lookup = |name: &str| std::env::var(name).ok();
+                    let lookup = move |name: &str| {
+                        host_var(env.as_deref(), name).and_then(|v| v.into_string().ok())
+                    };
                     let output =
                         crate::http::run_http(handler, policy, body, timeout, lookup).await;
                     let run = HandlerRun::not_a_process(id, &output, started.elapsed());
