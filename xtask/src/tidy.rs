@@ -6,19 +6,35 @@
 //!   API is exactly the list written there;
 //! - no file git tracks is over [`TRACKED_FILE_LIMIT`]: build outputs (an extension module
 //!   `maturin develop` leaves beside the Python package, a binary) are made again, never
-//!   committed.
+//!   committed;
+//! - Rust sources under `crates/`, `xtask/` and `tests/` cite the repository's own pages:
+//!   no document outside the repository by name ([`OUTSIDE_DOCS`]), and every
+//!   page of `docs/` they cite (`spec.md#spec-7.5`) exists and has that anchor (an
+//!   `id="..."` or a heading's slug).
 
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::Path;
 
 /// Dependencies hooks-core may have (normal, non-dev). `url` is the WHATWG parser the HTTP
-/// client uses: the http policy reads URLs with it (no I/O).
+/// client uses: the http policy reads URLs with it (no I/O). `strsim`: the edit distance of
+/// "did you mean" hints.
 const CORE_ALLOWED: &[&str] =
-    &["serde", "serde_json", "regex", "sha2", "thiserror", "schemars", "url"];
+    &["serde", "serde_json", "regex", "sha2", "thiserror", "schemars", "url", "strsim"];
 
 /// APIs hooks-core must not use.
 const CORE_FORBIDDEN: &[&str] =
     &["std::fs", "std::env", "std::process", "std::net", "tokio", "std::io::stdin", "println!"];
+
+/// Names of documents that are not in the repository, which a comment must not cite (a
+/// reader cannot follow them): the contract lives in `docs/spec.md` and
+/// `docs/claude-code-contract.md`. Split with `concat!` so this file does not cite them.
+const OUTSIDE_DOCS: &[&str] = &[
+    concat!("SP", "EC"),
+    concat!("CLAUDE-", "CODE"),
+    concat!("DIA", "LECTS"),
+    concat!("../", "shared"),
+];
 
 /// The largest file the repository may track, in bytes.
 const TRACKED_FILE_LIMIT: u64 = 1024 * 1024;
@@ -41,6 +57,7 @@ pub fn run(root: &Path) -> Result<(), String> {
     });
     check_explicit_exports(&root.join("crates/hooks-exec/src/lib.rs"), &mut problems);
     check_tracked_sizes(root, &mut problems);
+    check_citations(root, &mut problems);
     if problems.is_empty() { Ok(()) } else { Err(problems.join("\n")) }
 }
 
@@ -173,9 +190,154 @@ fn glob_reexports(text: &str) -> Vec<usize> {
     lines
 }
 
+/// Every `.rs` file under `crates/`, `xtask/` and `tests/` (test files included) cites no
+/// document outside the repository, and only `docs/` pages and anchors that exist.
+fn check_citations(root: &Path, problems: &mut Vec<String>) {
+    let mut pages: HashMap<String, Option<HashSet<String>>> = HashMap::new();
+    for dir in ["crates", "xtask", "tests"] {
+        walk(&root.join(dir), &mut |path| {
+            if path.extension().is_none_or(|e| e != "rs") {
+                return;
+            }
+            let Ok(text) = fs::read_to_string(path) else { return };
+            let shown = path.strip_prefix(root).unwrap_or(path).display();
+            for (line, name) in outside_citations(&text) {
+                problems.push(format!(
+                    "{shown}:{line}: cites `{name}`, which is not in the repository; cite \
+                     the pages of docs/ (spec.md#spec-7.5, claude-code-contract.md#cc-6.5)"
+                ));
+            }
+            for link in doc_links(&text) {
+                let anchors = pages.entry(link.page.clone()).or_insert_with(|| {
+                    fs::read_to_string(root.join("docs").join(&link.page))
+                        .ok()
+                        .map(|page| page_anchors(&page))
+                });
+                let line = link.line;
+                match (anchors, &link.anchor) {
+                    (None, _) => problems.push(format!(
+                        "{shown}:{line}: cites docs/{}, which does not exist",
+                        link.page
+                    )),
+                    (Some(ids), Some(anchor)) if !ids.contains(anchor) => problems.push(format!(
+                        "{shown}:{line}: cites docs/{}#{anchor}, an anchor that page lacks",
+                        link.page
+                    )),
+                    _ => {}
+                }
+            }
+        });
+    }
+}
+
+/// The 1-based lines citing a document of [`OUTSIDE_DOCS`], with the name: as a whole word
+/// (alone or with `.md`, not inside an identifier such as `APP_…IFIC_PASSWORD` or an
+/// environment variable with `_`), and the path to the folder beside the repository anywhere.
+fn outside_citations(text: &str) -> Vec<(usize, &'static str)> {
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut found = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        for name in OUTSIDE_DOCS {
+            let whole_word = name.chars().all(|c| is_word(c) || c == '-');
+            let hit = line.match_indices(name).any(|(at, _)| {
+                let before = line[..at].chars().next_back();
+                let after = line[at + name.len()..].chars().next();
+                !whole_word
+                    || (!before.is_some_and(|c| is_word(c) || c == '-')
+                        && !after.is_some_and(|c| is_word(c) || c == '-'))
+            });
+            if hit {
+                found.push((n + 1, *name));
+            }
+        }
+    }
+    found
+}
+
+/// One page of `docs/` (and its anchor, when given) a source file cites.
+#[derive(Debug, PartialEq)]
+struct DocLink {
+    line: usize,
+    page: String,
+    anchor: Option<String>,
+}
+
+/// Every `docs/` page cited in `text`, with its `#anchor` when given (a page name of letters,
+/// digits, `-` and `_`; an anchor of those and `.`, without a sentence's final `.`).
+fn doc_links(text: &str) -> Vec<DocLink> {
+    let name_char = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    let mut links = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        for (at, _) in line.match_indices("docs/") {
+            if line[..at].ends_with(|c: char| name_char(c) || c == '/' || c == '.') {
+                continue;
+            }
+            let rest = &line[at + "docs/".len()..];
+            let name_len = rest.find(|c: char| !name_char(c)).unwrap_or(rest.len());
+            let Some(after) = rest[name_len..].strip_prefix(".md") else { continue };
+            if name_len == 0 || after.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+                continue;
+            }
+            let anchor = after.strip_prefix('#').map(|a| {
+                let len = a.find(|c: char| !name_char(c) && c != '.').unwrap_or(a.len());
+                a[..len].trim_end_matches('.').to_owned()
+            });
+            let page = format!("{}.md", &rest[..name_len]);
+            links.push(DocLink { line: n + 1, page, anchor: anchor.filter(|a| !a.is_empty()) });
+        }
+    }
+    links
+}
+
+/// The anchors of a Markdown page: every `id="..."` (an `<a id>` before a rule) and the
+/// GitHub slug of every heading.
+fn page_anchors(markdown: &str) -> HashSet<String> {
+    let mut ids = HashSet::new();
+    let mut rest = markdown;
+    while let Some(at) = rest.find("id=\"") {
+        rest = &rest[at + 4..];
+        let Some(end) = rest.find('"') else { break };
+        ids.insert(rest[..end].to_owned());
+        rest = &rest[end..];
+    }
+    let mut fenced = false;
+    for line in markdown.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced && line.starts_with('#') {
+            ids.insert(heading_slug(line.trim_start_matches('#')));
+        }
+    }
+    ids
+}
+
+/// GitHub's anchor for a heading: HTML tags dropped, lower-cased, every character but
+/// letters, digits, `-`, `_` and spaces removed, spaces turned into `-`.
+fn heading_slug(heading: &str) -> String {
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in heading.trim().chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            _ if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text.trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ' '))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::glob_reexports;
+    use super::{
+        DocLink, OUTSIDE_DOCS, doc_links, glob_reexports, heading_slug, outside_citations,
+        page_anchors,
+    };
 
     #[test]
     fn glob_reexports_are_found_with_their_lines() {
@@ -190,5 +352,64 @@ mod tests {
                     pub use f::Four; // not * here\n";
         assert_eq!(glob_reexports(text), [3, 6]);
         assert_eq!(glob_reexports("pub use a::{A, B};\npub use b::C;\n"), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn outside_documents_are_found_by_whole_name() {
+        let [spec, cc, dialects, shared] = OUTSIDE_DOCS else { panic!("four names") };
+        let text = format!(
+            "//! Doc.\n\
+             // as {spec} 4.2 says\n\
+             // ({cc}.md 6.5 rule 8)\n\
+             let x = APP_{spec}IFIC_PASSWORD; // {spec}S and {spec}_X are not it\n\
+             // CLAUDE_CODE_SESSION_ID is a variable\n\
+             // see {dialects}.md\n\
+             // read ../../{shared}/x\n\
+             // {spec}.md\n"
+        );
+        assert_eq!(
+            outside_citations(&text),
+            [(2, *spec), (3, *cc), (6, *dialects), (7, *shared), (8, *spec)]
+        );
+        assert!(outside_citations("// docs/spec.md#spec-7.5\n").is_empty());
+    }
+
+    #[test]
+    fn doc_links_are_read_with_their_anchors() {
+        let text = "// see docs/spec.md#spec-7.5.\n\
+                    // (docs/claude-code-contract.md#cc-6.5-8, docs/claude-code.md)\n\
+                    // docs/claude-code-contract.md#cc-F53's row; not mydocs/x.md nor docs/x.mdx\n\
+                    // crates/docs/y.md is not a page either; docs/serve.md#\n";
+        let link = |line, page: &str, anchor: Option<&str>| DocLink {
+            line,
+            page: page.to_owned(),
+            anchor: anchor.map(str::to_owned),
+        };
+        assert_eq!(
+            doc_links(text),
+            [
+                link(1, "spec.md", Some("spec-7.5")),
+                link(2, "claude-code-contract.md", Some("cc-6.5-8")),
+                link(2, "claude-code.md", None),
+                link(3, "claude-code-contract.md", Some("cc-F53")),
+                link(4, "serve.md", None),
+            ]
+        );
+    }
+
+    #[test]
+    fn page_anchors_are_ids_and_heading_slugs() {
+        let page = "# The claude-code profile\n\
+                    ## <a id=\"cc-6\"></a>6. Command handlers\n\
+                    <a id=\"cc-6.5\"></a>6.5 **Exit codes**\n\
+                    ```\n# not a heading\n```\n\
+                    ### `CLAUDE_ENV_FILE`, the env file\n";
+        let ids = page_anchors(page);
+        for id in ["cc-6", "cc-6.5", "the-claude-code-profile", "6-command-handlers"] {
+            assert!(ids.contains(id), "{id} in {ids:?}");
+        }
+        assert!(ids.contains("claude_env_file-the-env-file"), "{ids:?}");
+        assert!(!ids.contains("not-a-heading"));
+        assert_eq!(heading_slug(" Events (1.2, 4.1) "), "events-12-41");
     }
 }

@@ -20,7 +20,7 @@ use hooks_core::profile::Layers;
 use hooks_core::{Capabilities, Diagnostic, LayerDocument, Profile};
 use hooks_exec::{
     AppNames, CliSettings, LoadRequest, Paths, ProjectGrant, SessionOptions, Sources,
-    find_project_root, resolve_home,
+    find_project_root, session_home,
 };
 use hooks_plugins::{
     ClaudeLayerOptions, ClaudePaths, ClaudePluginSettings, LayerOptions, claude_plugin_layers,
@@ -71,14 +71,14 @@ impl Setup {
     /// `--plugin-dir` folder is an error.
     pub fn new(global: &GlobalArgs, env: &Env) -> anyhow::Result<Setup> {
         let profile = profile(global, env)?;
-        // The claude-code home is `$CLAUDE_CONFIG_DIR`, else `~/.claude` (CLAUDE-CODE.md 1.3).
-        let names = AppNames::of(profile);
+        // The claude-code home is `$CLAUDE_CONFIG_DIR`, else `~/.claude`
+        // (docs/claude-code-contract.md#cc-1.3).
         let cwd = env.cwd.clone();
-        let home = resolve_home(
+        let (names, home) = session_home(
             global.home.as_deref().map(|h| absolute(h, &cwd)).as_deref(),
-            env.var(&names.home_env),
-            env.var("HOME").map(Path::new),
-            &names,
+            profile,
+            &AppNames::default(),
+            |name| env.var(name).map(ToOwned::to_owned),
         )?;
         let paths = match &global.project {
             Some(dir) => {
@@ -119,7 +119,7 @@ impl Setup {
     /// documents (the snapshot reports those of the documents that load).
     ///
     /// In the claude-code profile the installed plugins are ours and Claude Code's
-    /// (CLAUDE-CODE.md 12.1), enabled by [`Setup::claude_plugin_settings`].
+    /// (docs/claude-code-contract.md#cc-12.1), enabled by [`Setup::claude_plugin_settings`].
     pub fn plugin_layers(&self) -> (Vec<LayerDocument>, Vec<Diagnostic>) {
         let (mut docs, mut diags) = match self.claude_layer_options() {
             Some(options) => claude_plugin_layers(&self.paths.home, &options),
@@ -155,7 +155,7 @@ impl Setup {
     /// managed `disableCommandPluginSources`), read with the same trust as the session
     /// (an untrusted project or local file says nothing); where they name no plugin,
     /// enablement falls back to our `plugin_state.json`, the marketplace entry and
-    /// `plugin.json` (CLAUDE-CODE.md 12.2).
+    /// `plugin.json` (docs/claude-code-contract.md#cc-12.2).
     pub fn claude_plugin_settings(&self) -> ClaudePluginSettings {
         let grant =
             if self.trust_project_hooks { ProjectGrant::BytesAtStart } else { ProjectGrant::None };
@@ -185,7 +185,8 @@ impl Setup {
     pub fn session_options(&self, global: &GlobalArgs, env: &Env) -> SessionOptions {
         let mut options = SessionOptions::new(self.cwd.clone());
         options.profile = self.profile;
-        // claude-code applies every output of CLAUDE-CODE.md 4.2 (11, capabilities row).
+        // claude-code applies every output of docs/claude-code-contract.md#cc-4.2 (11, capabilities
+        // row).
         options.capabilities = self.profile.rules().capabilities;
         options.project = Some(self.paths.project_root.clone());
         options.home = Some(self.paths.home.root().to_path_buf());
@@ -270,8 +271,8 @@ pub(crate) fn profile(global: &GlobalArgs, env: &Env) -> anyhow::Result<Profile>
 }
 
 /// The engine's capabilities for a host's `--capability` list: the profile's (deepagents:
-/// nothing optional applied; claude-code: every output of CLAUDE-CODE.md 4.2) plus each
-/// one named.
+/// nothing optional applied; claude-code: every output of docs/claude-code-contract.md#cc-4.2) plus
+/// each one named.
 pub(crate) fn host_capabilities(profile: Profile, list: &[Capability]) -> Capabilities {
     list.iter().fold(profile.rules().capabilities, |caps, c| match c {
         Capability::Defer => caps.with_defer(true),

@@ -1,4 +1,4 @@
-//! Background handlers (CLAUDE-CODE.md 9), without I/O: what a finished background
+//! Background handlers (docs/claude-code-contract.md#cc-9), without I/O: what a finished background
 //! handler delivers, and the detach line of a synchronous command.
 //!
 //! A handler with `async: true` (or `asyncRewake: true`) becomes a [`Job`](crate::Job) with
@@ -48,7 +48,7 @@ impl Background {
 }
 
 /// What a finished background handler delivers to the model on its next turn
-/// (CLAUDE-CODE.md 9.1 rule 3).
+/// (docs/claude-code-contract.md#cc-9.1-3).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema), schemars(rename = "async_result"))]
 pub struct AsyncResult {
@@ -67,7 +67,7 @@ pub struct AsyncResult {
 }
 
 /// An `asyncRewake` handler's exit 2: wake the model, even when the session is idle
-/// (CLAUDE-CODE.md 9.2).
+/// (docs/claude-code-contract.md#cc-9.2).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema), schemars(rename = "rewake"))]
 pub struct Rewake {
@@ -93,7 +93,7 @@ pub struct BackgroundFinish {
 }
 
 /// Turns what the host observed of a finished background handler into its result
-/// (CLAUDE-CODE.md 9.1 rule 2, 9.2).
+/// (docs/claude-code-contract.md#cc-9.1-2, docs/claude-code-contract.md#cc-9.2).
 ///
 /// - exit 0: stdout is read as an output object, but only `additionalContext` (top level or
 ///   in `hookSpecificOutput`) and `systemMessage` count, both as context; a wrongly typed
@@ -168,7 +168,7 @@ pub fn finish_background(
 }
 
 /// The result of a background handler the host stopped (session end): `cancelled`, its
-/// process group killed (CLAUDE-CODE.md 9.1 rule 5).
+/// process group killed (docs/claude-code-contract.md#cc-9.1-5).
 pub fn cancelled(event: Event, handler_id: &str) -> AsyncResult {
     AsyncResult {
         handler_id: handler_id.to_owned(),
@@ -188,9 +188,9 @@ pub fn timeout_message(timeout_secs: f64) -> String {
 }
 
 /// Checks the first stdout line of a synchronous command for the detach line
-/// (CLAUDE-CODE.md 9.3): `line` is the text up to the first `\n` (leading whitespace and a
-/// UTF-8 BOM allowed). `Some(asyncTimeout)` when it is an object with `async: true` and
-/// at most one other key, a non-negative number `asyncTimeout` (in milliseconds, `None`
+/// (docs/claude-code-contract.md#cc-9.3): `line` is the text up to the first `\n` (leading
+/// whitespace and a UTF-8 BOM allowed). `Some(asyncTimeout)` when it is an object with `async:
+/// true` and at most one other key, a non-negative number `asyncTimeout` (in milliseconds, `None`
 /// when absent).
 pub fn detach_line(line: &[u8]) -> Option<Option<f64>> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
@@ -218,8 +218,8 @@ pub fn detach_line(line: &[u8]) -> Option<Option<f64>> {
     Some(timeout)
 }
 
-/// The async response of a detached command (CLAUDE-CODE.md 9.3): the first line after
-/// the detach line that starts with `{` and parses as an object, other detach lines
+/// The async response of a detached command (docs/claude-code-contract.md#cc-9.3): the first line
+/// after the detach line that starts with `{` and parses as an object, other detach lines
 /// skipped.
 pub fn async_response(stdout: &[u8]) -> Option<Value> {
     let mut lines = stdout.split(|b| *b == b'\n');

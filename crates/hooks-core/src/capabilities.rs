@@ -1,7 +1,7 @@
 //! Host capabilities: which optional output fields the host applies.
 //!
-//! The hook output contract defines fields that not every host can honour (SPEC 9). A field
-//! the host does not apply is still parsed and validated, then reported as
+//! The hook output contract defines fields that not every host can honour (docs/spec.md#spec-9). A
+//! field the host does not apply is still parsed and validated, then reported as
 //! `unsupported_field` with the reference's wording and left out of the decision. The
 //! default set is Deep Agents Code's, which applies none of them; the Claude Agent SDK
 //! profile applies tool-input rewrites (`updatedInput`).
@@ -21,15 +21,15 @@ pub struct Capabilities {
     /// PermissionRequest `hookSpecificOutput.decision.updatedInput` (with `behavior:
     /// "allow"`), returned as the decision's `updated_input`.
     pub permission_request_updated_input: bool,
-    /// PreToolUse `permissionDecision: "defer"` (CLAUDE-CODE.md 11.3): the host can pause
-    /// the call for later (a non-interactive run with a single tool call). Without it a
+    /// PreToolUse `permissionDecision: "defer"` (docs/claude-code-contract.md#cc-11.3): the host
+    /// can pause the call for later (a non-interactive run with a single tool call). Without it a
     /// defer is `defer_ignored` and ranks as no decision (claude-code profile).
     pub defer: bool,
-    /// The outputs CLAUDE-CODE.md 4.2 adds to SPEC's (claude-code profile): SessionStart
-    /// `initialUserMessage`, `sessionTitle`, `watchPaths`, `reloadSkills`; UserPromptSubmit
-    /// `sessionTitle`; PermissionRequest `updatedPermissions`; PostToolUse
+    /// The outputs docs/claude-code-contract.md#cc-4.2 adds to docs/spec.md's (claude-code
+    /// profile): SessionStart `initialUserMessage`, `sessionTitle`, `watchPaths`, `reloadSkills`;
+    /// UserPromptSubmit `sessionTitle`; PermissionRequest `updatedPermissions`; PostToolUse
     /// `updatedToolOutput`, `updatedMCPToolOutput`, `classifierContext`. Without it they
-    /// are `unsupported_field`, as SPEC 9 says.
+    /// are `unsupported_field`, as docs/spec.md#spec-9 says.
     pub claude_code_outputs: bool,
 }
 
@@ -61,8 +61,8 @@ impl Capabilities {
         }
     }
 
-    /// Claude Code (CLAUDE-CODE.md 11, capabilities row): every output of 4.2 is applied;
-    /// `defer` stays off, since it needs a non-interactive run with a single tool call
+    /// Claude Code (docs/claude-code-contract.md#cc-11, capabilities row): every output of 4.2 is
+    /// applied; `defer` stays off, since it needs a non-interactive run with a single tool call
     /// (the host turns it on with [`Capabilities::with_defer`]). Hosts may narrow it.
     pub const fn claude_code() -> Self {
         Self {
@@ -80,7 +80,7 @@ impl Capabilities {
         self
     }
 
-    /// Returns a copy with the outputs CLAUDE-CODE.md 4.2 adds applied or not.
+    /// Returns a copy with the outputs docs/claude-code-contract.md#cc-4.2 adds applied or not.
     #[must_use]
     pub const fn with_claude_code_outputs(mut self, applied: bool) -> Self {
         self.claude_code_outputs = applied;

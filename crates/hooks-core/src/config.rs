@@ -30,7 +30,7 @@ pub(crate) fn known_handler_keys() -> Vec<(&'static str, Vec<&'static str>)> {
         .collect()
 }
 
-/// The shell that runs a shell-form command (CLAUDE-CODE.md 6.1 `shell`).
+/// The shell that runs a shell-form command (docs/claude-code-contract.md#cc-6.1 `shell`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Shell {
@@ -97,28 +97,30 @@ pub struct GroupConfig {
 #[derive(Debug, Clone, PartialEq)]
 pub struct HandlerConfig {
     /// Shell command, run by `/bin/sh -c` when `argv` and `args` are absent; with `args`,
-    /// the program of the exec form (CLAUDE-CODE.md 6.1).
+    /// the program of the exec form (docs/claude-code-contract.md#cc-6.1).
     pub command: Option<String>,
     /// Program and arguments, run without a shell.
     pub argv: Option<Vec<String>>,
-    /// `args` (CLAUDE-CODE.md 6.1): the exec form, argv = [`command`, ...`args`], run
-    /// without a shell; `Some(vec![])` is valid. Never set together with `argv`.
+    /// `args` (docs/claude-code-contract.md#cc-6.1): the exec form, argv = [`command`, ...`args`],
+    /// run without a shell; `Some(vec![])` is valid. Never set together with `argv`.
     pub args: Option<Vec<String>>,
-    /// `shell` as written (CLAUDE-CODE.md 6.1): the shell of the shell form; ignored in
-    /// exec form.
+    /// `shell` as written (docs/claude-code-contract.md#cc-6.1): the shell of the shell form;
+    /// ignored in exec form.
     pub shell: Option<Shell>,
-    /// `once` as written (CLAUDE-CODE.md 6.1): accepted without effect in files.
+    /// `once` as written (docs/claude-code-contract.md#cc-6.1): accepted without effect in files.
     pub once: Option<bool>,
     /// Timeout in seconds (finite, > 0); `None` means the event default.
     pub timeout: Option<f64>,
     /// Status line text while the handler runs.
     pub status_message: Option<String>,
-    /// The `if` rule as written (CLAUDE-CODE.md 6.3), checked by [`crate::rule::Rule::parse`].
+    /// The `if` rule as written (docs/claude-code-contract.md#cc-6.3), checked by
+    /// [`crate::rule::Rule::parse`].
     pub if_condition: Option<String>,
     /// Set for handlers migrated from the legacy format: output and exit status ignored.
     pub legacy: Option<LegacyHandler>,
-    /// `async`, `asyncRewake`, `rewakeMessage`, `rewakeSummary` as written (CLAUDE-CODE.md
-    /// 9; both profiles, 1.2), except that the deepagents profile leaves out `async: false`.
+    /// `async`, `asyncRewake`, `rewakeMessage`, `rewakeSummary` as written
+    /// (docs/claude-code-contract.md#cc-9; both profiles, 1.2), except that the deepagents profile
+    /// leaves out `async: false`.
     pub background: AsyncSpec,
     /// The handler type and its fields; [`HandlerType::Command`] for `command` (then
     /// `command` or `argv` is set).
@@ -129,8 +131,9 @@ pub struct HandlerConfig {
     pub position: Option<Position>,
 }
 
-/// The background fields of a command handler (CLAUDE-CODE.md 9.1, 9.2), as written:
-/// `None` is absent. They are part of the handler's identity (6.4).
+/// The background fields of a command handler (docs/claude-code-contract.md#cc-9.1,
+/// docs/claude-code-contract.md#cc-9.2), as written: `None` is absent. They are part of the
+/// handler's identity (6.4).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct AsyncSpec {
     /// `async`.
@@ -156,12 +159,13 @@ impl AsyncSpec {
 }
 
 /// True for the events on which `async` is ignored with `unsupported_field` and the handler
-/// runs synchronously (CLAUDE-CODE.md 9.1 rule 7: WorktreeCreate, which needs its answer).
+/// runs synchronously (docs/claude-code-contract.md#cc-9.1-7: WorktreeCreate, which needs its
+/// answer).
 pub fn async_ignored_on(event: Event) -> bool {
     event.name() == "WorktreeCreate"
 }
 
-/// A side-effect-only handler migrated from the legacy format (SPEC 3).
+/// A side-effect-only handler migrated from the legacy format (docs/spec.md#spec-3).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LegacyHandler {
     /// The legacy event name (`session.start`, ...), written to stdin as `{"event": ...}`.
@@ -230,7 +234,7 @@ pub struct ParsedConfig {
 
 /// Parses one hook document (`bytes` as read from the file labelled `source`).
 ///
-/// Validation is partial (SPEC 2): a bad event, group or handler is dropped with an
+/// Validation is partial (docs/spec.md#spec-2): a bad event, group or handler is dropped with an
 /// `invalid_config` diagnostic and the rest loads; only unreadable text or a wrong root
 /// shape drops the whole document. Every diagnostic carries `source`, the JSON path of
 /// the offending value in `field` and its line and column.
@@ -254,18 +258,18 @@ pub struct ParsedConfig {
 /// as `async` are rejected), a blank `command` is rejected, `argv` alone is enough, and
 /// unknown keys are reported as `unknown_field` warnings (the entry still loads).
 ///
-/// Ours, wider than the reference (CLAUDE-CODE.md 1.2, SPEC 15.13): the Claude Code handler
-/// types and fields (`args`, `shell`, `once`, `if`, `async: true`, `asyncRewake`,
-/// `rewakeMessage`, `rewakeSummary`; `http`, `prompt`, `agent`, `mcp_tool`) load in this
-/// profile too.
+/// Ours, wider than the reference (docs/claude-code-contract.md#cc-1.2, docs/spec.md#spec-15.13):
+/// the Claude Code handler types and fields (`args`, `shell`, `once`, `if`, `async: true`,
+/// `asyncRewake`, `rewakeMessage`, `rewakeSummary`; `http`, `prompt`, `agent`, `mcp_tool`) load in
+/// this profile too.
 ///
-/// Project and user documents in the legacy format are migrated (SPEC 3); a plugin
+/// Project and user documents in the legacy format are migrated (docs/spec.md#spec-3); a plugin
 /// document in that format is invalid.
 pub fn parse_config(bytes: &[u8], source: &str, kind: ConfigKind) -> ParsedConfig {
     parse_config_for(bytes, source, kind, Profile::DeepAgents)
 }
 
-/// [`parse_config`] under a profile's rules (CLAUDE-CODE.md 1.1): the `deepagents`
+/// [`parse_config`] under a profile's rules (docs/claude-code-contract.md#cc-1.1): the `deepagents`
 /// profile is exactly [`parse_config`].
 pub fn parse_config_for(
     bytes: &[u8],
@@ -296,8 +300,8 @@ pub fn parse_config_for(
         && let Some(d) = root.get("description")
         && d.value.value.as_str().is_none()
     {
-        // CLAUDE-CODE.md 2.1: a plugin document's `description` is a string; another type
-        // is reported and the hooks still load.
+        // docs/claude-code-contract.md#cc-2.1: a plugin document's `description` is a string;
+        // another type is reported and the hooks still load.
         cx.invalid_with(Severity::Warning, "description", detail::STRING, d.value.pos);
     }
     parse_hooks_member(&mut cx, &mut parsed, &root, kind);
@@ -313,7 +317,7 @@ pub(crate) fn parse_hooks_member(
     root: &Spanned,
     kind: ConfigKind,
 ) {
-    // CLAUDE-CODE.md 11: the claude-code profile has no legacy format to migrate.
+    // docs/claude-code-contract.md#cc-11: the claude-code profile has no legacy format to migrate.
     let migrates = kind != ConfigKind::Plugin && cx.profile.rules().legacy_format;
     match root.get("hooks") {
         Some(m) if legacy::is_legacy(&m.value) && migrates => {
@@ -341,12 +345,13 @@ pub(crate) fn parse_hooks_member(
 
 /// Keys allowed at the root of a document.
 const ROOT_KEYS: &[&str] = &["hooks", "$schema"];
-/// Keys allowed at the root of a plugin hook document (CLAUDE-CODE.md 2.1: a
+/// Keys allowed at the root of a plugin hook document (docs/claude-code-contract.md#cc-2.1: a
 /// `description` string is accepted silently).
 const PLUGIN_ROOT_KEYS: &[&str] = &["hooks", "$schema", "description"];
 /// Keys allowed in a matcher group.
 const GROUP_KEYS: &[&str] = &["matcher", "hooks"];
-/// Keys allowed in a command handler, in both profiles (CLAUDE-CODE.md 1.2, 6.1, 9).
+/// Keys allowed in a command handler, in both profiles (docs/claude-code-contract.md#cc-1.2,
+/// docs/claude-code-contract.md#cc-6.1, docs/claude-code-contract.md#cc-9).
 const HANDLER_KEYS: &[&str] = &[
     "type",
     "command",
@@ -378,9 +383,9 @@ pub(crate) mod detail {
     pub const ARGV_EMPTY: &str =
         "Value error, argv must be a non-empty list of strings when provided.";
     pub const ARGV0_BLANK: &str = "Value error, argv[0] must be a non-empty executable path.";
-    /// Ours: `argv` and `args` name the program twice (CLAUDE-CODE.md 6.1).
+    /// Ours: `argv` and `args` name the program twice (docs/claude-code-contract.md#cc-6.1).
     pub const ARGV_WITH_ARGS: &str = "Value error, argv and args cannot be used together.";
-    /// Ours: the values of `shell` (CLAUDE-CODE.md 6.1).
+    /// Ours: the values of `shell` (docs/claude-code-contract.md#cc-6.1).
     pub const SHELL: &str = "Input should be 'bash' or 'powershell'";
     /// Ours: the reference accepts a blank command and fails it at run time.
     pub const COMMAND_BLANK: &str = "Value error, command must not be blank.";
@@ -493,8 +498,8 @@ impl<'s> Loader<'s> {
         for m in self.members(events, "hooks", None) {
             let field = join("hooks", &m.key);
             let Some(event) = Event::from_name(&m.key) else {
-                // CLAUDE-CODE.md 1.8 (both profiles): a warning, the event's groups dropped
-                // (they take no index), the file's other events kept.
+                // docs/claude-code-contract.md#cc-1.8 (both profiles): a warning, the event's
+                // groups dropped (they take no index), the file's other events kept.
                 let hint = Event::suggest(&m.key)
                     .map(|s| format!(" (did you mean '{s}'?)"))
                     .unwrap_or_default();
@@ -529,7 +534,7 @@ impl<'s> Loader<'s> {
     }
 
     /// Runs the background handlers of an event that needs its answer synchronously
-    /// (CLAUDE-CODE.md 9.1 rule 7): each gets an `unsupported_field` warning.
+    /// (docs/claude-code-contract.md#cc-9.1-7): each gets an `unsupported_field` warning.
     fn ignore_async(&mut self, event: Event, groups: &mut [GroupConfig]) {
         for h in groups.iter_mut().flat_map(|g| g.handlers.iter_mut()) {
             if !h.background.is_background() {
@@ -611,7 +616,8 @@ impl<'s> Loader<'s> {
             self.invalid(field, detail::HANDLER_OBJECT, h.pos);
             return None;
         };
-        // CLAUDE-CODE.md 1.2, 2.2: both profiles take the other four types.
+        // docs/claude-code-contract.md#cc-1.2, docs/claude-code-contract.md#cc-2.2: both profiles
+        // take the other four types.
         let typed = h
             .get("type")
             .and_then(|m| m.value.value.as_str())
@@ -648,7 +654,8 @@ impl<'s> Loader<'s> {
         let args_member = present("args").filter(|_| command_type);
         let args = args_member.and_then(|m| self.args(&join(field, "args"), &m.value));
         if let (Some(m), Some(_)) = (args_member, present("argv")) {
-            // CLAUDE-CODE.md 6.1: `argv` and `args` together make the handler invalid.
+            // docs/claude-code-contract.md#cc-6.1: `argv` and `args` together make the handler
+            // invalid.
             self.invalid(&join(field, "args"), detail::ARGV_WITH_ARGS, m.value.pos);
         }
         if command_type && present("command").is_none() && present("argv").is_none() {
@@ -742,8 +749,9 @@ impl<'s> Loader<'s> {
                 // The reference's `async: false` is its default: the deepagents profile
                 // leaves it out, so the snapshot id stays the reference's.
                 JsonValue::Bool(false) if !self.profile.rules().keeps_async_false => {}
-                // CLAUDE-CODE.md 1.2 (SPEC 15.13): both profiles run `async: true` handlers
-                // in the background, where SPEC 2 rejected them.
+                // docs/claude-code-contract.md#cc-1.2 (docs/spec.md#spec-15.13): both profiles run
+                // `async: true` handlers in the background, where docs/spec.md#spec-2 rejected
+                // them.
                 JsonValue::Bool(b) => background.asynchronous = Some(b),
                 _ => self.invalid(&join(field, "async"), detail::BOOLEAN, m.value.pos),
             }
@@ -788,8 +796,8 @@ impl<'s> Loader<'s> {
         })
     }
 
-    /// Validates an `if` value (CLAUDE-CODE.md 6.3): a string holding one rule. A rule that
-    /// does not parse makes the handler invalid (ours: a condition that cannot be read
+    /// Validates an `if` value (docs/claude-code-contract.md#cc-6.3): a string holding one rule. A
+    /// rule that does not parse makes the handler invalid (ours: a condition that cannot be read
     /// would otherwise run the handler on every call, or on none).
     fn if_condition(&mut self, field: &str, m: &JsonMember) -> Option<String> {
         let Some(text) = m.value.value.as_str() else {
@@ -807,7 +815,8 @@ impl<'s> Loader<'s> {
         }
     }
 
-    /// Validates an `args` value (CLAUDE-CODE.md 6.1): a list of strings, possibly empty.
+    /// Validates an `args` value (docs/claude-code-contract.md#cc-6.1): a list of strings, possibly
+    /// empty.
     fn args(&mut self, field: &str, v: &Spanned) -> Option<Vec<String>> {
         let Some(items) = v.value.as_array() else {
             self.invalid(field, detail::LIST, v.pos);
@@ -827,7 +836,8 @@ impl<'s> Loader<'s> {
         ok.then_some(args)
     }
 
-    /// Validates an `argv` value (SPEC 2): a non-empty list of strings, `argv[0]` not blank.
+    /// Validates an `argv` value (docs/spec.md#spec-2): a non-empty list of strings, `argv[0]` not
+    /// blank.
     pub(crate) fn argv(&mut self, field: &str, v: &Spanned) -> Option<Vec<String>> {
         let Some(items) = v.value.as_array() else {
             self.invalid(field, detail::LIST, v.pos);
@@ -866,31 +876,17 @@ impl<'s> Loader<'s> {
     }
 }
 
-/// The candidate closest to `word` (case-insensitive edit distance at most 2), for
-/// "did you mean" hints: event names here, tool names in `hooks doctor`.
+/// The candidate closest to `word` (case-insensitive Levenshtein distance over characters,
+/// `strsim`, at most 2; the first of equally close ones), for "did you mean" hints: event
+/// names here, tool names in `hooks doctor`.
 pub fn suggest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
     let word = word.to_lowercase();
     candidates
         .iter()
-        .map(|c| (edit_distance(&word, &c.to_lowercase()), *c))
+        .map(|c| (strsim::levenshtein(&word, &c.to_lowercase()), *c))
         .filter(|&(d, _)| d <= 2)
         .min_by_key(|&(d, _)| d)
         .map(|(_, c)| c)
-}
-
-/// Levenshtein distance over characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 #[cfg(test)]

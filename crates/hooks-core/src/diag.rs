@@ -143,21 +143,22 @@ impl Diagnostic {
 /// The diagnostic codes this crate emits.
 pub mod codes {
     /// A Claude Code plugin whose `installPath` lies outside its plugin cache
-    /// (CLAUDE-CODE.md 12.1); it does not load.
+    /// (docs/claude-code-contract.md#cc-12.1); it does not load.
     pub const PLUGIN_PATH_REJECTED: &str = "plugin_path_rejected";
-    /// A plugin id found in more than one place; the first loads (CLAUDE-CODE.md 12.1).
+    /// A plugin id found in more than one place; the first loads
+    /// (docs/claude-code-contract.md#cc-12.1).
     pub const DUPLICATE_PLUGIN: &str = "duplicate_plugin";
     /// A sensitive plugin option with no value in the host's secret lookup (the plugin
-    /// option store): left unset (CLAUDE-CODE.md 10.3).
+    /// option store): left unset (docs/claude-code-contract.md#cc-10.3).
     pub const PLUGIN_OPTION_UNAVAILABLE: &str = "plugin_option_unavailable";
     /// An installed plugin its marketplace renamed (`renames`): it loads under the new id,
-    /// or not at all when the new id is installed too (CLAUDE-CODE.md 12.5).
+    /// or not at all when the new id is installed too (docs/claude-code-contract.md#cc-12.5).
     pub const PLUGIN_RENAMED: &str = "plugin_renamed";
     /// An enabled plugin its marketplace renamed to `null`: it does not load
-    /// (CLAUDE-CODE.md 12.5).
+    /// (docs/claude-code-contract.md#cc-12.5).
     pub const PLUGIN_REMOVED: &str = "plugin_removed";
     /// A `strict: false` marketplace entry whose plugin.json declares components
-    /// (CLAUDE-CODE.md 12.3); the plugin does not load.
+    /// (docs/claude-code-contract.md#cc-12.3); the plugin does not load.
     pub const PLUGIN_MANIFEST_CONFLICT: &str = "plugin_manifest_conflict";
     /// Unreadable file, invalid UTF-8 or JSON syntax error.
     pub const CONFIG_READ_FAILED: &str = "config_read_failed";
@@ -175,18 +176,19 @@ pub mod codes {
     /// A structural problem; the offending file, event, group or handler is dropped.
     pub const INVALID_CONFIG: &str = "invalid_config";
     /// An event key that is not one of the 31 events; its groups are dropped
-    /// (CLAUDE-CODE.md 1.8).
+    /// (docs/claude-code-contract.md#cc-1.8).
     pub const UNKNOWN_EVENT: &str = "unknown_event";
     /// A matcher that is not a valid regular expression.
     pub const INVALID_MATCHER: &str = "invalid_matcher";
     /// A matcher on an event that has no matcher target.
     pub const UNSUPPORTED_MATCHER: &str = "unsupported_matcher";
     /// A matcher on a no-matcher event in the claude-code profile: ignored, the group
-    /// matches always (CLAUDE-CODE.md 3.3; info).
+    /// matches always (docs/claude-code-contract.md#cc-3.3; info).
     pub const IGNORED_MATCHER: &str = "ignored_matcher";
     /// An unknown key in a config object (ours).
     pub const UNKNOWN_FIELD: &str = "unknown_field";
-    /// A payload field of CLAUDE-CODE.md 5.2's table was missing and got its default.
+    /// A payload field of docs/claude-code-contract.md#cc-5.2's table was missing and got its
+    /// default.
     pub const PAYLOAD_DEFAULTED: &str = "payload_defaulted";
     /// A JSON object key given twice (ours).
     pub const DUPLICATE_KEY: &str = "duplicate_key";
@@ -245,40 +247,40 @@ pub mod codes {
     /// gave; the count wins (ours).
     pub const STOP_HOOK_ACTIVE_CONFLICT: &str = "stop_hook_active_conflict";
     /// A handler has `if` on an event other than the tool events: it loads and never runs
-    /// (CLAUDE-CODE.md 2.3).
+    /// (docs/claude-code-contract.md#cc-2.3).
     pub const IF_NEVER_EVALUATED: &str = "if_never_evaluated";
     /// An exec-form `command` (one with `args`) contains whitespace: it still names one
-    /// program (CLAUDE-CODE.md 6.1).
+    /// program (docs/claude-code-contract.md#cc-6.1).
     pub const EXEC_COMMAND_HAS_SPACES: &str = "exec_command_has_spaces";
-    /// A shell-form plugin command contains `${user_config.`: it never runs (CLAUDE-CODE.md
-    /// 6.2).
+    /// A shell-form plugin command contains `${user_config.`: it never runs
+    /// (docs/claude-code-contract.md#cc-6.2).
     pub const USER_CONFIG_IN_SHELL_FORM: &str = "user_config_in_shell_form";
     /// A background handler stopped at session end, its process group killed
-    /// (CLAUDE-CODE.md 9.1 rule 5).
+    /// (docs/claude-code-contract.md#cc-9.1-5).
     pub const CANCELLED: &str = "cancelled";
     /// A wrongly typed `additionalContext` or `systemMessage` of a background handler,
-    /// dropped alone (CLAUDE-CODE.md 9.1 rule 2).
+    /// dropped alone (docs/claude-code-contract.md#cc-9.1-2).
     pub const ASYNC_FIELD_DROPPED: &str = "async_field_dropped";
     /// An output field that has no effect here: an unknown top-level key (claude-code,
-    /// CLAUDE-CODE.md 6.5 rule 7, debug), a discarded `systemMessage`/`continue` (4.2;
+    /// docs/claude-code-contract.md#cc-6.5-7, debug), a discarded `systemMessage`/`continue` (4.2;
     /// info), a background handler's field other than context (9.1 rule 2).
     pub const IGNORED_OUTPUT_FIELD: &str = "ignored_output_field";
     /// claude-code: plain stdout of an event that takes no plain-text context, kept in the
-    /// debug log only (CLAUDE-CODE.md 6.5 rule 2; info).
+    /// debug log only (docs/claude-code-contract.md#cc-6.5-2; info).
     pub const PLAIN_STDOUT_IGNORED: &str = "plain_stdout_ignored";
     /// claude-code: stderr of a handler that exited 0, kept in the debug log only
-    /// (CLAUDE-CODE.md 6.5 rule 6; info).
+    /// (docs/claude-code-contract.md#cc-6.5-6; info).
     pub const HOOK_STDERR: &str = "hook_stderr";
     /// claude-code: `permissionDecision: "defer"` without the host capability `defer`;
-    /// ranked as no decision (CLAUDE-CODE.md 11.3).
+    /// ranked as no decision (docs/claude-code-contract.md#cc-11.3).
     pub const DEFER_IGNORED: &str = "defer_ignored";
     /// claude-code: a later handler's rewrite of a first-wins field was ignored
-    /// (CLAUDE-CODE.md 11.3).
+    /// (docs/claude-code-contract.md#cc-11.3).
     pub const MULTIPLE_REWRITES: &str = "multiple_rewrites";
     /// A host setting of the environment that does not parse (for example
     /// `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS=soon`); the default applies (ours).
     pub const INVALID_HOST_SETTING: &str = "invalid_host_setting";
-    /// A handler type its event does not accept, skipped (CLAUDE-CODE.md 2.2).
+    /// A handler type its event does not accept, skipped (docs/claude-code-contract.md#cc-2.2).
     pub const UNSUPPORTED_HANDLER_TYPE: &str = "unsupported_handler_type";
     /// An http handler whose URL no `allowedHttpHookUrls` pattern matches, not run (7.2).
     pub const HTTP_URL_BLOCKED: &str = "http_url_blocked";
@@ -302,17 +304,17 @@ pub mod codes {
     pub const HOST_HANDLER_FAILED: &str = "host_handler_failed";
     /// An mcp_tool `input` placeholder naming a payload path that is absent (8.2).
     pub const MCP_INPUT_PATH_MISSING: &str = "mcp_input_path_missing";
-    /// A settings layer whose handlers a policy key turns off (CLAUDE-CODE.md 1.6): one
-    /// info per dropped document.
+    /// A settings layer whose handlers a policy key turns off
+    /// (docs/claude-code-contract.md#cc-1.6): one info per dropped document.
     pub const BLOCKED_BY_POLICY: &str = "blocked_by_policy";
     /// A ConfigChange block for a `policy_settings` change, ignored: policy changes cannot
-    /// be blocked (CLAUDE-CODE.md 4.2; info).
+    /// be blocked (docs/claude-code-contract.md#cc-4.2; info).
     pub const POLICY_CHANGE_UNBLOCKABLE: &str = "policy_change_unblockable";
     /// A WorktreeCreate path refused: an absolute path with `.` or `..` segments, control
-    /// characters, or a relative path without a known cwd (CLAUDE-CODE.md 4.4).
+    /// characters, or a relative path without a known cwd (docs/claude-code-contract.md#cc-4.4).
     pub const WORKTREE_PATH_REJECTED: &str = "worktree_path_rejected";
     /// The worktree was not created: a WorktreeCreate handler failed or none gave a path
-    /// (CLAUDE-CODE.md 4.4); the decision says `worktree_failed`.
+    /// (docs/claude-code-contract.md#cc-4.4); the decision says `worktree_failed`.
     pub const WORKTREE_CREATE_FAILED: &str = "worktree_create_failed";
     /// Claude Code settings files exist in the project but the deepagents profile does not
     /// read them (ours): how to read them instead.

@@ -26,8 +26,8 @@ pub struct HookSummary {
     pub command: Option<String>,
     /// The argv, if any (it runs instead of `command`).
     pub argv: Option<Vec<String>>,
-    /// The exec form's arguments, if any (CLAUDE-CODE.md 6.1: `command` then runs with
-    /// them, without a shell).
+    /// The exec form's arguments, if any (docs/claude-code-contract.md#cc-6.1: `command` then runs
+    /// with them, without a shell).
     pub args: Option<Vec<String>>,
     /// The shell of the shell form, if written (`bash`, `powershell`).
     pub shell: Option<String>,
@@ -204,7 +204,7 @@ mod tests {
 
     #[test]
     fn exec_form_arguments_and_the_shell_are_reviewed() {
-        // CLAUDE-CODE.md 6.1: what `args` and `shell` change is part of the hook.
+        // docs/claude-code-contract.md#cc-6.1: what `args` and `shell` change is part of the hook.
         let old = hooks(
             r#"{"hooks": {"Stop": [{"hooks": [
                 {"type": "command", "command": "printf", "args": ["%s", "a"]},

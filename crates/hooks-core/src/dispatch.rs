@@ -187,12 +187,12 @@ pub enum JobKind {
         /// The position of the callback in its group.
         index: usize,
     },
-    /// An HTTP POST of the job's stdin bytes (CLAUDE-CODE.md 7); the engine applies the
-    /// snapshot's [`HttpPolicy`](crate::HttpPolicy) and interpolates the headers, and
+    /// An HTTP POST of the job's stdin bytes (docs/claude-code-contract.md#cc-7); the engine
+    /// applies the snapshot's [`HttpPolicy`](crate::HttpPolicy) and interpolates the headers, and
     /// answers with [`JobOutput::Http`].
     Http(crate::config::HttpHandler),
-    /// A request the host answers (CLAUDE-CODE.md 8), with [`JobOutput::Host`]; without a
-    /// host, [`JobOutput::NoHost`].
+    /// A request the host answers (docs/claude-code-contract.md#cc-8), with [`JobOutput::Host`];
+    /// without a host, [`JobOutput::NoHost`].
     Host(HostRequest),
 }
 
@@ -219,9 +219,9 @@ pub struct Job {
     pub legacy: bool,
     /// The position of its handler in [`Snapshot::handlers`].
     pub handler: usize,
-    /// Set for a background handler (`async` or `asyncRewake`, CLAUDE-CODE.md 9.1): the
-    /// invocation does not wait for it and its id is in the decision's `async_pending`;
-    /// the host runs it to its end and turns its result into an
+    /// Set for a background handler (`async` or `asyncRewake`,
+    /// docs/claude-code-contract.md#cc-9.1): the invocation does not wait for it and its id is in
+    /// the decision's `async_pending`; the host runs it to its end and turns its result into an
     /// [`AsyncResult`](crate::AsyncResult) with [`finish_background`](crate::finish_background).
     /// [`Dispatch::accept`] refuses its result.
     pub background: Option<Background>,
@@ -239,10 +239,10 @@ pub enum JobOutput {
     /// A callback failed without answering (it raised, or returned something that is not
     /// an output object); the text says why. A non-blocking error, like a crashed process.
     Failed(String),
-    /// What an http handler's request came to (CLAUDE-CODE.md 7.5).
+    /// What an http handler's request came to (docs/claude-code-contract.md#cc-7.5).
     Http(HttpOutcome),
-    /// The host's reply to a [`JobKind::Host`] request (CLAUDE-CODE.md 8.3), or why it
-    /// failed (a `host_handler_failed` non-blocking error).
+    /// The host's reply to a [`JobKind::Host`] request (docs/claude-code-contract.md#cc-8.3), or
+    /// why it failed (a `host_handler_failed` non-blocking error).
     Host(Result<serde_json::Value, String>),
 }
 
@@ -295,8 +295,9 @@ impl Dispatch {
     /// Starts the dispatch of `invocation` against `snapshot` with what the host adds
     /// ([`HostContext`]). Under the claude-code profile every process job also gets
     /// `CLAUDE_CODE_SESSION_ID`, `CLAUDE_EFFORT` (when the payload has an effort) and, for
-    /// [`gets_env_file`] events, `CLAUDE_ENV_FILE` (CLAUDE-CODE.md 10.1, 10.2); SessionEnd
-    /// jobs are bounded by the shared budget (11.4). The deepagents profile ignores `host`.
+    /// [`gets_env_file`] events, `CLAUDE_ENV_FILE` (docs/claude-code-contract.md#cc-10.1,
+    /// docs/claude-code-contract.md#cc-10.2); SessionEnd jobs are bounded by the shared budget
+    /// (11.4). The deepagents profile ignores `host`.
     pub fn with_host(
         snapshot: &Snapshot,
         mut invocation: Invocation,
@@ -433,12 +434,14 @@ impl Dispatch {
             return None;
         }
         Some(match output {
-            // CLAUDE-CODE.md 4.2: a WorktreeCreate command prints the path, not JSON.
+            // docs/claude-code-contract.md#cc-4.2: a WorktreeCreate command prints the path, not
+            // JSON.
             JobOutput::Process(raw) if self.event == Event::WorktreeCreate => {
                 parse_worktree_command(raw, &self.caps, self.profile)
             }
             JobOutput::Process(raw) => parse_output_for(self.event, raw, &self.caps, self.profile),
-            // CLAUDE-CODE.md 9.4: a callback's `{"async": true, ...}` contributes nothing.
+            // docs/claude-code-contract.md#cc-9.4: a callback's `{"async": true, ...}` contributes
+            // nothing.
             JobOutput::Object(value)
                 if self.profile.rules().async_answers
                     && value.get("async") == Some(&serde_json::Value::Bool(true)) =>
@@ -477,7 +480,7 @@ impl Dispatch {
     }
 
     /// [`Dispatch::accept`], with `map` applied to the parsed result first: a host that
-    /// saves long texts to files (CLAUDE-CODE.md 6.5 rule 8) replaces them there.
+    /// saves long texts to files (docs/claude-code-contract.md#cc-6.5-8) replaces them there.
     pub fn accept_mapped(
         &mut self,
         index: usize,
@@ -500,8 +503,8 @@ impl Dispatch {
     }
 
     /// Gives what the session's `CLAUDE_ENV_FILE` holds once the handlers are done
-    /// (CLAUDE-CODE.md 10.2): a non-empty file puts `path` in the decision as `env_file`
-    /// and its exported pairs as `env_file_vars` ([`parse_env_file`]). Only for
+    /// (docs/claude-code-contract.md#cc-10.2): a non-empty file puts `path` in the decision as
+    /// `env_file` and its exported pairs as `env_file_vars` ([`parse_env_file`]). Only for
     /// [`gets_env_file`] events; ignored elsewhere.
     pub fn env_file_contents(&mut self, path: &str, contents: &[u8]) {
         if gets_env_file(self.profile, self.event) && !contents.is_empty() {
@@ -510,10 +513,10 @@ impl Dispatch {
         }
     }
 
-    /// True when the job at `index` may detach itself with a detach line (CLAUDE-CODE.md
-    /// 9.3): under claude-code, a synchronous command (not legacy, not on WorktreeCreate,
-    /// where `async` has no meaning, 9.1 rule 7). The host watches its first stdout line
-    /// with [`detach_line`](crate::detach_line).
+    /// True when the job at `index` may detach itself with a detach line
+    /// (docs/claude-code-contract.md#cc-9.3): under claude-code, a synchronous command (not legacy,
+    /// not on WorktreeCreate, where `async` has no meaning, 9.1 rule 7). The host watches its first
+    /// stdout line with [`detach_line`](crate::detach_line).
     pub fn may_detach(&self, index: usize) -> bool {
         self.profile.rules().async_answers
             && self.event != Event::WorktreeCreate

@@ -1,5 +1,5 @@
-//! The 31 lifecycle events and their static properties (SPEC section 4's twelve, then the
-//! nineteen of CLAUDE-CODE.md 4.1 in that table's order).
+//! The 31 lifecycle events and their static properties (docs/spec.md#spec-4's twelve, then the
+//! nineteen of docs/claude-code-contract.md#cc-4.1 in that table's order).
 
 use std::fmt;
 use std::str::FromStr;
@@ -80,8 +80,8 @@ pub enum Event {
 pub struct UnknownEvent(pub String);
 
 impl Event {
-    /// All events: SPEC section 4's twelve in its order, then the nineteen CLAUDE-CODE.md
-    /// 4.1 adds, in the order of its table.
+    /// All events: docs/spec.md#spec-4's twelve in its order, then the nineteen
+    /// docs/claude-code-contract.md#cc-4.1 adds, in the order of its table.
     pub const ALL: [Event; 31] = [
         Event::SessionStart,
         Event::UserPromptSubmit,
@@ -166,8 +166,8 @@ impl Event {
         crate::config::suggest(name, &names).and_then(Event::from_name)
     }
 
-    /// Default handler timeout in seconds (CLAUDE-CODE.md 4.1): 10 for MessageDisplay, 30 for
-    /// UserPromptSubmit, 600 otherwise.
+    /// Default handler timeout in seconds (docs/claude-code-contract.md#cc-4.1): 10 for
+    /// MessageDisplay, 30 for UserPromptSubmit, 600 otherwise.
     pub const fn default_timeout_secs(self) -> f64 {
         match self {
             Event::MessageDisplay => 10.0,
@@ -177,8 +177,8 @@ impl Event {
     }
 
     /// The payload key a matcher is tested against, or `None` when the event takes no
-    /// matcher (CLAUDE-CODE.md 3.3: UserPromptSubmit, PostToolBatch, Stop, TeammateIdle,
-    /// TaskCreated, TaskCompleted, WorktreeCreate, WorktreeRemove, MessageDisplay,
+    /// matcher (docs/claude-code-contract.md#cc-3.3: UserPromptSubmit, PostToolBatch, Stop,
+    /// TeammateIdle, TaskCreated, TaskCompleted, WorktreeCreate, WorktreeRemove, MessageDisplay,
     /// CwdChanged). FileChanged matches the basename of its `file_path`.
     pub const fn matcher_target(self) -> Option<&'static str> {
         match self {
@@ -210,7 +210,7 @@ impl Event {
         }
     }
 
-    /// True for the events whose exact-set matchers use CLAUDE-CODE.md 3.1 rule 3 (only
+    /// True for the events whose exact-set matchers use docs/claude-code-contract.md#cc-3.1-3 (only
     /// letters, digits, `_` and `|`; only `|` splits): FileChanged and StopFailure.
     pub const fn narrow_exact_matcher(self) -> bool {
         matches!(self, Event::FileChanged | Event::StopFailure)
@@ -229,12 +229,12 @@ impl Event {
         )
     }
 
-    /// True for the twelve events of SPEC section 4.
+    /// True for the twelve events of docs/spec.md#spec-4.
     pub const fn is_spec_event(self) -> bool {
         (self as u8) <= (Event::SubagentStop as u8)
     }
 
-    /// The handler types the event accepts (CLAUDE-CODE.md 4.1 "types"): all five
+    /// The handler types the event accepts (docs/claude-code-contract.md#cc-4.1 "types"): all five
     /// (`command`, `http`, `mcp_tool`, `prompt`, `agent`), `command`/`http`/`mcp_tool`, or
     /// `command`/`mcp_tool` (SessionStart, Setup).
     pub const fn handler_types(self) -> &'static [&'static str] {
@@ -327,7 +327,7 @@ mod tests {
 
     #[test]
     fn defaults_and_targets() {
-        // CLAUDE-CODE.md 4.1: timeout, matcher target and types per event.
+        // docs/claude-code-contract.md#cc-4.1: timeout, matcher target and types per event.
         let cases: &[(Event, f64, Option<&str>, &str)] = &[
             (Event::SessionStart, 600.0, Some("source"), "cm"),
             (Event::UserPromptSubmit, 30.0, None, "all5"),

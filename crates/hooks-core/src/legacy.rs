@@ -1,4 +1,4 @@
-//! The legacy configuration format (SPEC 3) and its migration to the current one.
+//! The legacy configuration format (docs/spec.md#spec-3) and its migration to the current one.
 //!
 //! A legacy document is `{"hooks": [{"command": ["argv", ...], "events": ["session.start"]}]}`:
 //! a `hooks` list whose items are all objects. Project and user documents in this form are
@@ -12,7 +12,7 @@
 //!   (entry, legacy event name) pair becomes its own group with one handler.
 //! - An entry's event names are de-duplicated (the first occurrence counts); a missing,
 //!   `null` or empty `events` list means every mapped legacy event, in the order of the
-//!   table in SPEC 3 (`session.start`, `user.prompt`, `task.complete`, `session.end`,
+//!   table in docs/spec.md#spec-3 (`session.start`, `user.prompt`, `task.complete`, `session.end`,
 //!   `context.offload`, `context.compact`, `input.required`).
 //! - An entry whose `command` is not a non-empty list of strings, or whose `events` is not a
 //!   list, migrates nothing; non-string event names are ignored.
@@ -252,9 +252,9 @@ pub enum MigrateError {
 ///
 /// - **stdin**: a legacy handler received `{"event": "<legacy name>"}` (plus `thread_id`
 ///   for `session.start`, `task.complete`, `session.end`). A current handler receives the
-///   event's payload (SPEC 5) instead: `hook_event_name` replaces `event` and `session_id`
-///   replaces `thread_id`. The legacy name is not written into the rewritten file; scripts
-///   that read stdin must be adapted.
+///   event's payload (docs/spec.md#spec-5) instead: `hook_event_name` replaces `event` and
+///   `session_id` replaces `thread_id`. The legacy name is not written into the rewritten file;
+///   scripts that read stdin must be adapted.
 /// - **side effects only**: a legacy handler's output and exit status were ignored. After
 ///   the rewrite they count: exit 2 blocks a prompt (UserPromptSubmit) or compaction
 ///   (PreCompact), and plain stdout on UserPromptSubmit becomes model context. A script that

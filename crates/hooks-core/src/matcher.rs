@@ -1,4 +1,4 @@
-//! Matchers: which invocations a group applies to (SPEC 12).
+//! Matchers: which invocations a group applies to (docs/spec.md#spec-12).
 //!
 //! - missing, `""` or `"*"`: match everything;
 //! - a string made only of word characters, whitespace, `,`, `-` and `|`: an exact set,
@@ -9,8 +9,8 @@
 //!
 //! A group whose matcher is not match-all never matches an invocation without a target.
 //!
-//! The claude-code profile narrows the exact-set characters (CLAUDE-CODE.md 3.1, see
-//! [`ExactRule`]); in both profiles a JavaScript-only construct (look-around,
+//! The claude-code profile narrows the exact-set characters (docs/claude-code-contract.md#cc-3.1,
+//! see [`ExactRule`]); in both profiles a JavaScript-only construct (look-around,
 //! backreference) fails to compile, so the group is rejected with `invalid_matcher` (3.2).
 
 use std::collections::HashSet;
@@ -89,15 +89,15 @@ pub struct MatcherError(pub String);
 /// Which strings are exact sets, and how they split.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ExactRule {
-    /// SPEC 12 (the deepagents profile): word characters, whitespace, `,`, `-`, `|`
+    /// docs/spec.md#spec-12 (the deepagents profile): word characters, whitespace, `,`, `-`, `|`
     /// (Python's `[\w\s,\-|]`, Unicode included); split on `|` or `,`.
     #[default]
     Spec,
-    /// CLAUDE-CODE.md 3.1 rule 2: ASCII letters, digits, `_`, `-`, space, `,`, `|`; split
-    /// on `|` or `,`.
+    /// docs/claude-code-contract.md#cc-3.1-2: ASCII letters, digits, `_`, `-`, space, `,`, `|`;
+    /// split on `|` or `,`.
     ClaudeCode,
-    /// CLAUDE-CODE.md 3.1 rule 3 (claude-code FileChanged and StopFailure): ASCII letters,
-    /// digits, `_`, `|`; split on `|` only.
+    /// docs/claude-code-contract.md#cc-3.1-3 (claude-code FileChanged and StopFailure): ASCII
+    /// letters, digits, `_`, `|`; split on `|` only.
     Narrow,
 }
 
@@ -133,7 +133,7 @@ impl ExactRule {
     }
 }
 
-/// Classifies a matcher string (SPEC 12).
+/// Classifies a matcher string (docs/spec.md#spec-12).
 pub fn matcher_kind(value: Option<&str>) -> MatcherKind {
     matcher_kind_with(value, ExactRule::Spec)
 }
@@ -148,7 +148,7 @@ pub fn matcher_kind_with(value: Option<&str>, rule: ExactRule) -> MatcherKind {
 }
 
 impl Matcher {
-    /// Compiles a matcher string (SPEC 12).
+    /// Compiles a matcher string (docs/spec.md#spec-12).
     pub fn compile(value: Option<&str>) -> Result<Matcher, MatcherError> {
         Matcher::compile_with(value, ExactRule::Spec)
     }
@@ -315,7 +315,7 @@ mod tests {
 
     #[test]
     fn claude_code_exact_sets_are_ascii() {
-        // CLAUDE-CODE.md 3.1 rule 2: ASCII letters, digits, `_`, `-`, space, `,`, `|`.
+        // docs/claude-code-contract.md#cc-3.1-2: ASCII letters, digits, `_`, `-`, space, `,`, `|`.
         let cc = ExactRule::ClaudeCode;
         assert_eq!(matcher_kind_with(Some("Edit | Write, Read"), cc), MatcherKind::Exact);
         assert_eq!(matcher_kind_with(Some("code-reviewer"), cc), MatcherKind::Exact);
@@ -331,7 +331,7 @@ mod tests {
 
     #[test]
     fn narrow_exact_sets_split_on_bars_only() {
-        // CLAUDE-CODE.md 3.1 rule 3 (FileChanged, StopFailure).
+        // docs/claude-code-contract.md#cc-3.1-3 (FileChanged, StopFailure).
         let n = ExactRule::Narrow;
         assert_eq!(matcher_kind_with(Some("env_file|rate_limit"), n), MatcherKind::Exact);
         // `-`, `,` and space make a regular expression (F05).
@@ -354,7 +354,7 @@ mod tests {
 
     #[test]
     fn mcp_tool_names() {
-        // CLAUDE-CODE.md 3.4: `mcp__<server>__<tool>`, plugin tools
+        // docs/claude-code-contract.md#cc-3.4: `mcp__<server>__<tool>`, plugin tools
         // `mcp__plugin_<plugin>_<server>__<tool>`; `mcp__memory` is exact and matches none.
         for rule in [ExactRule::Spec, ExactRule::ClaudeCode] {
             check_with(rule, "mcp__memory", "mcp__memory__create_entities", false);
@@ -368,7 +368,8 @@ mod tests {
 
     #[test]
     fn javascript_only_constructs_are_rejected() {
-        // CLAUDE-CODE.md 3.2: look-around and backreferences are `invalid_matcher`.
+        // docs/claude-code-contract.md#cc-3.2: look-around and backreferences are
+        // `invalid_matcher`.
         for js in ["(?=Bash)", "(?!Bash)", "(?<=mcp__)x", "(?<!a)b", "(a)\\1", "(?<n>a)\\k<n>"] {
             assert_eq!(matcher_kind_with(Some(js), ExactRule::ClaudeCode), MatcherKind::Regex);
             assert!(Matcher::compile_with(Some(js), ExactRule::ClaudeCode).is_err(), "{js}");

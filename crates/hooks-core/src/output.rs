@@ -1,6 +1,6 @@
 //! One handler's output: from exit status and captured bytes to a typed result.
 //!
-//! [`parse_output`] applies SPEC section 7 to what a runner observed ([`RawOutput`]);
+//! [`parse_output`] applies docs/spec.md#spec-7 to what a runner observed ([`RawOutput`]);
 //! [`parse_output_value`] does the same for an in-process callback's output object. Both
 //! return a [`HandlerResult`]: the validated output fields, plain text, and the
 //! diagnostics that depend on this one output alone (without handler ids: the reducer
@@ -166,7 +166,7 @@ pub enum SpecificOutput {
         updated_tool_output: Option<Value>,
         /// Not applied.
         updated_mcp_tool_output: Option<Value>,
-        /// A note for the auto-mode classifier (claude-code, CLAUDE-CODE.md 11.3).
+        /// A note for the auto-mode classifier (claude-code, docs/claude-code-contract.md#cc-11.3).
         classifier_context: Option<String>,
     },
     /// PostToolUseFailure.
@@ -189,58 +189,58 @@ pub enum SpecificOutput {
         /// Context for the parent agent.
         additional_context: Option<String>,
     },
-    /// Setup (CLAUDE-CODE.md 4.2).
+    /// Setup (docs/claude-code-contract.md#cc-4.2).
     Setup {
         /// Context the host places at the conversation start.
         additional_context: Option<String>,
     },
-    /// UserPromptExpansion (CLAUDE-CODE.md 4.2).
+    /// UserPromptExpansion (docs/claude-code-contract.md#cc-4.2).
     UserPromptExpansion {
         /// Context placed with the expanded prompt.
         additional_context: Option<String>,
     },
-    /// MessageDisplay (CLAUDE-CODE.md 4.2).
+    /// MessageDisplay (docs/claude-code-contract.md#cc-4.2).
     MessageDisplay {
         /// Replaces the displayed delta (only the display; the transcript keeps the text).
         display_content: Option<String>,
     },
-    /// PermissionDenied (CLAUDE-CODE.md 4.2).
+    /// PermissionDenied (docs/claude-code-contract.md#cc-4.2).
     PermissionDenied {
         /// The model is told it may retry; the denial stands.
         retry: bool,
     },
-    /// PostToolBatch (CLAUDE-CODE.md 4.2).
+    /// PostToolBatch (docs/claude-code-contract.md#cc-4.2).
     PostToolBatch {
         /// Context placed before the next model call.
         additional_context: Option<String>,
     },
-    /// CwdChanged (CLAUDE-CODE.md 4.2).
+    /// CwdChanged (docs/claude-code-contract.md#cc-4.2).
     CwdChanged {
         /// Replaces the dynamic FileChanged watch list; `None` when absent, `Some([])`
         /// clears it.
         watch_paths: Option<Vec<String>>,
     },
-    /// FileChanged (CLAUDE-CODE.md 4.2).
+    /// FileChanged (docs/claude-code-contract.md#cc-4.2).
     FileChanged {
         /// Replaces the dynamic FileChanged watch list; `None` when absent, `Some([])`
         /// clears it.
         watch_paths: Option<Vec<String>>,
     },
-    /// WorktreeCreate (CLAUDE-CODE.md 4.2, 4.4): `hookSpecificOutput.worktreePath` of an
-    /// http handler or a callback, or the path a command printed (its last non-empty
-    /// stdout line).
+    /// WorktreeCreate (docs/claude-code-contract.md#cc-4.2, docs/claude-code-contract.md#cc-4.4):
+    /// `hookSpecificOutput.worktreePath` of an http handler or a callback, or the path a command
+    /// printed (its last non-empty stdout line).
     WorktreeCreate {
         /// The created worktree's path, as the handler gave it.
         worktree_path: Option<String>,
     },
-    /// Elicitation (CLAUDE-CODE.md 4.2).
+    /// Elicitation (docs/claude-code-contract.md#cc-4.2).
     Elicitation {
         /// Answer the MCP server's request without asking the user.
         action: Option<ElicitationAction>,
         /// The answer's content (with `accept`).
         content: Option<Map<String, Value>>,
     },
-    /// ElicitationResult (CLAUDE-CODE.md 4.2).
+    /// ElicitationResult (docs/claude-code-contract.md#cc-4.2).
     ElicitationResult {
         /// Replaces the user's action before the reply is sent.
         action: Option<ElicitationAction>,
@@ -249,7 +249,7 @@ pub enum SpecificOutput {
     },
 }
 
-/// An Elicitation or ElicitationResult `action` (CLAUDE-CODE.md 4.2).
+/// An Elicitation or ElicitationResult `action` (docs/claude-code-contract.md#cc-4.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
@@ -334,10 +334,10 @@ impl SpecificOutput {
     }
 
     /// True when `event` accepts a `hookSpecificOutput` at all: not SessionEnd,
-    /// Notification, PreCompact (SPEC 4), nor the events whose row of CLAUDE-CODE.md 4.2
-    /// honours no `hookSpecificOutput` field (InstructionsLoaded, TaskCreated,
-    /// TaskCompleted, StopFailure, TeammateIdle, ConfigChange, DirectoryAdded,
-    /// WorktreeRemove, PostCompact).
+    /// Notification, PreCompact (docs/spec.md#spec-4), nor the events whose row of
+    /// docs/claude-code-contract.md#cc-4.2 honours no `hookSpecificOutput` field
+    /// (InstructionsLoaded, TaskCreated, TaskCompleted, StopFailure, TeammateIdle, ConfigChange,
+    /// DirectoryAdded, WorktreeRemove, PostCompact).
     pub const fn exists_for(event: Event) -> bool {
         !matches!(
             event,
@@ -378,11 +378,12 @@ pub struct HookOutput {
     pub specific: Option<SpecificOutput>,
     /// Unknown top-level keys, sorted.
     pub unknown_fields: Vec<String>,
-    /// `decision: "approve"` (claude-code, CLAUDE-CODE.md 6.5 rule 7): an allow on
+    /// `decision: "approve"` (claude-code, docs/claude-code-contract.md#cc-6.5-7): an allow on
     /// PreToolUse, nothing elsewhere.
     pub approve: bool,
     /// True when the block stands for an exit 2 (claude-code: the event's exit-2 effect of
-    /// CLAUDE-CODE.md 4.2 applies, which differs from a JSON block on some events).
+    /// docs/claude-code-contract.md#cc-4.2 applies, which differs from a JSON block on some
+    /// events).
     pub exit_block: bool,
 }
 
@@ -437,7 +438,8 @@ pub struct HandlerResult {
     /// Problems with this one result, in the reference's order.
     pub diagnostics: Vec<Diagnostic>,
     /// User notices this result shows by itself (claude-code: `{Event} hook error: ...`
-    /// for a non-blocking failure or an output failing its schema, CLAUDE-CODE.md 6.5).
+    /// for a non-blocking failure or an output failing its schema,
+    /// docs/claude-code-contract.md#cc-6.5).
     pub notices: Vec<String>,
     /// Diagnostics before this index precede the output's stop-reason effects.
     pub(crate) stop_slot: usize,
@@ -482,8 +484,8 @@ impl HandlerResult {
         self.output.as_ref().and_then(HookOutput::block_reason)
     }
 
-    /// The texts CLAUDE-CODE.md 6.5 rule 8 saves to a file when they are long, with their
-    /// field names: `additionalContext`, `systemMessage` and plain stdout.
+    /// The texts docs/claude-code-contract.md#cc-6.5-8 saves to a file when they are long, with
+    /// their field names: `additionalContext`, `systemMessage` and plain stdout.
     pub fn texts_mut(&mut self) -> Vec<(&'static str, &mut String)> {
         let mut texts = Vec::new();
         if let Some(out) = &mut self.output {
@@ -504,7 +506,7 @@ impl HandlerResult {
 }
 
 /// Characters of a text a claude-code decision keeps in place of one longer than
-/// [`TEXT_CAP`](crate::reduce::TEXT_CAP) saved to a file (CLAUDE-CODE.md 6.5 rule 8).
+/// [`TEXT_CAP`](crate::reduce::TEXT_CAP) saved to a file (docs/claude-code-contract.md#cc-6.5-8).
 pub const LONG_TEXT_PREVIEW: usize = 1_000;
 
 /// True when `text` is long enough to be saved to a file (6.5 rule 8: over
@@ -532,7 +534,7 @@ pub fn long_text_saved(field: &str, text: &str, path: &str) -> (String, Diagnost
     (preview, diagnostic)
 }
 
-/// Parses what a runner observed of one handler into a [`HandlerResult`] (SPEC 7).
+/// Parses what a runner observed of one handler into a [`HandlerResult`] (docs/spec.md#spec-7).
 ///
 /// - timeout, empty command, launch or pipe failure: one diagnostic, nothing else;
 /// - exit 2: a block whose reason is the trimmed stderr (`Hook blocked the operation` when
@@ -548,8 +550,8 @@ pub fn parse_output(event: Event, raw: &RawOutput, caps: &Capabilities) -> Handl
     parse_output_for(event, raw, caps, Profile::DeepAgents)
 }
 
-/// [`parse_output`] under a profile's rules: `deepagents` is SPEC 7 exactly; `claude-code`
-/// follows CLAUDE-CODE.md 6.5:
+/// [`parse_output`] under a profile's rules: `deepagents` is docs/spec.md#spec-7 exactly;
+/// `claude-code` follows docs/claude-code-contract.md#cc-6.5:
 ///
 /// - stdout is JSON when its first character after whitespace (and a BOM) is `{` and all
 ///   of it is one object; anything else (arrays and strings included) is plain text;
@@ -606,7 +608,7 @@ pub fn parse_output_for(
             format!("Hook stderr exceeded {} bytes", RawOutput::STREAM_CAP),
         ));
     }
-    // CLAUDE-CODE.md 4.2: StopFailure ignores the exit code (both profiles).
+    // docs/claude-code-contract.md#cc-4.2: StopFailure ignores the exit code (both profiles).
     let status = if event == Event::StopFailure { 0 } else { status };
     if profile.rules().outputs == Outputs::ClaudeCode {
         claude_code_status(event, status, raw, caps, &mut result);
@@ -621,7 +623,8 @@ pub fn parse_output_for(
             result.output = Some(HookOutput {
                 block: true,
                 reason: Some(reason.to_owned()),
-                // The nineteen events of CLAUDE-CODE.md 4.2 have their own exit-2 column.
+                // The nineteen events of docs/claude-code-contract.md#cc-4.2 have their own exit-2
+                // column.
                 exit_block: !event.is_spec_event(),
                 ..HookOutput::default()
             });
@@ -634,11 +637,12 @@ pub fn parse_output_for(
     result
 }
 
-/// The result of a WorktreeCreate command handler (CLAUDE-CODE.md 4.2, 4.4; both
-/// profiles): stdout is not JSON but the path, its last non-empty line with ANSI escapes
-/// removed and whitespace trimmed ([`SpecificOutput::WorktreeCreate`]; blank stdout gives
-/// no path). Any non-zero exit or signal fails the creation: a block (`exit_block`) with
-/// `nonzero_exit`. Timeouts and launch failures are [`parse_output_for`]'s.
+/// The result of a WorktreeCreate command handler (docs/claude-code-contract.md#cc-4.2,
+/// docs/claude-code-contract.md#cc-4.4; both profiles): stdout is not JSON but the path, its last
+/// non-empty line with ANSI escapes removed and whitespace trimmed
+/// ([`SpecificOutput::WorktreeCreate`]; blank stdout gives no path). Any non-zero exit or signal
+/// fails the creation: a block (`exit_block`) with `nonzero_exit`. Timeouts and launch failures are
+/// [`parse_output_for`]'s.
 pub fn parse_worktree_command(
     raw: &RawOutput,
     caps: &Capabilities,
@@ -733,8 +737,8 @@ pub fn strip_ansi(text: &str) -> String {
     out
 }
 
-/// Where a WorktreeCreate path points (CLAUDE-CODE.md 4.4): an absolute path as given,
-/// refused when it has a `.` or `..` segment; a relative one joined to `cwd` (the
+/// Where a WorktreeCreate path points (docs/claude-code-contract.md#cc-4.4): an absolute path as
+/// given, refused when it has a `.` or `..` segment; a relative one joined to `cwd` (the
 /// handler's working directory) with `.` and `..` collapsed. Paths with control or
 /// invisible characters are refused too (ours). The error says why.
 pub fn resolve_worktree_path(path: &str, cwd: Option<&str>) -> Result<String, String> {
@@ -770,7 +774,7 @@ pub fn parse_output_value(event: Event, value: &Value, caps: &Capabilities) -> H
 }
 
 /// [`parse_output_value`] under a profile's rules (claude-code: strict booleans, `approve`,
-/// `ignored_output_field`, the `invalid_output` notice; CLAUDE-CODE.md 6.5).
+/// `ignored_output_field`, the `invalid_output` notice; docs/claude-code-contract.md#cc-6.5).
 pub fn parse_output_value_for(
     event: Event,
     value: &Value,
@@ -786,13 +790,13 @@ pub fn parse_output_value_for(
 }
 
 /// True when plain stdout is context for `event` (SessionStart, UserPromptSubmit,
-/// UserPromptExpansion; the same in both profiles, CLAUDE-CODE.md 6.5 rule 2).
+/// UserPromptExpansion; the same in both profiles, docs/claude-code-contract.md#cc-6.5-2).
 pub(crate) const fn plain_text_is_context(event: Event) -> bool {
     matches!(event, Event::SessionStart | Event::UserPromptSubmit | Event::UserPromptExpansion)
 }
 
-/// The universal fields CLAUDE-CODE.md 4.2's discards column drops from the event's
-/// outputs (`ignored_output_field`, info): `continue` and `systemMessage` where it says
+/// The universal fields docs/claude-code-contract.md#cc-4.2's discards column drops from the
+/// event's outputs (`ignored_output_field`, info): `continue` and `systemMessage` where it says
 /// yes, `continue` alone for TaskCreated, CwdChanged, DirectoryAdded and FileChanged, all
 /// but `terminalSequence` for StopFailure.
 pub(crate) const fn discarded_fields(event: Event) -> &'static [&'static str] {
@@ -818,18 +822,18 @@ pub(crate) const fn discarded_fields(event: Event) -> &'static [&'static str] {
     }
 }
 
-/// True when CLAUDE-CODE.md 4.2 governs `event`'s outputs in `profile`: every event under
-/// claude-code, the nineteen SPEC section 4 lacks under deepagents too.
+/// True when docs/claude-code-contract.md#cc-4.2 governs `event`'s outputs in `profile`: every
+/// event under claude-code, the nineteen docs/spec.md#spec-4 lacks under deepagents too.
 pub(crate) fn table_rules(event: Event, profile: Profile) -> bool {
     profile.rules().outputs == Outputs::ClaudeCode || !event.is_spec_event()
 }
 
-/// Text of the notice a claude-code handler failure shows (CLAUDE-CODE.md 4.2).
+/// Text of the notice a claude-code handler failure shows (docs/claude-code-contract.md#cc-4.2).
 pub(crate) fn hook_error_notice(event: Event, text: &str) -> String {
     format!("{event} hook error: {text}")
 }
 
-/// stdout as a JSON object under CLAUDE-CODE.md 6.5 rule 1: the first character after
+/// stdout as a JSON object under docs/claude-code-contract.md#cc-6.5-1: the first character after
 /// whitespace (a UTF-8 BOM allowed) is `{`, and all of it parses as one object.
 fn claude_code_json(stdout: &[u8]) -> Option<Map<String, Value>> {
     let body = stdout.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(stdout);
@@ -862,7 +866,7 @@ fn has_invalid_output(result: &HandlerResult) -> bool {
 }
 
 /// The reason of an output's own blocking decision: `reason` of `decision: "block"`, or
-/// PreToolUse `permissionDecisionReason` with a deny (CLAUDE-CODE.md 6.5 rule 4).
+/// PreToolUse `permissionDecisionReason` with a deny (docs/claude-code-contract.md#cc-6.5-4).
 fn own_block_reason(out: &HookOutput) -> Option<String> {
     let filled = |s: &Option<String>| s.as_ref().filter(|r| !r.is_empty()).cloned();
     if out.block
@@ -880,7 +884,7 @@ fn own_block_reason(out: &HookOutput) -> Option<String> {
     }
 }
 
-/// The claude-code reading of an exit status and its streams (CLAUDE-CODE.md 6.5).
+/// The claude-code reading of an exit status and its streams (docs/claude-code-contract.md#cc-6.5).
 fn claude_code_status(
     event: Event,
     status: i64,
@@ -919,7 +923,8 @@ fn claude_code_status(
             }
         }
         // PermissionRequest: exit 2 is not honoured, its stderr discarded, no diagnostic
-        // (CLAUDE-CODE.md 11); a JSON object still applies as on exit 0, without notices.
+        // (docs/claude-code-contract.md#cc-11); a JSON object still applies as on exit 0, without
+        // notices.
         2 if event == Event::PermissionRequest => {
             if let Some(map) = json {
                 validate_output(event, Value::Object(map), caps, profile, result);
@@ -1121,7 +1126,7 @@ fn validate_output(
 }
 
 /// `unsupported_field` warnings for the fields of a (matching) specific output that the
-/// host does not apply (SPEC 9).
+/// host does not apply (docs/spec.md#spec-9).
 fn specific_diagnostics(
     spec: &SpecificOutput,
     caps: &Capabilities,
@@ -1129,7 +1134,8 @@ fn specific_diagnostics(
     diags: &mut Vec<Diagnostic>,
 ) {
     let cc = profile.rules().outputs == Outputs::ClaudeCode;
-    // claude-code applies the outputs CLAUDE-CODE.md 4.2 adds unless the host narrowed it.
+    // claude-code applies the outputs docs/claude-code-contract.md#cc-4.2 adds unless the host
+    // narrowed it.
     let extra = caps.claude_code_outputs;
     let mut unsupported = |field: &str, message: Option<&str>| {
         let message = message.map_or_else(|| unsupported_field_message(field, None), str::to_owned);

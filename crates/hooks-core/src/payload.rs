@@ -8,7 +8,7 @@
 //!   characters escaped as `\n`, `\t`, `\u0001`...;
 //! - common keys first: `session_id`, `transcript_path`, `cwd`, `hook_event_name`,
 //!   `prompt_id`, `permission_mode`, `effort`, `agent_id`, `agent_type`; then the event's own
-//!   keys in the order of SPEC section 5;
+//!   keys in the order of docs/spec.md#spec-5;
 //! - a top-level key whose value is absent (or, for `tool_response`, JSON `null`) is omitted;
 //!   nulls nested inside `tool_input`, `tool_response` and `permission_suggestions` are kept,
 //!   and so are empty strings and lists. Object keys inside those values keep their order;
@@ -39,10 +39,10 @@
 //! | SubagentStart | `agent_id`, `agent_type` | |
 //! | SubagentStop | `stop_hook_active`, `last_assistant_message` | `agent_id`, `agent_type`, `agent_transcript_path`, `background_tasks`, `session_crons` (`[]`) |
 //!
-//! The nineteen events CLAUDE-CODE.md 4.1 adds are read by table ([`table_fields`]): each
-//! own field has a kind (string, boolean, integer, object, list) and is required or
-//! optional as in 4.1; list entries pass through untyped, and the keys are written in the
-//! table's order, absent optional ones left out.
+//! The nineteen events docs/claude-code-contract.md#cc-4.1 adds are read by table
+//! ([`table_fields`]): each own field has a kind (string, boolean, integer, object, list) and is
+//! required or optional as in 4.1; list entries pass through untyped, and the keys are written in
+//! the table's order, absent optional ones left out.
 //!
 //! `tool_response` may be missing because the reference omits it when it is `null`. A
 //! top-level `null` counts as missing for optional keys and as a wrong type for required
@@ -55,10 +55,11 @@
 //! through to the handlers in the claude-code profile ([`Invocation::from_host_json_for`]).
 //!
 //! Notification's `notification_type` and SubagentStop's `agent_id`, `agent_type` and
-//! `agent_transcript_path` may be absent: a host may leave them out (CLAUDE-CODE.md 5.2,
-//! no default), and the stdin written then lacks them too. The other fields of 5.2's table
-//! ([`defaulted_keys`]) are filled by [`Invocation::from_host_json_for`] with a
-//! `payload_defaulted` warning, so the wire always has them.
+//! `agent_transcript_path` may be absent: a host may leave them out
+//! (docs/claude-code-contract.md#cc-5.2, no default), and the stdin written then lacks them too.
+//! The other fields of 5.2's table ([`defaulted_keys`]) are filled by
+//! [`Invocation::from_host_json_for`] with a `payload_defaulted` warning, so the wire always has
+//! them.
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
@@ -188,7 +189,7 @@ pub struct NotificationInput {
     pub message: String,
     /// `permission_prompt`, `idle_prompt`, `auth_success`, `elicitation_dialog`,
     /// `agent_needs_input`, `agent_completed`... Matcher target. Absent when the host left
-    /// it out (CLAUDE-CODE.md 5.2: no default; only groups without a matcher run).
+    /// it out (docs/claude-code-contract.md#cc-5.2: no default; only groups without a matcher run).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub notification_type: Option<String>,
     /// The notification title.
@@ -286,7 +287,7 @@ pub struct SubagentStartInput {
 pub struct SubagentStopInput {
     /// True when the subagent is already continuing because of a stop hook.
     pub stop_hook_active: bool,
-    /// The subagent's id (absent when the host left it out: CLAUDE-CODE.md 5.2, no
+    /// The subagent's id (absent when the host left it out: docs/claude-code-contract.md#cc-5.2, no
     /// default).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub agent_id: Option<String>,
@@ -377,7 +378,7 @@ pub enum EventInput {
     SubagentStart(SubagentStartInput),
     /// SubagentStop.
     SubagentStop(SubagentStopInput),
-    /// One of the nineteen table-driven events of CLAUDE-CODE.md 4.1 (Setup,
+    /// One of the nineteen table-driven events of docs/claude-code-contract.md#cc-4.1 (Setup,
     /// InstructionsLoaded, ...).
     Table(TableInput),
 }
@@ -650,7 +651,7 @@ pub struct Invocation {
     /// lets it stand unless the host also gives a continuation count).
     stated_stop_hook_active: Option<bool>,
     /// Top-level keys the host gave that the event does not have, passed through to the
-    /// handlers after the event's own keys (claude-code, CLAUDE-CODE.md 5.1).
+    /// handlers after the event's own keys (claude-code, docs/claude-code-contract.md#cc-5.1).
     extra: Map<String, Value>,
 }
 
@@ -690,7 +691,8 @@ impl Invocation {
             EventInput::Table(i) => {
                 let value = i.get_str(i.event().matcher_target()?)?;
                 if i.event() == Event::FileChanged {
-                    // FileChanged matches the changed file's basename (CLAUDE-CODE.md 3.5).
+                    // FileChanged matches the changed file's basename
+                    // (docs/claude-code-contract.md#cc-3.5).
                     Some(value.rsplit('/').next().unwrap_or(value))
                 } else {
                     Some(value)
@@ -791,10 +793,10 @@ impl Invocation {
     /// derives it from the continuation count (see
     /// [`Invocation::stated_stop_hook_active`]).
     ///
-    /// Leniency (CLAUDE-CODE.md 5.2, both profiles): each field of [`defaulted_keys`] that
-    /// is missing (absent or `null`) gets one `payload_defaulted` warning, `Payload field
-    /// {field} missing; defaulted to {value}`, in that list's order. `tool_use_id` becomes
-    /// [`defaulted_tool_use_id`] of `value`, `last_assistant_message` `""`,
+    /// Leniency (docs/claude-code-contract.md#cc-5.2, both profiles): each field of
+    /// [`defaulted_keys`] that is missing (absent or `null`) gets one `payload_defaulted` warning,
+    /// `Payload field {field} missing; defaulted to {value}`, in that list's order. `tool_use_id`
+    /// becomes [`defaulted_tool_use_id`] of `value`, `last_assistant_message` `""`,
     /// `background_tasks` and `session_crons` `[]`, and these enter the handlers' stdin;
     /// Notification's `notification_type` and SubagentStop's `agent_id`, `agent_type` and
     /// `agent_transcript_path` have no default (the value shown is `none`): they stay out
@@ -803,8 +805,8 @@ impl Invocation {
     ///
     /// Unknown top-level keys: deepagents drops each with an `unknown_field` warning, in
     /// the payload's key order; claude-code passes them to the handlers unchanged, after
-    /// the event's own keys and without a diagnostic (CLAUDE-CODE.md 5.1; a `null` one is
-    /// left out, as every top-level `null` is).
+    /// the event's own keys and without a diagnostic (docs/claude-code-contract.md#cc-5.1; a `null`
+    /// one is left out, as every top-level `null` is).
     pub fn from_host_json_for(
         profile: Profile,
         event: Event,
@@ -878,14 +880,14 @@ impl Invocation {
     }
 
     /// The top-level keys passed through to the handlers unchanged (claude-code,
-    /// CLAUDE-CODE.md 5.1), in the host's order; empty in the deepagents profile.
+    /// docs/claude-code-contract.md#cc-5.1), in the host's order; empty in the deepagents profile.
     pub fn extra(&self) -> &Map<String, Value> {
         &self.extra
     }
 }
 
-/// The fields CLAUDE-CODE.md 5.2's table defaults for `event` when the host leaves them
-/// out ([`Invocation::from_host_json_for`]), in wire order. Not listed: `cwd`, which the
+/// The fields docs/claude-code-contract.md#cc-5.2's table defaults for `event` when the host leaves
+/// them out ([`Invocation::from_host_json_for`]), in wire order. Not listed: `cwd`, which the
 /// host's [`CommonDefaults`] fill without a warning, and `stop_hook_active`, which the
 /// dispatch derives from the continuation count.
 pub fn defaulted_keys(event: Event) -> &'static [&'static str] {
@@ -908,9 +910,9 @@ pub fn defaulted_keys(event: Event) -> &'static [&'static str] {
     }
 }
 
-/// The `tool_use_id` a payload without one gets (CLAUDE-CODE.md 5.2): `toolu_defaulted_`
-/// and the first 24 hex digits of the SHA-256 of the received payload. The payload
-/// arrives as a JSON value, so the bytes hashed are its compact serialization
+/// The `tool_use_id` a payload without one gets (docs/claude-code-contract.md#cc-5.2):
+/// `toolu_defaulted_` and the first 24 hex digits of the SHA-256 of the received payload. The
+/// payload arrives as a JSON value, so the bytes hashed are its compact serialization
 /// (`serde_json::to_vec`, keys in the host's order): the same payload always gets the same
 /// id, whatever whitespace the host wrote, and different payloads get different ids.
 pub fn defaulted_tool_use_id(payload: &Value) -> String {
@@ -1399,8 +1401,8 @@ pub(crate) mod tests {
             Event::PostToolUseFailure,
             r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{},"tool_use_id":"u","error":"e"}"#,
         ),
-        // The nineteen events CLAUDE-CODE.md 4.1 adds (no reference oracle: the wire is the
-        // table's key order, optional keys present where the row shows them).
+        // The nineteen events docs/claude-code-contract.md#cc-4.1 adds (no reference oracle: the
+        // wire is the table's key order, optional keys present where the row shows them).
         (
             Event::Setup,
             r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"Setup","trigger":"init"}"#,
@@ -1519,7 +1521,8 @@ pub(crate) mod tests {
             let inv = Invocation::from_json(event, &parse(golden)).expect("golden");
             let wire = inv.to_wire_value();
             let expected = event.matcher_target().map(|k| wire[k].as_str().expect("target"));
-            // FileChanged matches the basename of its `file_path` (CLAUDE-CODE.md 3.5).
+            // FileChanged matches the basename of its `file_path`
+            // (docs/claude-code-contract.md#cc-3.5).
             let expected = match event {
                 Event::FileChanged => expected.and_then(|p| p.rsplit('/').next()),
                 _ => expected,

@@ -1,6 +1,6 @@
 //! Policy the settings layers set for handlers that reach the network
-//! (CLAUDE-CODE.md 7.2): which URLs `http` handlers may call and which host variables
-//! their headers may read.
+//! (docs/claude-code-contract.md#cc-7.2): which URLs `http` handlers may call and which host
+//! variables their headers may read.
 //!
 //! A key no layer defines imposes nothing (`None`); when any layer defines it, the union
 //! of the defined lists applies, so `Some(vec![])` alone blocks every URL (or variable).
@@ -460,7 +460,8 @@ mod tests {
         assert!(!is_refused_address("fec0::1".parse().unwrap()));
     }
 
-    /// CLAUDE-CODE.md 7.2 and F36: only names in `allowedEnvVars` and the policy's list.
+    /// docs/claude-code-contract.md#cc-7.2 and docs/claude-code-contract.md#cc-F36: only names in
+    /// `allowedEnvVars` and the policy's list.
     #[test]
     fn header_interpolation() {
         let env = |n: &str| Some(format!("<{n}>"));

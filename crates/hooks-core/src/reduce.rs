@@ -1,4 +1,4 @@
-//! Reduction: the results of one invocation's handlers into one [`Decision`] (SPEC 8).
+//! Reduction: the results of one invocation's handlers into one [`Decision`] (docs/spec.md#spec-8).
 //!
 //! Results are combined in configuration order whatever order the handlers finished in:
 //! [`reduce`] takes them already ordered, [`Reduction`] accepts them as they finish and
@@ -31,8 +31,8 @@ pub const TRUNCATION_MARKER: &str = "\n…[truncated]";
 /// Consecutive Stop continuations after which a Stop block is ignored.
 pub const MAX_STOP_CONTINUATIONS: u32 = 8;
 
-/// Most characters of the joined `classifierContext` of one tool call (CLAUDE-CODE.md
-/// 11.3).
+/// Most characters of the joined `classifierContext` of one tool call
+/// (docs/claude-code-contract.md#cc-11.3).
 pub const CLASSIFIER_CONTEXT_CAP: usize = 2_000;
 
 /// What the host knows about the invocation that the reduction needs.
@@ -46,20 +46,20 @@ pub struct ReduceContext {
     /// `stop_continuations` is above 0) a SubagentStop block is ignored with
     /// `continuation_guard`.
     pub stop_hook_active: bool,
-    /// Whose rules apply (CLAUDE-CODE.md 11).
+    /// Whose rules apply (docs/claude-code-contract.md#cc-11).
     pub profile: Profile,
     /// claude-code: the continuation cap of Stop and SubagentStop, from the host's
     /// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` (default [`MAX_STOP_CONTINUATIONS`]; `None`: no
     /// cap). The deepagents profile always caps Stop at [`MAX_STOP_CONTINUATIONS`].
     pub continuation_cap: Option<u32>,
     /// False for a SessionStart whose `source` is neither startup, resume nor fork: its
-    /// `sessionTitle` is not applied (CLAUDE-CODE.md 4.2).
+    /// `sessionTitle` is not applied (docs/claude-code-contract.md#cc-4.2).
     pub session_title_allowed: bool,
     /// ConfigChange whose `source` is `policy_settings`: a block cannot stop it
-    /// (`policy_change_unblockable`, CLAUDE-CODE.md 4.2).
+    /// (`policy_change_unblockable`, docs/claude-code-contract.md#cc-4.2).
     pub policy_settings_change: bool,
     /// DirectoryAdded whose `source` is `slash_command`: `systemMessage` becomes model
-    /// context; otherwise it goes to the debug log only (CLAUDE-CODE.md 4.2).
+    /// context; otherwise it goes to the debug log only (docs/claude-code-contract.md#cc-4.2).
     pub directory_from_slash_command: bool,
 }
 
@@ -78,7 +78,8 @@ impl Default for ReduceContext {
     }
 }
 
-/// The answer hooks give an Elicitation or ElicitationResult (CLAUDE-CODE.md 4.2, 11.3).
+/// The answer hooks give an Elicitation or ElicitationResult (docs/claude-code-contract.md#cc-4.2,
+/// docs/claude-code-contract.md#cc-11.3).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct ElicitationAnswer {
     /// `accept`, `decline` or `cancel`; `None` when no hook set one (the user answers, or
@@ -90,7 +91,7 @@ pub struct ElicitationAnswer {
 }
 
 /// A permission outcome, ranked `None < Allow < Ask < Defer < Deny` (`Defer` only in the
-/// claude-code profile with the host capability `defer`, CLAUDE-CODE.md 11).
+/// claude-code profile with the host capability `defer`, docs/claude-code-contract.md#cc-11).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
@@ -174,14 +175,15 @@ pub struct Decision {
     /// SessionStart (claude-code): the host rescans its skills.
     pub reload_skills: bool,
     /// CwdChanged, FileChanged: `watch_paths` replaces the dynamic watch list (an empty
-    /// list clears it); SessionStart's paths are added instead (CLAUDE-CODE.md 11.3).
+    /// list clears it); SessionStart's paths are added instead
+    /// (docs/claude-code-contract.md#cc-11.3).
     pub watch_paths_replace: bool,
     /// PermissionDenied: the model is told it may retry (any handler said so).
     pub retry: bool,
     /// MessageDisplay: what is displayed instead of the delta (first wins).
     pub display_content: Option<String>,
-    /// WorktreeCreate: the created worktree's absolute path (first wins; CLAUDE-CODE.md
-    /// 4.4).
+    /// WorktreeCreate: the created worktree's absolute path (first wins;
+    /// docs/claude-code-contract.md#cc-4.4).
     pub worktree_path: Option<String>,
     /// WorktreeCreate: the creation failed (a handler failed, or none gave a path).
     pub worktree_failed: bool,
@@ -192,10 +194,12 @@ pub struct Decision {
     /// Every diagnostic of the invocation, in order.
     pub diagnostics: Vec<Diagnostic>,
     /// The ids of the background handlers this invocation started and did not wait for
-    /// (CLAUDE-CODE.md 9.1, 13), in configuration order; serialized only when not empty.
+    /// (docs/claude-code-contract.md#cc-9.1, docs/claude-code-contract.md#cc-13), in configuration
+    /// order; serialized only when not empty.
     pub async_pending: Vec<String>,
     /// Claude-code: the session's `CLAUDE_ENV_FILE` when it is not empty after the
-    /// handlers (CLAUDE-CODE.md 10.2); the host sources it before later Bash commands.
+    /// handlers (docs/claude-code-contract.md#cc-10.2); the host sources it before later Bash
+    /// commands.
     pub env_file: Option<String>,
     /// The `export` pairs of [`Decision::env_file`], parsed as
     /// [`crate::parse_env_file`] says (last assignment wins).
@@ -384,7 +388,7 @@ pub struct Reduction {
     /// claude-code `classifierContext` lines so far (joined and capped at the end).
     classifier: Vec<String>,
     /// The handlers' working directory, against which a relative WorktreeCreate path
-    /// resolves (CLAUDE-CODE.md 4.4).
+    /// resolves (docs/claude-code-contract.md#cc-4.4).
     cwd: Option<String>,
     /// Results applied so far.
     applied: usize,
@@ -424,7 +428,8 @@ impl Reduction {
         self.decision.async_pending = ids;
     }
 
-    /// Adds a handler that detached itself (CLAUDE-CODE.md 9.3) to `async_pending`.
+    /// Adds a handler that detached itself (docs/claude-code-contract.md#cc-9.3) to
+    /// `async_pending`.
     pub fn add_async_pending(&mut self, id: String) {
         self.decision.async_pending.push(id);
     }
@@ -472,7 +477,7 @@ impl Reduction {
         let cc = self.ctx.profile.rules().outputs == Outputs::ClaudeCode;
         let classifier = std::mem::take(&mut self.classifier);
         let d = &mut self.decision;
-        // claude-code takes a rewrite with allow, ask or no decision (11.3); SPEC with
+        // claude-code takes a rewrite with allow, ask or no decision (11.3); docs/spec.md with
         // allow only.
         let keeps_rewrite = if cc {
             matches!(
@@ -692,8 +697,8 @@ impl Reduction {
         }
     }
 
-    /// The block effect of SPEC 4 for the invoked event; `reason` is the block's message
-    /// (`None` for a block without one).
+    /// The block effect of docs/spec.md#spec-4 for the invoked event; `reason` is the block's
+    /// message (`None` for a block without one).
     fn block(&mut self, id: &str, reason: Option<String>, exit_block: bool) {
         let event = self.decision.event;
         let text = reason.unwrap_or_else(|| DEFAULT_BLOCK_REASON.to_owned());
@@ -702,7 +707,8 @@ impl Reduction {
         }
         if self.ctx.profile.rules().outputs == Outputs::ClaudeCode {
             match event {
-                // CLAUDE-CODE.md 11: the subagent continues, no guard, the cap applies.
+                // docs/claude-code-contract.md#cc-11: the subagent continues, no guard, the cap
+                // applies.
                 Event::SubagentStop => return self.continue_turn(id, "reason", text),
                 // 4.2: an exit 2 is a notice with its stderr.
                 Event::SessionStart | Event::SubagentStart | Event::SessionEnd if exit_block => {
@@ -750,7 +756,7 @@ impl Reduction {
                     self.decision.context.push(text);
                 }
             }
-            // SPEC section 4's non-blocking events.
+            // docs/spec.md#spec-4's non-blocking events.
             _ => {
                 let text = self.cap(id, "reason", text);
                 self.warn(
@@ -763,8 +769,8 @@ impl Reduction {
         }
     }
 
-    /// The exit-2 column of CLAUDE-CODE.md 4.2 (`exit_block`) and `decision: "block"`
-    /// for the nineteen events SPEC section 4 lacks, in both profiles.
+    /// The exit-2 column of docs/claude-code-contract.md#cc-4.2 (`exit_block`) and `decision:
+    /// "block"` for the nineteen events docs/spec.md#spec-4 lacks, in both profiles.
     fn block_table_event(&mut self, id: &str, text: String, exit_block: bool) {
         let event = self.decision.event;
         match event {
@@ -1013,7 +1019,8 @@ impl Reduction {
         }
     }
 
-    /// The hook-specific part under the claude-code rules (CLAUDE-CODE.md 4.2, 11.1-11.3).
+    /// The hook-specific part under the claude-code rules (docs/claude-code-contract.md#cc-4.2,
+    /// docs/claude-code-contract.md#cc-11.1 to docs/claude-code-contract.md#cc-11.3).
     fn specific_claude_code(&mut self, id: &str, specific: SpecificOutput) {
         let extra = self.caps.claude_code_outputs;
         match specific {
@@ -1191,8 +1198,8 @@ impl Reduction {
         }
     }
 
-    /// The hook-specific part of the nineteen events SPEC section 4 lacks
-    /// (CLAUDE-CODE.md 4.2, 11.3; both profiles).
+    /// The hook-specific part of the nineteen events docs/spec.md#spec-4 lacks
+    /// (docs/claude-code-contract.md#cc-4.2, docs/claude-code-contract.md#cc-11.3; both profiles).
     fn specific_table(&mut self, id: &str, specific: SpecificOutput) {
         match specific {
             SpecificOutput::Setup { additional_context }

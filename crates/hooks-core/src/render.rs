@@ -342,7 +342,7 @@ pub fn render_effect(decision: &Decision, tool_name: Option<&str>, ctx: &ReduceC
         Event::Notification => Effect::Notification {
             stop_reason: stopped.then(|| or_stop("Notification stopped by hook")),
         },
-        // SessionEnd, and the nineteen events SPEC section 4 lacks (no reference effect).
+        // SessionEnd, and the nineteen events docs/spec.md#spec-4 lacks (no reference effect).
         _ => Effect::Nothing,
     }
 }

@@ -1,5 +1,5 @@
 //! The `if` condition of a handler: one permission rule, `Tool` or `Tool(specifier)`,
-//! matched against a tool call (CLAUDE-CODE.md 6.3).
+//! matched against a tool call (docs/claude-code-contract.md#cc-6.3).
 //!
 //! [`Rule::parse`] compiles the text once (at snapshot build); [`Rule::matches`] decides
 //! for one call whether the handler runs. The module does no I/O: the caller gives the
@@ -121,8 +121,8 @@ pub struct RuleContext<'a> {
 }
 
 impl Rule {
-    /// Parses one rule (CLAUDE-CODE.md 6.3): `Tool` or `Tool(specifier)`, surrounding
-    /// whitespace ignored, no combinators.
+    /// Parses one rule (docs/claude-code-contract.md#cc-6.3): `Tool` or `Tool(specifier)`,
+    /// surrounding whitespace ignored, no combinators.
     pub fn parse(text: &str) -> Result<Rule, RuleError> {
         let t = text.trim();
         if t.is_empty() {
@@ -1052,18 +1052,18 @@ fn segments_match(pat: &[&str], path: &[&str]) -> bool {
 // ---------------------------------------------------------------------------------------
 // WebFetch
 
-/// The host of a URL, lowercased, without port, userinfo or trailing `.`.
+/// The host of a URL as the `url` crate (the WHATWG parser a fetch uses) reads it:
+/// lowercased, without port, userinfo, IPv6 brackets or trailing `.`; `None` when it does
+/// not parse or has no host.
 fn url_host(url: &str) -> Option<String> {
-    let rest = url.split_once("://").map_or(url, |(_, r)| r);
-    let authority = rest.split(['/', '?', '#']).next()?;
-    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    let host = if let Some(v6) = host.strip_prefix('[') {
-        v6.split(']').next()?
-    } else {
-        host.split(':').next()?
+    let parsed = url::Url::parse(url).ok()?;
+    let host = match parsed.host()? {
+        url::Host::Domain(d) => d.to_ascii_lowercase(),
+        url::Host::Ipv4(v4) => v4.to_string(),
+        url::Host::Ipv6(v6) => v6.to_string(),
     };
-    let host = host.trim_end_matches('.').to_ascii_lowercase();
-    (!host.is_empty()).then_some(host)
+    let host = host.trim_end_matches('.');
+    (!host.is_empty()).then(|| host.to_owned())
 }
 
 /// `domain:D` (D lowercased): `*` all; `*.D` any subdomain depth, not `D`; another `*`

@@ -45,8 +45,9 @@ struct ConfigDocument {
     /// The schema this document follows, for editors; the engine ignores it.
     #[serde(rename = "$schema", default)]
     schema: Option<String>,
-    /// What the hooks do. Plugin hook documents carry one (accepted silently, CLAUDE-CODE.md
-    /// 2.1); in a project or user file it loads with an `unknown_field` warning.
+    /// What the hooks do. Plugin hook documents carry one (accepted silently,
+    /// docs/claude-code-contract.md#cc-2.1); in a project or user file it loads with an
+    /// `unknown_field` warning.
     #[serde(default)]
     description: Option<String>,
     /// Matcher groups per lifecycle event.
@@ -205,13 +206,13 @@ enum Handler {
     /// Runs a command. It needs `command` or `argv` (or both: `argv` then runs); `args`
     /// needs `command` and excludes `argv`.
     Command(CommandHandler),
-    /// POSTs the payload to a URL (CLAUDE-CODE.md 7).
+    /// POSTs the payload to a URL (docs/claude-code-contract.md#cc-7).
     Http(HttpHandler),
-    /// Asks the host for a single model call (CLAUDE-CODE.md 8).
+    /// Asks the host for a single model call (docs/claude-code-contract.md#cc-8).
     Prompt(PromptHandler),
-    /// Asks the host to run a model agent loop (CLAUDE-CODE.md 8).
+    /// Asks the host to run a model agent loop (docs/claude-code-contract.md#cc-8).
     Agent(AgentHandler),
-    /// Asks the host to call a tool on one of its MCP servers (CLAUDE-CODE.md 8).
+    /// Asks the host to call a tool on one of its MCP servers (docs/claude-code-contract.md#cc-8).
     McpTool(McpToolHandler),
 }
 
@@ -273,8 +274,8 @@ struct CommandHandler {
     rewake_summary: Option<String>,
 }
 
-/// An `http` handler (CLAUDE-CODE.md 7): the engine POSTs the payload as JSON and reads
-/// the response body as the handler's output.
+/// An `http` handler (docs/claude-code-contract.md#cc-7): the engine POSTs the payload as JSON and
+/// reads the response body as the handler's output.
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct HttpHandler {
@@ -303,9 +304,10 @@ struct HttpHandler {
     if_rule: Option<String>,
 }
 
-/// What [`crate::config`] accepts as an `http` handler's `url` (`is_http_url`): the
-/// scheme, an authority whose host (after any `user@`) is not empty and does not start
-/// with `:`, and no whitespace or control character anywhere.
+/// The written form [`crate::config`] requires of an `http` handler's `url`
+/// (`is_http_url`): the scheme, an authority whose host (after any `user@`) is not empty
+/// and does not start with `:`, and no whitespace or control character anywhere. The URL
+/// parser decides the rest (a port in range, a valid host), which a pattern cannot say.
 const URL_PATTERN: &str = "^[Hh][Tt][Tt][Pp][Ss]?://([^/?#\\s\\x00-\\x1f\\x7f-\\x9f]*@)?\
     [^/?#@:\\s\\x00-\\x1f\\x7f-\\x9f][^/?#@\\s\\x00-\\x1f\\x7f-\\x9f]*\
     ([/?#][^\\s\\x00-\\x1f\\x7f-\\x9f]*)?$";
@@ -315,8 +317,8 @@ const URL_PATTERN: &str = "^[Hh][Tt][Tt][Pp][Ss]?://([^/?#\\s\\x00-\\x1f\\x7f-\\
 #[schemars(extend("pattern" = "^[A-Za-z_][A-Za-z0-9_]*$"))]
 struct EnvName(String);
 
-/// A `prompt` handler (CLAUDE-CODE.md 8): the host makes one model call and its answer
-/// (`{"ok": true}` or `{"ok": false, "reason": ...}`) is the handler's decision.
+/// A `prompt` handler (docs/claude-code-contract.md#cc-8): the host makes one model call and its
+/// answer (`{"ok": true}` or `{"ok": false, "reason": ...}`) is the handler's decision.
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct PromptHandler {
@@ -344,8 +346,8 @@ struct PromptHandler {
     if_rule: Option<String>,
 }
 
-/// An `agent` handler (CLAUDE-CODE.md 8): the host runs a model agent loop whose answer
-/// is the handler's decision.
+/// An `agent` handler (docs/claude-code-contract.md#cc-8): the host runs a model agent loop whose
+/// answer is the handler's decision.
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct AgentHandler {
@@ -373,8 +375,8 @@ struct AgentHandler {
     if_rule: Option<String>,
 }
 
-/// An `mcp_tool` handler (CLAUDE-CODE.md 8): the host calls a tool on one of its MCP
-/// servers and the tool's result is the handler's output.
+/// An `mcp_tool` handler (docs/claude-code-contract.md#cc-8): the host calls a tool on one of its
+/// MCP servers and the tool's result is the handler's output.
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct McpToolHandler {
@@ -702,7 +704,7 @@ struct ContextSpecific {
     additional_context: Option<String>,
 }
 
-/// MessageDisplay's specific output (CLAUDE-CODE.md 4.2).
+/// MessageDisplay's specific output (docs/claude-code-contract.md#cc-4.2).
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct MessageDisplaySpecific {
@@ -715,7 +717,7 @@ struct MessageDisplaySpecific {
     display_content: Option<String>,
 }
 
-/// PermissionDenied's specific output (CLAUDE-CODE.md 4.2).
+/// PermissionDenied's specific output (docs/claude-code-contract.md#cc-4.2).
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct PermissionDeniedSpecific {
@@ -727,7 +729,7 @@ struct PermissionDeniedSpecific {
     retry: bool,
 }
 
-/// The specific output of CwdChanged and FileChanged (CLAUDE-CODE.md 4.2).
+/// The specific output of CwdChanged and FileChanged (docs/claude-code-contract.md#cc-4.2).
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct WatchPathsSpecific {
@@ -739,8 +741,9 @@ struct WatchPathsSpecific {
     watch_paths: Option<Vec<String>>,
 }
 
-/// WorktreeCreate's specific output (CLAUDE-CODE.md 4.2, 4.4). A command handler prints
-/// the path as its last non-empty stdout line instead of JSON.
+/// WorktreeCreate's specific output (docs/claude-code-contract.md#cc-4.2,
+/// docs/claude-code-contract.md#cc-4.4). A command handler prints the path as its last non-empty
+/// stdout line instead of JSON.
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct WorktreeCreateSpecific {
@@ -753,7 +756,7 @@ struct WorktreeCreateSpecific {
     worktree_path: Option<String>,
 }
 
-/// The specific output of Elicitation and ElicitationResult (CLAUDE-CODE.md 4.2).
+/// The specific output of Elicitation and ElicitationResult (docs/claude-code-contract.md#cc-4.2).
 #[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct ElicitationSpecific {
@@ -1000,8 +1003,9 @@ fn output_schema(event: Event) -> Value {
         Event::Elicitation | Event::ElicitationResult => {
             schemars::schema_for!(OutputWith<ElicitationSpecific>)
         }
-        // SessionEnd, Notification, PreCompact, and the events whose row of CLAUDE-CODE.md
-        // 4.2 honours no `hookSpecificOutput` field: the universal fields only.
+        // SessionEnd, Notification, PreCompact, and the events whose row of
+        // docs/claude-code-contract.md#cc-4.2 honours no `hookSpecificOutput` field: the universal
+        // fields only.
         _ => schemars::schema_for!(UniversalOutput),
     };
     let mut value =
@@ -1155,7 +1159,7 @@ mod tests {
     #[test]
     fn names_resolve() {
         let names = schema_names();
-        // config, then input and output per event (31 events, CLAUDE-CODE.md 4.1).
+        // config, then input and output per event (31 events, docs/claude-code-contract.md#cc-4.1).
         assert_eq!(names.len(), 63);
         assert_eq!(names[0], "config");
         assert!(names.contains(&"input.ElicitationResult".to_owned()));
@@ -1238,8 +1242,9 @@ mod tests {
                 Ok(()),
             ),
             (json!({"hooks": {"Stop": [{"matcher": "*", "hooks": []}]}}), Ok(())),
-            // CLAUDE-CODE.md 1.8, 2.1: an unknown event loads with a warning; a plugin
-            // document's description and an editor's `$schema` load silently.
+            // docs/claude-code-contract.md#cc-1.8, docs/claude-code-contract.md#cc-2.1: an unknown
+            // event loads with a warning; a plugin document's description and an editor's `$schema`
+            // load silently.
             (json!({"hooks": {"pretooluse": []}}), Ok(())),
             (
                 json!({"hooks": {"Bogus": [{"matcher": "x", "hooks": [{"type": "command", "command": "x"}]}]}}),
@@ -1277,7 +1282,8 @@ mod tests {
                 one("Stop", json!({"type": "command", "command": "x", "timeout": "5"})),
                 Err("timeout: not"),
             ),
-            // CLAUDE-CODE.md 1.2, 6.1, 9: the command fields of the superset.
+            // docs/claude-code-contract.md#cc-1.2, docs/claude-code-contract.md#cc-6.1,
+            // docs/claude-code-contract.md#cc-9: the command fields of the superset.
             (
                 one(
                     "Stop",
@@ -1311,7 +1317,8 @@ mod tests {
                 one("Stop", json!({"type": "command", "command": "x", "argv": ["x"], "args": []})),
                 Err("matches not"),
             ),
-            // CLAUDE-CODE.md 7.1, 8.2: the other four handler types.
+            // docs/claude-code-contract.md#cc-7.1, docs/claude-code-contract.md#cc-8.2: the other
+            // four handler types.
             (
                 one(
                     "PreToolUse",
@@ -1412,7 +1419,8 @@ mod tests {
 
     #[test]
     fn config_takes_every_event() {
-        // CLAUDE-CODE.md 4.1: the nineteen events beyond SPEC's twelve, in one document.
+        // docs/claude-code-contract.md#cc-4.1: the nineteen events beyond the twelve events of
+        // docs/spec.md#spec-4, in one document.
         let mut hooks = Map::new();
         for event in Event::ALL.into_iter().filter(|e| !e.is_spec_event()) {
             let group = match event.matcher_target() {
@@ -1496,12 +1504,18 @@ mod tests {
             "https:/a",
             " https://a",
             "https://a\n",
+            "http:\\\\a",
         ] {
             assert_eq!(
                 pattern.is_match(url),
                 crate::config::is_http_url(url),
                 "{url:?}: schema and parser disagree"
             );
+        }
+        // The form is right, the parser refuses the host or port.
+        for url in ["http://host:99999/", "http://1.2.3.256/", "http://exa[mple/", "http://a:x"] {
+            assert!(pattern.is_match(url), "{url:?}");
+            assert!(!crate::config::is_http_url(url), "{url:?}");
         }
     }
 

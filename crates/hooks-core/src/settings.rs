@@ -1,4 +1,4 @@
-//! Settings documents (CLAUDE-CODE.md 1.4) and the policy they set (1.6).
+//! Settings documents (docs/claude-code-contract.md#cc-1.4) and the policy they set (1.6).
 //!
 //! A settings file (`managed-settings.json`, `.claude/settings.json`, ...) holds many keys;
 //! the engine reads only those of 1.4 and ignores every other key without a diagnostic.
@@ -254,7 +254,8 @@ fn plugin_configs(cx: &mut Loader<'_>, m: &JsonMember) -> BTreeMap<String, Value
     out
 }
 
-/// The plugin state the settings layers set (CLAUDE-CODE.md 12.2), for the plugin host.
+/// The plugin state the settings layers set (docs/claude-code-contract.md#cc-12.2), for the plugin
+/// host.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct SettingsSummary {
     /// `enabledPlugins` merged by precedence managed > cli > local (repository root's file
@@ -475,8 +476,8 @@ mod tests {
         parse_settings(text.as_bytes(), "s.json", scope, Profile::ClaudeCode)
     }
 
-    /// F50 (CLAUDE-CODE.md 12.2): user true, project false, local true: enabled; a managed
-    /// false wins everywhere and a managed true force-enables.
+    /// F50 (docs/claude-code-contract.md#cc-12.2): user true, project false, local true: enabled; a
+    /// managed false wins everywhere and a managed true force-enables.
     #[test]
     fn f50_enabled_plugins_merge_by_precedence() {
         let user = parse(r#"{"enabledPlugins": {"p@m": true, "f@m": false}}"#, SettingsScope::User);

@@ -1,10 +1,10 @@
-//! The snapshot: the immutable, compiled union of the configured layers (SPEC 1).
+//! The snapshot: the immutable, compiled union of the configured layers (docs/spec.md#spec-1).
 //!
 //! A host takes one snapshot at session start. Building it:
 //!
 //! 1. orders the layers: managed, cli, project, local, user, then plugins sorted by plugin
-//!    id (CLAUDE-CODE.md 1.5; documents of one layer keep the order given: managed drop-ins
-//!    by name, the repository root's local file before the start folder's, a plugin's
+//!    id (docs/claude-code-contract.md#cc-1.5; documents of one layer keep the order given: managed
+//!    drop-ins by name, the repository root's local file before the start folder's, a plugin's
 //!    `hooks/hooks.json`, manifest paths, inline object); this is the only place precedence
 //!    is decided;
 //! 2. concatenates each event's groups over the active layers and numbers them: handler id
@@ -45,15 +45,15 @@ use crate::profile::{NoTargetMatcher, Profile};
 use crate::rule::{self, Rule};
 
 /// Where a document comes from. The order of the variants is the precedence order
-/// (CLAUDE-CODE.md 1.5: managed, cli, project, local, user, plugins by id, then the host's
-/// callbacks).
+/// (docs/claude-code-contract.md#cc-1.5: managed, cli, project, local, user, plugins by id, then
+/// the host's callbacks).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Layer {
-    /// The managed policy layer (CLAUDE-CODE.md 1.2, 1.3): set by an administrator, never
-    /// subject to trust.
+    /// The managed policy layer (docs/claude-code-contract.md#cc-1.2,
+    /// docs/claude-code-contract.md#cc-1.3): set by an administrator, never subject to trust.
     Managed,
-    /// The host's or `--settings` settings (ours, CLAUDE-CODE.md 1.3).
+    /// The host's or `--settings` settings (ours, docs/claude-code-contract.md#cc-1.3).
     Cli,
     /// `{project}/.deepagents/hooks.json`, or in the claude-code profile
     /// `{start_dir}/.claude/settings.json`.
@@ -116,20 +116,20 @@ pub struct PluginInfo {
     pub data_dir: String,
     /// The manifest digest, when the plugin was verified.
     pub digest: Option<String>,
-    /// Rendered userConfig option values (CLAUDE-CODE.md 10.3). Never serialized: a
-    /// sensitive option's value is a secret, and no listing or report shows values.
+    /// Rendered userConfig option values (docs/claude-code-contract.md#cc-10.3). Never serialized:
+    /// a sensitive option's value is a secret, and no listing or report shows values.
     #[serde(skip)]
     pub options: std::collections::BTreeMap<String, String>,
-    /// Where the plugin was found (CLAUDE-CODE.md 12.1).
+    /// Where the plugin was found (docs/claude-code-contract.md#cc-12.1).
     #[serde(skip_serializing_if = "PluginOrigin::is_hooks")]
     pub origin: PluginOrigin,
 }
 
-/// Where a plugin's files were found (CLAUDE-CODE.md 12.1).
+/// Where a plugin's files were found (docs/claude-code-contract.md#cc-12.1).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum PluginOrigin {
-    /// Installed by this engine (SPEC 13), or a `--plugin-dir` folder.
+    /// Installed by this engine (docs/spec.md#spec-13), or a `--plugin-dir` folder.
     #[default]
     Hooks,
     /// Claude Code's `installed_plugins.json` and plugin cache.
@@ -165,8 +165,8 @@ pub enum InactiveStatus {
     Tampered,
     /// A plugin that cannot be verified while verification is required.
     Unverified,
-    /// A layer a settings policy key turns off (CLAUDE-CODE.md 1.6): `disableAllHooks`,
-    /// `allowManagedHooksOnly`, `strictPluginOnlyCustomization`. Audits show it
+    /// A layer a settings policy key turns off (docs/claude-code-contract.md#cc-1.6):
+    /// `disableAllHooks`, `allowManagedHooksOnly`, `strictPluginOnlyCustomization`. Audits show it
     /// `disabled`, with the key and the file that set it as the reason.
     BlockedByPolicy,
 }
@@ -194,22 +194,24 @@ impl LayerDocument {
 /// Options of a snapshot build.
 #[derive(Debug, Clone, Default)]
 pub struct SnapshotOptions {
-    /// The profile (CLAUDE-CODE.md 1.1); part of the snapshot id when not the default.
+    /// The profile (docs/claude-code-contract.md#cc-1.1); part of the snapshot id when not the
+    /// default.
     pub profile: Profile,
-    /// The HTTP policy of the settings layers (CLAUDE-CODE.md 7.2), for `http` handlers.
+    /// The HTTP policy of the settings layers (docs/claude-code-contract.md#cc-7.2), for `http`
+    /// handlers.
     pub http_policy: HttpPolicy,
     /// The project root, exported to plugin handlers as `CLAUDE_PROJECT_DIR`, and what
     /// `${CLAUDE_PROJECT_DIR}` becomes in every exec-form handler (`None`: it stays as
     /// written).
     pub project_dir: Option<String>,
-    /// The user's home folder (`$HOME`): the anchor of `~/` in `if` rules (CLAUDE-CODE.md
-    /// 6.3). `None`: such patterns fail open.
+    /// The user's home folder (`$HOME`): the anchor of `~/` in `if` rules
+    /// (docs/claude-code-contract.md#cc-6.3). `None`: such patterns fail open.
     pub home: Option<String>,
     /// The host's in-process callback groups, in registration order.
     pub callbacks: Vec<CallbackSpec>,
 }
 
-/// One group of in-process callbacks as the host registered it (SPEC 10): the snapshot
+/// One group of in-process callbacks as the host registered it (docs/spec.md#spec-10): the snapshot
 /// numbers its callbacks, matches them like file groups and places them after every file
 /// layer. The host keeps the callables; a dispatch asks for them by
 /// [`Program::Callback`].
@@ -222,7 +224,7 @@ pub struct SnapshotOptions {
 pub struct CallbackSpec {
     /// The event.
     pub event: Event,
-    /// The matcher (SPEC 12); ignored on events without a matcher target.
+    /// The matcher (docs/spec.md#spec-12); ignored on events without a matcher target.
     pub matcher: Option<String>,
     /// How many callbacks the group holds.
     pub callbacks: usize,
@@ -246,20 +248,21 @@ pub enum Program {
         /// The position of the callback in its group.
         index: usize,
     },
-    /// An HTTP POST the engine sends (CLAUDE-CODE.md 7).
+    /// An HTTP POST the engine sends (docs/claude-code-contract.md#cc-7).
     Http(HttpHandler),
-    /// A model call the host answers (CLAUDE-CODE.md 8).
+    /// A model call the host answers (docs/claude-code-contract.md#cc-8).
     Prompt(PromptHandler),
-    /// An agent loop the host runs (CLAUDE-CODE.md 8).
+    /// An agent loop the host runs (docs/claude-code-contract.md#cc-8).
     Agent(AgentHandler),
-    /// An MCP tool call the host makes (CLAUDE-CODE.md 8); a plugin's `server` is already
-    /// `plugin:<plugin>:<server>`.
+    /// An MCP tool call the host makes (docs/claude-code-contract.md#cc-8); a plugin's `server` is
+    /// already `plugin:<plugin>:<server>`.
     #[serde(rename = "mcp_tool")]
     McpTool(McpToolHandler),
 }
 
 impl Program {
-    /// True for the types the host answers (prompt, agent, mcp_tool; CLAUDE-CODE.md 8.1).
+    /// True for the types the host answers (prompt, agent, mcp_tool;
+    /// docs/claude-code-contract.md#cc-8.1).
     pub fn is_host_delegated(&self) -> bool {
         matches!(self, Program::Prompt(_) | Program::Agent(_) | Program::McpTool(_))
     }
@@ -282,14 +285,14 @@ pub struct Handler {
     pub command: Option<String>,
     /// The `argv` as configured, before substitution.
     pub argv: Option<Vec<String>>,
-    /// The `args` as configured, before substitution (CLAUDE-CODE.md 6.1: the exec form
-    /// [`command`, ...`args`]).
+    /// The `args` as configured, before substitution (docs/claude-code-contract.md#cc-6.1: the exec
+    /// form [`command`, ...`args`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub args: Option<Vec<String>>,
-    /// The `shell` as configured (CLAUDE-CODE.md 6.1).
+    /// The `shell` as configured (docs/claude-code-contract.md#cc-6.1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shell: Option<Shell>,
-    /// The `once` as configured (CLAUDE-CODE.md 6.1; no effect in files).
+    /// The `once` as configured (docs/claude-code-contract.md#cc-6.1; no effect in files).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub once: Option<bool>,
     /// The configured timeout, in seconds.
@@ -299,7 +302,7 @@ pub struct Handler {
     pub effective_timeout: f64,
     /// Status line text.
     pub status_message: Option<String>,
-    /// The compiled `if` rule (CLAUDE-CODE.md 6.3), serialized as written.
+    /// The compiled `if` rule (docs/claude-code-contract.md#cc-6.3), serialized as written.
     #[serde(rename = "if", skip_serializing_if = "Option::is_none")]
     pub if_rule: Option<Rule>,
     /// The folder a `/x` pattern of the `if` rule is anchored at: the layer's source
@@ -309,7 +312,7 @@ pub struct Handler {
     /// Side-effect-only legacy handler.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub legacy: Option<String>,
-    /// The background fields (CLAUDE-CODE.md 9), as written.
+    /// The background fields (docs/claude-code-contract.md#cc-9), as written.
     #[serde(skip)]
     pub background: AsyncSpec,
     /// Extra environment for the process (plugin variables), after scrubbing.
@@ -327,9 +330,9 @@ pub struct Handler {
 }
 
 impl Handler {
-    /// The exec form as written (CLAUDE-CODE.md 6.1): `argv`, or [`command`, ...`args`];
-    /// `None` for a shell command. Audits and logs show this, never the program with its
-    /// placeholders filled, which may hold a plugin's secret option value.
+    /// The exec form as written (docs/claude-code-contract.md#cc-6.1): `argv`, or [`command`,
+    /// ...`args`]; `None` for a shell command. Audits and logs show this, never the program with
+    /// its placeholders filled, which may hold a plugin's secret option value.
     pub fn written_argv(&self) -> Option<Vec<String>> {
         self.argv.clone().or_else(|| {
             let command = self.command.as_ref()?;
@@ -347,8 +350,8 @@ impl Handler {
         self.status == HandlerStatus::Active
     }
 
-    /// The exec form it runs (CLAUDE-CODE.md 6.1), placeholders substituted: the program
-    /// of an `argv` or `args` handler; `None` for a shell command or another type.
+    /// The exec form it runs (docs/claude-code-contract.md#cc-6.1), placeholders substituted: the
+    /// program of an `argv` or `args` handler; `None` for a shell command or another type.
     pub fn exec_argv(&self) -> Option<&[String]> {
         match &self.program {
             Program::Argv(argv) if self.argv.is_some() || self.args.is_some() => Some(argv),
@@ -378,14 +381,14 @@ pub enum HandlerStatus {
         /// The diagnostic text.
         reason: String,
     },
-    /// It has an `if` on an event that never evaluates one (CLAUDE-CODE.md 2.3): loaded,
-    /// never run.
+    /// It has an `if` on an event that never evaluates one (docs/claude-code-contract.md#cc-2.3):
+    /// loaded, never run.
     NeverEvaluated {
         /// The diagnostic text.
         reason: String,
     },
     /// It loaded but must never run: a shell-form plugin command holding
-    /// `${user_config.` (CLAUDE-CODE.md 6.2, `user_config_in_shell_form`).
+    /// `${user_config.` (docs/claude-code-contract.md#cc-6.2, `user_config_in_shell_form`).
     Invalid {
         /// The diagnostic text.
         reason: String,
@@ -456,7 +459,7 @@ pub struct Snapshot {
     handlers: Vec<Handler>,
     events: HashMap<Event, EventIndex>,
     diagnostics: Vec<Diagnostic>,
-    /// The literal file names of the FileChanged matchers (CLAUDE-CODE.md 3.5).
+    /// The literal file names of the FileChanged matchers (docs/claude-code-contract.md#cc-3.5).
     watch_names: Vec<String>,
 }
 
@@ -505,7 +508,7 @@ impl Snapshot {
         &self.http_policy
     }
 
-    /// Every handler, active or not, in configuration order per event (events in SPEC
+    /// Every handler, active or not, in configuration order per event (events in docs/spec.md
     /// order), then the handlers of inactive layers.
     pub fn handlers(&self) -> &[Handler] {
         &self.handlers
@@ -517,8 +520,8 @@ impl Snapshot {
         &self.diagnostics
     }
 
-    /// The file names the host should watch for FileChanged (CLAUDE-CODE.md 3.5): each
-    /// FileChanged matcher of a loaded document split on `|`, members trimmed, empties
+    /// The file names the host should watch for FileChanged (docs/claude-code-contract.md#cc-3.5):
+    /// each FileChanged matcher of a loaded document split on `|`, members trimmed, empties
     /// dropped, each name once in first-seen order (`*` is the literal name `*`; an omitted
     /// matcher adds none). Names are relative to the invocation's cwd. The dynamic list of
     /// `watchPaths` outputs is session state: see [`Snapshot::watch_list_with`].
@@ -527,7 +530,7 @@ impl Snapshot {
     }
 
     /// [`Snapshot::watch_list`] followed by `dynamic` (the paths the latest `watchPaths`
-    /// outputs set, CLAUDE-CODE.md 11.3), each entry once.
+    /// outputs set, docs/claude-code-contract.md#cc-11.3), each entry once.
     pub fn watch_list_with(&self, dynamic: &[String]) -> Vec<String> {
         let mut out = self.watch_names.clone();
         for path in dynamic {
@@ -647,8 +650,8 @@ impl<'a> Builder<'a> {
         env.push(("PLUGIN_DATA".to_owned(), p.data_dir.clone()));
         env.push(("PLUGIN_ROOT".to_owned(), p.root.clone()));
         if !p.options.is_empty() {
-            // CLAUDE-CODE.md 10.3: one variable per option; keys that cannot name a
-            // variable are left out.
+            // docs/claude-code-contract.md#cc-10.3: one variable per option; keys that cannot name
+            // a variable are left out.
             for (key, value) in &p.options {
                 if !key.is_empty() && !key.contains(['=', '\0']) && !value.contains('\0') {
                     env.push((
@@ -780,8 +783,8 @@ impl<'a> Builder<'a> {
             && event.matcher_target().is_none()
             && profile.rules().matcher_without_target == NoTargetMatcher::MatchesAll
         {
-            // CLAUDE-CODE.md 3.3: claude-code ignores the matcher of a no-matcher event and
-            // the group matches always.
+            // docs/claude-code-contract.md#cc-3.3: claude-code ignores the matcher of a no-matcher
+            // event and the group matches always.
             kind = MatcherKind::All;
             self.diagnostics.push(
                 Diagnostic::info(
@@ -844,7 +847,7 @@ impl<'a> Builder<'a> {
                 && h.args.is_none()
                 && c.contains(USER_CONFIG_PLACEHOLDER)
             {
-                // CLAUDE-CODE.md 6.2: a shell would see option values as code.
+                // docs/claude-code-contract.md#cc-6.2: a shell would see option values as code.
                 let reason = format!(
                     "Hook {id} at {source}:{}: a shell-form command cannot use \
                      ${{user_config.KEY}}; it never runs (give the program and its arguments \
@@ -1004,7 +1007,8 @@ fn compile_handler(
         (HandlerType::McpTool(x), ..) => {
             let mut x = x.clone();
             if let Some(p) = doc.layer.plugin() {
-                // CLAUDE-CODE.md 8.2: a plugin's servers are `plugin:<plugin>:<server>`.
+                // docs/claude-code-contract.md#cc-8.2: a plugin's servers are
+                // `plugin:<plugin>:<server>`.
                 let name = p.id.split('@').next().unwrap_or(&p.id);
                 x.server = format!("plugin:{name}:{}", x.server);
             }
@@ -1014,7 +1018,7 @@ fn compile_handler(
             Program::Argv(argv.iter().map(|a| substitute(a, env, project_dir, doc)).collect())
         }
         (_, None, Some(c)) => match (&h.args, h.shell) {
-            // CLAUDE-CODE.md 6.1: the exec form, no shell.
+            // docs/claude-code-contract.md#cc-6.1: the exec form, no shell.
             (Some(args), _) => Program::Argv(
                 std::iter::once(c)
                     .chain(args)
@@ -1133,7 +1137,7 @@ fn callback_handler(
     }
 }
 
-/// What starts a plugin option placeholder (CLAUDE-CODE.md 6.2).
+/// What starts a plugin option placeholder (docs/claude-code-contract.md#cc-6.2).
 const USER_CONFIG_PLACEHOLDER: &str = "${user_config.";
 
 /// Literal substitution in an exec-form element (argv or args, never a shell;
@@ -1210,7 +1214,7 @@ fn identity_key(h: &Handler) -> Vec<u8> {
     key.opt_str(h.legacy.as_deref());
     key.raw(",");
     key.opt_str(h.if_rule.as_ref().map(Rule::as_str));
-    // CLAUDE-CODE.md 6.4: `args`, `shell` and `once` too, as written.
+    // docs/claude-code-contract.md#cc-6.4: `args`, `shell` and `once` too, as written.
     key.raw(",[");
     match &h.args {
         Some(args) => key.strs(args),
@@ -1224,7 +1228,7 @@ fn identity_key(h: &Handler) -> Vec<u8> {
         None => key.raw("null"),
     }
     key.raw("]");
-    // CLAUDE-CODE.md 6.4: the background fields are part of the identity.
+    // docs/claude-code-contract.md#cc-6.4: the background fields are part of the identity.
     key.raw(",[");
     let b = &h.background;
     for (i, flag) in [b.asynchronous, b.rewake].into_iter().enumerate() {
@@ -1253,7 +1257,8 @@ fn identity_key(h: &Handler) -> Vec<u8> {
     }
     key.raw("],");
     key.opt_str(h.layer.plugin().map(|p| p.id.as_str()));
-    // CLAUDE-CODE.md 6.4: the type and every type field (commands are covered above).
+    // docs/claude-code-contract.md#cc-6.4: the type and every type field (commands are covered
+    // above).
     if matches!(
         h.program,
         Program::Http(_) | Program::Prompt(_) | Program::Agent(_) | Program::McpTool(_)
@@ -1434,8 +1439,9 @@ impl Canon {
         self.raw("}");
     }
 
-    /// The type fields of a non-command handler (CLAUDE-CODE.md 6.4), under a `typeFields` key
-    /// sorted after `type`; nothing for a command, so command identities do not change.
+    /// The type fields of a non-command handler (docs/claude-code-contract.md#cc-6.4), under a
+    /// `typeFields` key sorted after `type`; nothing for a command, so command identities do not
+    /// change.
     fn type_fields(&mut self, kind: &HandlerType) {
         let value = match kind {
             HandlerType::Command => return,

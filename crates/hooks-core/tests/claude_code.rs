@@ -1,7 +1,9 @@
-//! The claude-code profile's output rules and merges (CLAUDE-CODE.md 6.5, 4.2, 11, 11.1-11.3,
-//! 13), as conformance fixtures of CLAUDE-CODE.md 14 replayed through the real
-//! [`Dispatch`] with recorded handler outputs (in the style of `golden.rs`), each against
-//! the deepagents profile where the fixture names both.
+//! The claude-code profile's output rules and merges (docs/claude-code-contract.md#cc-6.5,
+//! docs/claude-code-contract.md#cc-4.2, docs/claude-code-contract.md#cc-11,
+//! docs/claude-code-contract.md#cc-11.1 to docs/claude-code-contract.md#cc-11.3, 13), as
+//! conformance fixtures of docs/claude-code-contract.md#cc-14 replayed through the real
+//! [`Dispatch`] with recorded handler outputs (in the style of `golden.rs`), each against the
+//! deepagents profile where the fixture names both.
 
 #![allow(clippy::expect_used, clippy::panic)]
 
@@ -454,7 +456,8 @@ fn f29_a_timeout_fails_open_in_both_profiles() {
     }
 }
 
-/// A payload of each of the nineteen events SPEC section 4 lacks (CLAUDE-CODE.md 4.1).
+/// A payload of each of the nineteen events docs/spec.md#spec-4 lacks
+/// (docs/claude-code-contract.md#cc-4.1).
 fn table_payload(event: Event) -> Value {
     match event {
         Event::Setup => json!({"trigger": "init"}),
@@ -480,7 +483,7 @@ fn table_payload(event: Event) -> Value {
         Event::PostCompact => json!({"trigger": "manual", "compact_summary": "s"}),
         Event::Elicitation => json!({"mcp_server_name": "m", "message": "q"}),
         Event::ElicitationResult => json!({"mcp_server_name": "m", "action": "accept"}),
-        other => panic!("{other} is one of SPEC's twelve"),
+        other => panic!("{other} is one of the twelve events of docs/spec.md#spec-4"),
     }
 }
 
@@ -494,7 +497,7 @@ fn assert_subset(o: &Outcome, expected: &Value, what: &str) {
     }
 }
 
-/// Which universal fields CLAUDE-CODE.md 4.2 discards for an event.
+/// Which universal fields docs/claude-code-contract.md#cc-4.2 discards for an event.
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Discards {
     No,
@@ -672,7 +675,7 @@ fn the_nineteen_events_exit_2_honoured_outputs_and_discards() {
     seen.sort();
     let mut expected: Vec<Event> = Event::ALL.into_iter().filter(|e| !e.is_spec_event()).collect();
     expected.sort();
-    assert_eq!(seen, expected, "one row per event SPEC lacks");
+    assert_eq!(seen, expected, "one row per event docs/spec.md lacks");
     // 4.2's heading: claude-code, and deepagents for these nineteen.
     for profile in [CC, DA] {
         for r in &rows {
@@ -940,7 +943,7 @@ fn f56_an_exit_2_forces_decline_over_an_accept() {
 
 #[test]
 fn task_completed_and_teammate_idle_ignore_a_json_block() {
-    // CLAUDE-CODE.md 4.3.
+    // docs/claude-code-contract.md#cc-4.3.
     for e in [Event::TaskCompleted, Event::TeammateIdle] {
         for profile in [CC, DA] {
             let out = r#"{"decision":"block","reason":"R"}"#;

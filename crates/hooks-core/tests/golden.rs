@@ -6,8 +6,8 @@
 //! recorded host payload, matches it, feeds every matched handler the recorded output of
 //! its program as a [`RawOutput`], parses and reduces the results in configuration order,
 //! renders the effect and the notices, and compares all of it with the fixture's
-//! `expected`, after applying the fixture's `deviations` (SPEC 15: ours differs on purpose).
-//! Nothing is run: hooks-core is pure, and so is this test.
+//! `expected`, after applying the fixture's `deviations` (docs/spec.md#spec-15: ours differs on
+//! purpose). Nothing is run: hooks-core is pure, and so is this test.
 //!
 //! Every case is checked; the test fails once at the end with one block per failing case
 //! (case, JSON pointer into `expected`, expected value, our value).
@@ -290,7 +290,8 @@ fn run_case(case: &Value, runner: Runner<'_>) -> Value {
     let wire = invocation.to_wire();
     let stdin: Value = serde_json::from_slice(&wire).expect("the wire payload is JSON");
     // Keys the host gave that the event does not have: ours warns, the reference drops them.
-    // (Fields it left out that CLAUDE-CODE.md 5.2 defaults are `payload_defaulted`.)
+    // (Fields it left out that docs/claude-code-contract.md#cc-5.2 defaults are
+    // `payload_defaulted`.)
     let ignored: Vec<Value> = payload_warnings
         .iter()
         .filter(|d| d.code == hooks_core::codes::UNKNOWN_FIELD)
@@ -347,8 +348,8 @@ fn run_case(case: &Value, runner: Runner<'_>) -> Value {
         }
         Runner::Processes { path } => std_host::run_jobs(&dispatch, path, Path::new("/tmp")),
     };
-    // Background jobs (CLAUDE-CODE.md 9, SPEC 15.13) never reach the decision: the
-    // dispatch takes no result from them, and no reference case records one.
+    // Background jobs (docs/claude-code-contract.md#cc-9, docs/spec.md#spec-15.13) never reach the
+    // decision: the dispatch takes no result from them, and no reference case records one.
     outputs.retain(|(index, _)| jobs[*index].background.is_none());
     let mut handler_results = vec![Value::Null; jobs.len()];
     for (index, output) in outputs {

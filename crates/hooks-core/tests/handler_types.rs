@@ -1,5 +1,6 @@
-//! Handler types beyond commands under the claude-code profile (CLAUDE-CODE.md 7, 8, 14):
-//! the jobs a dispatch makes of them and the results of their outcomes.
+//! Handler types beyond commands under the claude-code profile (docs/claude-code-contract.md#cc-7,
+//! docs/claude-code-contract.md#cc-8, docs/claude-code-contract.md#cc-14): the jobs a dispatch
+//! makes of them and the results of their outcomes.
 
 #![allow(clippy::expect_used, clippy::panic)]
 use hooks_core::plan::HostAnswers;
@@ -59,7 +60,8 @@ const HTTP: &str = r#"{"hooks": {"PreToolUse": [{"hooks": [
 const DENY: &str = r#"{"hookSpecificOutput": {"hookEventName": "PreToolUse",
     "permissionDecision": "deny", "permissionDecisionReason": "R"}}"#;
 
-/// CLAUDE-CODE.md 7.3, 7.5 and F35: the job is a POST of the stdin bytes; each outcome.
+/// docs/claude-code-contract.md#cc-7.3, docs/claude-code-contract.md#cc-7.5 and
+/// docs/claude-code-contract.md#cc-F35: the job is a POST of the stdin bytes; each outcome.
 #[test]
 fn f35_http_outcomes() {
     let s = snapshot(HTTP);
@@ -125,7 +127,7 @@ fn f38_prompt_without_a_host_never_blocks() {
     assert_eq!(o.decision.diagnostics[0].severity, hooks_core::Severity::Info);
 }
 
-/// CLAUDE-CODE.md 8.2: the request, `$ARGUMENTS`, `\$`, defaults.
+/// docs/claude-code-contract.md#cc-8.2: the request, `$ARGUMENTS`, `\$`, defaults.
 #[test]
 fn prompt_and_agent_requests() {
     let s = snapshot(

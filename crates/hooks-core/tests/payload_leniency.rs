@@ -1,6 +1,6 @@
-//! Payload leniency (CLAUDE-CODE.md 5.2, both profiles) and the claude-code pass-through of
-//! unknown payload keys (5.1): one test per row of 5.2's table, fixtures F43, F44 and F45,
-//! each checked on the stdin bytes the dispatch gives the handlers.
+//! Payload leniency (docs/claude-code-contract.md#cc-5.2, both profiles) and the claude-code
+//! pass-through of unknown payload keys (5.1): one test per row of 5.2's table, fixtures F43, F44
+//! and F45, each checked on the stdin bytes the dispatch gives the handlers.
 
 #![allow(clippy::expect_used, clippy::panic)]
 

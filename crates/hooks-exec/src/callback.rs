@@ -1,6 +1,6 @@
-//! In-process callback handlers (SPEC 10), the Claude Agent SDK's hook model.
+//! In-process callback handlers (docs/spec.md#spec-10), the Claude Agent SDK's hook model.
 //!
-//! A host registers [`CallbackGroup`]s per event: a matcher (SPEC 12 rules), a timeout
+//! A host registers [`CallbackGroup`]s per event: a matcher (docs/spec.md#spec-12 rules), a timeout
 //! (default 60 s) and async closures. Each callback receives the invocation's wire payload,
 //! its `tool_use_id` and a [`CallbackContext`] whose cancellation signal fires when the
 //! callback times out or the invocation is dropped, and returns the same output object a
@@ -68,7 +68,7 @@ impl CallbackContext {
 pub struct CallbackGroup {
     /// The event.
     pub event: Event,
-    /// The matcher (SPEC 12); `None` matches everything.
+    /// The matcher (docs/spec.md#spec-12); `None` matches everything.
     pub matcher: Option<String>,
     /// The callbacks, run concurrently and reduced in this order.
     pub callbacks: Vec<Callback>,

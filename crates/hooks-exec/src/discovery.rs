@@ -1,6 +1,6 @@
 //! Discovery of the configuration files: project root, home folder, layer paths, reading.
 //!
-//! Layout (SPEC 1), with the default [`AppNames`]:
+//! Layout (docs/spec.md#spec-1), with the default [`AppNames`]:
 //!
 //! | what | path |
 //! | --- | --- |
@@ -17,7 +17,7 @@
 //! [`crate::fs::MAX_FILE_BYTES`] (16 MiB) is one too, and the project file is read by
 //! [`read_project_file`] only when it resolves inside the project root.
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::fs;
 use std::io;
@@ -154,6 +154,26 @@ pub enum HomeError {
     },
 }
 
+/// The home folder of a session of `profile` and the names it goes by: the one place that
+/// reads `--home`, the home variable and `~/{app_dir}` (the session, the CLI and the Python
+/// module all come here). `names` left at their default mean the profile's own
+/// ([`AppNames::of`]); `var` reads the host's environment (the one
+/// the session gets, not necessarily this process's): the home variable and `HOME`. The
+/// rules are [`resolve_home`]'s.
+pub fn session_home(
+    explicit: Option<&Path>,
+    profile: Profile,
+    names: &AppNames,
+    var: impl Fn(&str) -> Option<OsString>,
+) -> Result<(AppNames, PathBuf), HomeError> {
+    // A host that names no folders of its own gets the profile's.
+    let names = if *names == AppNames::default() { AppNames::of(profile) } else { names.clone() };
+    let user_home = var("HOME").map(PathBuf::from);
+    let home =
+        resolve_home(explicit, var(&names.home_env).as_deref(), user_home.as_deref(), &names)?;
+    Ok((names, home))
+}
+
 /// Chooses the home folder: `explicit` (the CLI's `--home`), else the value of the home
 /// variable (`env_value`, e.g. `$DEEPAGENTS_HOME`), else `{user_home}/{app_dir}`.
 ///
@@ -163,7 +183,7 @@ pub enum HomeError {
 /// current directory (it comes from a command line). The result is normalized lexically
 /// (`.` and `..` removed, links not followed) and may not be `/` or `user_home` itself.
 /// This function touches no file.
-pub fn resolve_home(
+pub(crate) fn resolve_home(
     explicit: Option<&Path>,
     env_value: Option<&OsStr>,
     user_home: Option<&Path>,
@@ -536,6 +556,38 @@ mod tests {
             got,
             expect.map(PathBuf::from),
             "explicit {explicit:?}, env {env:?}, user {user:?}"
+        );
+    }
+
+    #[test]
+    fn session_home_takes_the_profile_names_and_the_given_environment() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| pairs.iter().find(|(k, _)| *k == name).map(|(_, v)| (*v).into())
+        };
+        let da = AppNames::default();
+        let home = |explicit: Option<&str>, profile, names: &AppNames, pairs| {
+            session_home(explicit.map(Path::new), profile, names, env(pairs))
+                .map(|(n, h)| (n.app_dir, h.display().to_string()))
+        };
+        let ok = |dir: &str, h: &str| Ok((dir.to_owned(), h.to_owned()));
+        let both = &[("HOME", U), ("DEEPAGENTS_HOME", "/da"), ("CLAUDE_CONFIG_DIR", "/cc")];
+        assert_eq!(home(None, Profile::DeepAgents, &da, both), ok(".deepagents", "/da"));
+        assert_eq!(home(None, Profile::ClaudeCode, &da, both), ok(".claude", "/cc"));
+        assert_eq!(home(Some("/x"), Profile::ClaudeCode, &da, both), ok(".claude", "/x"));
+        let only_home = &[("HOME", U)];
+        assert_eq!(
+            home(None, Profile::ClaudeCode, &da, only_home),
+            ok(".claude", "/home/u/.claude")
+        );
+        // A host's own names stay, whatever the profile.
+        let own = AppNames { app_dir: ".own".into(), home_env: "OWN_HOME".into() };
+        assert_eq!(
+            home(None, Profile::ClaudeCode, &own, &[("HOME", U), ("OWN_HOME", "/o")]),
+            ok(".own", "/o")
+        );
+        assert_eq!(
+            home(None, Profile::DeepAgents, &da, &[]),
+            Err(HomeError::NoUserHome { env: "DEEPAGENTS_HOME".into() })
         );
     }
 

@@ -3,7 +3,8 @@
 //! A handler inherits the host's environment through [`scrub`], which drops every variable
 //! that looks like a credential **by name** or **by value**, unless the host lists the name
 //! in its [`EnvPolicy`] allow list. Hooks are trusted code, but secrets should not be
-//! ambiently available to them (SPEC section 6; the wider rules are "ours", SPEC 15.7).
+//! ambiently available to them (docs/spec.md#spec-6; the wider rules are "ours",
+//! docs/spec.md#spec-15.7).
 //!
 //! # By name
 //!
@@ -113,8 +114,8 @@
 //! # The claude-code profile
 //!
 //! [`strip_profile`] then also drops every variable whose name starts with `OTEL_` (the
-//! OpenTelemetry exporter settings of the host, CLAUDE-CODE.md 10.1), allow list or not:
-//! a handler that wants telemetry configures its own. The deepagents profile keeps them.
+//! OpenTelemetry exporter settings of the host, docs/claude-code-contract.md#cc-10.1), allow list
+//! or not: a handler that wants telemetry configures its own. The deepagents profile keeps them.
 //!
 //! In both profiles it drops the host's own `CLAUDE_ENV_FILE` (set when `hooks` itself
 //! runs inside a Claude Code session), allow list or not: any handler could otherwise

@@ -99,7 +99,7 @@ impl Home {
     }
 
     /// `{home}/.state/plugin_options.json`: plugin option values set with `hooks plugin
-    /// config`, sensitive ones included (mode 0600; CLAUDE-CODE.md 10.3).
+    /// config`, sensitive ones included (mode 0600; docs/claude-code-contract.md#cc-10.3).
     pub fn plugin_options_file(&self) -> PathBuf {
         self.state_dir().join("plugin_options.json")
     }

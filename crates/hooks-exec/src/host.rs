@@ -1,5 +1,5 @@
-//! Host-delegated handlers (CLAUDE-CODE.md 8): `prompt`, `agent` and `mcp_tool` handlers
-//! the host answers, because the engine owns no model and no MCP connection.
+//! Host-delegated handlers (docs/claude-code-contract.md#cc-8): `prompt`, `agent` and `mcp_tool`
+//! handlers the host answers, because the engine owns no model and no MCP connection.
 //!
 //! A host implements [`HostHandlers`] and sets it as
 //! [`SessionOptions::host_handlers`](crate::SessionOptions::host_handlers). For each such
@@ -27,15 +27,15 @@ use tokio::sync::watch;
 
 use crate::callback::CallbackContext;
 
-/// The future a host handler returns: the reply JSON (CLAUDE-CODE.md 8.3), or why the host
-/// could not answer (a non-blocking `host_handler_failed` error).
+/// The future a host handler returns: the reply JSON (docs/claude-code-contract.md#cc-8.3), or why
+/// the host could not answer (a non-blocking `host_handler_failed` error).
 pub type HostFuture = Pin<Box<dyn Future<Output = Result<Value, String>> + Send>>;
 
 /// One call of a host-delegated handler.
 #[derive(Debug, Clone)]
 pub struct HostCall {
-    /// What the handler asks (CLAUDE-CODE.md 8.2); [`HostRequest::to_json`] is its wire
-    /// form.
+    /// What the handler asks (docs/claude-code-contract.md#cc-8.2); [`HostRequest::to_json`] is its
+    /// wire form.
     pub request: HostRequest,
     /// Cancelled when the engine stops waiting: the timeout passed, or the invocation was
     /// dropped.

@@ -1,11 +1,12 @@
-//! `http` handlers (CLAUDE-CODE.md 7): the engine POSTs the job's stdin bytes and turns
-//! what happens into a [`HttpOutcome`].
+//! `http` handlers (docs/claude-code-contract.md#cc-7): the engine POSTs the job's stdin bytes and
+//! turns what happens into a [`HttpOutcome`].
 //!
 //! - **Policy** (7.2): a URL no `allowedHttpHookUrls` pattern matches is never contacted
 //!   (`http_url_blocked`); the list is matched on the URL as the client parses it
 //!   ([`HttpPolicy::check_url`] returns the `Url` the request is then sent to); header
-//!   variables come from the host environment only for names the handler's
-//!   `allowedEnvVars` (and the policy's `httpHookAllowedEnvVars`) allow.
+//!   variables come from the session's host environment (`SessionOptions::env`, before
+//!   scrubbing; not this process's) only for names the handler's `allowedEnvVars` (and the
+//!   policy's `httpHookAllowedEnvVars`) allow.
 //! - **Request** (7.3): `POST`, `Content-Type: application/json`, `User-Agent:
 //!   hooks/{version}`, then the handler's headers; CR or LF in a value is `invalid_header`.
 //! - **Hardening** (7.4): no redirect is followed; at most 100,000 body bytes are read; the
@@ -52,7 +53,8 @@ fn failed(code: &'static str, message: String) -> JobOutput {
     JobOutput::Http(HttpOutcome::Failed { code, message })
 }
 
-/// Runs one http handler with `body` as the request body; `lookup` reads host variables.
+/// Runs one http handler with `body` as the request body; `lookup` reads the session's
+/// host variables.
 pub async fn run_http(
     handler: HttpHandler,
     policy: HttpPolicy,

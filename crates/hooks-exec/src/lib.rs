@@ -33,7 +33,7 @@ pub use callback::{
 pub use debug::{DebugLevel, DebugSink, STDERR_LINES};
 pub use discovery::{
     AppNames, HomeError, LayerFile, Paths, find_project_root, read_confined, read_layer_file,
-    read_project_file, resolve_home,
+    read_project_file, session_home,
 };
 pub use env::{EnvPolicy, StripReason, scrub, strip_profile, strip_reason};
 pub use home::{Home, sanitize_plugin_id};

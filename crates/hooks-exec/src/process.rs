@@ -1,7 +1,7 @@
 //! Running one handler process: spawn, feed stdin, capture bounded output, time out, kill.
 //!
 //! [`run_process`] is the only place where a handler becomes an operating-system process.
-//! What it guarantees (SPEC section 6):
+//! What it guarantees (docs/spec.md#spec-6):
 //!
 //! - **Program.** [`Program::Shell`] runs `/bin/sh -c <command>`; [`Program::Argv`] executes
 //!   its first element directly (no shell; a name without `/` is looked up in the `PATH` of
@@ -114,8 +114,8 @@ pub async fn run_process(spec: &ProcessSpec, stdin: &[u8]) -> RawOutput {
     run(spec, stdin, None).await
 }
 
-/// [`run_process`] for a synchronous command that may detach itself (CLAUDE-CODE.md 9.3):
-/// when its first stdout line is a detach line
+/// [`run_process`] for a synchronous command that may detach itself
+/// (docs/claude-code-contract.md#cc-9.3): when its first stdout line is a detach line
 /// ([`hooks_core::detach_line`]), `detached` is told at once and the process runs on with
 /// its deadline moved to start + `asyncTimeout` (its own timeout without one); the output
 /// at its end is the whole of it, detach line included.

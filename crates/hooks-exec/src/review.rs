@@ -1,5 +1,5 @@
 //! The trust review of a project file: what it would run, and what changed since the
-//! contents the user trusted last (SPEC 11).
+//! contents the user trusted last (docs/spec.md#spec-11).
 //!
 //! A host shows a [`TrustReview`] and asks; on a yes it calls [`TrustReview::grant`], which
 //! trusts exactly the bytes reviewed. The review is built from the one loader

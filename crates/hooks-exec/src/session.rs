@@ -47,7 +47,7 @@ use hooks_core::text::{format_rfc3339, unix_seconds};
 
 use crate::callback::{CallbackGroup, run_callback};
 use crate::debug::{DebugLog, DebugSink};
-use crate::discovery::{AppNames, HomeError, LayerFile, Paths, read_project_file, resolve_home};
+use crate::discovery::{AppNames, HomeError, LayerFile, Paths, read_project_file, session_home};
 use crate::env::{EnvPolicy, scrub, strip_profile};
 use crate::host::{HostHandlers, run_host_call};
 use crate::process::{self, ProcessSpec};
@@ -66,15 +66,15 @@ type DetachedRun = Pin<Box<dyn Future<Output = hooks_core::RawOutput> + Send>>;
 enum Ran {
     /// It is done: its raw result.
     Output(JobOutput),
-    /// A synchronous command printed the detach line (CLAUDE-CODE.md 9.3): the invocation
-    /// stops waiting, and the rest of its run goes on in the background.
+    /// A synchronous command printed the detach line (docs/claude-code-contract.md#cc-9.3): the
+    /// invocation stops waiting, and the rest of its run goes on in the background.
     Detached(DetachedRun),
 }
 
 /// Everything a host decides when it starts a session.
 #[derive(Clone)]
 pub struct SessionOptions {
-    /// The profile (CLAUDE-CODE.md 1.1); `deepagents` by default.
+    /// The profile (docs/claude-code-contract.md#cc-1.1); `deepagents` by default.
     pub profile: Profile,
     /// The session's working directory; the project root is discovered from it.
     pub cwd: PathBuf,
@@ -99,8 +99,8 @@ pub struct SessionOptions {
     pub env_allow: Vec<String>,
     /// What the host applies of handler outputs.
     pub capabilities: Capabilities,
-    /// The HTTP policy for http handlers (CLAUDE-CODE.md 7.2): the union of the settings
-    /// layers' `allowedHttpHookUrls` and `httpHookAllowedEnvVars`, as the host read them.
+    /// The HTTP policy for http handlers (docs/claude-code-contract.md#cc-7.2): the union of the
+    /// settings layers' `allowedHttpHookUrls` and `httpHookAllowedEnvVars`, as the host read them.
     pub http_policy: hooks_core::HttpPolicy,
     /// In-process callback handlers, run after the file layers.
     pub callbacks: Vec<CallbackGroup>,
@@ -108,16 +108,16 @@ pub struct SessionOptions {
     /// one `HOOKS_DEBUG` turns on.
     pub debug: Option<DebugSink>,
     /// Claude-code: the session's folder (its `CLAUDE_ENV_FILE` is `{session_dir}/env`,
-    /// CLAUDE-CODE.md 10.2); `None`: `{home}/.state/sessions/{session_id}`
+    /// docs/claude-code-contract.md#cc-10.2); `None`: `{home}/.state/sessions/{session_id}`
     /// ([`crate::Home::session_dir`]), created 0700 when first needed.
     pub session_dir: Option<PathBuf>,
-    /// The managed settings file instead of the profile's `/etc` path (CLAUDE-CODE.md 1.2,
-    /// 1.3; the CLI's `--managed FILE`).
+    /// The managed settings file instead of the profile's `/etc` path
+    /// (docs/claude-code-contract.md#cc-1.2, 1.3; the CLI's `--managed FILE`).
     pub managed_settings: Option<PathBuf>,
     /// The cli settings layer (claude-code profile; the CLI's `--settings FILE|JSON`).
     pub cli_settings: Option<CliSettings>,
-    /// What answers `prompt`, `agent` and `mcp_tool` handlers (CLAUDE-CODE.md 8); `None`:
-    /// they are skipped with `handler_needs_host`.
+    /// What answers `prompt`, `agent` and `mcp_tool` handlers (docs/claude-code-contract.md#cc-8);
+    /// `None`: they are skipped with `handler_needs_host`.
     pub host_handlers: Option<Arc<dyn HostHandlers>>,
     /// Append a receipt per handler of each fire to the session's journal (README
     /// "Receipts"); on by default. Managed `requireReceipts: true` keeps them on.
@@ -149,6 +149,24 @@ impl SessionOptions {
             receipts: true,
         }
     }
+
+    /// The home folder this session uses and the names it goes by ([`session_home`]):
+    /// [`Self::home`], else the home variable of [`Self::env`] (this process's environment
+    /// when `None`), else `~/{app_dir}`. A host that reads the home before the session
+    /// starts (for plugin documents) calls this, so both agree.
+    pub fn resolved_home(&self) -> Result<(AppNames, PathBuf), HomeError> {
+        let var = |name: &str| host_var(self.env.as_deref(), name);
+        session_home(self.home.as_deref(), self.profile, &self.names, var)
+    }
+}
+
+/// A variable of the host environment a session was given ([`SessionOptions::env`]; this
+/// process's when `None`), before any scrubbing: the first entry of that name.
+fn host_var(env: Option<&[(OsString, OsString)]>, name: &str) -> Option<OsString> {
+    match env {
+        Some(env) => env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()),
+        None => std::env::var_os(name),
+    }
 }
 
 /// Why a session could not start.
@@ -164,7 +182,7 @@ pub enum SessionError {
 pub type StatusListener = Arc<dyn Fn(&str) + Send + Sync>;
 
 /// Called with each rewake as soon as its `asyncRewake` handler exits 2, from the runtime
-/// thread that ran it (CLAUDE-CODE.md 9.2: the host learns of it even while idle).
+/// thread that ran it (docs/claude-code-contract.md#cc-9.2: the host learns of it even while idle).
 pub type RewakeListener = Arc<dyn Fn(&Rewake) + Send + Sync>;
 
 /// Called with each background handler's result as soon as it finishes (also when it is
@@ -276,7 +294,8 @@ pub struct Session {
     /// SHA-256 of the project bytes present at start (headless trust covers only those).
     start_sha256: Option<String>,
     /// claude-code headless trust: the project-level settings files trusted at start, by
-    /// `hooks_sha256` (CLAUDE-CODE.md 1.7); reloads load them only while unchanged.
+    /// `hooks_sha256` (docs/claude-code-contract.md#cc-1.7); reloads load them only while
+    /// unchanged.
     start_files: Option<BTreeMap<PathBuf, String>>,
     /// Scrubbed host environment plus `CLAUDE_PROJECT_DIR`.
     base_env: Arc<[(OsString, OsString)]>,
@@ -292,9 +311,9 @@ pub struct Session {
     stop_block_cap: Option<u32>,
 }
 
-/// The continuation cap a host environment gives (CLAUDE-CODE.md 11, EV#variables):
-/// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` as a whole number, `0` for no cap; unset, empty or not
-/// a number: the default 8.
+/// The continuation cap a host environment gives (docs/claude-code-contract.md#cc-11,
+/// EV#variables): `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` as a whole number, `0` for no cap; unset, empty
+/// or not a number: the default 8.
 fn stop_block_cap(value: Option<&std::ffi::OsStr>) -> Option<u32> {
     let default = Some(hooks_core::reduce::MAX_STOP_CONTINUATIONS);
     match value.and_then(|v| v.to_str()).map(str::trim).map(str::parse::<u32>) {
@@ -310,28 +329,15 @@ impl Session {
         let host_env: Vec<(OsString, OsString)> =
             options.env.clone().unwrap_or_else(|| std::env::vars_os().collect());
         let lookup = |name: &str| host_env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
-        let user_home = lookup("HOME").map(PathBuf::from);
         let rules = options.profile.rules();
-        // A host that names no folders of its own gets the profile's.
-        let names = if options.names == AppNames::default() {
-            AppNames::of(options.profile)
-        } else {
-            options.names.clone()
-        };
-        let home = resolve_home(
-            options.home.as_deref(),
-            lookup(&names.home_env).as_deref(),
-            user_home.as_deref(),
-            &names,
-        )
-        .map_err(SessionError::Home)?;
+        let (names, home) = options.resolved_home().map_err(SessionError::Home)?;
         let paths = match &options.project {
             Some(root) => Paths::new(absolute(root, &options.cwd), home, &names),
             None => Paths::discover(&options.cwd, home, &names),
         };
         // claude-code reads `.claude/settings*.json` from the start folder and the
-        // repository root (CLAUDE-CODE.md 1.3): a session that starts outside the project
-        // the host names starts in its root, so `--project DIR` reads DIR's settings.
+        // repository root (docs/claude-code-contract.md#cc-1.3): a session that starts outside the
+        // project the host names starts in its root, so `--project DIR` reads DIR's settings.
         if rules.project_dir == ProjectDir::StartFolder && options.project.is_some() {
             let cwd = absolute(&options.cwd, &std::env::current_dir().unwrap_or_default());
             if !cwd.starts_with(&paths.project_root) {
@@ -346,8 +352,8 @@ impl Session {
             .map(|v| v.to_string_lossy().into_owned());
         let mut base_env = scrub(host_env, &policy);
         strip_profile(&mut base_env, options.profile);
-        // CLAUDE-CODE.md 10.1: claude-code's project folder is `start_dir`, the session's
-        // folder (16.7); deepagents keeps the discovered project root.
+        // docs/claude-code-contract.md#cc-10.1: claude-code's project folder is `start_dir`, the
+        // session's folder (16.7); deepagents keeps the discovered project root.
         let project_dir = match rules.project_dir {
             ProjectDir::StartFolder => {
                 absolute(&options.cwd, &std::env::current_dir().unwrap_or_default())
@@ -739,7 +745,7 @@ impl Session {
 
     /// The future of one job: a process, or one of the host's callbacks.
     /// Starts a background job on the current Tokio runtime: it runs past the end of
-    /// [`Session::fire`], owned by the session (CLAUDE-CODE.md 9.1).
+    /// [`Session::fire`], owned by the session (docs/claude-code-contract.md#cc-9.1).
     fn start_background(
         &self,
         event: Event,
@@ -771,13 +777,13 @@ impl Session {
     }
 
     /// The finished background handlers' results not taken yet, in the order they
-    /// finished; each is returned once (CLAUDE-CODE.md 9.1 rule 3). Call it before each
+    /// finished; each is returned once (docs/claude-code-contract.md#cc-9.1-3). Call it before each
     /// model request.
     pub fn take_async_results(&self) -> Vec<AsyncResult> {
         std::mem::take(&mut background_lock(&self.background.state).results)
     }
 
-    /// The rewakes not taken yet (CLAUDE-CODE.md 9.2); each is returned once.
+    /// The rewakes not taken yet (docs/claude-code-contract.md#cc-9.2); each is returned once.
     pub fn take_rewakes(&self) -> Vec<Rewake> {
         std::mem::take(&mut background_lock(&self.background.state).rewakes)
     }
@@ -827,7 +833,7 @@ impl Session {
         }
     }
 
-    /// Ends the session's background work (CLAUDE-CODE.md 9.1 rule 5): every running
+    /// Ends the session's background work (docs/claude-code-contract.md#cc-9.1-5): every running
     /// background handler's process group is killed and it is finalized `cancelled`
     /// (queued for [`Session::take_async_results`] and told to the listener). Returns
     /// when all of them are gone.
@@ -991,10 +997,13 @@ impl Session {
         let handler = handler.clone();
         let policy = snapshot.http_policy().clone();
         let body = Arc::clone(&job.stdin);
+        // Header variables come from the host environment the session was given.
+        let env = self.options.env.clone();
         Box::pin(async move {
             let started = Instant::now();
             let _active = status.start(text);
-            let lookup = |name: &str| std::env::var(name).ok();
+            let lookup =
+                move |name: &str| host_var(env.as_deref(), name).and_then(|v| v.into_string().ok());
             let url = debug.as_ref().map(|_| handler.url.clone());
             let output =
                 crate::http::run_http(handler, policy, Arc::clone(&body), secs(timeout), lookup)
@@ -1106,8 +1115,8 @@ impl Answers {
     }
 }
 
-/// Where a claude-code session saves the long texts of handler results (CLAUDE-CODE.md 6.5
-/// rule 8): `{session_dir}/hook-output/`.
+/// Where a claude-code session saves the long texts of handler results
+/// (docs/claude-code-contract.md#cc-6.5 rule 8): `{session_dir}/hook-output/`.
 struct LongTexts {
     /// The folder below which `dir` is created without following a link.
     anchor: PathBuf,

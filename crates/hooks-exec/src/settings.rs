@@ -1,5 +1,6 @@
-//! The settings layers (CLAUDE-CODE.md 1.2 to 1.7): which settings files a load reads,
-//! in which order, which need trust, and the policy they set.
+//! The settings layers (docs/claude-code-contract.md#cc-1.2 to
+//! docs/claude-code-contract.md#cc-1.7): which settings files a load reads, in which order, which
+//! need trust, and the policy they set.
 //!
 //! | layer | claude-code | deepagents |
 //! | --- | --- | --- |

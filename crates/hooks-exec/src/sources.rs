@@ -46,7 +46,7 @@ use crate::trust::{ProjectGrant, ProjectLayer, SkipReason, TrustStore};
 /// What a load is asked to do beyond reading [`Paths`].
 #[derive(Debug, Clone, Default)]
 pub struct LoadRequest {
-    /// The profile (CLAUDE-CODE.md 1.1): which files load and which rules apply.
+    /// The profile (docs/claude-code-contract.md#cc-1.1): which files load and which rules apply.
     pub profile: Profile,
     /// How the host vouches for the project file beyond the trust store.
     pub grant: ProjectGrant,
@@ -58,8 +58,8 @@ pub struct LoadRequest {
     /// The plugin host's diagnostics about those plugins (not their parse diagnostics,
     /// which stay in the documents).
     pub plugin_diagnostics: Vec<Diagnostic>,
-    /// The session's start folder (CLAUDE-CODE.md 1.3 `start_dir`); the project root when
-    /// `None`.
+    /// The session's start folder (docs/claude-code-contract.md#cc-1.3 `start_dir`); the project
+    /// root when `None`.
     pub start_dir: Option<PathBuf>,
     /// The user's home folder (`$HOME`): in the claude-code profile, a repository rooted
     /// there loads only the start folder's local file (1.3).
@@ -70,7 +70,7 @@ pub struct LoadRequest {
     pub managed_settings: Option<PathBuf>,
     /// The cli settings layer (ours; claude-code profile).
     pub cli_settings: Option<CliSettings>,
-    /// The HTTP policy (CLAUDE-CODE.md 7.2) the snapshot holds http handlers to.
+    /// The HTTP policy (docs/claude-code-contract.md#cc-7.2) the snapshot holds http handlers to.
     pub http_policy: HttpPolicy,
 }
 
@@ -95,7 +95,7 @@ impl Source {
         self.document.inactive.is_none()
     }
 
-    /// Parses a file's bytes under a profile's rules (CLAUDE-CODE.md 1.1).
+    /// Parses a file's bytes under a profile's rules (docs/claude-code-contract.md#cc-1.1).
     fn read(
         path: PathBuf,
         layer: Layer,
@@ -127,14 +127,16 @@ pub struct Sources {
     pub plugin_diagnostics: Vec<Diagnostic>,
     /// The trust store as read for this load (`None` when it could not be read).
     pub trust_store: Option<TrustStore>,
-    /// The plugin state the settings layers set (CLAUDE-CODE.md 12.2, 1.6).
+    /// The plugin state the settings layers set (docs/claude-code-contract.md#cc-12.2,
+    /// docs/claude-code-contract.md#cc-1.6).
     pub summary: SettingsSummary,
     /// The HTTP policy of every settings layer that loads (7.2).
     pub http_policy: HttpPolicy,
     /// The managed settings require receipts (README "Receipts").
     pub receipts_required: bool,
     /// What plugin handlers get as `CLAUDE_PROJECT_DIR`: the project root, or under
-    /// claude-code the start folder, like every other handler (CLAUDE-CODE.md 10.1).
+    /// claude-code the start folder, like every other handler
+    /// (docs/claude-code-contract.md#cc-10.1).
     pub project_dir: PathBuf,
 }
 
@@ -222,8 +224,8 @@ impl Sources {
         Self::finish(paths, request, sources, diagnostics, trust_store)
     }
 
-    /// The claude-code sources after the managed layer (CLAUDE-CODE.md 1.3): cli, project,
-    /// local, user, each read once, project and local subject to trust (1.7).
+    /// The claude-code sources after the managed layer (docs/claude-code-contract.md#cc-1.3): cli,
+    /// project, local, user, each read once, project and local subject to trust (1.7).
     fn load_claude_code(
         paths: &Paths,
         request: LoadRequest,
@@ -315,7 +317,8 @@ impl Sources {
 
     /// The settings summary of `paths` alone (managed, cli, project, local and user
     /// layers, with trust), before any plugin document is built: what a plugin host takes
-    /// to decide which plugins are enabled and with which options (CLAUDE-CODE.md 12.2).
+    /// to decide which plugins are enabled and with which options
+    /// (docs/claude-code-contract.md#cc-12.2).
     pub fn settings_summary(paths: &Paths, request: &LoadRequest) -> SettingsSummary {
         let request = LoadRequest {
             plugin_documents: Vec::new(),
@@ -370,7 +373,7 @@ impl Sources {
 }
 
 /// The user's home folder, `$HOME` when set and absolute: the anchor of `~/` in `if`
-/// rules (CLAUDE-CODE.md 6.3).
+/// rules (docs/claude-code-contract.md#cc-6.3).
 fn user_home() -> Option<String> {
     let home = std::env::var_os("HOME")?.into_string().ok()?;
     home.starts_with('/').then(|| home.trim_end_matches('/').to_owned()).filter(|h| !h.is_empty())

@@ -1,4 +1,4 @@
-//! Workspace trust: which project hooks files the user has approved (SPEC 11).
+//! Workspace trust: which project hooks files the user has approved (docs/spec.md#spec-11).
 //!
 //! Project hooks come with the repository, so they run only in a trusted workspace. Trust
 //! is bound to the content of the project file: each entry records the SHA-256 of the
@@ -179,8 +179,8 @@ pub struct TrustEntry {
     /// SHA-256 of the trusted project file bytes; `None` for an entry written without
     /// one (by the reference, which trusts by path only).
     pub hooks_sha256: Option<String>,
-    /// The claude-code profile's grants (CLAUDE-CODE.md 1.7): per project-level settings
-    /// file (its path), the `hooks_sha256` of its 1.4 keys trusted. Empty otherwise.
+    /// The claude-code profile's grants (docs/claude-code-contract.md#cc-1.7): per project-level
+    /// settings file (its path), the `hooks_sha256` of its 1.4 keys trusted. Empty otherwise.
     pub files: BTreeMap<String, String>,
 }
 
@@ -261,8 +261,8 @@ impl TrustStore {
     }
 
     /// Whether the project-level settings `file` of `root` (claude-code profile,
-    /// CLAUDE-CODE.md 1.7), whose 1.4 keys hash to `hooks_sha256`, is trusted: the entry of
-    /// `root` must record that digest for that file. A file the entry does not name is
+    /// docs/claude-code-contract.md#cc-1.7), whose 1.4 keys hash to `hooks_sha256`, is trusted: the
+    /// entry of `root` must record that digest for that file. A file the entry does not name is
     /// [`TrustState::Untrusted`]; one it names with another digest is
     /// [`TrustState::Changed`].
     pub fn check_file(&self, root: &Path, file: &Path, hooks_sha256: &str) -> TrustState {
@@ -643,8 +643,8 @@ pub enum ProjectGrant {
         /// SHA-256 of the approved bytes, hex.
         sha256: String,
     },
-    /// claude-code profile (CLAUDE-CODE.md 1.7): the project-level settings files vouched
-    /// for at session start (headless `--trust-project-hooks`), each with the
+    /// claude-code profile (docs/claude-code-contract.md#cc-1.7): the project-level settings files
+    /// vouched for at session start (headless `--trust-project-hooks`), each with the
     /// `hooks_sha256` of its 1.4 keys then. A file whose keys changed since is not loaded.
     Files {
         /// File path to `hooks_sha256`.

@@ -1,5 +1,5 @@
-//! Claude-style catalogues (SPEC 13.2): `.claude-plugin/marketplace.json` in a folder, a
-//! git repository (cloned with the `git` program) or at an HTTPS URL. They carry no
+//! Claude-style catalogues (docs/spec.md#spec-13.2): `.claude-plugin/marketplace.json` in a folder,
+//! a git repository (cloned with the `git` program) or at an HTTPS URL. They carry no
 //! digests: the install computes the manifest, shows it, and pins it in the lockfile.
 
 use std::collections::BTreeMap;

@@ -1,7 +1,8 @@
-//! Claude Code's plugins, for the claude-code profile (CLAUDE-CODE.md 12, 10.3).
+//! Claude Code's plugins, for the claude-code profile (docs/claude-code-contract.md#cc-12,
+//! docs/claude-code-contract.md#cc-10.3).
 //!
 //! A claude-code session loads, in this order:
-//! 1. our own installs (SPEC 13 state under `{home}/.state/`, verified as in
+//! 1. our own installs (docs/spec.md#spec-13 state under `{home}/.state/`, verified as in
 //!    [`plugin_layers`](crate::plugin_layers));
 //! 2. Claude Code's `{plugins_root}/installed_plugins.json` (12.1 (a)), whose `installPath`s
 //!    must lie in `{plugins_root}/cache/` once links are resolved (`plugin_path_rejected`);
@@ -35,8 +36,9 @@ use crate::options::{OptionSpec, OptionStore, resolve};
 use crate::state::PluginStates;
 use crate::verified::set_layer;
 
-/// What the settings layers say about plugins (CLAUDE-CODE.md 12.2, 10.3, 12.6), computed
-/// by the caller from managed, cli, local, project and user settings.
+/// What the settings layers say about plugins (docs/claude-code-contract.md#cc-12.2,
+/// docs/claude-code-contract.md#cc-10.3, docs/claude-code-contract.md#cc-12.6), computed by the
+/// caller from managed, cli, local, project and user settings.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ClaudePluginSettings {
     /// `enabledPlugins`, already merged by precedence (the highest layer naming an id).
@@ -81,7 +83,7 @@ impl ClaudePaths {
     }
 
     /// `{plugins_root}/data/{id}` with characters outside `[A-Za-z0-9_-]` replaced by `-`
-    /// (CLAUDE-CODE.md 12.4).
+    /// (docs/claude-code-contract.md#cc-12.4).
     pub fn data_dir(&self, id: &str) -> PathBuf {
         self.plugins_root.join("data").join(claude_data_key(id))
     }
@@ -499,7 +501,8 @@ fn catalog_entry<'a>(catalog: &'a Value, name: &str) -> Option<&'a Map<String, V
     })
 }
 
-/// Where a catalogue's `renames` lead an installed plugin name (CLAUDE-CODE.md 12.5).
+/// Where a catalogue's `renames` lead an installed plugin name
+/// (docs/claude-code-contract.md#cc-12.5).
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Rename {
     /// The name is listed, or not renamed: it loads as it is.
@@ -681,9 +684,9 @@ fn load_one(
     (docs, diags)
 }
 
-/// The version of a Claude Code install (CLAUDE-CODE.md 12.6): `plugin.json` `version`,
-/// else the marketplace entry's, else the git commit (the record's `gitCommitSha`, else the
-/// install folder's `HEAD`; first 12 hex), else the version Claude Code recorded in
+/// The version of a Claude Code install (docs/claude-code-contract.md#cc-12.6): `plugin.json`
+/// `version`, else the marketplace entry's, else the git commit (the record's `gitCommitSha`, else
+/// the install folder's `HEAD`; first 12 hex), else the version Claude Code recorded in
 /// `installed_plugins.json` (ours: its own result of these rules, kept when we cannot
 /// redo them, as for an archive's digest), else `unknown-{first 12 hex of the manifest
 /// digest of the folder}` as `hooks plugin install` computes it. Never `0.0.0` nor a bare
@@ -792,7 +795,7 @@ pub(crate) fn settings_enablement(
         .map(|on| (*on, format!("plugin {id} is disabled in settings (enabledPlugins)")))
 }
 
-/// The rendered `userConfig` options of a plugin (CLAUDE-CODE.md 10.3): managed
+/// The rendered `userConfig` options of a plugin (docs/claude-code-contract.md#cc-10.3): managed
 /// `pluginConfigs[id].options[key]`, else cli, else our option store, else user, else the
 /// option's `default` (see [`crate::OptionStore`]). Strings raw, numbers and booleans as JSON
 /// text, lists and objects as compact JSON; `null` is unset. A sensitive option takes its
@@ -836,8 +839,9 @@ pub(crate) fn plugin_options(
     out
 }
 
-/// One option value as its variable's text (`CLAUDE_PLUGIN_OPTION_{KEY}`, CLAUDE-CODE.md
-/// 10.3): strings raw, other values as compact JSON; `None` for `null`.
+/// One option value as its variable's text (`CLAUDE_PLUGIN_OPTION_{KEY}`,
+/// docs/claude-code-contract.md#cc-10.3): strings raw, other values as compact JSON; `None` for
+/// `null`.
 pub fn render_option(v: &Value) -> Option<String> {
     match v {
         Value::Null => None,
@@ -853,14 +857,15 @@ mod tests {
 
     #[test]
     fn data_keys_follow_claude_code() {
-        // CLAUDE-CODE.md 12.4.
+        // docs/claude-code-contract.md#cc-12.4.
         assert_eq!(claude_data_key("formatter@my-marketplace"), "formatter-my-marketplace");
         assert_eq!(claude_data_key("a.b@c_d"), "a-b-c_d");
     }
 
     #[test]
     fn option_rendering() {
-        // CLAUDE-CODE.md 10.3: strings raw, numbers and booleans as JSON, lists compact.
+        // docs/claude-code-contract.md#cc-10.3: strings raw, numbers and booleans as JSON, lists
+        // compact.
         assert_eq!(render_option(&Value::from("a b")).as_deref(), Some("a b"));
         assert_eq!(render_option(&serde_json::json!(3)).as_deref(), Some("3"));
         assert_eq!(render_option(&serde_json::json!(true)).as_deref(), Some("true"));

@@ -1,5 +1,5 @@
 //! `hooks plugin config`: a plugin's options with their current values, and storing
-//! values in the option store ([`crate::OptionStore`], CLAUDE-CODE.md 10.3).
+//! values in the option store ([`crate::OptionStore`], docs/claude-code-contract.md#cc-10.3).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -39,7 +39,7 @@ pub struct OptionChange {
 }
 
 /// The folder of an installed plugin: ours first, then Claude Code's installs and seeds
-/// when `claude` is given (CLAUDE-CODE.md 12.1).
+/// when `claude` is given (docs/claude-code-contract.md#cc-12.1).
 /// For a Claude Code install its marketplace renamed to `id` (12.5), also the id it is
 /// installed under, whose stored values apply where `id` has none (as in sessions).
 fn plugin_root(

@@ -1,4 +1,4 @@
-//! Plugin folders: metadata, hook documents, path confinement (SPEC 13).
+//! Plugin folders: metadata, hook documents, path confinement (docs/spec.md#spec-13).
 //!
 //! A plugin folder has an optional metadata file (the first found of `plugin.json`,
 //! `.claude-plugin/plugin.json`, `.codex-plugin/plugin.json`) and hook documents read in
@@ -90,8 +90,8 @@ impl PluginFolder {
     }
 
     /// Adds the hook documents a marketplace entry declares under `hooks` (a `./` path, a
-    /// list of paths, or an inline object; CLAUDE-CODE.md 12.3), after the folder's own,
-    /// with the same confinement. A document already read (`./hooks/hooks.json` named
+    /// list of paths, or an inline object; docs/claude-code-contract.md#cc-12.3), after the
+    /// folder's own, with the same confinement. A document already read (`./hooks/hooks.json` named
     /// again) is read once.
     pub fn add_entry_hooks(&mut self, hooks: &Value, entry_label: &Path) {
         let name = self.name.clone().unwrap_or_default();
@@ -221,7 +221,8 @@ impl std::fmt::Display for DroppedHook {
     }
 }
 
-/// The hooks of a plugin folder as a session would load them (CLAUDE-CODE.md 12.7).
+/// The hooks of a plugin folder as a session would load them
+/// (docs/claude-code-contract.md#cc-12.7).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct CheckedHooks {
     /// Every hook that will run, in load order.

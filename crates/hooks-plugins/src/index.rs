@@ -1,4 +1,4 @@
-//! The signed marketplace index (SPEC 13.1): `index.json` + `index.json.minisig`.
+//! The signed marketplace index (docs/spec.md#spec-13.1): `index.json` + `index.json.minisig`.
 //!
 //! Verification order: signature over the exact bytes against the pinned key (unless the
 //! marketplace was added unsigned), then the fields, then the marketplace name, then

@@ -1,4 +1,4 @@
-//! Install, update, remove, list, enable, disable and verify (SPEC 13).
+//! Install, update, remove, list, enable, disable and verify (docs/spec.md#spec-13).
 //!
 //! Install from a signed marketplace, in order, with no lock held: fetch and verify the
 //! index (signature, expiry, rollback); resolve the version; check the lockfile's digest;
@@ -7,7 +7,7 @@
 //! plan files (manifest, metadata, hook documents) from the verified archive, checked
 //! against the manifest, whose name and version must be the index entry's; check the hook
 //! documents with the loader's partial validation under the session's profile
-//! (CLAUDE-CODE.md 12.7: warnings shown, entries with errors dropped and listed, a
+//! (docs/claude-code-contract.md#cc-12.7: warnings shown, entries with errors dropped and listed, a
 //! document with errors and no valid hook refused, any dropped entry refused with
 //! `strict`); show the plan (hooks that will run, dropped entries, and for an update the
 //! difference) and ask unless `yes`; on consent, extract strictly and check every file
@@ -90,7 +90,7 @@ pub struct InstallOptions {
     /// How slow the archive download may be (stall timeout, minimum rate).
     pub transfer: TransferLimits,
     /// The profile of the sessions that will load the plugin: its hook documents are
-    /// checked under its rules (CLAUDE-CODE.md 12.7).
+    /// checked under its rules (docs/claude-code-contract.md#cc-12.7).
     pub profile: Profile,
     /// `--strict`: refuse a plugin with any hook entry the loader drops, instead of
     /// installing it with its valid hooks.
@@ -601,7 +601,8 @@ fn stage_catalog(
     fs::create_dir(&tree).map_err(PluginError::io("create", &tree))?;
     copy_tree(&dir, &tree)?;
     let folder = read_plugin_folder(&tree);
-    // CLAUDE-CODE.md 12.6: plugin.json, the entry, the git commit, else the content.
+    // docs/claude-code-contract.md#cc-12.6: plugin.json, the entry, the git commit, else the
+    // content.
     let version = match folder
         .metadata
         .as_ref()
@@ -1604,8 +1605,8 @@ pub fn adopt(home: &Home, id: &str) -> Result<AdoptReport> {
     let rec = installed.get(id).ok_or_else(|| PluginError::NotInstalled(id.to_owned()))?;
     let mut lock = Lockfile::load(home)?;
     let name = id.split('@').next().unwrap_or(id);
-    // CLAUDE-CODE.md 12.6: the recorded version, else plugin.json's, else the content's
-    // (never 0.0.0).
+    // docs/claude-code-contract.md#cc-12.6: the recorded version, else plugin.json's, else the
+    // content's (never 0.0.0).
     let version = match rec
         .version
         .clone()

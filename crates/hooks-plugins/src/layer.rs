@@ -35,8 +35,8 @@ pub struct LayerOptions {
     /// tool, never adopted) do not load.
     pub require_verified: bool,
     /// The claude-code profile's plugin settings: when set, they decide enablement before
-    /// `plugin_state.json` (CLAUDE-CODE.md 12.2), documents are parsed under claude-code's
-    /// rules and `userConfig` options are rendered (10.3).
+    /// `plugin_state.json` (docs/claude-code-contract.md#cc-12.2), documents are parsed under
+    /// claude-code's rules and `userConfig` options are rendered (10.3).
     pub claude: Option<ClaudePluginSettings>,
 }
 
@@ -89,8 +89,8 @@ pub(crate) fn our_layers(
         let lock_entry = lock.plugins.get(&id);
         let mut info = plugin_info(home, &id, &rec, lock_entry.map(|l| l.manifest_sha256.clone()));
         if info.version.is_none() {
-            // CLAUDE-CODE.md 12.6 for a record without a version (another tool's): the
-            // pinned version, else plugin.json's, else the content's.
+            // docs/claude-code-contract.md#cc-12.6 for a record without a version (another tool's):
+            // the pinned version, else plugin.json's, else the content's.
             info.version = Some(
                 lock_entry
                     .map(|l| l.version.clone())

@@ -1,4 +1,4 @@
-//! Plugins and marketplaces for the hooks engine (SPEC 13).
+//! Plugins and marketplaces for the hooks engine (docs/spec.md#spec-13).
 //!
 //! - plugin folders: metadata, hook documents, path confinement ([`read_plugin_folder`]);
 //! - the plugin layer of a session, re-verified cheaply ([`plugin_layers`],

@@ -192,8 +192,8 @@ pub fn manifest_digest(bytes: &[u8]) -> String {
 }
 
 /// The first 12 hex of the digest of the manifest of `dir`'s files, made with an empty
-/// version: what names a plugin that declares no version anywhere (CLAUDE-CODE.md 12.6,
-/// `unknown-{this}`).
+/// version: what names a plugin that declares no version anywhere
+/// (docs/claude-code-contract.md#cc-12.6, `unknown-{this}`).
 pub(crate) fn content_digest12(dir: &Path, name: &str) -> Result<String> {
     let m = compute_manifest(dir, name, "")?;
     Ok(sha256_hex(&m.to_bytes())[..12].to_owned())

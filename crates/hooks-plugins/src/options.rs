@@ -1,4 +1,4 @@
-//! Plugin option values (CLAUDE-CODE.md 10.3): the `userConfig` declarations of a
+//! Plugin option values (docs/claude-code-contract.md#cc-10.3): the `userConfig` declarations of a
 //! plugin's `plugin.json`, the values `hooks plugin config` keeps in
 //! `{home}/.state/plugin_options.json`, and how a session picks each option's value.
 //!

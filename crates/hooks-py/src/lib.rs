@@ -21,7 +21,7 @@ use std::time::Duration;
 use hooks_core::{Capabilities, CommonDefaults, Event, Handler, Invocation};
 use hooks_exec::{
     CallbackGroup, CallbackInput, Fired, Home, HostCall, HostFuture, HostHandlers, Session,
-    SessionOptions, resolve_home,
+    SessionOptions,
 };
 use hooks_plugins::{LayerOptions, dev_plugin_layer, plugin_layers};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -186,7 +186,7 @@ fn python_callback(
 /// One registered group: event name, matcher, callables, timeout in seconds.
 type GroupSpec = (String, Option<String>, Vec<Py<PyAny>>, Option<f64>);
 
-/// Python callables answering host-delegated handlers (CLAUDE-CODE.md 8), by kind
+/// Python callables answering host-delegated handlers (docs/claude-code-contract.md#cc-8), by kind
 /// (`prompt`, `agent`, `mcp_tool`). Each call is scheduled like a callback's, on the event
 /// loop of the fire that asked, with the 8.2 request as its input; the engine enforces the
 /// handler's timeout and cancels the call's task when it passes.
@@ -285,18 +285,10 @@ impl NativeSession {
             options.host_handlers = Some(Arc::new(PyHostHandlers { handlers }));
         }
         let session = py.detach(move || -> Result<Session, String> {
-            // The plugin documents live in the home; resolve it as the session will.
-            let host_env: Vec<(std::ffi::OsString, std::ffi::OsString)> =
-                options.env.clone().unwrap_or_else(|| std::env::vars_os().collect());
-            let lookup =
-                |name: &str| host_env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
-            let home = resolve_home(
-                options.home.as_deref(),
-                lookup(&options.names.home_env).as_deref(),
-                lookup("HOME").map(PathBuf::from).as_deref(),
-                &options.names,
-            )
-            .map_err(|e| format!("cannot determine the hooks home: {e}"))?;
+            // The plugin documents live in the home; the session's own rule reads it.
+            let (_, home) = options
+                .resolved_home()
+                .map_err(|e| format!("cannot determine the hooks home: {e}"))?;
             let home = Home::new(home);
             let (mut docs, mut diags) =
                 plugin_layers(&home, &LayerOptions { require_verified, ..LayerOptions::default() });
@@ -419,7 +411,7 @@ impl NativeSession {
             permission_mode: Some("default".to_owned()),
         };
         // Read as the session's profile reads payloads (claude-code passes unknown keys
-        // through, CLAUDE-CODE.md 5.1).
+        // through, docs/claude-code-contract.md#cc-5.1).
         let profile = self.session.snapshot().profile();
         let (invocation, warnings) =
             Invocation::from_host_json_for(profile, event, &value, &defaults)

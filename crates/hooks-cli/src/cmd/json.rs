@@ -34,7 +34,7 @@ pub(crate) struct Hook<'a> {
     pub matcher: Option<&'a str>,
     pub command: Option<&'a str>,
     pub argv: Option<&'a [String]>,
-    /// The exec form's arguments (CLAUDE-CODE.md 6.1), only when written.
+    /// The exec form's arguments (docs/claude-code-contract.md#cc-6.1), only when written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub args: Option<&'a [String]>,
     /// The shell of the shell form, only when written.

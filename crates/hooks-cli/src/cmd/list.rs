@@ -48,9 +48,9 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ListArgs) -> anyhow::Result<i32> {
         }
         _ => None,
     };
-    // The claude-code audit (CLAUDE-CODE.md 1.6, 1.7) lists every hook of the project's
-    // settings, with the policy or the trust decision that stops it; a plan lists every
-    // handler of its event.
+    // The claude-code audit (docs/claude-code-contract.md#cc-1.6,
+    // docs/claude-code-contract.md#cc-1.7) lists every hook of the project's settings, with the
+    // policy or the trust decision that stops it; a plan lists every handler of its event.
     let all = args.all || setup.profile.rules().audit_lists_inactive || plan.is_some();
     let handlers: Vec<&Handler> = snapshot
         .handlers()
@@ -153,7 +153,7 @@ pub(crate) struct ListedHandler<'a> {
     /// The shell command, when given.
     pub command: Option<&'a str>,
     /// The program and arguments, when given: `argv` as written, or the exec form
-    /// [`command`, ...`args`] of a handler with `args` (CLAUDE-CODE.md 6.1).
+    /// [`command`, ...`args`] of a handler with `args` (docs/claude-code-contract.md#cc-6.1).
     pub argv: Option<Vec<String>>,
     /// The timeout written in the file, in seconds.
     pub timeout: Option<f64>,
@@ -161,22 +161,22 @@ pub(crate) struct ListedHandler<'a> {
     pub effective_timeout: f64,
     /// The status line shown while it runs.
     pub status_message: Option<&'a str>,
-    /// The `if` rule, as written (CLAUDE-CODE.md 6.3).
+    /// The `if` rule, as written (docs/claude-code-contract.md#cc-6.3).
     #[serde(rename = "if")]
     pub if_condition: Option<&'a str>,
-    /// The handler type: `command`, `http`, `prompt`, `agent`, `mcp_tool` (CLAUDE-CODE.md
-    /// 2.2), or `callback` (the host's in-process callback).
+    /// The handler type: `command`, `http`, `prompt`, `agent`, `mcp_tool`
+    /// (docs/claude-code-contract.md#cc-2.2), or `callback` (the host's in-process callback).
     #[serde(rename = "type")]
     #[schemars(extend("enum" = ["command", "http", "prompt", "agent", "mcp_tool", "callback"]))]
     pub handler_type: &'static str,
-    /// True when it runs in the background (`async` or `asyncRewake`, CLAUDE-CODE.md 9):
-    /// its event does not wait for it.
+    /// True when it runs in the background (`async` or `asyncRewake`,
+    /// docs/claude-code-contract.md#cc-9): its event does not wait for it.
     #[serde(rename = "async")]
     pub asynchronous: bool,
     /// True for `asyncRewake`: an exit 2 wakes the model (9.2).
     pub async_rewake: bool,
-    /// The `shell` of the shell form, as written: `bash` or `powershell` (CLAUDE-CODE.md
-    /// 6.1).
+    /// The `shell` of the shell form, as written: `bash` or `powershell`
+    /// (docs/claude-code-contract.md#cc-6.1).
     #[schemars(extend("enum" = ["bash", "powershell", null]))]
     pub shell: Option<&'static str>,
     /// The `once` flag, as written (6.1).
@@ -184,11 +184,12 @@ pub(crate) struct ListedHandler<'a> {
     /// An `http` handler's URL, its credentials redacted as in every output (README
     /// "Security model").
     pub url: Option<String>,
-    /// An `mcp_tool` handler's server and tool (CLAUDE-CODE.md 8.2).
+    /// An `mcp_tool` handler's server and tool (docs/claude-code-contract.md#cc-8.2).
     pub mcp_tool: Option<ListedMcpTool<'a>>,
     /// A host callback's position: callback `index` of the host's group `group`.
     pub callback: Option<ListedCallback>,
-    /// `managed`, `cli`, `project`, `local`, `user` or `plugin` (CLAUDE-CODE.md 1.5).
+    /// `managed`, `cli`, `project`, `local`, `user` or `plugin`
+    /// (docs/claude-code-contract.md#cc-1.5).
     #[schemars(extend("enum" = ["managed", "cli", "project", "local", "user", "plugin"]))]
     pub layer: &'static str,
     /// The file it comes from.
@@ -343,7 +344,7 @@ impl<'a> ListedHandler<'a> {
     }
 }
 
-/// The type name of a handler's program (CLAUDE-CODE.md 2.2).
+/// The type name of a handler's program (docs/claude-code-contract.md#cc-2.2).
 fn handler_type(program: &Program) -> &'static str {
     match program {
         Program::Http(_) => "http",
@@ -397,7 +398,7 @@ pub(crate) fn runs(h: &Handler) -> String {
         Program::Callback { group, index } => {
             format!("in-process callback {index} of the host's group {group}")
         }
-        // CLAUDE-CODE.md 7.4: URL credentials are never shown.
+        // docs/claude-code-contract.md#cc-7.4: URL credentials are never shown.
         Program::Http(x) => format!("POST {}", hooks_core::redact::redact_url(&x.url)),
         Program::Prompt(_) => "prompt, answered by the host".to_owned(),
         Program::Agent(_) => "agent, answered by the host".to_owned(),

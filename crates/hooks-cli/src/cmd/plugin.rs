@@ -749,7 +749,7 @@ fn shown_value(value: Option<&Value>, sensitive: bool) -> String {
 
 /// `hooks plugin config ID [KEY=VALUE ...] [--unset KEY]`: lists a plugin's options with
 /// their values and where each comes from, or stores values (checked against the declared
-/// types, all or nothing) in the option store (CLAUDE-CODE.md 10.3).
+/// types, all or nothing) in the option store (docs/claude-code-contract.md#cc-10.3).
 fn config(cx: &mut Ctx<'_>, setup: &Setup, args: &PluginConfigArgs) -> anyhow::Result<i32> {
     if setup.profile.rules().layers != Layers::ClaudeSettings {
         bail!(

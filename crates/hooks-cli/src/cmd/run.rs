@@ -4,13 +4,13 @@
 //! itself) plus the common fields it lacks: `session_id` (a fresh UUID v4),
 //! `transcript_path` (`""`), `cwd` (the working directory), `hook_event_name`,
 //! `permission_mode` (`default`). Without `--payload` the event's example payload
-//! ([`hooks_core::payload::example_payload`]: its required fields and those CLAUDE-CODE.md
-//! 5.2 would default) is fired, for a
+//! ([`hooks_core::payload::example_payload`]: its required fields and those
+//! docs/claude-code-contract.md#cc-5.2 would default) is fired, for a
 //! try-out, and stderr says so. A payload that lacks a required field is an error naming
 //! the field, the fields the event needs and the example.
 //!
-//! Payload warnings (`payload_defaulted`, CLAUDE-CODE.md 5.2; `unknown_field` in the
-//! deepagents profile, while claude-code passes unknown keys through, 5.1) go to stderr and
+//! Payload warnings (`payload_defaulted`, docs/claude-code-contract.md#cc-5.2; `unknown_field` in
+//! the deepagents profile, while claude-code passes unknown keys through, 5.1) go to stderr and
 //! into the printed object.
 //!
 //! The printed object is `{"event", "snapshot_id", "load_diagnostics",
@@ -53,8 +53,8 @@ pub(crate) struct RunOutput<'a> {
     #[schemars(schema_with = "crate::hints::schema")]
     pub load_diagnostics: &'a [Diagnostic],
     /// What reading the host's payload reported: `payload_defaulted` for each field of
-    /// CLAUDE-CODE.md 5.2 that was missing, and (deepagents) `unknown_field` for each key
-    /// the event does not have.
+    /// docs/claude-code-contract.md#cc-5.2 that was missing, and (deepagents) `unknown_field` for
+    /// each key the event does not have.
     pub payload_diagnostics: &'a [Diagnostic],
     /// Matched handler ids, in configuration order.
     pub matched: &'a [String],
@@ -64,7 +64,7 @@ pub(crate) struct RunOutput<'a> {
     pub effect: HostEffect<'a>,
     /// Each matched handler's run.
     pub handlers: &'a [hooks_exec::HandlerRun],
-    /// One-shot `hooks run` with background handlers (CLAUDE-CODE.md 9.1 rule 5): each
+    /// One-shot `hooks run` with background handlers (docs/claude-code-contract.md#cc-9.1-5): each
     /// one's result, once (`cancelled` when it still ran as the decision was printed,
     /// unless `--wait-async`). Absent when the event started none, and in `hooks serve`
     /// (which sends `async_result` notifications).
@@ -173,7 +173,7 @@ pub(crate) fn tool_name(invocation: &Invocation) -> Option<String> {
 }
 
 /// What `event`'s payload needs, for messages: its required fields, the fields defaulted
-/// with a warning (CLAUDE-CODE.md 5.2) and its example.
+/// with a warning (docs/claude-code-contract.md#cc-5.2) and its example.
 pub(crate) fn payload_needs(event: Event) -> String {
     let required = host_required_keys(event);
     let defaulted = match defaulted_keys(event) {
@@ -325,11 +325,11 @@ type Background = (Vec<AsyncResult>, Vec<Rewake>);
 /// debug log's lines (`-v`) as they come. `Err(signo)`: a termination signal arrived
 /// first, and every running handler tree was killed.
 ///
-/// Background handlers (CLAUDE-CODE.md 9.1 rule 5, F33): a one-shot run owns them and
-/// none outlives it. With `wait_async` it waits until each has ended (each stops at its
-/// timeout at the latest); without, the ones still running once the decision is made are
-/// killed with their process groups and reported `cancelled`. Either way every one's
-/// result is returned, once.
+/// Background handlers (docs/claude-code-contract.md#cc-9.1-5,
+/// docs/claude-code-contract.md#cc-F33): a one-shot run owns them and none outlives it. With
+/// `wait_async` it waits until each has ended (each stops at its timeout at the latest); without,
+/// the ones still running once the decision is made are killed with their process groups and
+/// reported `cancelled`. Either way every one's result is returned, once.
 fn fire(
     cx: &mut Ctx<'_>,
     session: &Session,

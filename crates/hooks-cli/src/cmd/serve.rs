@@ -926,8 +926,8 @@ mod tests {
             r#"{"id": 1, "method": "session", "params": {"capabilities": ["sudo"]}}"#,
             "error -32602 1 \"session params: unknown variant `sudo`, expected one of `updated-input`, `pre-tool-use-updated-input`, `permission-request-updated-input`, `defer`\"",
         );
-        // A Stop without fields gets CLAUDE-CODE.md 5.2's defaults; a payload that is not
-        // an object is an error.
+        // A Stop without fields gets docs/claude-code-contract.md#cc-5.2's defaults; a payload that
+        // is not an object is an error.
         check(r#"{"id": 1, "method": "event", "params": {"event": "Stop"}}"#, "event 1 Stop");
         check(
             r#"{"id": 1, "method": "event", "params": {"event": "Stop", "payload": [1]}}"#,

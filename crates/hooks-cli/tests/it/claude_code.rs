@@ -1,6 +1,7 @@
 //! The claude-code profile's settings layers through the CLI: the audit of `hooks list`
-//! (CLAUDE-CODE.md 1.3, 1.6, 1.7), `hooks trust` of project-level settings, `--managed`,
-//! and the deepagents profile's hint about Claude Code settings it ignores.
+//! (docs/claude-code-contract.md#cc-1.3, docs/claude-code-contract.md#cc-1.6,
+//! docs/claude-code-contract.md#cc-1.7), `hooks trust` of project-level settings, `--managed`, and
+//! the deepagents profile's hint about Claude Code settings it ignores.
 
 use crate::common::TestEnv;
 
@@ -123,8 +124,8 @@ fn deepagents_says_how_to_read_claude_code_settings() {
 
 #[test]
 fn exec_form_substitutes_the_project_dir_as_one_argument() {
-    // CLAUDE-CODE.md 14 F54 (6.1, 6.2), a real process: `args` runs without a shell, and
-    // `${CLAUDE_PROJECT_DIR}` becomes the handler's CLAUDE_PROJECT_DIR as plain text, spaces
+    // docs/claude-code-contract.md#cc-F54 (6.1, 6.2), a real process: `args` runs without a shell,
+    // and `${CLAUDE_PROJECT_DIR}` becomes the handler's CLAUDE_PROJECT_DIR as plain text, spaces
     // and all. SessionStart shows the handler's stdout as context.
     let env = TestEnv::new("cc-exec-form");
     let start = env.root.join("p q");
@@ -162,8 +163,8 @@ fn exec_form_substitutes_the_project_dir_as_one_argument() {
 
 #[test]
 fn powershell_commands_run_through_pwsh() {
-    // CLAUDE-CODE.md 6.1: `shell: "powershell"` runs `pwsh -NoProfile -Command`; where pwsh
-    // is missing the handler fails to launch like any missing program.
+    // docs/claude-code-contract.md#cc-6.1: `shell: "powershell"` runs `pwsh -NoProfile -Command`;
+    // where pwsh is missing the handler fails to launch like any missing program.
     let env = TestEnv::new("cc-pwsh");
     let bin = env.root.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
@@ -237,11 +238,13 @@ fn security_plugin(env: &TestEnv) {
     env.write("claude/plugins/installed_plugins.json", &installed.to_string());
 }
 
-/// The fixture end to end (CLAUDE-CODE.md 1.3, 1.7, 6.3, 9, 12, F58): settings at
-/// every level and a Claude Code plugin are audited with their layers, trust, `if` and
-/// async flags and the unknown event; once trusted, a `git commit` runs the gated handler
-/// in the background and `--wait-async` prints every background result, an `ls` never
-/// starts it.
+/// The fixture end to end (docs/claude-code-contract.md#cc-1.3,
+/// docs/claude-code-contract.md#cc-1.7, docs/claude-code-contract.md#cc-6.3,
+/// docs/claude-code-contract.md#cc-9, docs/claude-code-contract.md#cc-12,
+/// docs/claude-code-contract.md#cc-F58): settings at every level and a Claude Code plugin are
+/// audited with their layers, trust, `if` and async flags and the unknown event; once trusted, a
+/// `git commit` runs the gated handler in the background and `--wait-async` prints every background
+/// result, an `ls` never starts it.
 #[test]
 fn a_whole_claude_code_setup_is_audited_and_runs_as_written() {
     let env = TestEnv::new("cc-whole");

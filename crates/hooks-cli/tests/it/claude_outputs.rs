@@ -1,5 +1,6 @@
 //! `hooks run --profile claude-code` with real handler processes: the output rules of
-//! CLAUDE-CODE.md 6.5 and the host's continuation cap (11), fixtures F11, F12, F13, F25.
+//! docs/claude-code-contract.md#cc-6.5 and the host's continuation cap (11), fixtures F11, F12,
+//! F13, F25.
 
 use serde_json::json;
 

@@ -102,8 +102,9 @@ fn empty_and_unknown_event() {
     assert!(bad.stderr.contains("unknown event 'Nope'"));
 }
 
-/// F07 and F08 (CLAUDE-CODE.md 6.4, 2.3): handlers differing only in `if` are both active;
-/// an `if` on Stop shows `inactive` with the reason; `if` is in the table and the JSON.
+/// F07 and F08 (docs/claude-code-contract.md#cc-6.4, docs/claude-code-contract.md#cc-2.3): handlers
+/// differing only in `if` are both active; an `if` on Stop shows `inactive` with the reason; `if`
+/// is in the table and the JSON.
 #[test]
 fn if_rules_are_listed() {
     let env = TestEnv::new("list-if");

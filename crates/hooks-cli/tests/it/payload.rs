@@ -1,6 +1,6 @@
-//! Payload leniency (CLAUDE-CODE.md 5.2) and the claude-code pass-through of unknown keys
-//! (5.1) with real handler processes: what `hooks run` and `hooks serve` give the handler
-//! on stdin, and the `payload_diagnostics` they report (fixture F43).
+//! Payload leniency (docs/claude-code-contract.md#cc-5.2) and the claude-code pass-through of
+//! unknown keys (5.1) with real handler processes: what `hooks run` and `hooks serve` give the
+//! handler on stdin, and the `payload_diagnostics` they report (fixture F43).
 
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::process::Stdio;

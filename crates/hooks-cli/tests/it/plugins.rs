@@ -442,7 +442,7 @@ fn claude_home(env: &TestEnv) -> PathBuf {
 
 #[test]
 fn claude_code_plugins_run_with_their_data_folder_and_options() {
-    // CLAUDE-CODE.md 14 F57 (12.4) and F52's environment part (10.3): real processes.
+    // docs/claude-code-contract.md#cc-F57 (12.4) and F52's environment part (10.3): real processes.
     let env = TestEnv::new("cc-plugin-data");
     let claude = claude_home(&env);
     let out = env
@@ -479,8 +479,9 @@ fn claude_code_plugins_run_with_their_data_folder_and_options() {
 
 #[test]
 fn claude_code_plugins_are_listed_with_id_version_and_origin() {
-    // CLAUDE-CODE.md 12.1, 13: `hooks list` shows where each plugin hook was found; the
-    // security-guidance fixture (2.1 `description`, `if`, `async`) loads.
+    // docs/claude-code-contract.md#cc-12.1, docs/claude-code-contract.md#cc-13: `hooks list` shows
+    // where each plugin hook was found; the security-guidance fixture (2.1 `description`, `if`,
+    // `async`) loads.
     let env = TestEnv::new("cc-plugin-list");
     let claude = claude_home(&env);
     let list = |args: &[&str]| {
@@ -573,7 +574,8 @@ fn plugin_handlers(env: &TestEnv, profile: &[&str], id: &str) -> Vec<(String, St
 
 #[test]
 fn plugins_with_bad_hook_entries_install_their_valid_hooks() {
-    // CLAUDE-CODE.md 12.7: the plan and --json list each dropped entry, --strict refuses.
+    // docs/claude-code-contract.md#cc-12.7: the plan and --json list each dropped entry, --strict
+    // refuses.
     let env = TestEnv::new("plugins-partial");
     let cat = catalogue_plugin(&env, "mixed", "1.0.0", MIXED);
     let out = env.run(&["marketplace", "add", "cat", &cat.display().to_string()]);
@@ -679,8 +681,8 @@ fn a_hook_document_with_only_bad_entries_is_refused() {
 
 #[test]
 fn plugin_hooks_are_checked_under_the_sessions_profile() {
-    // CLAUDE-CODE.md 14 F02 (deepagents: the new events load and install) and F03 (a Stop
-    // matcher: dropped in deepagents, ignored in claude-code).
+    // docs/claude-code-contract.md#cc-F02 (deepagents: the new events load and install) and F03 (a
+    // Stop matcher: dropped in deepagents, ignored in claude-code).
     let env = TestEnv::new("plugins-profile");
     let f02 = r#"{"hooks":{"UserPromptExpansion":[{"hooks":[{"type":"command","command":"echo expand"}]}],"ConfigChange":[{"hooks":[{"type":"command","command":"echo change"}]}]}}"#;
     let f03 = r#"{"hooks":{"Stop":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo stop"}]}],"SessionEnd":[{"hooks":[{"type":"command","command":"echo end"}]}]}}"#;
@@ -721,8 +723,8 @@ fn plugin_hooks_are_checked_under_the_sessions_profile() {
 
 #[test]
 fn plugin_options_are_set_with_the_config_command() {
-    // CLAUDE-CODE.md 10.3: `hooks plugin config` stores values (0600, checked against the
-    // declared types, all or nothing) that reach the handler as CLAUDE_PLUGIN_OPTION_*;
+    // docs/claude-code-contract.md#cc-10.3: `hooks plugin config` stores values (0600, checked
+    // against the declared types, all or nothing) that reach the handler as CLAUDE_PLUGIN_OPTION_*;
     // precedence managed, cli, store, user, default; a sensitive option only from the store
     // and never shown.
     let env = TestEnv::new("cc-plugin-config");
@@ -871,8 +873,8 @@ fn plugin_options_are_set_with_the_config_command() {
 
 #[test]
 fn a_renamed_claude_code_plugin_runs_under_its_new_id() {
-    // CLAUDE-CODE.md 12.5: the marketplace renames formatter to fmt2; the installed
-    // formatter@my-marketplace runs as fmt2@my-marketplace (its data folder too) with a
+    // docs/claude-code-contract.md#cc-12.5: the marketplace renames formatter to fmt2; the
+    // installed formatter@my-marketplace runs as fmt2@my-marketplace (its data folder too) with a
     // plugin_renamed warning; the settings files are left as they are.
     let env = TestEnv::new("cc-plugin-renames");
     let claude = claude_home(&env);
@@ -963,8 +965,8 @@ fn user_config_home(env: &TestEnv) -> PathBuf {
 
 #[test]
 fn plugin_option_placeholders_run_only_in_exec_form() {
-    // CLAUDE-CODE.md 14 F52 (6.2, 10.3), real processes: the shell form is never run and
-    // reported; the exec form gets the option value as an argument, the environment the
+    // docs/claude-code-contract.md#cc-F52 (6.2, 10.3), real processes: the shell form is never run
+    // and reported; the exec form gets the option value as an argument, the environment the
     // same value.
     let env = TestEnv::new("cc-user-config");
     let claude = user_config_home(&env);

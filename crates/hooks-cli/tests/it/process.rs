@@ -258,7 +258,7 @@ fn a_descriptor_leaked_into_hooks_does_not_reach_handlers() {
 /// A claude-code PostToolUse payload for the background tests.
 const POST: &str = r#"{"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_response": {}, "tool_use_id": "t1"}"#;
 
-/// F33 (CLAUDE-CODE.md 9.1 rule 5): one-shot `hooks run` prints the decision as soon as
+/// F33 (docs/claude-code-contract.md#cc-9.1-5): one-shot `hooks run` prints the decision as soon as
 /// the synchronous handlers are done; a background handler still running then is killed
 /// with its whole tree (a `setsid` escape included) and reported `cancelled`.
 #[test]

@@ -96,8 +96,8 @@ fn python_host_example_shows_the_diagnostics_of_a_reload() {
 }
 
 /// The host answers the Claude Code example's Stop prompt handler with its stand-in model
-/// (CLAUDE-CODE.md 8 over `hooks serve`), and the `if`-gated PreToolUse command denies the
-/// `rm -rf`. The host runs outside the project: `--project` names it.
+/// (docs/claude-code-contract.md#cc-8 over `hooks serve`), and the `if`-gated PreToolUse command
+/// denies the `rm -rf`. The host runs outside the project: `--project` names it.
 #[test]
 fn python_host_example_answers_prompt_handlers() {
     let env = TestEnv::new("python-prompt");

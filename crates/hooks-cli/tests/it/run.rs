@@ -342,8 +342,8 @@ fn every_event_fires_its_example_payload_without_payload() {
     env.user_hooks(&json!({"hooks": hooks}).to_string());
     for event in EVENTS {
         let out = env.run(&["run", event]);
-        // A WorktreeCreate handler that prints no path fails the creation (CLAUDE-CODE.md
-        // 4.4): blocking.
+        // A WorktreeCreate handler that prints no path fails the creation
+        // (docs/claude-code-contract.md#cc-4.4): blocking.
         let code = if event == "WorktreeCreate" { 2 } else { 0 };
         assert_eq!(out.code, code, "{event}: {}", out.stderr);
         assert!(
@@ -363,7 +363,7 @@ fn every_event_fires_its_example_payload_without_payload() {
     assert_eq!(stdin["tool_input"], json!({"command": "echo hello"}));
 }
 
-/// All 31 events (CLAUDE-CODE.md 4.1).
+/// All 31 events (docs/claude-code-contract.md#cc-4.1).
 const EVENTS: [&str; 31] = [
     "SessionStart",
     "UserPromptSubmit",

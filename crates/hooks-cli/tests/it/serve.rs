@@ -416,7 +416,8 @@ fn ids_are_echoed_exactly_as_written() {
 
 #[test]
 fn background_handlers_notify_and_shutdown_cancels_the_running_ones() {
-    // CLAUDE-CODE.md 9.1 rules 3 and 5, 9.2 (F30, F31 over serve).
+    // docs/claude-code-contract.md#cc-9.1-3 and docs/claude-code-contract.md#cc-9.1-5,
+    // docs/claude-code-contract.md#cc-9.2 (F30, F31 over serve).
     let env = TestEnv::new("serve-async");
     env.claude_user_settings(
         r#"{"hooks": {"PostToolUse": [{"hooks": [
@@ -526,8 +527,9 @@ impl HostSession {
     }
 }
 
-/// CLAUDE-CODE.md 8.1 to 8.4 over serve: the engine asks, the host answers, the reply
-/// decides (F39 for prompt, F42 for mcp_tool); a kind the host did not declare is skipped.
+/// docs/claude-code-contract.md#cc-8.1 to docs/claude-code-contract.md#cc-8.4 over serve: the
+/// engine asks, the host answers, the reply decides (F39 for prompt, F42 for mcp_tool); a kind the
+/// host did not declare is skipped.
 #[test]
 fn the_host_answers_prompt_and_mcp_tool_handlers() {
     let env = TestEnv::new("serve-host-handlers");
@@ -636,8 +638,8 @@ fn a_host_that_never_answers_times_out_and_is_told_so() {
 
 #[test]
 fn deepagents_runs_background_handlers_too() {
-    // CLAUDE-CODE.md 1.2 (SPEC 15.13): the default profile takes `async` and `asyncRewake`
-    // and runs them as the claude-code profile does (9.1, 9.2).
+    // docs/claude-code-contract.md#cc-1.2 (docs/spec.md#spec-15.13): the default profile takes
+    // `async` and `asyncRewake` and runs them as the claude-code profile does (9.1, 9.2).
     let env = TestEnv::new("serve-async-da");
     env.user_hooks(
         r#"{"hooks": {"PostToolUse": [{"hooks": [

@@ -130,7 +130,7 @@ fn hostile_plugins_are_shown_escaped_in_plans_lists_and_verify() {
     let author = Author::new(&env);
     let src = author.write_plugin("1.0.0", "blocked", false);
     // The hostile matcher is still a valid regex: a document whose only hook is dropped
-    // is refused at install (CLAUDE-CODE.md 12.7).
+    // is refused at install (docs/claude-code-contract.md#cc-12.7).
     fs::write(
         src.join("hooks/hooks.json"),
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash\u001b[2J]\u009b", "hooks": [

@@ -1,4 +1,5 @@
-//! Background results (CLAUDE-CODE.md 9.1 rule 2, 9.2) and the detach line (9.3).
+//! Background results (docs/claude-code-contract.md#cc-9.1-2, docs/claude-code-contract.md#cc-9.2)
+//! and the detach line (9.3).
 
 use super::*;
 
@@ -188,7 +189,7 @@ mod dispatch {
 
     #[test]
     fn the_background_fields_are_part_of_the_identity() {
-        // CLAUDE-CODE.md 6.4.
+        // docs/claude-code-contract.md#cc-6.4.
         let snap = snapshot(
             r#"{"hooks": {"Stop": [{"hooks": [
                 {"type": "command", "command": "x", "asyncRewake": true, "rewakeMessage": "A"},

@@ -1,4 +1,4 @@
-//! Table tests for `parse_config`: every row of SPEC 2, positions, unknown fields,
+//! Table tests for `parse_config`: every row of docs/spec.md#spec-2, positions, unknown fields,
 //! duplicate keys, and a randomized no-panic property.
 
 use super::*;
@@ -201,7 +201,8 @@ fn root_and_hooks_shape() {
 
 #[test]
 fn event_rows() {
-    // CLAUDE-CODE.md 1.8 replaces SPEC 2's `invalid_config` for unknown events.
+    // docs/claude-code-contract.md#cc-1.8 replaces docs/spec.md#spec-2's `invalid_config` for
+    // unknown events.
     check(
         r#"{"hooks": {"Foo": [], "Stop": []}}"#,
         &["Stop (no groups)"],
@@ -510,7 +511,8 @@ fn handler_rows() {
         // async.
         (r#"{"type": "command", "command": "x", "async": false}"#, Some("command=x"), &[]),
         (r#"{"type": "command", "command": "x", "async": null}"#, Some("command=x"), &[]),
-        // CLAUDE-CODE.md 1.2: accepted (SPEC 15.13; the reference rejects it).
+        // docs/claude-code-contract.md#cc-1.2: accepted (docs/spec.md#spec-15.13; the reference
+        // rejects it).
         (r#"{"type": "command", "command": "x", "async": true}"#, Some("command=x"), &[]),
         // Ours: the reference coerces strings such as "no" to booleans.
         (
@@ -535,7 +537,7 @@ fn handler_rows() {
     }
 }
 
-/// CLAUDE-CODE.md 6.1: `args`, `shell` and `once`, in both profiles.
+/// docs/claude-code-contract.md#cc-6.1: `args`, `shell` and `once`, in both profiles.
 #[test]
 fn command_field_rows() {
     let cases: &[(&str, Option<&str>, &[&str])] = &[
@@ -869,7 +871,8 @@ fn only_handler(parsed: &ParsedConfig) -> &HandlerConfig {
 
 #[test]
 fn claude_code_accepts_the_background_fields() {
-    // CLAUDE-CODE.md 6.1, 9.1, 9.2.
+    // docs/claude-code-contract.md#cc-6.1, docs/claude-code-contract.md#cc-9.1,
+    // docs/claude-code-contract.md#cc-9.2.
     let text = r#"{"hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": "x",
         "async": true, "asyncRewake": true, "rewakeMessage": "M", "rewakeSummary": "S"}]}]}}"#;
     let parsed = parse_cc(text);
@@ -892,7 +895,8 @@ fn claude_code_accepts_the_background_fields() {
 
 #[test]
 fn deepagents_accepts_the_background_fields() {
-    // CLAUDE-CODE.md 1.2 (SPEC 15.13): the superset amends SPEC 2's rejection of async.
+    // docs/claude-code-contract.md#cc-1.2 (docs/spec.md#spec-15.13): the superset amends
+    // docs/spec.md#spec-2's rejection of async.
     let text = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x",
         "async": true}]}]}}"#;
     let parsed = parse_config(text.as_bytes(), "F", ConfigKind::User);
@@ -913,7 +917,8 @@ fn deepagents_accepts_the_background_fields() {
     assert_eq!(only_handler(&parsed).background, AsyncSpec::default());
 }
 
-/// CLAUDE-CODE.md 2.2, 7.1, 8.2: the claude-code profile's handler types.
+/// docs/claude-code-contract.md#cc-2.2, docs/claude-code-contract.md#cc-7.1,
+/// docs/claude-code-contract.md#cc-8.2: the claude-code profile's handler types.
 mod handler_types {
     use super::*;
 
@@ -1007,8 +1012,8 @@ mod handler_types {
         assert_eq!(kinds(&p).len(), 1);
     }
 
-    /// CLAUDE-CODE.md 2.2 and F41: a type the event does not accept is skipped with a
-    /// warning; the rest of the group loads.
+    /// docs/claude-code-contract.md#cc-2.2 and docs/claude-code-contract.md#cc-F41: a type the
+    /// event does not accept is skipped with a warning; the rest of the group loads.
     #[test]
     fn f41_http_on_session_start_is_unsupported_and_absent() {
         let p = cc(r#"{"hooks": {"SessionStart": [{"hooks": [
@@ -1032,7 +1037,8 @@ mod handler_types {
 
     #[test]
     fn the_deepagents_profile_takes_every_type() {
-        // CLAUDE-CODE.md 1.2: the superset includes the handler types of sections 7 and 8.
+        // docs/claude-code-contract.md#cc-1.2: the superset includes the handler types of sections
+        // 7 and 8.
         let p = parse(
             r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "prompt", "prompt": "p"},
             {"type": "http", "url": "https://h.example/x"}, {"type": "agent", "prompt": "a"},
@@ -1056,7 +1062,7 @@ mod handler_types {
     }
 }
 
-/// CLAUDE-CODE.md 1.8 (both profiles), fixture F01: an unknown event is an
+/// docs/claude-code-contract.md#cc-1.8 (both profiles), fixture F01: an unknown event is an
 /// `unknown_event` warning, its groups are dropped and take no index, the other events load.
 #[test]
 fn unknown_events_are_warnings() {
@@ -1080,8 +1086,8 @@ fn unknown_events_are_warnings() {
     );
 }
 
-/// CLAUDE-CODE.md 2.1: a plugin document's `description` string is accepted silently;
-/// elsewhere, and other unknown root keys, are `unknown_field`.
+/// docs/claude-code-contract.md#cc-2.1: a plugin document's `description` string is accepted
+/// silently; elsewhere, and other unknown root keys, are `unknown_field`.
 #[test]
 fn plugin_documents_may_carry_a_description() {
     let plugin = |text: &str| parse_config(text.as_bytes(), F, ConfigKind::Plugin);
@@ -1103,8 +1109,8 @@ fn plugin_documents_may_carry_a_description() {
     );
 }
 
-/// CLAUDE-CODE.md 11, legacy-format row: claude-code reads no legacy format; a `hooks`
-/// list is `invalid_config` in every layer (deepagents migrates it).
+/// docs/claude-code-contract.md#cc-11, legacy-format row: claude-code reads no legacy format; a
+/// `hooks` list is `invalid_config` in every layer (deepagents migrates it).
 #[test]
 fn claude_code_rejects_the_legacy_format() {
     let text = r#"{"hooks": [{"events": ["session.start"], "command": ["notify"]}]}"#;
@@ -1122,4 +1128,40 @@ fn claude_code_rejects_the_legacy_format() {
     let p = parse_config_for(text.as_bytes(), F, ConfigKind::User, Profile::DeepAgents);
     assert!(p.legacy);
     assert!(!p.config.events.is_empty());
+}
+
+#[test]
+fn suggest_counts_characters_case_insensitively_and_keeps_the_first_of_a_tie() {
+    // One substituted character, even a two-byte one, is one edit.
+    assert_eq!(suggest("Bäsh", &["Read", "Bash"]), Some("Bash"));
+    assert_eq!(suggest("WRTIE", &["Write", "Edit"]), Some("Write"));
+    // Three edits is too far.
+    assert_eq!(suggest("Grpe", &["Glob"]), None);
+    // `Rea` is one edit from both; the first candidate wins.
+    assert_eq!(suggest("Rea", &["Read", "Real"]), Some("Read"));
+}
+
+#[test]
+fn http_urls_load_only_when_the_connection_can_parse_them() {
+    let handlers = [
+        "http://127.0.0.1:8080/hook",
+        "HTTPS://Hooks.Example.com./a?b#c",
+        "http://host:99999/",
+        "http://1.2.3.256/",
+        "http://exa[mple.com/",
+        "http:///host/",
+        "https:/host",
+    ]
+    .map(|url| format!(r#"{{"type": "http", "url": "{url}"}}"#))
+    .join(",");
+    let text = format!(r#"{{"hooks": {{"Stop": [{{"hooks": [{handlers}]}}]}}}}"#);
+    let p = parse_config_for(text.as_bytes(), F, ConfigKind::User, Profile::ClaudeCode);
+    let bad: Vec<String> = p
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "invalid_config")
+        .filter_map(|d| d.field.clone())
+        .collect();
+    let f = "hooks.Stop[0].hooks";
+    assert_eq!(bad, (2..7).map(|i| format!("{f}[{i}].url")).collect::<Vec<_>>());
 }

@@ -1,6 +1,7 @@
-//! Handler types beyond `command` (CLAUDE-CODE.md 2.2, 7.1, 8): `http`, `prompt`, `agent`
-//! and `mcp_tool`, accepted under both profiles (the deepagents profile by its Claude Code
-//! superset, CLAUDE-CODE.md 1.2, SPEC 15.13).
+//! Handler types beyond `command` (docs/claude-code-contract.md#cc-2.2,
+//! docs/claude-code-contract.md#cc-7.1, docs/claude-code-contract.md#cc-8): `http`, `prompt`,
+//! `agent` and `mcp_tool`, accepted under both profiles (the deepagents profile by its Claude Code
+//! superset, docs/claude-code-contract.md#cc-1.2, docs/spec.md#spec-15.13).
 
 use serde::Serialize;
 
@@ -10,19 +11,20 @@ use crate::json::{JsonValue, Spanned};
 
 use super::{Loader, detail, join};
 
-/// What a handler is: a command (the default), or one of CLAUDE-CODE.md's other types.
+/// What a handler is: a command (the default), or one of docs/claude-code-contract.md's other
+/// types.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub enum HandlerType {
-    /// A command or argv (SPEC 2).
+    /// A command or argv (docs/spec.md#spec-2).
     #[default]
     Command,
-    /// An HTTP POST the engine sends (CLAUDE-CODE.md 7).
+    /// An HTTP POST the engine sends (docs/claude-code-contract.md#cc-7).
     Http(HttpHandler),
-    /// A single model call the host answers (CLAUDE-CODE.md 8).
+    /// A single model call the host answers (docs/claude-code-contract.md#cc-8).
     Prompt(PromptHandler),
-    /// A model agent loop the host runs (CLAUDE-CODE.md 8).
+    /// A model agent loop the host runs (docs/claude-code-contract.md#cc-8).
     Agent(AgentHandler),
-    /// A tool call on one of the host's MCP servers (CLAUDE-CODE.md 8).
+    /// A tool call on one of the host's MCP servers (docs/claude-code-contract.md#cc-8).
     McpTool(McpToolHandler),
 }
 
@@ -38,13 +40,15 @@ impl HandlerType {
         }
     }
 
-    /// True for the types the host answers (prompt, agent, mcp_tool; CLAUDE-CODE.md 8.1).
+    /// True for the types the host answers (prompt, agent, mcp_tool;
+    /// docs/claude-code-contract.md#cc-8.1).
     pub fn is_host_delegated(&self) -> bool {
         matches!(self, HandlerType::Prompt(_) | HandlerType::Agent(_) | HandlerType::McpTool(_))
     }
 
-    /// The default timeout of this type on `event`, in seconds (CLAUDE-CODE.md 8.1, 11):
-    /// prompt 30 s, agent 60 s, every other type the event's.
+    /// The default timeout of this type on `event`, in seconds
+    /// (docs/claude-code-contract.md#cc-8.1, docs/claude-code-contract.md#cc-11): prompt 30 s,
+    /// agent 60 s, every other type the event's.
     pub fn default_timeout_secs(&self, event: Event) -> f64 {
         match self {
             HandlerType::Prompt(_) => 30.0,
@@ -54,7 +58,7 @@ impl HandlerType {
     }
 }
 
-/// An `http` handler (CLAUDE-CODE.md 7.1).
+/// An `http` handler (docs/claude-code-contract.md#cc-7.1).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct HttpHandler {
     /// The URL (http or https).
@@ -65,7 +69,7 @@ pub struct HttpHandler {
     pub allowed_env_vars: Vec<String>,
 }
 
-/// A `prompt` handler (CLAUDE-CODE.md 8.2).
+/// A `prompt` handler (docs/claude-code-contract.md#cc-8.2).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PromptHandler {
     /// The prompt text (`$ARGUMENTS` placeholders not yet replaced).
@@ -76,7 +80,7 @@ pub struct PromptHandler {
     pub continue_on_block: bool,
 }
 
-/// An `agent` handler (CLAUDE-CODE.md 8.2).
+/// An `agent` handler (docs/claude-code-contract.md#cc-8.2).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct AgentHandler {
     /// The prompt text.
@@ -92,7 +96,7 @@ impl AgentHandler {
     pub const DEFAULT_MAX_TURNS: u64 = 50;
 }
 
-/// An `mcp_tool` handler (CLAUDE-CODE.md 8.2).
+/// An `mcp_tool` handler (docs/claude-code-contract.md#cc-8.2).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct McpToolHandler {
     /// The MCP server name as configured.
@@ -103,7 +107,7 @@ pub struct McpToolHandler {
     pub input: Option<serde_json::Value>,
 }
 
-/// The type names CLAUDE-CODE.md 2.2 knows.
+/// The type names docs/claude-code-contract.md#cc-2.2 knows.
 pub const TYPE_NAMES: &[&str] = &["command", "http", "prompt", "agent", "mcp_tool"];
 
 /// Keys every handler type takes (`if`, `async` and the like are added by their own rules).
@@ -161,8 +165,9 @@ impl Loader<'_> {
         }
     }
 
-    /// The type fields of a non-command handler (CLAUDE-CODE.md 7.1, 8.2); problems are
-    /// `invalid_config` errors at the offending value.
+    /// The type fields of a non-command handler (docs/claude-code-contract.md#cc-7.1,
+    /// docs/claude-code-contract.md#cc-8.2); problems are `invalid_config` errors at the offending
+    /// value.
     pub(crate) fn typed_fields(&mut self, field: &str, ty: &str, h: &Spanned) -> HandlerType {
         match ty {
             "http" => {
@@ -291,8 +296,8 @@ impl Loader<'_> {
         out
     }
 
-    /// Drops the handlers of `group` whose type `event` does not accept (CLAUDE-CODE.md
-    /// 2.2), each with an `unsupported_handler_type` warning.
+    /// Drops the handlers of `group` whose type `event` does not accept
+    /// (docs/claude-code-contract.md#cc-2.2), each with an `unsupported_handler_type` warning.
     pub(crate) fn drop_unsupported_types(&mut self, event: Event, group: &mut super::GroupConfig) {
         let mut kept = Vec::with_capacity(group.handlers.len());
         for h in std::mem::take(&mut group.handlers) {
@@ -321,19 +326,19 @@ fn present<'h>(h: &'h Spanned, key: &str) -> Option<&'h Spanned> {
     h.get(key).map(|m| &m.value).filter(|v| !v.value.is_null())
 }
 
-/// True for `http://` or `https://` (scheme case-insensitive) followed by a host.
+/// True when the connection can take `url` as written: the `url` crate (the parser the
+/// HTTP client and [`crate::HttpPolicy::check_url`] use) reads an `http` or `https` URL with
+/// a host from it, and the text is that URL's usual form: `http://` or `https://` (scheme
+/// case-insensitive) right before the authority, and no whitespace or control character
+/// anywhere (the parser would drop or re-encode them silently).
 pub(crate) fn is_http_url(url: &str) -> bool {
-    let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
-    let rest = if lower.starts_with("https://") {
-        &url[8..]
-    } else if lower.starts_with("http://") {
-        &url[7..]
-    } else {
-        return false;
-    };
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let host = authority.rsplit('@').next().unwrap_or("");
-    !host.is_empty()
-        && !host.starts_with(':')
+    let written = ["http://", "https://"].iter().any(|scheme| {
+        url.get(..scheme.len()).is_some_and(|s| s.eq_ignore_ascii_case(scheme))
+            && !url[scheme.len()..].starts_with(['/', '\\'])
+    });
+    written
         && !url.chars().any(|c| c.is_whitespace() || c.is_control())
+        && url::Url::parse(url).is_ok_and(|u| {
+            matches!(u.scheme(), "http" | "https") && u.host_str().is_some_and(|h| !h.is_empty())
+        })
 }

@@ -1,6 +1,6 @@
-//! Handlers the engine does not run as processes (CLAUDE-CODE.md 7, 8): the request a
-//! host answers for `prompt`, `agent` and `mcp_tool` handlers, and the parsing of http
-//! responses and host replies into handler results.
+//! Handlers the engine does not run as processes (docs/claude-code-contract.md#cc-7,
+//! docs/claude-code-contract.md#cc-8): the request a host answers for `prompt`, `agent` and
+//! `mcp_tool` handlers, and the parsing of http responses and host replies into handler results.
 
 use serde_json::{Map, Value, json};
 
@@ -10,7 +10,7 @@ use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
 use crate::output::{HandlerResult, RawOutput, Termination, parse_output};
 
-/// What a host-delegated handler asks the host (CLAUDE-CODE.md 8.2).
+/// What a host-delegated handler asks the host (docs/claude-code-contract.md#cc-8.2).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HostRequest {
     /// `prompt`, `agent` or `mcp_tool`.
@@ -67,7 +67,7 @@ impl HostRequest {
         }
     }
 
-    /// The request as the JSON object of CLAUDE-CODE.md 8.2.
+    /// The request as the JSON object of docs/claude-code-contract.md#cc-8.2.
     pub fn to_json(&self) -> Value {
         let mut m = Map::new();
         m.insert("kind".into(), self.kind_name().into());
@@ -226,7 +226,8 @@ pub(crate) fn mcp_kind(
     }
 }
 
-/// What an http handler's request came to (CLAUDE-CODE.md 7.4, 7.5).
+/// What an http handler's request came to (docs/claude-code-contract.md#cc-7.4,
+/// docs/claude-code-contract.md#cc-7.5).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HttpOutcome {
     /// The server answered.

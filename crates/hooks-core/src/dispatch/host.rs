@@ -1,6 +1,6 @@
 //! What the claude-code profile adds to a dispatch from the host's side: the handler
-//! environment (CLAUDE-CODE.md 10.1), `CLAUDE_ENV_FILE` (10.2), the SessionEnd budget
-//! (11.4) and callback timeouts that fail closed (11.5). The deepagents profile uses none
+//! environment (docs/claude-code-contract.md#cc-10.1), `CLAUDE_ENV_FILE` (10.2), the SessionEnd
+//! budget (11.4) and callback timeouts that fail closed (11.5). The deepagents profile uses none
 //! of it: its jobs are exactly what they were before profiles existed.
 
 use crate::diag::{Diagnostic, codes};
@@ -19,11 +19,11 @@ use super::{Job, JobKind};
 /// Everything is optional; [`HostContext::default`] is what [`super::Dispatch::new`] uses.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HostContext {
-    /// The path of the session's `CLAUDE_ENV_FILE` (CLAUDE-CODE.md 10.2), already created
-    /// by the runtime; given to the handlers of [`gets_env_file`] events only.
+    /// The path of the session's `CLAUDE_ENV_FILE` (docs/claude-code-contract.md#cc-10.2), already
+    /// created by the runtime; given to the handlers of [`gets_env_file`] events only.
     pub env_file: Option<String>,
     /// The host environment's `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS`, as written
-    /// (CLAUDE-CODE.md 11.4).
+    /// (docs/claude-code-contract.md#cc-11.4).
     pub sessionend_timeout_ms: Option<String>,
     /// The host-delegated handler types the host answers; the others are planned
     /// [`Fate::NeedsHost`](crate::plan::Fate::NeedsHost) and never become jobs.
@@ -33,15 +33,15 @@ pub struct HostContext {
 /// The host variable that sets the SessionEnd budget, in milliseconds.
 pub const SESSIONEND_TIMEOUT_VAR: &str = "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS";
 
-/// The smallest computed SessionEnd budget, in seconds (CLAUDE-CODE.md 11.4).
+/// The smallest computed SessionEnd budget, in seconds (docs/claude-code-contract.md#cc-11.4).
 const SESSIONEND_MIN_BUDGET: f64 = 1.5;
 
-/// The largest computed SessionEnd budget, in seconds (CLAUDE-CODE.md 11.4).
+/// The largest computed SessionEnd budget, in seconds (docs/claude-code-contract.md#cc-11.4).
 const SESSIONEND_MAX_BUDGET: f64 = 60.0;
 
-/// Whether handlers of `event` get `CLAUDE_ENV_FILE` under `profile` (CLAUDE-CODE.md
-/// 10.2: SessionStart, Setup, CwdChanged and FileChanged, claude-code only; deepagents
-/// hands out no such file).
+/// Whether handlers of `event` get `CLAUDE_ENV_FILE` under `profile`
+/// (docs/claude-code-contract.md#cc-10.2: SessionStart, Setup, CwdChanged and FileChanged,
+/// claude-code only; deepagents hands out no such file).
 pub fn gets_env_file(profile: Profile, event: Event) -> bool {
     profile.rules().env_file_events.contains(&event)
 }
@@ -85,7 +85,7 @@ pub(super) fn adjust_jobs(
     diagnostics
 }
 
-/// The SessionEnd budget in seconds (CLAUDE-CODE.md 11.4): the host's
+/// The SessionEnd budget in seconds (docs/claude-code-contract.md#cc-11.4): the host's
 /// `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS` when set and valid (a whole number of
 /// milliseconds, taken as given); else the largest explicit `timeout` of the matched
 /// handlers from the settings layers (every layer but plugins and callbacks), at least
@@ -120,7 +120,7 @@ fn sessionend_budget(
     largest.min(SESSIONEND_MAX_BUDGET)
 }
 
-/// The text of a callback that did not answer in time (CLAUDE-CODE.md 11.5).
+/// The text of a callback that did not answer in time (docs/claude-code-contract.md#cc-11.5).
 pub(super) fn callback_timeout_text(job: &Job) -> String {
     format!(
         "Hook {} did not respond within {} seconds",
@@ -129,8 +129,8 @@ pub(super) fn callback_timeout_text(job: &Job) -> String {
     )
 }
 
-/// Applies the first timed-out callback to the decision (CLAUDE-CODE.md 11.5): PreToolUse
-/// is denied with its text unless another handler denied explicitly (that reason stays);
+/// Applies the first timed-out callback to the decision (docs/claude-code-contract.md#cc-11.5):
+/// PreToolUse is denied with its text unless another handler denied explicitly (that reason stays);
 /// UserPromptSubmit is blocked with it. Elsewhere the `timeout` diagnostic is all.
 pub(super) fn fail_closed(decision: &mut Decision, text: String) {
     match decision.event {
@@ -232,7 +232,7 @@ mod tests {
         (k.to_owned(), v.to_owned())
     }
 
-    /// CLAUDE-CODE.md 10.2: the exported pairs a host gets with `env_file`.
+    /// docs/claude-code-contract.md#cc-10.2: the exported pairs a host gets with `env_file`.
     #[test]
     fn export_lines_are_read_like_the_shell_reads_them() {
         assert_eq!(vars("export A=1\n"), [pair("A", "1")]);

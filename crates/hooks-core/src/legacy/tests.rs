@@ -83,7 +83,7 @@ fn legacy_rows() {
     check(r#"{"hooks": [{"command": ["n"]}]}"#, &all, &[DEPRECATED, MIGRATED]);
     check(r#"{"hooks": [{"command": ["n"], "events": null}]}"#, &all, &[DEPRECATED, MIGRATED]);
     check(r#"{"hooks": [{"command": ["n"], "events": []}]}"#, &all, &[DEPRECATED, MIGRATED]);
-    // Each SPEC 3 row on its own.
+    // Each docs/spec.md#spec-3 row on its own.
     let rows: &[(&str, &str, Option<&str>)] = &[
         ("session.start", "UserPromptSubmit", None),
         ("user.prompt", "UserPromptSubmit", None),

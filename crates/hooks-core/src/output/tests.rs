@@ -1,4 +1,5 @@
-//! Table tests for one handler's output (SPEC 7, 9), checked against the reference oracle.
+//! Table tests for one handler's output (docs/spec.md#spec-7, docs/spec.md#spec-9), checked against
+//! the reference oracle.
 
 use serde_json::{Value, json};
 

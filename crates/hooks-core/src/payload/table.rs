@@ -1,11 +1,12 @@
-//! The own payload fields of the nineteen events CLAUDE-CODE.md 4.1 adds to SPEC section 4,
-//! read and written by table rather than by a struct per event.
+//! The own payload fields of the nineteen events docs/claude-code-contract.md#cc-4.1 adds to
+//! docs/spec.md#spec-4, read and written by table rather than by a struct per event.
 
 use serde_json::{Map, Value};
 
 use crate::event::Event;
 
-/// The JSON kind of a table-driven payload field (CLAUDE-CODE.md 4.1: s, b, i, o, a, any).
+/// The JSON kind of a table-driven payload field (docs/claude-code-contract.md#cc-4.1: s, b, i, o,
+/// a, any).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FieldKind {
     /// A string.
@@ -67,7 +68,7 @@ pub struct FieldSpec {
     pub name: &'static str,
     /// Its JSON kind.
     pub kind: FieldKind,
-    /// False when the key may be left out (`?` in CLAUDE-CODE.md 4.1).
+    /// False when the key may be left out (`?` in docs/claude-code-contract.md#cc-4.1).
     pub required: bool,
     /// What the field holds (for schemas).
     pub description: &'static str,
@@ -91,7 +92,7 @@ const TASK: &[FieldSpec] = &[
     opt("team_name", Str, "The team the task belongs to."),
 ];
 
-/// The own fields of a table-driven event in wire order, or `None` for SPEC section 4's
+/// The own fields of a table-driven event in wire order, or `None` for docs/spec.md#spec-4's
 /// twelve events (they have typed inputs).
 pub fn table_fields(event: Event) -> Option<&'static [FieldSpec]> {
     Some(match event {

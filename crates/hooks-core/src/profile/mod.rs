@@ -1,9 +1,10 @@
-//! The profile: which agent's hook contract the engine follows (CLAUDE-CODE.md 1.1).
+//! The profile: which agent's hook contract the engine follows
+//! (docs/claude-code-contract.md#cc-1.1).
 //!
-//! `deepagents` (the default) is SPEC.md, the reference's behaviour, plus the superset
-//! CLAUDE-CODE.md 1.2 lists; `claude-code` is Claude Code's: its settings files, plugin
-//! state and the rules of CLAUDE-CODE.md section 11. The profile is fixed for a snapshot
-//! and is part of its id (a `claude-code` snapshot never shares an id with a `deepagents`
+//! `deepagents` (the default) is docs/spec.md, the reference's behaviour, plus the superset
+//! docs/claude-code-contract.md#cc-1.2 lists; `claude-code` is Claude Code's: its settings files,
+//! plugin state and the rules of docs/claude-code-contract.md#cc-11. The profile is fixed for a
+//! snapshot and is part of its id (a `claude-code` snapshot never shares an id with a `deepagents`
 //! one; a `deepagents` id stays the bytes the reference hashes).
 
 //!
@@ -31,11 +32,11 @@ pub use rules::{
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum Profile {
-    /// Deep Agents Code (SPEC.md), the default.
+    /// Deep Agents Code (docs/spec.md), the default.
     #[default]
     #[serde(rename = "deepagents")]
     DeepAgents,
-    /// Claude Code (CLAUDE-CODE.md).
+    /// Claude Code (docs/claude-code-contract.md).
     #[serde(rename = "claude-code")]
     ClaudeCode,
 }

@@ -1,5 +1,5 @@
-//! Table tests for the reduction (SPEC 8, 9), checked against the reference oracle, and two
-//! property tests driven by a small xorshift generator.
+//! Table tests for the reduction (docs/spec.md#spec-8, docs/spec.md#spec-9), checked against the
+//! reference oracle, and two property tests driven by a small xorshift generator.
 
 use serde_json::{Value, json};
 

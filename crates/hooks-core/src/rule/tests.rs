@@ -1,4 +1,5 @@
-//! The `if` grammar against CLAUDE-CODE.md 6.3: the 31-row table and one test per rule.
+//! The `if` grammar against docs/claude-code-contract.md#cc-6.3: the 31-row table and one test per
+//! rule.
 
 use serde_json::{Value, json};
 
@@ -23,7 +24,7 @@ fn bash(rule: &str, command: &str) -> bool {
 /// One row of the 6.3 table: (row, rule, tool, tool_input, source dir, runs).
 type Row = (u32, &'static str, &'static str, Value, Option<&'static str>, bool);
 
-/// CLAUDE-CODE.md 6.3, the whole table.
+/// docs/claude-code-contract.md#cc-6.3, the whole table.
 #[test]
 fn table_6_3() {
     let user = Some("/h");
@@ -315,6 +316,13 @@ fn webfetch_domains() {
     assert!(wf("WebFetch(domain:*)", "https://anything.test/"));
     assert!(!wf("WebFetch(domain:example.com)", "https://evil.com/?example.com"));
     assert!(wf("WebFetch(domain:example.com)", "http://example.com"));
+    // The host is the one a fetch reaches (the WHATWG parser): `\` ends the authority of an
+    // http URL, so this request goes to evil.com, and `a.b.c.256` is no address.
+    let tricky = "https://evil.com\\@example.com/";
+    assert!(!wf("WebFetch(domain:example.com)", tricky), "the fetch goes to evil.com");
+    assert!(wf("WebFetch(domain:evil.com)", tricky));
+    assert!(wf("WebFetch(domain:example.com)", "https://%65xample.com/"), "percent-decoded");
+    assert!(wf("WebFetch(domain:example.com)", "https://1.2.3.256/"), "unparsable: runs");
 }
 
 #[test]
@@ -341,7 +349,8 @@ fn agent_subagent_type() {
 }
 
 // ---------------------------------------------------------------------------------------
-// `if` in configuration, snapshot and dispatch (CLAUDE-CODE.md 2.3, 6.3, 6.4)
+// `if` in configuration, snapshot and dispatch (docs/claude-code-contract.md#cc-2.3,
+// docs/claude-code-contract.md#cc-6.3, docs/claude-code-contract.md#cc-6.4)
 
 mod in_snapshot {
     use serde_json::json;
@@ -466,9 +475,9 @@ mod in_snapshot {
         }
     }
 
-    /// PermissionDenied is one of the five events that evaluate `if` (CLAUDE-CODE.md 2.3,
-    /// 6.3; docs/claude-code.md "`if`"): its handler loads active, with no
-    /// `if_never_evaluated`, and runs only when its rule admits the denied call.
+    /// PermissionDenied is one of the five events that evaluate `if`
+    /// (docs/claude-code-contract.md#cc-2.3, 6.3; docs/claude-code.md "`if`"): its handler loads
+    /// active, with no `if_never_evaluated`, and runs only when its rule admits the denied call.
     #[test]
     fn if_is_evaluated_on_permission_denied() {
         let config = json!({"hooks": {"PermissionDenied": [{"hooks": [

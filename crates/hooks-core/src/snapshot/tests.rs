@@ -400,8 +400,8 @@ fn direct_canonical_json_equals_the_value_route() {
     assert_eq!(checked, texts.len() * timeouts.len() * envs.len() * 2);
 }
 
-/// CLAUDE-CODE.md 6.4: every type field is part of a handler's identity; a plugin's
-/// mcp_tool server is `plugin:<plugin>:<server>` (8.2).
+/// docs/claude-code-contract.md#cc-6.4: every type field is part of a handler's identity; a
+/// plugin's mcp_tool server is `plugin:<plugin>:<server>` (8.2).
 #[test]
 fn type_fields_are_part_of_the_identity() {
     let typed = |kind: HandlerType| HandlerConfig { command: None, kind, ..handler("") };
@@ -469,8 +469,8 @@ fn codes_of(s: &Snapshot) -> Vec<(&str, Severity)> {
     s.diagnostics().iter().map(|d| (d.code.as_str(), d.severity)).collect()
 }
 
-/// F03 (CLAUDE-CODE.md 3.3): a Stop group with `"matcher":"Bash"`: claude-code ignores the
-/// matcher (`ignored_matcher`, info) and runs it; deepagents rejects the group.
+/// F03 (docs/claude-code-contract.md#cc-3.3): a Stop group with `"matcher":"Bash"`: claude-code
+/// ignores the matcher (`ignored_matcher`, info) and runs it; deepagents rejects the group.
 #[test]
 fn f03_matcher_on_a_no_matcher_event() {
     let docs = || {
@@ -542,7 +542,7 @@ fn f05_file_changed_matchers_are_narrower() {
     assert_eq!(ids(&s.matching(Event::FileChanged, Some("xa-b"))), ["FileChanged:0:0"]);
     assert!(s.matching(Event::Notification, Some("xa-b")).is_empty());
     assert_eq!(ids(&s.matching(Event::Notification, Some("a-b"))), ["Notification:0:0"]);
-    // Deepagents keeps SPEC 12: `a-b` is an exact set on both.
+    // Deepagents keeps docs/spec.md#spec-12: `a-b` is an exact set on both.
     let da = build_for(
         Profile::DeepAgents,
         vec![doc(
@@ -615,8 +615,9 @@ fn watch_list_holds_the_file_changed_names() {
     assert!(build(Vec::new()).watch_list().is_empty());
 }
 
-/// CLAUDE-CODE.md 6.4: `args`, `shell` and `once` are part of a handler's identity, and of
-/// its fingerprint; a handler without them keeps the identity it had before they existed.
+/// docs/claude-code-contract.md#cc-6.4: `args`, `shell` and `once` are part of a handler's
+/// identity, and of its fingerprint; a handler without them keeps the identity it had before they
+/// existed.
 #[test]
 fn command_fields_are_part_of_the_identity() {
     let with = |args: Option<&[&str]>, shell: Option<Shell>, once: Option<bool>| HandlerConfig {
@@ -666,9 +667,9 @@ fn command_fields_are_part_of_the_identity() {
     );
 }
 
-/// CLAUDE-CODE.md 6.1, 6.2: what a command handler runs. The exec form is [`command`,
-/// ...`args`] with plugin placeholders replaced as plain text; `shell: powershell` is
-/// `pwsh`; a shell-form plugin command with `${user_config.` never runs.
+/// docs/claude-code-contract.md#cc-6.1, docs/claude-code-contract.md#cc-6.2: what a command handler
+/// runs. The exec form is [`command`, ...`args`] with plugin placeholders replaced as plain text;
+/// `shell: powershell` is `pwsh`; a shell-form plugin command with `${user_config.` never runs.
 #[test]
 fn exec_form_programs_and_placeholders() {
     let mut info = PluginInfo {

@@ -53,7 +53,8 @@ pub fn run_jobs(dispatch: &Dispatch, path: &str, cwd: &Path) -> Vec<(usize, JobO
 }
 
 /// Runs the jobs and accepts their results in finish order. A background job's result
-/// never reaches the decision (CLAUDE-CODE.md 9.1), so it is not given to the dispatch.
+/// never reaches the decision (docs/claude-code-contract.md#cc-9.1), so it is not given to the
+/// dispatch.
 pub fn run(dispatch: &mut Dispatch, path: &str, cwd: &Path) {
     for (index, output) in run_jobs(dispatch, path, cwd) {
         if dispatch.jobs()[index].background.is_some() {

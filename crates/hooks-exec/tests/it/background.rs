@@ -1,6 +1,6 @@
-//! Background handlers (CLAUDE-CODE.md 9): real processes that outlive `fire`, owned by the
-//! session, each result delivered once, killed with their whole group at their timeout or
-//! at session end.
+//! Background handlers (docs/claude-code-contract.md#cc-9): real processes that outlive `fire`,
+//! owned by the session, each result delivered once, killed with their whole group at their timeout
+//! or at session end.
 
 use std::ffi::OsString;
 use std::sync::{Arc, Mutex};
@@ -22,7 +22,7 @@ impl World {
         std::fs::create_dir_all(tmp.path().join("project/.git")).unwrap();
         std::fs::create_dir_all(tmp.path().join("home")).unwrap();
         let config = json!({"hooks": {"PostToolUse": [{"hooks": handlers}]}});
-        // The claude-code user layer (CLAUDE-CODE.md 1.3).
+        // The claude-code user layer (docs/claude-code-contract.md#cc-1.3).
         std::fs::write(tmp.path().join("home/settings.json"), config.to_string()).unwrap();
         World { tmp }
     }
@@ -95,7 +95,7 @@ fn f30_fire_returns_before_the_handler_ends_and_its_context_is_delivered_once() 
 
 #[test]
 fn every_firing_is_its_own_process() {
-    // CLAUDE-CODE.md 9.1 rule 6.
+    // docs/claude-code-contract.md#cc-9.1-6.
     let w = World::new(json!([{"type": "command", "async": true,
         "command": "printf '{\"systemMessage\":\"%s\"}' $$"}]));
     let s = w.start();

@@ -1,6 +1,6 @@
 //! The claude-code profile's environment and bounds against real processes:
-//! CLAUDE-CODE.md 10.1 (environment), 10.2 (`CLAUDE_ENV_FILE`, fixture F53), 11.4 (the
-//! SessionEnd budget, F27 and F28), 11.5 (callback timeouts) and the "timeouts fail open"
+//! docs/claude-code-contract.md#cc-10.1 (environment), 10.2 (`CLAUDE_ENV_FILE`, fixture F53), 11.4
+//! (the SessionEnd budget, F27 and F28), 11.5 (callback timeouts) and the "timeouts fail open"
 //! row of section 11 (F29, both profiles).
 
 use std::ffi::OsString;
@@ -39,7 +39,7 @@ impl World {
 
     fn write_user(&self, config: &Value) {
         // The user layer of each profile: `hooks.json` (deepagents), `settings.json`
-        // (claude-code, CLAUDE-CODE.md 1.3).
+        // (claude-code, docs/claude-code-contract.md#cc-1.3).
         std::fs::write(self.home().join("hooks.json"), config.to_string()).unwrap();
         std::fs::write(self.home().join("settings.json"), config.to_string()).unwrap();
     }
@@ -108,8 +108,8 @@ fn handler_env(profile: Profile, payload: Value) -> Vec<String> {
     fired.decision.context[0].lines().map(str::to_owned).collect()
 }
 
-/// CLAUDE-CODE.md 10.1: OTEL_* stripped, CLAUDE_PROJECT_DIR = start_dir, the session id
-/// and the effort level set by the engine (the host's own session id variable is not
+/// docs/claude-code-contract.md#cc-10.1: OTEL_* stripped, CLAUDE_PROJECT_DIR = start_dir, the
+/// session id and the effort level set by the engine (the host's own session id variable is not
 /// passed through).
 #[test]
 fn claude_code_handlers_get_the_session_variables_and_no_telemetry_settings() {
@@ -152,8 +152,8 @@ fn deepagents_handlers_keep_the_environment_they_had() {
     }
 }
 
-/// F53 (CLAUDE-CODE.md 10.2): SessionStart handlers share one CLAUDE_ENV_FILE under the
-/// session folder (0700, file 0600) and append to it; the decision names it and its
+/// F53 (docs/claude-code-contract.md#cc-10.2): SessionStart handlers share one CLAUDE_ENV_FILE
+/// under the session folder (0700, file 0600) and append to it; the decision names it and its
 /// pairs; a PreToolUse handler gets no such variable.
 #[test]
 fn f53_session_start_handlers_share_an_env_file_that_pretooluse_never_sees() {
@@ -245,8 +245,8 @@ fn plugin_document(config: &Value) -> LayerDocument {
     LayerDocument::new(Layer::Plugin(info), "/plug/hooks/hooks.json", parsed)
 }
 
-/// F27, scaled (CLAUDE-CODE.md 11.4): the user handler's explicit timeout (2 s) sets the
-/// SessionEnd budget; the plugin handler's 30 s never raises it, so the plugin handler
+/// F27, scaled (docs/claude-code-contract.md#cc-11.4): the user handler's explicit timeout (2 s)
+/// sets the SessionEnd budget; the plugin handler's 30 s never raises it, so the plugin handler
 /// (sleeping 10 s) is stopped by the budget while the user one (0.3 s) completes.
 #[test]
 fn f27_plugin_timeouts_never_raise_the_sessionend_budget() {
@@ -266,8 +266,8 @@ fn f27_plugin_timeouts_never_raise_the_sessionend_budget() {
     assert_eq!(fired.handlers.iter().filter(|h| h.timed_out).count(), 1);
 }
 
-/// F28, scaled (CLAUDE-CODE.md 11.4): without any explicit timeout the budget is 1.5 s,
-/// so a handler sleeping 3 s is stopped; the host's variable (5000 ms) lets it complete.
+/// F28, scaled (docs/claude-code-contract.md#cc-11.4): without any explicit timeout the budget is
+/// 1.5 s, so a handler sleeping 3 s is stopped; the host's variable (5000 ms) lets it complete.
 #[test]
 fn f28_sessionend_budget_defaults_to_one_and_a_half_seconds_unless_the_host_sets_it() {
     let w = World::new();
@@ -342,7 +342,7 @@ fn callback_session(profile: Profile, groups: Vec<CallbackGroup>, w: &World) -> 
     Session::start(o).unwrap()
 }
 
-/// CLAUDE-CODE.md 11.5: a timed-out callback denies PreToolUse with its text.
+/// docs/claude-code-contract.md#cc-11.5: a timed-out callback denies PreToolUse with its text.
 #[test]
 fn a_timed_out_callback_denies_pretooluse_in_claude_code() {
     let w = World::new();
@@ -356,7 +356,7 @@ fn a_timed_out_callback_denies_pretooluse_in_claude_code() {
     );
     assert!(fired.decision.diagnostics.iter().any(|d| d.code == "timeout"));
 
-    // deepagents (SPEC 10): a timeout is a non-blocking error.
+    // deepagents (docs/spec.md#spec-10): a timeout is a non-blocking error.
     let s = callback_session(Profile::DeepAgents, vec![slow], &w);
     let fired = fire(&s, bash(&w));
     assert_eq!(fired.decision.permission.behavior, PermissionBehavior::None);

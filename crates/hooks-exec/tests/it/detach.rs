@@ -1,5 +1,5 @@
-//! The detach line (CLAUDE-CODE.md 9.3): a synchronous command whose first stdout line is
-//! `{"async": true, "asyncTimeout": ms}` stops holding up its event and runs on as a
+//! The detach line (docs/claude-code-contract.md#cc-9.3): a synchronous command whose first stdout
+//! line is `{"async": true, "asyncTimeout": ms}` stops holding up its event and runs on as a
 //! background handler, killed with its group at start + `asyncTimeout`.
 
 use std::ffi::OsString;

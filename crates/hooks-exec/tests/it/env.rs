@@ -586,8 +586,8 @@ async fn the_handler_gets_exactly_the_given_environment() {
     assert_eq!(lines, ["AND=that", "ONLY=this"]);
 }
 
-/// CLAUDE-CODE.md 10.1: claude-code also strips `OTEL_*` (allow-listed or not) before a
-/// real handler sees the environment; deepagents keeps them.
+/// docs/claude-code-contract.md#cc-10.1: claude-code also strips `OTEL_*` (allow-listed or not)
+/// before a real handler sees the environment; deepagents keeps them.
 #[tokio::test]
 async fn claude_code_strips_telemetry_settings_deepagents_keeps_them() {
     let vars: Vec<(OsString, OsString)> = [

@@ -1,4 +1,4 @@
-//! Host-delegated handlers through the library (CLAUDE-CODE.md 8): a host's
+//! Host-delegated handlers through the library (docs/claude-code-contract.md#cc-8): a host's
 //! [`HostHandlers`] answers prompt, agent and mcp_tool handlers; the session enforces the
 //! timeout and cancels the call.
 

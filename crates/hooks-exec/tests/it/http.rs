@@ -1,5 +1,8 @@
-//! http handlers end to end (CLAUDE-CODE.md 7, 14): a real server on 127.0.0.1, the
-//! claude-code profile, the session sending the requests.
+//! http handlers end to end (docs/claude-code-contract.md#cc-7,
+//! docs/claude-code-contract.md#cc-14): a real server on 127.0.0.1, the claude-code profile, the
+//! session sending the requests.
+
+use std::ffi::OsString;
 
 use hooks_core::{CommonDefaults, Event, HttpPolicy, Invocation, Profile};
 use hooks_exec::{Fired, Session, SessionOptions};
@@ -31,13 +34,25 @@ impl World {
 
     /// Fires PreToolUse Bash with `handlers` in the user file and `policy`.
     fn fire(&self, handlers: Vec<Value>, policy: HttpPolicy) -> Fired {
+        self.fire_in(handlers, policy, None)
+    }
+
+    /// [`World::fire`] in a session whose host environment is `env` (`None`: this
+    /// process's).
+    fn fire_in(
+        &self,
+        handlers: Vec<Value>,
+        policy: HttpPolicy,
+        env: Option<Vec<(OsString, OsString)>>,
+    ) -> Fired {
         let config = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": handlers}]}});
-        // The claude-code user layer (CLAUDE-CODE.md 1.3).
+        // The claude-code user layer (docs/claude-code-contract.md#cc-1.3).
         std::fs::write(self.home().join("settings.json"), config.to_string()).unwrap();
         let mut o = SessionOptions::new(self.tmp.path().join("project"));
         o.home = Some(self.home());
         o.profile = Profile::ClaudeCode;
         o.http_policy = policy;
+        o.env = env;
         let session = Session::start(o).unwrap();
         let defaults = CommonDefaults {
             session_id: "s-1".into(),
@@ -295,6 +310,31 @@ fn f36_header_variables_and_invalid_headers() {
     let f = w.fire(vec![bad], HttpPolicy::default());
     assert_eq!((f.decision.is_blocking(), codes(&f)), (false, vec!["invalid_header".to_owned()]));
     assert_eq!(w.server.received().len(), before);
+}
+
+/// 7.2: header variables come from the session's host environment (the one the host gave
+/// the session), not from this process's.
+#[test]
+fn header_variables_come_from_the_session_environment() {
+    let w = World::new();
+    w.respond("h", 200, "");
+    let session_home = w.tmp.path().join("session-home").display().to_string();
+    assert_ne!(std::env::var("HOME").ok().as_deref(), Some(session_home.as_str()));
+    let only = "HOOKS_TEST_SESSION_ONLY_VARIABLE";
+    assert_eq!(std::env::var_os(only), None);
+    let env = vec![
+        ("PATH".into(), OsString::from("/usr/bin:/bin")),
+        ("HOME".into(), OsString::from(&session_home)),
+        (only.into(), OsString::from("from-the-session")),
+    ];
+    let handler = json!({"type": "http", "url": w.server.url("h"),
+        "allowedEnvVars": ["HOME", only],
+        "headers": {"X-Home": "$HOME", "X-Only": format!("${{{only}}}")}});
+    let f = w.fire_in(vec![handler], HttpPolicy::default(), Some(env));
+    assert_eq!(codes(&f), Vec::<String>::new());
+    let r = w.server.received().pop().unwrap();
+    assert_eq!(r.header("x-home"), Some(session_home.as_str()));
+    assert_eq!(r.header("x-only"), Some("from-the-session"));
 }
 
 /// F38 (8.5): prompt, agent and mcp_tool handlers without a host: skipped, never blocking.

@@ -1,4 +1,5 @@
-//! The `if` condition with real handler processes (CLAUDE-CODE.md 6.3, fixture F06).
+//! The `if` condition with real handler processes (docs/claude-code-contract.md#cc-6.3, fixture
+//! F06).
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -27,7 +28,7 @@ fn f06_handler_not_spawned_unless_if_matches() {
     let command = format!("touch {marker}; echo '{deny}'");
     let config = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
         {"type": "command", "command": command, "if": "Bash(rm *)"}]}]}});
-    // The claude-code user layer (CLAUDE-CODE.md 1.3).
+    // The claude-code user layer (docs/claude-code-contract.md#cc-1.3).
     std::fs::write(home.join("settings.json"), config.to_string()).unwrap();
     let mut o = SessionOptions::new(project.clone());
     o.home = Some(home);

@@ -507,3 +507,20 @@ fn callback_ids_depend_on_registration_only() {
         ]
     );
 }
+
+#[test]
+fn the_home_comes_from_the_session_environment_and_hosts_read_it_alike() {
+    let w = World::new();
+    let other = w.tmp.path().join("other-home");
+    std::fs::create_dir_all(&other).unwrap();
+    let mut o = w.options();
+    o.home = None;
+    let env = o.env.as_mut().unwrap();
+    env.push(("DEEPAGENTS_HOME".into(), other.clone().into_os_string()));
+    // The process's own variable (if any) is not the session's.
+    assert_ne!(std::env::var_os("DEEPAGENTS_HOME"), Some(other.clone().into_os_string()));
+    let (names, home) = o.resolved_home().unwrap();
+    assert_eq!((names.app_dir.as_str(), home.as_path()), (".deepagents", other.as_path()));
+    let session = Session::start(o).unwrap();
+    assert_eq!(session.paths().home.root(), other.as_path());
+}

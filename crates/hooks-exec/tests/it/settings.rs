@@ -1,7 +1,8 @@
-//! The settings layers, the policy keys and settings trust (CLAUDE-CODE.md 1.2 to 1.7,
-//! fixtures F46 to F51), through the one loader (`Sources::load`). Every fixture is built
-//! here: a Claude Code home, a repository with `.claude/settings.json` and
-//! `.claude/settings.local.json`, and a managed file passed as the override (never /etc).
+//! The settings layers, the policy keys and settings trust (docs/claude-code-contract.md#cc-1.2 to
+//! docs/claude-code-contract.md#cc-1.7, fixtures F46 to F51), through the one loader
+//! (`Sources::load`). Every fixture is built here: a Claude Code home, a repository with
+//! `.claude/settings.json` and `.claude/settings.local.json`, and a managed file passed as the
+//! override (never /etc).
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;

@@ -1,5 +1,7 @@
-//! Claude Code's plugins in the claude-code profile (CLAUDE-CODE.md 12.1-12.4, 10.3, 2.1):
-//! a Claude Code home built in a temp dir with Claude Code's layout.
+//! Claude Code's plugins in the claude-code profile (docs/claude-code-contract.md#cc-12.1 to
+//! docs/claude-code-contract.md#cc-12.4, docs/claude-code-contract.md#cc-10.3,
+//! docs/claude-code-contract.md#cc-2.1): a Claude Code home built in a temp dir with Claude Code's
+//! layout.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -80,7 +82,8 @@ fn ids(docs: &[LayerDocument]) -> Vec<(String, PluginOrigin, bool)> {
 
 #[test]
 fn claude_code_state_seeds_scopes_and_confinement() {
-    // CLAUDE-CODE.md 12.1: installed_plugins.json, scopes, installPath in cache/, seeds.
+    // docs/claude-code-contract.md#cc-12.1: installed_plugins.json, scopes, installPath in cache/,
+    // seeds.
     let (d, home) = home();
     let c = Claude::new(d.path());
     let plugins = c.paths.plugins_root.clone();
@@ -243,8 +246,8 @@ fn broken_state_loses_only_itself_and_ours_come_first() {
 
 #[test]
 fn enablement_precedence() {
-    // CLAUDE-CODE.md 12.2: settings, then plugin_state.json, then the marketplace entry's
-    // defaultEnabled, then plugin.json's, else enabled; disabled ones listed with why.
+    // docs/claude-code-contract.md#cc-12.2: settings, then plugin_state.json, then the marketplace
+    // entry's defaultEnabled, then plugin.json's, else enabled; disabled ones listed with why.
     let (d, home) = home();
     let c = Claude::new(d.path());
     let plugins = c.paths.plugins_root.clone();
@@ -307,7 +310,7 @@ fn enablement_precedence() {
 
 #[test]
 fn hook_documents_and_strict_entries() {
-    // CLAUDE-CODE.md 12.3 and 2.1.
+    // docs/claude-code-contract.md#cc-12.3 and docs/claude-code-contract.md#cc-2.1.
     let (d, home) = home();
     let c = Claude::new(d.path());
     let plugins = c.paths.plugins_root.clone();
@@ -378,7 +381,7 @@ fn hook_documents_and_strict_entries() {
 
 #[test]
 fn user_config_options_are_rendered() {
-    // CLAUDE-CODE.md 10.3.
+    // docs/claude-code-contract.md#cc-10.3.
     let (d, home) = home();
     let c = Claude::new(d.path());
     let plugins = c.paths.plugins_root.clone();
@@ -457,8 +460,8 @@ fn user_config_options_are_rendered() {
 
 #[test]
 fn claude_code_versions_follow_the_version_rules() {
-    // CLAUDE-CODE.md 12.6: plugin.json, else the marketplace entry, else the git commit,
-    // else what Claude Code recorded, else unknown-{12 hex of the content's manifest
+    // docs/claude-code-contract.md#cc-12.6: plugin.json, else the marketplace entry, else the git
+    // commit, else what Claude Code recorded, else unknown-{12 hex of the content's manifest
     // digest}; never 0.0.0 nor a bare unknown.
     let (d, home) = home();
     let c = Claude::new(d.path());
@@ -531,8 +534,8 @@ fn claude_code_versions_follow_the_version_rules() {
 
 #[test]
 fn marketplace_renames_move_and_remove_installed_plugins() {
-    // CLAUDE-CODE.md 12.5: an installed old id loads under the new id (chains followed)
-    // with plugin_renamed, or is dropped with plugin_removed; the new id installed too
+    // docs/claude-code-contract.md#cc-12.5: an installed old id loads under the new id (chains
+    // followed) with plugin_renamed, or is dropped with plugin_removed; the new id installed too
     // loads alone; a cycle is invalid_config and renames nothing; no file is rewritten.
     let (d, home) = home();
     let c = Claude::new(d.path());

@@ -182,7 +182,7 @@ fn a_sourced_helper_is_verified_at_load() {
 
 #[test]
 fn a_plugin_without_any_version_is_named_by_its_content() {
-    // CLAUDE-CODE.md 12.6: a record and plugin.json without a version give
+    // docs/claude-code-contract.md#cc-12.6: a record and plugin.json without a version give
     // unknown-{12 hex of the content's manifest digest}, in sessions, in `list` and in the
     // lockfile entry `adopt` writes; never 0.0.0.
     let (d, home) = home();

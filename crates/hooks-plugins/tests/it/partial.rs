@@ -1,6 +1,6 @@
-//! Partial installs (CLAUDE-CODE.md 12.7): a plugin whose hook documents have entries the
-//! loader drops installs with its valid hooks, the plan lists each dropped entry located
-//! in its file, `strict` refuses it, and a document with errors and no valid hook is
+//! Partial installs (docs/claude-code-contract.md#cc-12.7): a plugin whose hook documents have
+//! entries the loader drops installs with its valid hooks, the plan lists each dropped entry
+//! located in its file, `strict` refuses it, and a document with errors and no valid hook is
 //! refused. Real catalogue folders in Claude Code's layout.
 
 use std::fs;
@@ -200,7 +200,8 @@ fn a_document_with_only_bad_entries_is_refused() {
 
 #[test]
 fn warnings_never_refuse() {
-    // CLAUDE-CODE.md 12.7 and 1.8: an unknown event and an unknown field are warnings.
+    // docs/claude-code-contract.md#cc-12.7 and docs/claude-code-contract.md#cc-1.8: an unknown
+    // event and an unknown field are warnings.
     let d = tempfile::tempdir().unwrap();
     let doc = r#"{"description":"d","hooks":{"Bogus":[{"hooks":[{"type":"command","command":"x"}]}],
         "Stop":[{"hooks":[{"type":"command","command":"echo stop","colour":"red"}]}]}}"#;
@@ -222,8 +223,8 @@ fn warnings_never_refuse() {
 
 #[test]
 fn entries_are_checked_under_the_sessions_profile() {
-    // CLAUDE-CODE.md 14 F03: a Stop group with a matcher is `unsupported_matcher` (dropped)
-    // in deepagents and ignored (runs) in claude-code.
+    // docs/claude-code-contract.md#cc-F03: a Stop group with a matcher is `unsupported_matcher`
+    // (dropped) in deepagents and ignored (runs) in claude-code.
     let d = tempfile::tempdir().unwrap();
     let doc = r#"{"hooks":{
         "Stop":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo matched"}]}],
@@ -248,7 +249,7 @@ fn entries_are_checked_under_the_sessions_profile() {
 
 #[test]
 fn f02_new_events_load_and_install_in_deepagents() {
-    // CLAUDE-CODE.md 14 F02.
+    // docs/claude-code-contract.md#cc-F02.
     let d = tempfile::tempdir().unwrap();
     let doc = r#"{"hooks":{
         "UserPromptExpansion":[{"hooks":[{"type":"command","command":"echo expand"}]}],

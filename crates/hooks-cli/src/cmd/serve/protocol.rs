@@ -179,15 +179,15 @@ pub struct SessionParams {
     /// (Deep Agents Code).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub capabilities: Option<Vec<Capability>>,
-    /// The kinds of host-delegated handlers the host answers (CLAUDE-CODE.md 8): the engine
-    /// sends a `host_handler` request for each such handler and waits for the host's reply
-    /// line. The others (and all of them without this key) are skipped with
+    /// The kinds of host-delegated handlers the host answers (docs/claude-code-contract.md#cc-8):
+    /// the engine sends a `host_handler` request for each such handler and waits for the host's
+    /// reply line. The others (and all of them without this key) are skipped with
     /// `handler_needs_host`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host_handlers: Option<Vec<HostKindName>>,
 }
 
-/// A kind of handler the host answers (CLAUDE-CODE.md 8).
+/// A kind of handler the host answers (docs/claude-code-contract.md#cc-8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 #[schemars(inline)]
@@ -232,13 +232,13 @@ pub struct HostHandlerCall {
     pub id: String,
     /// `host_handler`.
     pub method: HostHandlerMethod,
-    /// The request of CLAUDE-CODE.md 8.2.
+    /// The request of docs/claude-code-contract.md#cc-8.2.
     #[schemars(schema_with = "host_request_schema")]
     pub params: Value,
 }
 
 /// The host's answer to a [`HostHandlerCall`] (host to engine): `result` (the reply of
-/// CLAUDE-CODE.md 8.3) or `error`.
+/// docs/claude-code-contract.md#cc-8.3) or `error`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(
@@ -276,7 +276,7 @@ pub struct HostCancelled {
     pub id: String,
 }
 
-/// The schema of a `host_handler` request's params (CLAUDE-CODE.md 8.2).
+/// The schema of a `host_handler` request's params (docs/claude-code-contract.md#cc-8.2).
 fn host_request_schema(_: &mut SchemaGenerator) -> Schema {
     let common = json!({
         "handler_id": {"type": "string"},
@@ -299,7 +299,7 @@ fn host_request_schema(_: &mut SchemaGenerator) -> Schema {
     with_turns["max_turns"] = json!({"type": "integer", "minimum": 0});
     let mcp = json!({"server": {"type": "string"}, "tool": {"type": "string"}, "arguments": {}});
     let schema = json!({
-        "description": "What the handler asks (CLAUDE-CODE.md 8.2): `prompt` and `agent` carry the final prompt text, `mcp_tool` the server, tool and arguments with their `${...}` paths filled.",
+        "description": "What the handler asks (docs/claude-code-contract.md#cc-8.2): `prompt` and `agent` carry the final prompt text, `mcp_tool` the server, tool and arguments with their `${...}` paths filled.",
         "oneOf": [
             kind("prompt", with_block, &["prompt", "model", "continue_on_block"]),
             kind("agent", with_turns, &["prompt", "model", "max_turns"]),
@@ -421,12 +421,13 @@ pub(crate) struct SessionSet<'a> {
 pub enum Notification {
     /// The status line a host may show.
     Status(StatusParams),
-    /// A background handler finished, timed out or was cancelled (CLAUDE-CODE.md 9.1):
-    /// its context goes to the model on the next turn. Sent once per handler run.
+    /// A background handler finished, timed out or was cancelled
+    /// (docs/claude-code-contract.md#cc-9.1): its context goes to the model on the next turn. Sent
+    /// once per handler run.
     #[serde(rename = "async_result")]
     AsyncResult(AsyncResult),
-    /// An `asyncRewake` handler exited 2 (CLAUDE-CODE.md 9.2): wake the model, even when
-    /// the session is idle. Sent before that handler's `async_result`.
+    /// An `asyncRewake` handler exited 2 (docs/claude-code-contract.md#cc-9.2): wake the model,
+    /// even when the session is idle. Sent before that handler's `async_result`.
     Rewake(Rewake),
     /// The engine no longer waits for the `host_handler` request `id` (its timeout passed,
     /// or its event was dropped): the host may stop working on it; a reply is dropped.
