@@ -274,15 +274,15 @@ pub(crate) fn profile(global: &GlobalArgs, env: &Env) -> anyhow::Result<Profile>
 /// nothing optional applied; claude-code: every output of docs/claude-code-contract.md#cc-4.2) plus
 /// each one named.
 pub(crate) fn host_capabilities(profile: Profile, list: &[Capability]) -> Capabilities {
-    list.iter().fold(profile.rules().capabilities, |caps, c| match c {
-        Capability::Defer => caps.with_defer(true),
-        Capability::UpdatedInput => {
-            caps.with_pre_tool_use_updated_input(true).with_permission_request_updated_input(true)
-        }
-        Capability::PreToolUseUpdatedInput => caps.with_pre_tool_use_updated_input(true),
-        Capability::PermissionRequestUpdatedInput => {
-            caps.with_permission_request_updated_input(true)
-        }
+    list.iter().fold(profile.rules().capabilities, |caps, c| {
+        let name = match c {
+            Capability::Defer => "defer",
+            Capability::UpdatedInput => "updated-input",
+            Capability::PreToolUseUpdatedInput => "pre-tool-use-updated-input",
+            Capability::PermissionRequestUpdatedInput => "permission-request-updated-input",
+        };
+        // Every `--capability` value is one of the engine's names.
+        caps.with_named(name).unwrap_or(caps)
     })
 }
 

@@ -73,6 +73,29 @@ impl Capabilities {
         }
     }
 
+    /// The names a host gives optional outputs by (`--capability`, the bindings'
+    /// `capabilities`): both tool-input rewrites, each one alone, and `defer`.
+    pub const NAMES: [&'static str; 4] = [
+        "updated-input",
+        "pre-tool-use-updated-input",
+        "permission-request-updated-input",
+        "defer",
+    ];
+
+    /// A copy with the optional output `name` (one of [`Capabilities::NAMES`]) applied;
+    /// `None` for another name.
+    pub const fn with_named(self, name: &str) -> Option<Self> {
+        Some(match name.as_bytes() {
+            b"updated-input" => self
+                .with_pre_tool_use_updated_input(true)
+                .with_permission_request_updated_input(true),
+            b"pre-tool-use-updated-input" => self.with_pre_tool_use_updated_input(true),
+            b"permission-request-updated-input" => self.with_permission_request_updated_input(true),
+            b"defer" => self.with_defer(true),
+            _ => return None,
+        })
+    }
+
     /// Returns a copy with `permissionDecision: "defer"` honoured or not.
     #[must_use]
     pub const fn with_defer(mut self, applied: bool) -> Self {

@@ -18,6 +18,7 @@ mod host;
 pub mod http;
 mod process;
 pub mod receipts;
+pub mod report;
 mod review;
 #[cfg(test)]
 mod scratch;

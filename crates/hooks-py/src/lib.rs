@@ -18,7 +18,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use hooks_core::{Capabilities, CommonDefaults, Event, Handler, Invocation};
+use hooks_core::{Capabilities, CommonDefaults, Event, Invocation};
+use hooks_exec::report::ListedHandler;
 use hooks_exec::{
     CallbackGroup, CallbackInput, Fired, Home, HostCall, HostFuture, HostHandlers, Session,
     SessionOptions,
@@ -361,19 +362,42 @@ impl NativeSession {
         py.detach(move || session.reload());
     }
 
-    /// The audit (JSON text): snapshot id, project root, home, every handler with its
-    /// layer, file, position and status, and the load diagnostics.
-    fn list(&self) -> String {
+    /// The audit (JSON text): snapshot id, project root, home, every handler as `hooks list
+    /// --json` shows it (`hooks_exec::report`), and the load diagnostics. With an event and
+    /// its payload, the handlers of that event, each with its fate and why in the plan of
+    /// that invocation (exactly what `fire` runs).
+    #[pyo3(signature = (event=None, payload=None))]
+    fn list(&self, event: Option<&str>, payload: Option<&str>) -> PyResult<String> {
         let snapshot = self.session.snapshot();
         let paths = self.session.paths();
-        json!({
+        let plan = match event {
+            Some(event) => {
+                let (invocation, _, _) = self.invocation(event, payload.unwrap_or("{}"), None)?;
+                Some(self.session.plan(&invocation))
+            }
+            None => None,
+        };
+        let handlers: Vec<Value> = snapshot
+            .handlers()
+            .iter()
+            .filter(|h| plan.as_ref().is_none_or(|p| h.event == p.event))
+            .map(|h| {
+                let mut listed = ListedHandler::new(&snapshot, h);
+                if let Some(plan) = &plan {
+                    listed.set_plan(&snapshot, plan);
+                }
+                serde_json::to_value(listed).unwrap_or(Value::Null)
+            })
+            .collect();
+        Ok(json!({
             "snapshot_id": snapshot.id(),
+            "profile": snapshot.profile(),
             "project_root": paths.project_root.display().to_string(),
             "home": paths.home.root().display().to_string(),
-            "handlers": snapshot.handlers().iter().map(handler_json).collect::<Vec<_>>(),
+            "handlers": handlers,
             "diagnostics": self.session.load_diagnostics(),
         })
-        .to_string()
+        .to_string())
     }
 
     /// The main loop's count of consecutive Stop continuations so far.
@@ -484,16 +508,13 @@ fn capabilities_for(profile: &str, names: &[String]) -> PyResult<Capabilities> {
             )));
         }
     };
-    names.iter().try_fold(base, |caps, name| match name.as_str() {
-        "updated-input" => Ok(caps
-            .with_pre_tool_use_updated_input(true)
-            .with_permission_request_updated_input(true)),
-        "pre-tool-use-updated-input" => Ok(caps.with_pre_tool_use_updated_input(true)),
-        "permission-request-updated-input" => Ok(caps.with_permission_request_updated_input(true)),
-        other => Err(PyValueError::new_err(format!(
-            "unknown capability '{other}'; expected updated-input, pre-tool-use-updated-input \
-             or permission-request-updated-input"
-        ))),
+    names.iter().try_fold(base, |caps, name| {
+        caps.with_named(name).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "unknown capability '{name}'; expected one of {}",
+                Capabilities::NAMES.join(", ")
+            ))
+        })
     })
 }
 
@@ -529,30 +550,6 @@ fn fired_json(
         "handlers": fired.handlers,
         "payload_diagnostics": payload_diagnostics,
         "receipt": fired.receipt,
-    })
-}
-
-/// One handler of the audit, as `hooks list --json` shows it.
-fn handler_json(h: &Handler) -> Value {
-    let (status, reason) = h.status.word_and_reason();
-    json!({
-        "id": h.id,
-        "fingerprint": h.fingerprint,
-        "event": h.event,
-        "matcher": h.matcher,
-        "command": h.command,
-        "argv": h.argv,
-        "timeout": h.timeout,
-        "effective_timeout": h.effective_timeout,
-        "status_message": h.status_message,
-        "layer": h.layer.label(),
-        "file": h.source,
-        "line": h.position.map(|p| p.line),
-        "column": h.position.map(|p| p.column),
-        "field": h.field,
-        "plugin": h.layer.plugin().map(|p| json!({"id": p.id, "version": p.version, "digest": p.digest})),
-        "status": status,
-        "reason": reason,
     })
 }
 

@@ -278,6 +278,33 @@ def test_list_is_the_audit_and_reload_takes_a_new_snapshot(world: World) -> None
     assert run(s.fire("PreToolUse", bash("ls"))).matched == ["PreToolUse:0:0", "PreToolUse:0:1"]
 
 
+def test_list_with_a_payload_is_the_plan_fire_runs(world: World) -> None:
+    world.write_user(
+        group(
+            "PreToolUse",
+            [sh("exit 0", **{"if": "Bash(git commit:*)"}), sh("exit 0 # b")],
+            matcher="Bash",
+        )
+    )
+    s = world.session()
+    listing = s.list("PreToolUse", bash("git push origin main"))
+    fates = [(h.id, h.fate) for h in listing.handlers]
+    assert fates == [("PreToolUse:0:0", "if_false"), ("PreToolUse:0:1", "runs")]
+    assert listing.handlers[0].if_rule == "Bash(git commit:*)"
+    assert listing.handlers[0].handler_type == "command" and not listing.handlers[0].is_async
+    assert "does not admit the call" in (listing.handlers[0].why or "")
+    ran = s.fire_sync("PreToolUse", bash("git push origin main")).matched
+    assert ran == [h.id for h in listing.handlers if h.fate == "runs"]
+    assert all(h.fate is None for h in s.list().handlers)
+
+
+def test_every_capability_name_is_accepted(world: World) -> None:
+    for name in ["updated-input", "pre-tool-use-updated-input", "permission-request-updated-input", "defer"]:
+        world.session(capabilities=[name])
+    with pytest.raises(ValueError, match="defer"):
+        world.session(capabilities=["nope"])
+
+
 def test_plugin_dirs_join_the_snapshot(world: World) -> None:
     plugin = world.root / "plugin"
     (plugin / ".claude-plugin").mkdir(parents=True)

@@ -17,12 +17,13 @@
 use std::path::Path;
 
 use anyhow::anyhow;
-use hooks_core::plan::standing;
-use hooks_core::{Diagnostic, Event, Fate, Handler, Plan, PluginOrigin, Program, Snapshot};
+use hooks_core::{Diagnostic, Event, Handler, Plan, PluginOrigin, Program, Snapshot};
 use hooks_exec::{Paths, Session};
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::Value;
+
+use hooks_exec::report::ListedHandler;
+pub(crate) use hooks_exec::report::{handler_json, status};
 
 use crate::cli::ListArgs;
 use crate::cmd::run::Given;
@@ -136,130 +137,6 @@ pub(crate) struct Listing<'a> {
     pub diagnostics: &'a [Diagnostic],
 }
 
-/// One handler of a listing.
-#[derive(Debug, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-#[schemars(rename = "listed_handler")]
-pub(crate) struct ListedHandler<'a> {
-    /// `Event:group:handler`; `null` for a handler of a layer that does not load.
-    pub id: Option<&'a str>,
-    /// The handler's fingerprint.
-    pub fingerprint: &'a str,
-    /// Its event.
-    #[schemars(schema_with = "crate::cmd::serve::event_names")]
-    pub event: Event,
-    /// Its matcher, as written.
-    pub matcher: Option<&'a str>,
-    /// The shell command, when given.
-    pub command: Option<&'a str>,
-    /// The program and arguments, when given: `argv` as written, or the exec form
-    /// [`command`, ...`args`] of a handler with `args` (docs/claude-code-contract.md#cc-6.1).
-    pub argv: Option<Vec<String>>,
-    /// The timeout written in the file, in seconds.
-    pub timeout: Option<f64>,
-    /// The timeout that applies, in seconds.
-    pub effective_timeout: f64,
-    /// The status line shown while it runs.
-    pub status_message: Option<&'a str>,
-    /// The `if` rule, as written (docs/claude-code-contract.md#cc-6.3).
-    #[serde(rename = "if")]
-    pub if_condition: Option<&'a str>,
-    /// The handler type: `command`, `http`, `prompt`, `agent`, `mcp_tool`
-    /// (docs/claude-code-contract.md#cc-2.2), or `callback` (the host's in-process callback).
-    #[serde(rename = "type")]
-    #[schemars(extend("enum" = ["command", "http", "prompt", "agent", "mcp_tool", "callback"]))]
-    pub handler_type: &'static str,
-    /// True when it runs in the background (`async` or `asyncRewake`,
-    /// docs/claude-code-contract.md#cc-9): its event does not wait for it.
-    #[serde(rename = "async")]
-    pub asynchronous: bool,
-    /// True for `asyncRewake`: an exit 2 wakes the model (9.2).
-    pub async_rewake: bool,
-    /// The `shell` of the shell form, as written: `bash` or `powershell`
-    /// (docs/claude-code-contract.md#cc-6.1).
-    #[schemars(extend("enum" = ["bash", "powershell", null]))]
-    pub shell: Option<&'static str>,
-    /// The `once` flag, as written (6.1).
-    pub once: Option<bool>,
-    /// An `http` handler's URL, its credentials redacted as in every output (README
-    /// "Security model").
-    pub url: Option<String>,
-    /// An `mcp_tool` handler's server and tool (docs/claude-code-contract.md#cc-8.2).
-    pub mcp_tool: Option<ListedMcpTool<'a>>,
-    /// A host callback's position: callback `index` of the host's group `group`.
-    pub callback: Option<ListedCallback>,
-    /// `managed`, `cli`, `project`, `local`, `user` or `plugin`
-    /// (docs/claude-code-contract.md#cc-1.5).
-    #[schemars(extend("enum" = ["managed", "cli", "project", "local", "user", "plugin"]))]
-    pub layer: &'static str,
-    /// The file it comes from.
-    pub file: &'a str,
-    /// Its line in the file.
-    pub line: Option<u32>,
-    /// Its column in the file.
-    pub column: Option<u32>,
-    /// Its JSON path in the file.
-    pub field: &'a str,
-    /// The plugin it belongs to.
-    pub plugin: Option<ListedPlugin<'a>>,
-    /// Whether it runs, or why not.
-    #[schemars(extend("enum" = ["active", "duplicate", "invalid", "untrusted", "disabled", "tampered", "unverified", "inactive", "blocked"]))]
-    pub status: &'static str,
-    /// Why it does not run.
-    pub reason: Option<String>,
-    /// With a payload (`hooks list --event E --payload P`): its fate in the plan of that
-    /// invocation (`runs`, `no_match`, `if_false`, `inactive`, `url_not_allowed`,
-    /// `needs_host`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(extend("enum" = ["runs", "no_match", "if_false", "inactive", "url_not_allowed", "needs_host"]))]
-    pub fate: Option<&'static str>,
-    /// With a payload: why it runs or not, in one sentence.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub why: Option<String>,
-    /// The handler listed.
-    #[serde(skip)]
-    #[schemars(skip)]
-    handler: &'a Handler,
-}
-
-/// The server and tool of a listed `mcp_tool` handler.
-#[derive(Debug, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-#[schemars(rename = "listed_mcp_tool")]
-pub(crate) struct ListedMcpTool<'a> {
-    /// The MCP server, as the snapshot names it (a plugin's is `plugin:{plugin}:{server}`).
-    pub server: &'a str,
-    /// The tool.
-    pub tool: &'a str,
-}
-
-/// The position of a listed host callback.
-#[derive(Debug, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-#[schemars(rename = "listed_callback")]
-pub(crate) struct ListedCallback {
-    /// The position of the host's group, in registration order.
-    pub group: usize,
-    /// The position of the callback in its group.
-    pub index: usize,
-}
-
-/// The plugin of a listed handler.
-#[derive(Debug, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-#[schemars(rename = "listed_plugin")]
-pub(crate) struct ListedPlugin<'a> {
-    /// `name@marketplace`.
-    pub id: &'a str,
-    /// The installed version, when known.
-    pub version: Option<&'a str>,
-    /// The manifest digest, when the plugin was verified.
-    pub digest: Option<&'a str>,
-    /// Where it was found: `hooks`, `claude-code` (Claude Code's cache) or `seed`.
-    #[schemars(extend("enum" = ["hooks", "claude-code", "seed"]))]
-    pub origin: &'static str,
-}
-
 impl<'a> Listing<'a> {
     /// The listing of `handlers`.
     pub(crate) fn new(
@@ -283,94 +160,8 @@ impl Listing<'_> {
     /// Adds each listed handler's fate and why from `plan` (`hooks list --payload`).
     pub(crate) fn plan(&mut self, snapshot: &Snapshot, plan: &Plan) {
         for listed in &mut self.handlers {
-            let at = snapshot.handlers().iter().position(|h| std::ptr::eq(h, listed.handler));
-            if let Some(entry) = at.and_then(|at| plan.entry(at)) {
-                listed.fate = Some(entry.fate.word());
-                listed.why = Some(entry.why.clone());
-            }
+            listed.set_plan(snapshot, plan);
         }
-    }
-}
-
-impl<'a> ListedHandler<'a> {
-    /// The listing row of `h`.
-    pub(crate) fn new(snapshot: &Snapshot, h: &'a Handler) -> Self {
-        let (status, reason) = status(snapshot, h);
-        ListedHandler {
-            id: h.id.as_deref(),
-            fingerprint: &h.fingerprint,
-            event: h.event,
-            matcher: h.matcher.as_deref(),
-            command: h.command.as_deref(),
-            argv: h.written_argv(),
-            timeout: h.timeout,
-            effective_timeout: h.effective_timeout,
-            status_message: h.status_message.as_deref(),
-            if_condition: h.if_rule.as_ref().map(|r| r.as_str()),
-            handler_type: handler_type(&h.program),
-            asynchronous: h.background.is_background(),
-            async_rewake: h.background.rewake == Some(true),
-            shell: h.shell.map(|sh| sh.name()),
-            once: h.once,
-            url: match &h.program {
-                Program::Http(x) => Some(hooks_core::redact::redact_url(&x.url)),
-                _ => None,
-            },
-            mcp_tool: match &h.program {
-                Program::McpTool(x) => Some(ListedMcpTool { server: &x.server, tool: &x.tool }),
-                _ => None,
-            },
-            callback: match h.program {
-                Program::Callback { group, index } => Some(ListedCallback { group, index }),
-                _ => None,
-            },
-            layer: h.layer.label(),
-            file: &h.source,
-            line: h.position.map(|p| p.line),
-            column: h.position.map(|p| p.column),
-            field: &h.field,
-            plugin: h.layer.plugin().map(|p| ListedPlugin {
-                id: &p.id,
-                version: p.version.as_deref(),
-                digest: p.digest.as_deref(),
-                origin: p.origin.as_str(),
-            }),
-            status,
-            reason,
-            fate: None,
-            why: None,
-            handler: h,
-        }
-    }
-}
-
-/// The type name of a handler's program (docs/claude-code-contract.md#cc-2.2).
-fn handler_type(program: &Program) -> &'static str {
-    match program {
-        Program::Http(_) => "http",
-        Program::Prompt(_) => "prompt",
-        Program::Agent(_) => "agent",
-        Program::McpTool(_) => "mcp_tool",
-        Program::Callback { .. } => "callback",
-        _ => "command",
-    }
-}
-
-/// One handler as JSON.
-pub(crate) fn handler_json(snapshot: &Snapshot, h: &Handler) -> Value {
-    serde_json::to_value(ListedHandler::new(snapshot, h)).unwrap_or(Value::Null)
-}
-
-/// The status word and the reason a handler does not run: the plan's standing of it
-/// ([`hooks_core::plan::standing`]); `blocked` for an http handler whose URL the policy
-/// refuses.
-pub(crate) fn status(snapshot: &Snapshot, h: &Handler) -> (&'static str, Option<String>) {
-    match standing(snapshot, h) {
-        Fate::Runs => ("active", None),
-        Fate::Inactive { status, reason } => (status, Some(reason)),
-        Fate::UrlNotAllowed { reason, .. } => ("blocked", Some(reason)),
-        // A standing is never another fate.
-        other => ("inactive", Some(other.word().to_owned())),
     }
 }
 

@@ -187,10 +187,15 @@ class Session:
         text = self._native.fire_blocking(event, json.dumps(payload), stop_continuations)
         return FireResult._from(json.loads(text))
 
-    def list(self) -> Listing:
+    def list(
+        self, event: Optional[str] = None, payload: Optional[Dict[str, Any]] = None
+    ) -> Listing:
         """The audit: every handler of the snapshot (active or why not) and the load
-        diagnostics, as ``hooks list --json --all`` shows them."""
-        return Listing._from(json.loads(self._native.list()))
+        diagnostics, as ``hooks list --json --all`` shows them. With ``event`` (and its
+        ``payload``), the plan: the handlers of that event, each with its ``fate`` and
+        ``why``, exactly what :meth:`fire` with the same arguments runs."""
+        text = payload if payload is None else json.dumps(payload)
+        return Listing._from(json.loads(self._native.list(event, text)))
 
     def reload(self) -> None:
         """Takes a new snapshot from the files as they are now (headless trust still

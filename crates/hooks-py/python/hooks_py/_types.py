@@ -228,10 +228,29 @@ class ListedHandler(_Value):
     field: str
     plugin: Optional[Dict[str, Any]]
     #: ``active``, or why it does not run: ``untrusted``, ``invalid``, ``duplicate``,
-    #: ``disabled``, ``tampered``, ``unverified``.
+    #: ``disabled``, ``tampered``, ``unverified``, ``inactive``, ``blocked``.
     status: str
     reason: Optional[str]
+    #: The ``if`` rule as written.
+    if_rule: Optional[str] = None
+    #: ``command``, ``http``, ``prompt``, ``agent``, ``mcp_tool`` or ``callback``.
+    handler_type: str = "command"
+    #: ``async`` or ``asyncRewake``: it runs in the background.
+    is_async: bool = False
+    async_rewake: bool = False
+    shell: Optional[str] = None
+    once: Optional[bool] = None
+    #: An http handler's URL, credentials redacted.
+    url: Optional[str] = None
+    #: With ``list(event, payload)``: its fate in the plan of that invocation (``runs``,
+    #: ``no_match``, ``if_false``, ``inactive``, ``url_not_allowed``, ``needs_host``).
+    fate: Optional[str] = None
+    #: With ``list(event, payload)``: why it runs or not.
+    why: Optional[str] = None
     _raw: Dict[str, Any] = _field(default_factory=dict, repr=False, compare=False)
+
+    # The JSON keys of the fields whose names are Python keywords or taken.
+    _KEYS = {"if_rule": "if", "handler_type": "type", "is_async": "async"}
 
 
 @dataclass(frozen=True)
@@ -248,12 +267,17 @@ class Listing(_Value):
 
     @classmethod
     def _from(cls, d: Dict[str, Any]) -> "Listing":
-        names = [f for f in ListedHandler.__dataclass_fields__ if f != "_raw"]
+        names = [
+            ListedHandler._KEYS.get(f, f) for f in ListedHandler.__dataclass_fields__ if f != "_raw"
+        ]
         return cls(
             snapshot_id=d["snapshot_id"],
             project_root=d["project_root"],
             home=d["home"],
-            handlers=[ListedHandler(*(h.get(n) for n in names), _raw=h) for h in d["handlers"]],
+            handlers=[
+                ListedHandler(*(h.get(n) for n in names), _raw=h)  # type: ignore[arg-type]
+                for h in d["handlers"]
+            ],
             diagnostics=[Diagnostic._from(x) for x in d["diagnostics"]],
             _raw=d,
         )

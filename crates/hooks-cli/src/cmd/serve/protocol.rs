@@ -310,13 +310,7 @@ fn host_request_schema(_: &mut SchemaGenerator) -> Schema {
 }
 
 /// The schema of an event name: the plain list of the twelve names.
-pub(crate) fn event_names(_: &mut SchemaGenerator) -> Schema {
-    let names: Vec<&str> = Event::ALL.iter().map(|e| e.name()).collect();
-    let mut map = Map::new();
-    map.insert("type".to_owned(), json!("string"));
-    map.insert("enum".to_owned(), json!(names));
-    Schema::from(map)
-}
+pub(crate) use hooks_exec::report::event_names;
 
 /// A response (engine to host): the request's id with its result, or an error.
 #[derive(Debug, Serialize, JsonSchema)]
