@@ -401,14 +401,7 @@ fn grant_file_entry(
     contents: Option<&[u8]>,
     now: SystemTime,
 ) -> Result<(), TrustError> {
-    let key = project_key(root)?;
-    let trusted_at = format_rfc3339(unix_seconds(now));
-    update(state_dir, contents.map(|bytes| (digest, bytes)), |projects| {
-        let mut entry = match projects.remove(&key) {
-            Some(Value::Object(fields)) => fields,
-            _ => Map::new(),
-        };
-        entry.insert("trusted_at".to_owned(), Value::String(trusted_at.clone()));
+    update_entry(state_dir, root, digest, contents, now, |entry, trusted_at| {
         let files = entry.entry("files").or_insert_with(|| Value::Object(Map::new()));
         if !files.is_object() {
             *files = Value::Object(Map::new());
@@ -416,13 +409,10 @@ fn grant_file_entry(
         if let Value::Object(files) = files {
             let mut grant = Map::new();
             grant.insert("hooks_sha256".to_owned(), Value::String(digest.to_owned()));
-            grant.insert("trusted_at".to_owned(), Value::String(trusted_at));
+            grant.insert("trusted_at".to_owned(), Value::String(trusted_at.to_owned()));
             files.insert(file_key(file), Value::Object(grant));
         }
-        projects.insert(key, Value::Object(entry));
-        true
     })
-    .map(|_| ())
 }
 
 /// Records `digest` for `root`, after keeping `contents` as its copy when given.
@@ -433,16 +423,31 @@ fn grant_entry(
     contents: Option<&[u8]>,
     now: SystemTime,
 ) -> Result<(), TrustError> {
+    update_entry(state_dir, root, digest, contents, now, |entry, _| {
+        entry.insert("hooks_sha256".to_owned(), Value::String(digest.to_owned()));
+    })
+}
+
+/// Updates the entry of `root` (a new one when missing): stamps its `trusted_at` with
+/// `now`, then `change` (given the stamp) writes the grant; `contents` is kept as the copy
+/// of `digest` first, when given.
+fn update_entry(
+    state_dir: &Path,
+    root: &Path,
+    digest: &str,
+    contents: Option<&[u8]>,
+    now: SystemTime,
+    change: impl FnOnce(&mut Map<String, Value>, &str),
+) -> Result<(), TrustError> {
     let key = project_key(root)?;
     let trusted_at = format_rfc3339(unix_seconds(now));
-    let copy = contents.map(|bytes| (digest, bytes));
-    update(state_dir, copy, |projects| {
+    update(state_dir, contents.map(|bytes| (digest, bytes)), |projects| {
         let mut entry = match projects.remove(&key) {
             Some(Value::Object(fields)) => fields,
             _ => Map::new(),
         };
-        entry.insert("trusted_at".to_owned(), Value::String(trusted_at));
-        entry.insert("hooks_sha256".to_owned(), Value::String(digest.to_owned()));
+        entry.insert("trusted_at".to_owned(), Value::String(trusted_at.clone()));
+        change(&mut entry, &trusted_at);
         projects.insert(key, Value::Object(entry));
         true
     })

@@ -20,8 +20,8 @@ use crate::common::{BIN, repo};
 #[path = "../../../hooks-core/tests/std_host/mod.rs"]
 pub(crate) mod std_host;
 
-#[test]
-fn hooks_run_and_a_core_only_host_decide_the_same() {
+/// Every golden case of hooks-core, by file name, in name order.
+pub(crate) fn golden_cases() -> Vec<(String, Value)> {
     let cases = repo().join("crates/hooks-core/tests/golden/cases");
     let mut paths: Vec<_> = std::fs::read_dir(&cases)
         .unwrap()
@@ -29,14 +29,24 @@ fn hooks_run_and_a_core_only_host_decide_the_same() {
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     paths.sort();
+    paths
+        .iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(path).unwrap();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, serde_json::from_str(&text).unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn hooks_run_and_a_core_only_host_decide_the_same() {
     let mut compared = 0;
     let mut failures = Vec::new();
-    for path in &paths {
-        let case: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for (name, case) in golden_cases() {
         if case["expected"]["matched"].as_array().is_none_or(Vec::is_empty) {
             continue;
         }
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let root = hooks_tests::fresh_dir("hooks-cli-core-host", &["bin", "home", "project/.git"]);
         if let Err(why) = compare(&case, &root) {
             failures.push(format!("{name}: {why}"));

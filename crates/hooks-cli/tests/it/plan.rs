@@ -12,7 +12,7 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-use crate::common::{BIN, TestEnv, repo};
+use crate::common::{BIN, TestEnv};
 
 use crate::core_host::std_host;
 
@@ -47,21 +47,12 @@ fn three_views(cmd: impl Fn(&[&str]) -> Command, event: &str, payload: &str) -> 
 
 #[test]
 fn the_dry_run_and_the_run_agree_on_every_golden_case() {
-    let cases = repo().join("crates/hooks-core/tests/golden/cases");
-    let mut paths: Vec<_> = std::fs::read_dir(&cases)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    paths.sort();
     let mut compared = 0;
     let mut failures = Vec::new();
-    for path in &paths {
-        let case: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for (name, case) in crate::core_host::golden_cases() {
         let root = hooks_tests::fresh_dir("hooks-cli-plan", &["bin", "home", "project/.git"]);
         if let Some([would, listed, matched]) = golden_views(&case, &root) {
             if would != matched || listed != matched {
-                let name = path.file_name().unwrap().to_string_lossy().into_owned();
                 failures
                     .push(format!("{name}: dry run {would:?}, list {listed:?}, run {matched:?}"));
             }
