@@ -179,7 +179,8 @@ pub enum JobKind {
     Process(ProcessProgram),
     /// The host's in-process callback `index` of its callback group `group` (positions in
     /// [`SnapshotOptions::callbacks`](crate::SnapshotOptions::callbacks)); it gets
-    /// [`Dispatch::wire_value`] and the invocation's tool use id, and answers with an
+    /// the wire payload as a value ([`Invocation::to_wire_value`]) and the invocation's tool
+    /// use id, and answers with an
     /// output object ([`JobOutput::Object`]).
     Callback {
         /// The position of the group in the host's registration.
@@ -191,8 +192,9 @@ pub enum JobKind {
     /// applies the snapshot's [`HttpPolicy`](crate::HttpPolicy) and interpolates the headers, and
     /// answers with [`JobOutput::Http`].
     Http(crate::config::HttpHandler),
-    /// A request the host answers (docs/claude-code-contract.md#cc-8), with [`JobOutput::Host`];
-    /// without a host, [`JobOutput::NoHost`].
+    /// A request the host answers (docs/claude-code-contract.md#cc-8), with [`JobOutput::Host`].
+    /// The plan makes host jobs only of the types the host answers
+    /// ([`HostContext::answers`]).
     Host(HostRequest),
 }
 

@@ -159,7 +159,7 @@ pub enum HomeError {
 /// module all come here). `names` left at their default mean the profile's own
 /// ([`AppNames::of`]); `var` reads the host's environment (the one
 /// the session gets, not necessarily this process's): the home variable and `HOME`. The
-/// rules are [`resolve_home`]'s.
+/// rules are `resolve_home`'s (below).
 pub fn session_home(
     explicit: Option<&Path>,
     profile: Profile,
@@ -277,7 +277,7 @@ pub struct Paths {
     pub project_root: PathBuf,
     /// `{project_root}/{app_dir}/hooks.json`.
     pub project_file: PathBuf,
-    /// The home folder (see [`resolve_home`]) and every path under it: the user file,
+    /// The home folder (see [`session_home`]) and every path under it: the user file,
     /// the trust store, the plugins.
     pub home: Home,
 }

@@ -35,7 +35,7 @@ pub struct Home {
 }
 
 impl Home {
-    /// A home rooted at `root` (already chosen, e.g. by [`crate::resolve_home`]).
+    /// A home rooted at `root` (already chosen, e.g. by [`crate::session_home`]).
     pub fn new(root: impl Into<PathBuf>) -> Self {
         Self { root: root.into() }
     }
