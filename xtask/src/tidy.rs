@@ -4,12 +4,16 @@
 //! - `hooks-core` depends only on its allow-list and uses no I/O APIs;
 //! - `hooks-exec`'s `lib.rs` names every re-export (no `pub use module::*`), so its public
 //!   API is exactly the list written there;
+//! - no crate has an import circle: files that import each other in a loop (the graph and
+//!   its rules are in [`imports`]);
 //! - no file git tracks is over [`TRACKED_FILE_LIMIT`]: build outputs (an extension module
 //!   `maturin develop` leaves beside the Python package, a binary) are made again, never
 //!   committed.
 
 use std::fs;
 use std::path::Path;
+
+mod imports;
 
 /// Dependencies hooks-core may have (normal, non-dev). `url` is the WHATWG parser the HTTP
 /// client uses: the http policy reads URLs with it (no I/O).
@@ -40,8 +44,36 @@ pub fn run(root: &Path) -> Result<(), String> {
         }
     });
     check_explicit_exports(&root.join("crates/hooks-exec/src/lib.rs"), &mut problems);
+    check_import_cycles(root, &mut problems);
     check_tracked_sizes(root, &mut problems);
     if problems.is_empty() { Ok(()) } else { Err(problems.join("\n")) }
+}
+
+/// The crate roots whose file import graph must have no circle: every library and binary
+/// root of the workspace's crates.
+fn crate_roots(root: &Path) -> Vec<std::path::PathBuf> {
+    let mut dirs: Vec<_> = fs::read_dir(root.join("crates"))
+        .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    dirs.sort();
+    dirs.push(root.join("xtask"));
+    dirs.push(root.join("tests"));
+    let files = ["src/lib.rs", "src/main.rs"];
+    dirs.iter().flat_map(|dir| files.map(|f| dir.join(f))).filter(|p| p.is_file()).collect()
+}
+
+/// Each crate's file import graph has no circle; a circle is named by its files in order.
+fn check_import_cycles(root: &Path, problems: &mut Vec<String>) {
+    for crate_root in crate_roots(root) {
+        for circle in imports::Graph::of_crate(&crate_root, root).cycles() {
+            problems.push(format!(
+                "import circle: {} -> {}; move what they share into the lower file or a leaf \
+                 module",
+                circle.join(" -> "),
+                circle[0]
+            ));
+        }
+    }
 }
 
 /// Every file `git ls-files` lists is at most [`TRACKED_FILE_LIMIT`] bytes (outside a git

@@ -27,7 +27,7 @@ use hooks_plugins::{
 };
 
 use crate::cli::{Capability, GlobalArgs};
-use crate::context::Env;
+use crate::env::Env;
 
 /// One `--plugin-dir` folder.
 #[derive(Debug, Clone)]

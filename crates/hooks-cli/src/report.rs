@@ -192,11 +192,7 @@ mod tests {
         let got = render(
             &d,
             text.map(str::as_bytes),
-            Style::for_stream(
-                crate::cli::ColorChoice::Never,
-                &crate::context::Env::default(),
-                false,
-            ),
+            Style::for_stream(crate::cli::ColorChoice::Never, &crate::env::Env::default(), false),
         );
         assert_eq!(got, expect);
     }
@@ -276,11 +272,7 @@ mod tests {
         let got = render(
             &at(d.clone(), 1, 5001),
             Some(line.as_bytes()),
-            Style::for_stream(
-                crate::cli::ColorChoice::Never,
-                &crate::context::Env::default(),
-                false,
-            ),
+            Style::for_stream(crate::cli::ColorChoice::Never, &crate::env::Env::default(), false),
         );
         let lines: Vec<&str> = got.lines().collect();
         let code = lines[3].strip_prefix("1 | ").unwrap();
@@ -296,7 +288,7 @@ mod tests {
                 Some(line.as_bytes()),
                 Style::for_stream(
                     crate::cli::ColorChoice::Never,
-                    &crate::context::Env::default(),
+                    &crate::env::Env::default(),
                     false,
                 ),
             );

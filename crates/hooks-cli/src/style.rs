@@ -7,7 +7,7 @@
 //! terminal is coloured and anything else is not.
 
 use crate::cli::ColorChoice;
-use crate::context::Env;
+use crate::env::Env;
 
 /// Whether to colour one output stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

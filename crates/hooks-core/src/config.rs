@@ -8,9 +8,10 @@ use std::collections::{HashMap, HashSet};
 use crate::diag::{Diagnostic, Position, Severity, codes};
 use crate::event::Event;
 use crate::json::{JsonMember, JsonValue, Spanned, parse_json};
-use crate::legacy;
 use crate::profile::Profile;
+use crate::text::suggest;
 
+pub mod legacy;
 mod types;
 pub use types::{AgentHandler, HandlerType, HttpHandler, McpToolHandler, PromptHandler};
 
@@ -864,33 +865,6 @@ impl<'s> Loader<'s> {
     pub(crate) fn source(&self) -> &'s str {
         self.source
     }
-}
-
-/// The candidate closest to `word` (case-insensitive edit distance at most 2), for
-/// "did you mean" hints: event names here, tool names in `hooks doctor`.
-pub fn suggest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
-    let word = word.to_lowercase();
-    candidates
-        .iter()
-        .map(|c| (edit_distance(&word, &c.to_lowercase()), *c))
-        .filter(|&(d, _)| d <= 2)
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, c)| c)
-}
-
-/// Levenshtein distance over characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 #[cfg(test)]

@@ -13,7 +13,6 @@ pub mod event;
 #[doc(hidden)]
 pub mod fuzzing;
 mod json;
-pub mod legacy;
 pub mod matcher;
 pub mod output;
 pub mod payload;

@@ -21,8 +21,7 @@ use crate::output::{
 };
 use crate::profile::Profile;
 
-/// Most characters kept of any user- or model-facing string in a decision (ours).
-pub const TEXT_CAP: usize = 10_000;
+pub use crate::output::TEXT_CAP;
 
 /// Appended to a string cut at [`TEXT_CAP`]; the cut string including it is exactly
 /// [`TEXT_CAP`] characters long.

@@ -1,6 +1,7 @@
 //! Small text encodings the crates share: lower-case hex, RFC 3339 UTC times, Python's
-//! `repr()` of a string, and the one escaper of text shown on a terminal
-//! ([`escape_control`], with [`escape_json_output`] for JSON).
+//! `repr()` of a string, the one escaper of text shown on a terminal
+//! ([`escape_control`], with [`escape_json_output`] for JSON), and the "did you mean"
+//! [`suggest`]ion.
 //!
 //! Pure functions over values (no clock is read: callers pass the time). The runtime and
 //! plugin crates use them for digests, the trust store's `trusted_at`, the undo journal,
@@ -248,6 +249,33 @@ pub fn py_repr(text: &str) -> String {
     }
     out.push(quote);
     out
+}
+
+/// The candidate closest to `word` (case-insensitive edit distance at most 2), for
+/// "did you mean" hints: event names here, tool names in `hooks doctor`.
+pub fn suggest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
+    let word = word.to_lowercase();
+    candidates
+        .iter()
+        .map(|c| (edit_distance(&word, &c.to_lowercase()), *c))
+        .filter(|&(d, _)| d <= 2)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
 }
 
 #[cfg(test)]

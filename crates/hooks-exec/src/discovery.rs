@@ -25,7 +25,7 @@ use std::path::{Component, Path, PathBuf};
 
 use hooks_core::{Diagnostic, codes};
 
-use crate::home::Home;
+use crate::home::{HOOKS_FILE, Home};
 
 /// The names that tie the engine to one host application.
 ///
@@ -51,12 +51,6 @@ impl AppNames {
         Self { app_dir: ".claude".to_owned(), home_env: "CLAUDE_CONFIG_DIR".to_owned() }
     }
 }
-
-/// The configuration file name, both in the project's app folder and in the home.
-pub(crate) const HOOKS_FILE: &str = "hooks.json";
-
-/// The state folder name under the home.
-pub(crate) const STATE_DIR: &str = ".state";
 
 /// Finds the project root for a session started in `cwd`.
 ///

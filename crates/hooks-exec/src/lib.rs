@@ -23,6 +23,7 @@ mod review;
 mod scratch;
 mod session;
 mod settings;
+mod source;
 mod sources;
 mod trust;
 
@@ -47,8 +48,7 @@ pub use session::{
     AsyncResultListener, Fired, HandlerRun, ReceiptAt, RewakeListener, Session, SessionError,
     SessionOptions, StatusListener,
 };
-pub use settings::{
-    CLAUDE_CODE_MANAGED_SETTINGS, CliSettings, DEEPAGENTS_MANAGED_SETTINGS, managed_files,
-};
-pub use sources::{LoadRequest, Source, Sources, check_sources};
+pub use settings::{CLAUDE_CODE_MANAGED_SETTINGS, DEEPAGENTS_MANAGED_SETTINGS, managed_files};
+pub use source::{CliSettings, LoadRequest, Source};
+pub use sources::{Sources, check_sources};
 pub use trust::{ProjectGrant, TrustEntry, TrustError, TrustState, TrustStore};

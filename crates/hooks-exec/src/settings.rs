@@ -33,35 +33,14 @@ use hooks_core::{
 };
 
 use crate::discovery::{LayerFile, read_layer_file};
-use crate::sources::{LoadRequest, Source};
+pub(crate) use crate::source::CliSettings;
+use crate::source::{LoadRequest, Source};
 use crate::trust::{ProjectGrant, TrustState, TrustStore};
 
 /// The claude-code managed settings file.
 pub const CLAUDE_CODE_MANAGED_SETTINGS: &str = "/etc/claude-code/managed-settings.json";
 /// The deepagents managed settings file (ours, CLAUDE-CODE.md 1.2).
 pub const DEEPAGENTS_MANAGED_SETTINGS: &str = "/etc/deepagents/managed-settings.json";
-
-/// The cli settings layer (ours): a file, or the JSON text itself.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CliSettings {
-    /// A settings file.
-    File(PathBuf),
-    /// A settings document given inline (`--settings '{"hooks": ...}'`).
-    Json(String),
-}
-
-impl CliSettings {
-    /// `--settings VALUE`: JSON text when it starts with `{` (after blanks), else a file
-    /// (relative to `cwd`).
-    pub fn parse(value: &str, cwd: &Path) -> CliSettings {
-        if value.trim_start().starts_with('{') {
-            CliSettings::Json(value.to_owned())
-        } else {
-            let path = Path::new(value);
-            CliSettings::File(if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) })
-        }
-    }
-}
 
 /// One settings file read and parsed.
 pub(crate) struct SettingsFile {

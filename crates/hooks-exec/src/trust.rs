@@ -62,18 +62,10 @@ use serde_json::{Map, Value};
 
 use crate::discovery::{LayerFile, Paths, normalize_lexically, read_project_file};
 use crate::fs::FileLock;
-
-/// File name of the trust store in the state folder.
-pub(crate) const TRUST_STORE_FILE: &str = "hooks_trust.json";
-
-/// Folder beside the trust store that keeps a copy of each trusted file, by digest.
-pub(crate) const TRUST_COPIES_DIR: &str = "hooks_trust.d";
+use crate::home::{TRUST_COPIES_DIR, TRUST_LOCK_FILE, TRUST_STORE_FILE};
 
 /// Largest trusted-file copy [`TrustStore::trusted_contents`] reads back.
 const MAX_COPY_BYTES: u64 = 16 << 20;
-
-/// File name of the lock beside the trust store.
-pub(crate) const TRUST_LOCK_FILE: &str = "hooks_trust.json.lock";
 
 /// The only store version this crate reads and writes.
 pub(crate) const TRUST_STORE_VERSION: u64 = 1;

@@ -17,7 +17,9 @@ use std::path::Path;
 
 use hooks_core::{Diagnostic, InactiveStatus, LayerDocument, PluginInfo, Profile, Severity};
 
-use crate::claude::{ClaudePluginSettings, load_store, plugin_options, settings_enablement};
+use crate::claude_settings::{
+    ClaudePluginSettings, load_store, plugin_options, settings_enablement,
+};
 
 use crate::codes;
 use crate::error::Result;

@@ -930,7 +930,7 @@ fn tool_names(set: &HookSet<'_>) -> Vec<Finding> {
                 continue;
             }
             seen.push(key);
-            let finding = match hooks_core::config::suggest(&name, BUILTIN_TOOLS) {
+            let finding = match hooks_core::text::suggest(&name, BUILTIN_TOOLS) {
                 Some(tool) => Finding::at(
                     h,
                     fc::UNKNOWN_TOOL,
