@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use hooks_core::fuzzing::output_seed;
-use hooks_core::{RawOutput, Termination};
+use hooks_core::output::{RawOutput, Termination};
 use serde_json::Value;
 
 /// Seconds a run lasts when `--seconds` is not given.

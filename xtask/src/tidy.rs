@@ -2,8 +2,10 @@
 //!
 //! - every Rust source file under `crates/` and `xtask/` starts with a `//!` doc comment;
 //! - `hooks-core` depends only on its allow-list and uses no I/O APIs;
-//! - `hooks-exec`'s `lib.rs` names every re-export (no `pub use module::*`), so its public
-//!   API is exactly the list written there;
+//! - no crate re-exports a glob (no `pub use module::*` in any source file), so every public
+//!   API is exactly the list written in its files;
+//! - `hooks-core`'s root exports at most [`CORE_ROOT_LIMIT`] names (each `pub use` name and
+//!   each `pub mod`): the front door of ARCHITECTURE.md, the rest through the modules;
 //! - no crate has an import circle: files that import each other in a loop (the graph and
 //!   its rules are in [`imports`]);
 //! - no file git tracks is over [`TRACKED_FILE_LIMIT`]: build outputs (an extension module
@@ -24,6 +26,9 @@ const CORE_ALLOWED: &[&str] =
 const CORE_FORBIDDEN: &[&str] =
     &["std::fs", "std::env", "std::process", "std::net", "tokio", "std::io::stdin", "println!"];
 
+/// The most names (`pub use` names and `pub mod`s) `hooks-core`'s `lib.rs` may export.
+const CORE_ROOT_LIMIT: usize = 35;
+
 /// The largest file the repository may track, in bytes.
 const TRACKED_FILE_LIMIT: u64 = 1024 * 1024;
 
@@ -43,7 +48,14 @@ pub fn run(root: &Path) -> Result<(), String> {
             check_core_io(path, &mut problems);
         }
     });
-    check_explicit_exports(&root.join("crates/hooks-exec/src/lib.rs"), &mut problems);
+    for dir in ["crates", "xtask"] {
+        walk(&root.join(dir), &mut |path| {
+            if path.extension().is_some_and(|e| e == "rs") && !is_test_file(path) {
+                check_explicit_exports(path, &mut problems);
+            }
+        });
+    }
+    check_core_root(&root.join("crates/hooks-core/src/lib.rs"), &mut problems);
     check_import_cycles(root, &mut problems);
     check_tracked_sizes(root, &mut problems);
     if problems.is_empty() { Ok(()) } else { Err(problems.join("\n")) }
@@ -167,12 +179,37 @@ fn check_core_io(path: &Path, problems: &mut Vec<String>) {
     }
 }
 
+/// `hooks-core`'s crate root exports at most [`CORE_ROOT_LIMIT`] names.
+fn check_core_root(path: &Path, problems: &mut Vec<String>) {
+    let Ok(text) = fs::read_to_string(path) else {
+        problems.push(format!("{}: unreadable", path.display()));
+        return;
+    };
+    problems.extend(core_root_problem(&text).map(|p| format!("{}: {p}", path.display())));
+}
+
+/// The problem with a crate root exporting more than [`CORE_ROOT_LIMIT`] names, if it does.
+fn core_root_problem(text: &str) -> Option<String> {
+    let names = imports::root_exports(text);
+    (names.len() > CORE_ROOT_LIMIT).then(|| {
+        format!(
+            "{} names at the crate root (`pub use` names and `pub mod`s), at most \
+             {CORE_ROOT_LIMIT}: keep what a host needs most there, reach the rest through its \
+             module ({})",
+            names.len(),
+            names.join(", ")
+        )
+    })
+}
+
 fn check_explicit_exports(path: &Path, problems: &mut Vec<String>) {
     let Ok(text) = fs::read_to_string(path) else {
         problems.push(format!("{}: unreadable", path.display()));
         return;
     };
-    for line in glob_reexports(&text) {
+    // Test modules (after `#[cfg(test)]`) re-export nothing; their texts may spell one.
+    let lib = text.split("#[cfg(test)]").next().unwrap_or("");
+    for line in glob_reexports(lib) {
         problems.push(format!(
             "{}:{line}: glob re-export; list the names hosts use (`pub use module::{{A, b}}`)",
             path.display()
@@ -207,7 +244,17 @@ fn glob_reexports(text: &str) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::glob_reexports;
+    use super::{CORE_ROOT_LIMIT, core_root_problem, glob_reexports};
+
+    #[test]
+    fn a_root_over_the_limit_is_refused() {
+        let names: Vec<String> = (0..CORE_ROOT_LIMIT).map(|n| format!("N{n}")).collect();
+        let at_limit = format!("pub use a::{{{}}};\n", names.join(", "));
+        assert_eq!(core_root_problem(&at_limit), None);
+        let over = format!("{at_limit}pub mod one_more;\n");
+        let problem = core_root_problem(&over).unwrap_or_default();
+        assert!(problem.starts_with("36 names at the crate root"), "{problem}");
+    }
 
     #[test]
     fn glob_reexports_are_found_with_their_lines() {

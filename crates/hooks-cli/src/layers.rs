@@ -240,7 +240,7 @@ impl Setup {
             project_file: None,
             plugin_documents: Vec::new(),
             plugin_diagnostics: Vec::new(),
-            http_policy: hooks_core::HttpPolicy::default(),
+            http_policy: hooks_core::policy::HttpPolicy::default(),
             start_dir: Some(self.cwd.clone()),
             user_home: self.user_home.clone(),
             managed_settings: self.managed.clone(),

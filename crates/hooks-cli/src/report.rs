@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 
 use hooks_core::redact::redact_text;
 use hooks_core::text::escape_control;
-use hooks_core::{Diagnostic, Severity};
+use hooks_core::{Diagnostic, diag::Severity};
 
 use crate::style::Style;
 
@@ -184,7 +184,7 @@ fn nth_line(text: &[u8], n: u32) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use hooks_core::codes;
+    use hooks_core::diag::codes;
 
     use super::*;
 
@@ -198,7 +198,7 @@ mod tests {
     }
 
     fn at(d: Diagnostic, line: u32, column: u32) -> Diagnostic {
-        d.at(Some(hooks_core::Position { line, column }))
+        d.at(Some(hooks_core::diag::Position { line, column }))
     }
 
     #[test]

@@ -197,7 +197,7 @@ pub struct Decision {
     /// handlers (CLAUDE-CODE.md 10.2); the host sources it before later Bash commands.
     pub env_file: Option<String>,
     /// The `export` pairs of [`Decision::env_file`], parsed as
-    /// [`crate::parse_env_file`] says (last assignment wins).
+    /// [`crate::dispatch::parse_env_file`] says (last assignment wins).
     pub env_file_vars: Vec<(String, String)>,
 }
 

@@ -63,9 +63,14 @@ use std::path::{Path, PathBuf};
 
 use hooks_core::render::{Notice, NoticeSeverity, render_notices};
 use hooks_core::{
-    Capabilities, CommonDefaults, ConfigKind, Decision, Diagnostic, Dispatch, Event, Handler,
-    HandlerResult, HandlerStatus, Invocation, Job, JobKind, JobOutput, Layer, LayerDocument,
-    RawOutput, Severity, Snapshot, SnapshotOptions, Termination, TurnState, parse_config,
+    Capabilities, ConfigKind, Decision, Diagnostic, Dispatch, Event, Invocation, LayerDocument,
+    Snapshot,
+    diag::Severity,
+    dispatch::{Job, JobKind, JobOutput, TurnState},
+    output::{HandlerResult, RawOutput, Termination},
+    parse_config,
+    payload::CommonDefaults,
+    snapshot::{Handler, HandlerStatus, Layer, SnapshotOptions},
 };
 use serde_json::{Map, Value, json};
 
@@ -292,7 +297,7 @@ fn run_case(case: &Value, runner: Runner<'_>) -> Value {
     // (Fields it left out that CLAUDE-CODE.md 5.2 defaults are `payload_defaulted`.)
     let ignored: Vec<Value> = payload_warnings
         .iter()
-        .filter(|d| d.code == hooks_core::codes::UNKNOWN_FIELD)
+        .filter(|d| d.code == hooks_core::diag::codes::UNKNOWN_FIELD)
         .map(|d| json!(d.field))
         .filter(|k| k.as_str().is_some_and(|k| k != "stop_hook_active"))
         .collect();

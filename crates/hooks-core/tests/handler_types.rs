@@ -3,9 +3,11 @@
 
 #![allow(clippy::expect_used, clippy::panic)]
 use hooks_core::{
-    Capabilities, CommonDefaults, ConfigKind, Dispatch, Event, HostKind, HttpOutcome, Invocation,
-    JobKind, JobOutput, Layer, LayerDocument, Outcome, Profile, Snapshot, SnapshotOptions,
-    TurnState, parse_config_for,
+    Capabilities, ConfigKind, Dispatch, Event, Invocation, LayerDocument, Profile, Snapshot,
+    config::parse_config_for,
+    dispatch::{HostKind, HttpOutcome, JobKind, JobOutput, Outcome, TurnState},
+    payload::CommonDefaults,
+    snapshot::{Layer, SnapshotOptions},
 };
 use serde_json::{Value, json};
 
@@ -107,7 +109,7 @@ fn f38_prompt_without_a_host_never_blocks() {
     assert!(!o.blocking);
     assert_eq!(codes(&o), ["handler_needs_host"]);
     // An info (8.5), not a warning: nothing is wrong with the configuration.
-    assert_eq!(o.decision.diagnostics[0].severity, hooks_core::Severity::Info);
+    assert_eq!(o.decision.diagnostics[0].severity, hooks_core::diag::Severity::Info);
 }
 
 /// CLAUDE-CODE.md 8.2: the request, `$ARGUMENTS`, `\$`, defaults.

@@ -27,7 +27,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use hooks_core::text::escape_control;
-use hooks_core::{Diagnostic, RawOutput, Termination};
+use hooks_core::{
+    Diagnostic,
+    output::{RawOutput, Termination},
+};
 
 use crate::process::Program;
 

@@ -23,7 +23,7 @@ use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
-use hooks_core::{Diagnostic, codes};
+use hooks_core::{Diagnostic, diag::codes};
 
 use crate::home::{HOOKS_FILE, Home};
 
@@ -798,7 +798,7 @@ mod tests {
             panic!("expected a read failure");
         };
         assert_eq!(diag.code, "config_read_failed");
-        assert_eq!(diag.severity, hooks_core::Severity::Error);
+        assert_eq!(diag.severity, hooks_core::diag::Severity::Error);
         assert_eq!(
             diag.message,
             "Failed to read hooks config at /proc/self/mem: Input/output error (os error 5)"

@@ -38,7 +38,7 @@ pub use discovery::{
 };
 pub use env::{EnvPolicy, StripReason, scrub, strip_profile, strip_reason};
 pub use home::{Home, sanitize_plugin_id};
-pub use hooks_core::SettingsSummary;
+pub use hooks_core::settings::SettingsSummary;
 pub use host::{HostCall, HostFuture, HostHandlers};
 pub use process::{
     PREFILL_MAX, ProcessSpec, Program, REAP_GRACE, run_process, run_process_detachable,

@@ -10,7 +10,8 @@ use std::time::SystemTime;
 
 use hooks_core::diff::{HookDiff, HookSummary};
 use hooks_core::{
-    ConfigKind, Diagnostic, LayerDocument, Snapshot, SnapshotOptions, codes, parse_config,
+    ConfigKind, Diagnostic, LayerDocument, Snapshot, diag::codes, parse_config,
+    snapshot::SnapshotOptions,
 };
 
 use crate::home::Home;

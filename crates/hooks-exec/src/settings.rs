@@ -20,7 +20,7 @@
 //! README, "Security model"; docs/claude-code.md, "Settings layers".
 //!
 //! Trust (1.7): a project or local file loads when the trust entry of `repo_root` records
-//! its [`hooks_core::Settings::hooks_sha256`] (the canonical JSON of its 1.4 keys), so
+//! its [`hooks_core::settings::Settings::hooks_sha256`] (the canonical JSON of its 1.4 keys), so
 //! editing another key keeps trust. An untrusted file contributes nothing: no handler, no
 //! `disableAllHooks`, no `enabledPlugins`.
 
@@ -28,8 +28,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use hooks_core::{
-    Diagnostic, InactiveStatus, LayerDocument, LayerSettings, Policy, Profile, Settings,
-    SettingsScope, codes, parse_settings,
+    Diagnostic, LayerDocument, Profile,
+    diag::codes,
+    settings::{LayerSettings, Policy, Settings, SettingsScope, parse_settings},
+    snapshot::InactiveStatus,
 };
 
 use crate::discovery::{LayerFile, read_layer_file};
@@ -322,8 +324,8 @@ pub(crate) fn policy_of(sources: &[Source]) -> Policy {
     Policy::new(&layers)
 }
 
-fn scope_of(layer: &hooks_core::Layer) -> Option<SettingsScope> {
-    use hooks_core::Layer;
+fn scope_of(layer: &hooks_core::snapshot::Layer) -> Option<SettingsScope> {
+    use hooks_core::snapshot::Layer;
     Some(match layer {
         Layer::Managed => SettingsScope::Managed,
         Layer::Cli => SettingsScope::Cli,

@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use hooks_core::{
-    ConfigKind, Diagnostic, HttpPolicy, Layer, LayerDocument, Profile, Settings, parse_config_for,
+    ConfigKind, Diagnostic, LayerDocument, Profile, config::parse_config_for, policy::HttpPolicy,
+    settings::Settings, snapshot::Layer,
 };
 
 use crate::discovery::LayerFile;

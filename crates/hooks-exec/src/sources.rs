@@ -2,7 +2,7 @@
 //!
 //! [`Sources::load`] finds the project and user files of [`Paths`], reads each once (bytes
 //! and SHA-256), applies workspace trust to the project file, parses both with
-//! `hooks_core::parse_config_for` (under the profile's rules), and adds the plugin documents the host passes in (with the
+//! `hooks_core::config::parse_config_for` (under the profile's rules), and adds the plugin documents the host passes in (with the
 //! host's own diagnostics about them). Every consumer goes through it: a session
 //! ([`crate::Session::start`] and [`crate::Session::reload`]), the audit, validation and
 //! the trust review ([`crate::TrustReview`]), so they cannot disagree about what loads.
@@ -31,8 +31,10 @@
 use std::path::PathBuf;
 
 use hooks_core::{
-    CallbackSpec, ConfigKind, Diagnostic, HttpPolicy, InactiveStatus, Layer, LayerDocument,
-    Profile, SettingsScope, SettingsSummary, Snapshot, SnapshotOptions,
+    ConfigKind, Diagnostic, LayerDocument, Profile, Snapshot,
+    policy::HttpPolicy,
+    settings::{SettingsScope, SettingsSummary},
+    snapshot::{CallbackSpec, InactiveStatus, Layer, SnapshotOptions},
 };
 
 use crate::discovery::{LayerFile, Paths, read_layer_file};

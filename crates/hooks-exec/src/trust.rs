@@ -57,7 +57,7 @@ use std::time::{Duration, SystemTime};
 
 use hooks_core::snapshot::{sha256_hex, sort_keys};
 use hooks_core::text::{format_rfc3339, unix_seconds};
-use hooks_core::{Diagnostic, codes};
+use hooks_core::{Diagnostic, diag::codes};
 use serde_json::{Map, Value};
 
 use crate::discovery::{LayerFile, Paths, normalize_lexically, read_project_file};
@@ -1133,7 +1133,7 @@ mod tests {
         );
         let diag = err.to_diagnostic();
         assert_eq!(diag.code, "trust_store_unreadable");
-        assert_eq!(diag.severity, hooks_core::Severity::Warning);
+        assert_eq!(diag.severity, hooks_core::diag::Severity::Warning);
         assert_eq!(
             diag.message,
             format!(
@@ -1290,7 +1290,7 @@ mod tests {
                 format!("load {basis:?} {}", String::from_utf8(bytes).expect("utf-8"))
             }
             ProjectLayer::Skipped { reason, diagnostic, bytes } => {
-                assert_eq!(diagnostic.severity, hooks_core::Severity::Warning);
+                assert_eq!(diagnostic.severity, hooks_core::diag::Severity::Warning);
                 assert_eq!(bytes.as_deref().map(<[u8]>::len), content.map(str::len));
                 if !matches!(reason, SkipReason::ReadFailed) {
                     let root = s.paths.project_root.display().to_string();

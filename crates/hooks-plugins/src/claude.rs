@@ -23,7 +23,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use hooks_core::{
-    Diagnostic, InactiveStatus, LayerDocument, PluginInfo, PluginOrigin, Position, Profile,
+    Diagnostic, LayerDocument, Profile,
+    diag::Position,
+    snapshot::{InactiveStatus, PluginInfo, PluginOrigin},
 };
 use serde_json::{Map, Value};
 
@@ -135,7 +137,7 @@ pub fn claude_plugin_layers(
             if our_ids.contains(&id) {
                 diags.push(
                     Diagnostic::warning(
-                        hooks_core::codes::DUPLICATE_PLUGIN,
+                        hooks_core::diag::codes::DUPLICATE_PLUGIN,
                         format!(
                             "plugin {id} in {} is also installed by hooks; the hooks install loads",
                             found.listed_in.display()
@@ -183,7 +185,7 @@ fn renamed(
             if bad.insert(file.clone()) {
                 diags.push(
                     Diagnostic::error(
-                        hooks_core::codes::INVALID_CONFIG,
+                        hooks_core::diag::codes::INVALID_CONFIG,
                         format!(
                             "{}: renames form a cycle ({cycle}); its renames are ignored",
                             file.display()
@@ -235,7 +237,7 @@ fn warn_renamed(
     };
     diags.push(
         Diagnostic::warning(
-            hooks_core::codes::PLUGIN_RENAMED,
+            hooks_core::diag::codes::PLUGIN_RENAMED,
             format!("plugin {old} was renamed to {new} by its marketplace: {what}"),
         )
         .with_source(found.listed_in.display().to_string())
@@ -257,7 +259,7 @@ fn removed(
     if on {
         diags.push(
             Diagnostic::warning(
-                hooks_core::codes::PLUGIN_REMOVED,
+                hooks_core::diag::codes::PLUGIN_REMOVED,
                 format!(
                     "plugin {id} was removed from its marketplace (its renames map it to null); it does not load"
                 ),
@@ -314,7 +316,7 @@ fn read_installed(
             let pos = Position { line: e.line() as u32, column: e.column() as u32 };
             diags.push(
                 Diagnostic::warning(
-                    hooks_core::codes::CONFIG_READ_FAILED,
+                    hooks_core::diag::codes::CONFIG_READ_FAILED,
                     format!("invalid JSON in {label}:{}:{}: {e}", pos.line, pos.column),
                 )
                 .with_source(label)
@@ -391,7 +393,7 @@ fn read_installed(
             };
             diags.push(
                 Diagnostic::error(
-                    hooks_core::codes::PLUGIN_PATH_REJECTED,
+                    hooks_core::diag::codes::PLUGIN_PATH_REJECTED,
                     format!("plugin {id}: installPath rejected: {why}"),
                 )
                 .with_source(label.clone())
@@ -569,7 +571,7 @@ fn load_one(
     if !strict && COMPONENT_KEYS.iter().any(|k| folder.manifest.contains_key(*k)) {
         diags.push(
             Diagnostic::error(
-                hooks_core::codes::PLUGIN_MANIFEST_CONFLICT,
+                hooks_core::diag::codes::PLUGIN_MANIFEST_CONFLICT,
                 format!(
                     "plugin {id}: its marketplace entry has strict: false, but its plugin.json declares components; the plugin does not load"
                 ),

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use hooks_core::{Diagnostic, SettingsScope};
+use hooks_core::{Diagnostic, settings::SettingsScope};
 use serde_json::Value;
 
 use crate::codes;
@@ -90,7 +90,7 @@ pub(crate) fn plugin_options(
         if option.spec.sensitive && option.value.is_none() {
             diags.push(
                 Diagnostic::warning(
-                    hooks_core::codes::PLUGIN_OPTION_UNAVAILABLE,
+                    hooks_core::diag::codes::PLUGIN_OPTION_UNAVAILABLE,
                     format!(
                         "plugin {id}: option {key} is sensitive and has no value in the option store (hooks plugin config {id} {key}=VALUE); CLAUDE_PLUGIN_OPTION_{} is unset",
                         key.to_uppercase()

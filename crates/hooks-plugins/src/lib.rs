@@ -87,7 +87,7 @@ pub use sign::{GeneratedKeypair, generate_keypair};
 pub use state::{InstallRecord, InstalledPlugins, LockEntry, Lockfile, PluginStates};
 pub use verified::ADOPTED_SOURCE;
 
-/// Diagnostic codes this crate emits (beside those of `hooks_core::codes`).
+/// Diagnostic codes this crate emits (beside those of `hooks_core::diag::codes`).
 pub mod codes {
     /// A plugin's metadata or hook documents could not be loaded; only its hooks are lost.
     pub const PLUGIN_HOOKS_FAILED: &str = "plugin_hooks_failed";

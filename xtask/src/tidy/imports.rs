@@ -31,7 +31,7 @@ type ModPath = Vec<String>;
 /// The import graph of one crate: its files and the edges between them.
 #[derive(Debug, Default)]
 pub(crate) struct Graph {
-    /// Each file, by its path as given to [`Graph::add_file`] (relative to the crate).
+    /// Each file, by its name (its path relative to the workspace).
     files: Vec<String>,
     /// The edges, as indices into `files`.
     edges: BTreeMap<usize, BTreeSet<usize>>,
@@ -326,6 +326,40 @@ fn child_file(parent: &Path, parent_is_root: bool, child: &ModPath) -> Option<Pa
     [dir.join(format!("{name}.rs")), dir.join(name).join("mod.rs")]
         .into_iter()
         .find(|p| p.is_file())
+}
+
+/// The names a crate root file exports: each name a `pub use` brings in (its rename, if
+/// any; a glob counts once, as `*`) and each `pub mod`, in order. `pub(crate)` items are
+/// not exports; `#[cfg]`-gated ones are (the check counts every configuration).
+pub(crate) fn root_exports(text: &str) -> Vec<String> {
+    let tokens = tokens(text);
+    let mut names = Vec::new();
+    let word = |i: usize, w: &str| matches!(tokens.get(i), Some(Token::Ident(s)) if s == w);
+    let mut i = 0;
+    while i < tokens.len() {
+        if !word(i, "pub") {
+            i += 1;
+            continue;
+        }
+        if word(i + 1, "mod") {
+            if let Some(Token::Ident(name)) = tokens.get(i + 2) {
+                names.push(name.clone());
+            }
+        } else if word(i + 1, "use") {
+            let end = tokens[i..]
+                .iter()
+                .position(|t| *t == Token::Punct(';'))
+                .map_or(tokens.len(), |p| i + p);
+            let mut flat = Vec::new();
+            use_tree(&tokens[i + 2..end], &mut Vec::new(), &mut flat);
+            for (path, rename) in flat {
+                names.extend(rename.or_else(|| path.last().cloned()));
+            }
+            i = end;
+        }
+        i += 1;
+    }
+    names
 }
 
 /// A token of Rust source, comments and literals removed.
@@ -649,6 +683,18 @@ mod tests {
 
     fn circles(files: &[(&str, &[&str], &str)]) -> Vec<Vec<String>> {
         Graph::of_texts(files).cycles()
+    }
+
+    #[test]
+    fn root_exports_are_each_name_and_public_module() {
+        let text = "//! Doc.\npub mod a;\nmod b;\npub(crate) mod c;\n#[cfg(feature = \"x\")]\n\
+                    pub mod d;\npub use a::{One, two::{Three, Four as Five}};\n\
+                    pub use b::Six; // pub use b::Seven;\npub(crate) use c::Eight;\n\
+                    use c::Nine;\npub use e::*;\n";
+        assert_eq!(
+            super::root_exports(text),
+            ["a", "d", "One", "Three", "Five", "Six", "*"].map(str::to_owned)
+        );
     }
 
     #[test]

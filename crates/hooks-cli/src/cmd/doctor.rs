@@ -21,7 +21,9 @@ use hooks_core::redact::{redact_text, redact_url};
 use hooks_core::rule::ShellWord;
 use hooks_core::text::escape_control;
 use hooks_core::{
-    Diagnostic, Handler, HandlerStatus, InactiveStatus, Profile, Program, Severity, Snapshot, codes,
+    Diagnostic, Profile, Snapshot,
+    diag::{Severity, codes},
+    snapshot::{Handler, HandlerStatus, InactiveStatus, Program},
 };
 use hooks_exec::Session;
 use serde::Serialize;
@@ -53,11 +55,11 @@ pub(crate) mod finding_codes {
     pub const TIMEOUT_IN_MILLISECONDS: &str = "timeout_in_milliseconds";
     /// A handler identical to an earlier one, which runs instead (warning in one file,
     /// info across files).
-    pub const DUPLICATE_HANDLER: &str = hooks_core::codes::DUPLICATE_HANDLER;
+    pub const DUPLICATE_HANDLER: &str = hooks_core::diag::codes::DUPLICATE_HANDLER;
     /// An installed plugin that is disabled: its hooks do not run (info).
     pub const PLUGIN_DISABLED: &str = "plugin_disabled";
     /// An http handler whose URL the settings' `allowedHttpHookUrls` forbids (error).
-    pub const HTTP_URL_BLOCKED: &str = hooks_core::codes::HTTP_URL_BLOCKED;
+    pub const HTTP_URL_BLOCKED: &str = hooks_core::diag::codes::HTTP_URL_BLOCKED;
     /// The receipts show every run of the handler failed (warning).
     pub const HANDLER_ALWAYS_FAILS: &str = "handler_always_fails";
     /// The receipts show the handler was skipped in every fire of its event (info).

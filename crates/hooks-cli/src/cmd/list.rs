@@ -16,7 +16,10 @@
 use std::path::Path;
 
 use anyhow::anyhow;
-use hooks_core::{Diagnostic, Event, Handler, PluginOrigin, Program, Snapshot};
+use hooks_core::{
+    Diagnostic, Event, Snapshot,
+    snapshot::{Handler, PluginOrigin, Program},
+};
 use hooks_exec::{Paths, Session};
 use schemars::JsonSchema;
 use serde::Serialize;

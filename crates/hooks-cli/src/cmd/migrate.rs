@@ -21,7 +21,7 @@ use std::fs;
 
 use anyhow::{Context as _, bail};
 use hooks_core::config::HookConfig;
-use hooks_core::{ConfigKind, Event, codes, parse_config};
+use hooks_core::{ConfigKind, Event, diag::codes, parse_config};
 
 use crate::cli::MigrateArgs;
 use crate::context::Ctx;

@@ -26,8 +26,10 @@ use hooks_core::matcher::{MatcherKind, matcher_kind};
 use hooks_core::payload::{defaulted_keys, example_payload, host_required_keys};
 use hooks_core::render::{Notice, render_notices};
 use hooks_core::{
-    AsyncResult, CommonDefaults, Diagnostic, Event, EventInput, Invocation, PayloadError, Rewake,
-    Snapshot, codes,
+    Diagnostic, Event, Invocation, Snapshot,
+    background::{AsyncResult, Rewake},
+    diag::codes,
+    payload::{CommonDefaults, EventInput, PayloadError},
 };
 use hooks_exec::{Fired, Session};
 use schemars::JsonSchema;
@@ -116,7 +118,7 @@ impl<'a> RunOutput<'a> {
 #[derive(Debug)]
 pub(crate) struct HostEffect<'a> {
     /// The effect.
-    pub effect: &'a hooks_core::Effect,
+    pub effect: &'a hooks_core::render::Effect,
     /// The lines shown to the user, in the presenter's order.
     pub notices: Vec<Notice>,
 }
@@ -139,7 +141,7 @@ impl JsonSchema for HostEffect<'_> {
     }
 
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let mut schema = <hooks_core::Effect as JsonSchema>::json_schema(generator);
+        let mut schema = <hooks_core::render::Effect as JsonSchema>::json_schema(generator);
         let notices = json!({
             "description": "The lines the reference shows the user, in its order: each distinct diagnostic (`Hook warning: ...`, `Hook error: ...`), the system messages, and for PermissionRequest the attribution (`PermissionRequest hook allowed {tool}.`, `PermissionRequest hook denied {tool}: {reason}`).",
             "type": "array",
@@ -253,7 +255,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
     let load_diagnostics = session.load_diagnostics();
     for d in &load_diagnostics {
         // The hint about ignored Claude Code settings shows once, also without -v.
-        if d.code == hooks_core::codes::CLAUDE_SETTINGS_IGNORED && cx.global.verbose == 0 {
+        if d.code == hooks_core::diag::codes::CLAUDE_SETTINGS_IGNORED && cx.global.verbose == 0 {
             cx.warn(d.message.clone());
         }
         cx.verbose(1, list::diagnostic_line(d, cx.err_style));

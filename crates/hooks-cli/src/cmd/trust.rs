@@ -24,8 +24,8 @@ use std::io::Write as _;
 use std::time::SystemTime;
 
 use anyhow::{Context as _, bail};
-use hooks_core::Handler;
 use hooks_core::diff::HookSummary;
+use hooks_core::snapshot::Handler;
 use hooks_exec::{LoadRequest, Paths, Sources, TrustState, TrustStore, TrustSubject};
 use serde::Serialize;
 use serde_json::json;
@@ -262,7 +262,10 @@ fn claude_code(
         .sources
         .iter()
         .filter(|s| {
-            matches!(s.document.layer, hooks_core::Layer::Project | hooks_core::Layer::Local)
+            matches!(
+                s.document.layer,
+                hooks_core::snapshot::Layer::Project | hooks_core::snapshot::Layer::Local
+            )
         })
         .collect();
     let shown_root = root.display().to_string();
@@ -303,7 +306,7 @@ fn claude_code(
         let document = hooks_core::LayerDocument { inactive: None, ..source.document.clone() };
         let snapshot = hooks_core::Snapshot::build(
             vec![document],
-            &hooks_core::SnapshotOptions { profile: setup.profile, ..Default::default() },
+            &hooks_core::snapshot::SnapshotOptions { profile: setup.profile, ..Default::default() },
         );
         let handlers: Vec<&Handler> = snapshot.handlers().iter().collect();
         shown.write_all(list::table(&handlers, &cx.env.cwd, style, list::Fit::Wrap).as_bytes())?;

@@ -17,7 +17,12 @@ use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, Signal, kill_process_group};
 
-use hooks_core::{Dispatch, JobKind, JobOutput, Program, RawOutput, Termination};
+use hooks_core::{
+    Dispatch,
+    dispatch::{JobKind, JobOutput},
+    output::{RawOutput, Termination},
+    snapshot::Program,
+};
 use serde_json::Value;
 
 /// Runs every job of `dispatch` with `path` as the handlers' `PATH` and `cwd` as their
@@ -56,7 +61,12 @@ pub fn run(dispatch: &mut Dispatch, path: &str, cwd: &Path) {
     }
 }
 
-fn run_process(program: &Program, job: &hooks_core::Job, path: &str, cwd: &Path) -> RawOutput {
+fn run_process(
+    program: &Program,
+    job: &hooks_core::dispatch::Job,
+    path: &str,
+    cwd: &Path,
+) -> RawOutput {
     let mut cmd = match program {
         Program::Command(c) => {
             let mut cmd = Command::new("/bin/sh");

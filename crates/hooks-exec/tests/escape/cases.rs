@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use hooks_core::Termination;
+use hooks_core::output::Termination;
 use hooks_exec::run_process;
 
 use crate::support::{Recorded, TempDir, fake, read_recorded, survivors_after};

@@ -1,7 +1,7 @@
 //! http handlers end to end (CLAUDE-CODE.md 7, 14): a real server on 127.0.0.1, the
 //! claude-code profile, the session sending the requests.
 
-use hooks_core::{CommonDefaults, Event, HttpPolicy, Invocation, Profile};
+use hooks_core::{Event, Invocation, Profile, payload::CommonDefaults, policy::HttpPolicy};
 use hooks_exec::{Fired, Session, SessionOptions};
 use hooks_tests::http::{Route, Server};
 use serde_json::{Value, json};

@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use hooks_core::{Profile, Snapshot, SnapshotOptions};
+use hooks_core::{Profile, Snapshot, snapshot::SnapshotOptions};
 use hooks_plugins::*;
 
 use crate::support::*;

@@ -6,7 +6,10 @@
 //! Requests and notifications also deserialize (a Rust host can use them as they are);
 //! responses only serialize, as the engine values they carry (`Decision`, `Effect`) do.
 
-use hooks_core::{AsyncResult, Diagnostic, Event, Rewake};
+use hooks_core::{
+    Diagnostic, Event,
+    background::{AsyncResult, Rewake},
+};
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
@@ -196,7 +199,7 @@ pub enum HostKindName {
 }
 
 impl HostKindName {
-    /// The kind's name, as [`hooks_core::HostRequest::kind_name`] gives it.
+    /// The kind's name, as [`hooks_core::dispatch::HostRequest::kind_name`] gives it.
     pub fn name(self) -> &'static str {
         match self {
             HostKindName::Prompt => "prompt",
