@@ -33,7 +33,7 @@ const CORE_ROOT_LIMIT: usize = 35;
 const TRACKED_FILE_LIMIT: u64 = 1024 * 1024;
 
 /// Runs every check and reports all failures at once.
-pub fn run(root: &Path) -> Result<(), String> {
+pub(crate) fn run(root: &Path) -> Result<(), String> {
     let mut problems = Vec::new();
     for dir in ["crates", "xtask"] {
         walk(&root.join(dir), &mut |path| {

@@ -116,7 +116,7 @@ pub(crate) struct Ctx<'a> {
 
 impl Ctx<'_> {
     /// Writes a `-v` line on stderr.
-    pub fn verbose(&mut self, level: u8, line: impl std::fmt::Display) {
+    pub(crate) fn verbose(&mut self, level: u8, line: impl std::fmt::Display) {
         if self.global.verbose >= level {
             let line = hooks_plugins::redact_text(&line.to_string());
             let _ = writeln!(self.err, "{} {line}", self.err_style.dim("hooks:"));
@@ -126,7 +126,7 @@ impl Ctx<'_> {
     /// The session debug log `-v` (each handler's launch, exit, timing, first stderr
     /// lines) and `-vv` (also the stdin bytes and full outputs) ask for, and the receiving
     /// end of its lines, which the command writes with [`Ctx::debug_line`] as they come.
-    pub fn debug_log(&self) -> (Option<DebugSink>, mpsc::UnboundedReceiver<String>) {
+    pub(crate) fn debug_log(&self) -> (Option<DebugSink>, mpsc::UnboundedReceiver<String>) {
         let (tx, rx) = mpsc::unbounded_channel();
         let level = match self.global.verbose {
             0 => return (None, rx),
@@ -140,19 +140,19 @@ impl Ctx<'_> {
     }
 
     /// Writes one line of the debug log on stderr (already escaped by the session).
-    pub fn debug_line(err: &mut dyn Write, style: Style, line: &str) {
+    pub(crate) fn debug_line(err: &mut dyn Write, style: Style, line: &str) {
         let _ = writeln!(err, "{} {line}", style.dim("hooks:"));
     }
 
     /// Writes a warning line on stderr.
-    pub fn warn(&mut self, line: impl std::fmt::Display) {
+    pub(crate) fn warn(&mut self, line: impl std::fmt::Display) {
         let line = hooks_plugins::redact_text(&line.to_string());
         let _ = writeln!(self.err, "{} {line}", self.err_style.yellow_bold("warning:"));
     }
 
     /// Reads the answer to a confirmation prompt: one line of stdin, at most 4 KiB, read a
     /// byte at a time so nothing past the line is consumed.
-    pub fn read_answer(&mut self) -> std::io::Result<String> {
+    pub(crate) fn read_answer(&mut self) -> std::io::Result<String> {
         let mut line = Vec::new();
         let mut byte = [0u8; 1];
         while line.len() < 4096 && self.stdin.read(&mut byte)? == 1 && byte[0] != b'\n' {

@@ -367,24 +367,25 @@ const HANDLER_KEYS: &[&str] = &[
 
 /// Reference detail texts (pydantic's wording, as the reference shows them).
 pub(crate) mod detail {
-    pub const REQUIRED: &str = "Field required";
-    pub const STRING: &str = "Input should be a valid string";
-    pub const LIST: &str = "Input should be a valid list";
-    pub const NUMBER: &str = "Input should be a valid number";
-    pub const BOOLEAN: &str = "Input should be a valid boolean";
-    pub const FINITE: &str = "Input should be a finite number";
-    pub const POSITIVE: &str = "Input should be greater than 0";
-    pub const HANDLER_OBJECT: &str =
+    pub(crate) const REQUIRED: &str = "Field required";
+    pub(crate) const STRING: &str = "Input should be a valid string";
+    pub(crate) const LIST: &str = "Input should be a valid list";
+    pub(crate) const NUMBER: &str = "Input should be a valid number";
+    pub(crate) const BOOLEAN: &str = "Input should be a valid boolean";
+    pub(crate) const FINITE: &str = "Input should be a finite number";
+    pub(crate) const POSITIVE: &str = "Input should be greater than 0";
+    pub(crate) const HANDLER_OBJECT: &str =
         "Input should be a valid dictionary or instance of CommandHandlerSpec";
-    pub const ARGV_EMPTY: &str =
+    pub(crate) const ARGV_EMPTY: &str =
         "Value error, argv must be a non-empty list of strings when provided.";
-    pub const ARGV0_BLANK: &str = "Value error, argv[0] must be a non-empty executable path.";
+    pub(crate) const ARGV0_BLANK: &str =
+        "Value error, argv[0] must be a non-empty executable path.";
     /// Ours: `argv` and `args` name the program twice (CLAUDE-CODE.md 6.1).
-    pub const ARGV_WITH_ARGS: &str = "Value error, argv and args cannot be used together.";
+    pub(crate) const ARGV_WITH_ARGS: &str = "Value error, argv and args cannot be used together.";
     /// Ours: the values of `shell` (CLAUDE-CODE.md 6.1).
-    pub const SHELL: &str = "Input should be 'bash' or 'powershell'";
+    pub(crate) const SHELL: &str = "Input should be 'bash' or 'powershell'";
     /// Ours: the reference accepts a blank command and fails it at run time.
-    pub const COMMAND_BLANK: &str = "Value error, command must not be blank.";
+    pub(crate) const COMMAND_BLANK: &str = "Value error, command must not be blank.";
 }
 
 /// Collects diagnostics for one document and validates its parts.

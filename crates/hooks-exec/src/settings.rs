@@ -392,7 +392,7 @@ pub(crate) struct Seen(BTreeMap<PathBuf, ()>);
 
 impl Seen {
     /// True the first time `path` (canonical when it exists) is offered.
-    pub fn first(&mut self, path: &Path) -> bool {
+    pub(crate) fn first(&mut self, path: &Path) -> bool {
         let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
         self.0.insert(key, ()).is_none()
     }

@@ -9,7 +9,7 @@ pub(crate) mod migrate;
 pub(crate) mod plugin;
 pub(crate) mod receipts;
 pub(crate) mod run;
-pub mod schema;
+pub(crate) mod schema;
 pub(crate) mod serve;
 pub(crate) mod test;
 pub(crate) mod trust;

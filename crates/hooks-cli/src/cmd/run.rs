@@ -86,7 +86,7 @@ pub(crate) struct RunOutput<'a> {
 impl<'a> RunOutput<'a> {
     /// The output for a fired event; `tool_name` is the invocation's (tool events), for
     /// the PermissionRequest attribution.
-    pub fn new(
+    pub(crate) fn new(
         fired: &'a Fired,
         load_diagnostics: &'a [Diagnostic],
         payload_diagnostics: &'a [Diagnostic],

@@ -27,7 +27,7 @@ use serde_json::Value;
 
 /// Runs every job of `dispatch` with `path` as the handlers' `PATH` and `cwd` as their
 /// working folder; the raw results come back in the order the jobs finished.
-pub fn run_jobs(dispatch: &Dispatch, path: &str, cwd: &Path) -> Vec<(usize, JobOutput)> {
+pub(super) fn run_jobs(dispatch: &Dispatch, path: &str, cwd: &Path) -> Vec<(usize, JobOutput)> {
     let (tx, rx) = mpsc::channel();
     std::thread::scope(|scope| {
         for job in dispatch.jobs() {
@@ -52,7 +52,7 @@ pub fn run_jobs(dispatch: &Dispatch, path: &str, cwd: &Path) -> Vec<(usize, JobO
 
 /// Runs the jobs and accepts their results in finish order. A background job's result
 /// never reaches the decision (CLAUDE-CODE.md 9.1), so it is not given to the dispatch.
-pub fn run(dispatch: &mut Dispatch, path: &str, cwd: &Path) {
+pub(super) fn run(dispatch: &mut Dispatch, path: &str, cwd: &Path) {
     for (index, output) in run_jobs(dispatch, path, cwd) {
         if dispatch.is_background(index) {
             continue;
@@ -152,7 +152,7 @@ fn raw(termination: Termination, stdout: Vec<u8>, stderr: Vec<u8>) -> RawOutput 
 /// `tests/golden/generate.py` gives the reference): a script that reads its stdin, prints
 /// the recorded stdout and stderr, then exits with the recorded status, sleeps past its
 /// timeout, or kills itself with the recorded signal.
-pub fn write_programs(case: &Value, bin: &Path) {
+pub(super) fn write_programs(case: &Value, bin: &Path) {
     std::fs::create_dir_all(bin).expect("make the bin folder");
     let mut programs = std::collections::BTreeMap::new();
     for list in case["expected"]["handlers"].as_object().expect("handlers").values() {

@@ -13,7 +13,7 @@ use crate::support::*;
 
 /// A hook document with one valid handler (line 5), a handler without `command` (line 6)
 /// and a group with a matcher that is not a regular expression (line 7).
-pub const MIXED: &str = r#"{
+pub(crate) const MIXED: &str = r#"{
   "description": "one good hook, two bad entries",
   "hooks": {
     "PreToolUse": [

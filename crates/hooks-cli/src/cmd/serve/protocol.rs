@@ -37,7 +37,7 @@ pub(crate) const INTERNAL_ERROR: i64 = -32603;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 #[schemars(rename = "id")]
-pub enum Id {
+pub(crate) enum Id {
     /// A string id.
     String(String),
     /// A number id.
@@ -47,11 +47,11 @@ pub enum Id {
 /// A JSON number as the text the host wrote (valid JSON number syntax, any size or
 /// precision).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NumberText(String);
+pub(crate) struct NumberText(String);
 
 impl NumberText {
     /// `text` when it is one JSON number (`-0`, `1.50`, `1e400`, any number of digits).
-    pub fn new(text: &str) -> Option<NumberText> {
+    pub(crate) fn new(text: &str) -> Option<NumberText> {
         let raw: Box<RawValue> = serde_json::from_str(text.trim()).ok()?;
         let raw = raw.get();
         raw.starts_with(|c: char| c == '-' || c.is_ascii_digit())
@@ -59,7 +59,7 @@ impl NumberText {
     }
 
     /// The number's text.
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         &self.0
     }
 }
@@ -106,7 +106,7 @@ impl Id {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 #[schemars(inline)]
-pub enum Method {
+pub(crate) enum Method {
     // Variants without doc comments: the schema is a plain `enum` of the names.
     #[allow(missing_docs)]
     Event,
@@ -136,7 +136,7 @@ pub enum Method {
         }
     ])
 )]
-pub struct RequestLine {
+pub(crate) struct RequestLine {
     /// Chosen by the host; echoed in the response.
     pub id: Id,
     /// What to do.
@@ -150,7 +150,7 @@ pub struct RequestLine {
 /// The params of an `event` request.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(rename = "event_params")]
-pub struct EventParams {
+pub(crate) struct EventParams {
     /// The event to fire.
     #[schemars(schema_with = "event_names")]
     pub event: Event,
@@ -168,7 +168,7 @@ pub struct EventParams {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "session_params")]
-pub struct SessionParams {
+pub(crate) struct SessionParams {
     /// Environment variable names that reach handlers even when they look like
     /// credentials (exact, case-sensitive), as `--allow-env` gives them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -189,7 +189,7 @@ pub struct SessionParams {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 #[schemars(inline)]
-pub enum HostKindName {
+pub(crate) enum HostKindName {
     #[allow(missing_docs)]
     Prompt,
     #[allow(missing_docs)]
@@ -200,7 +200,7 @@ pub enum HostKindName {
 
 impl HostKindName {
     /// The kind's name, as [`hooks_core::dispatch::HostRequest::kind_name`] gives it.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             HostKindName::Prompt => "prompt",
             HostKindName::Agent => "agent",
@@ -212,7 +212,7 @@ impl HostKindName {
 /// The method of a [`HostHandlerCall`]: always `host_handler`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[schemars(inline)]
-pub enum HostHandlerMethod {
+pub(crate) enum HostHandlerMethod {
     #[allow(missing_docs)]
     #[serde(rename = "host_handler")]
     HostHandler,
@@ -225,7 +225,7 @@ pub enum HostHandlerMethod {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "host_handler_request")]
-pub struct HostHandlerCall {
+pub(crate) struct HostHandlerCall {
     /// Chosen by the engine (`host-1`, `host-2`, ...); the reply carries it.
     pub id: String,
     /// `host_handler`.
@@ -243,7 +243,7 @@ pub struct HostHandlerCall {
     rename = "host_reply",
     extend("oneOf" = [{"required": ["result"]}, {"required": ["error"]}])
 )]
-pub struct HostReply {
+pub(crate) struct HostReply {
     /// The `host_handler` request's id.
     pub id: String,
     /// The reply: `{"ok": true}`, `{"ok": false, "reason", "impossible"?}` for prompt and
@@ -260,7 +260,7 @@ pub struct HostReply {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "host_reply_error")]
-pub struct HostReplyError {
+pub(crate) struct HostReplyError {
     /// What went wrong, for people.
     pub message: String,
 }
@@ -269,7 +269,7 @@ pub struct HostReplyError {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "host_handler_cancelled_params")]
-pub struct HostCancelled {
+pub(crate) struct HostCancelled {
     /// The `host_handler` request the engine no longer waits for.
     pub id: String,
 }
@@ -336,7 +336,7 @@ pub(crate) enum Response<'a> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "error_response")]
-pub struct ErrorResponse {
+pub(crate) struct ErrorResponse {
     /// The request's id; `null` when none could be read (or an event task failed).
     pub id: Option<Id>,
     /// What went wrong.
@@ -354,7 +354,7 @@ impl ErrorResponse {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "error")]
-pub struct ErrorBody {
+pub(crate) struct ErrorBody {
     /// -32700 not JSON, -32600 not a request, -32601 unknown method, -32602 bad params,
     /// -32603 internal.
     #[schemars(extend("enum" = [-32700, -32600, -32601, -32602, -32603]))]
@@ -414,7 +414,7 @@ pub(crate) struct SessionSet<'a> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "method", content = "params", rename_all = "lowercase", deny_unknown_fields)]
 #[schemars(rename = "notification")]
-pub enum Notification {
+pub(crate) enum Notification {
     /// The status line a host may show.
     Status(StatusParams),
     /// A background handler finished, timed out or was cancelled (CLAUDE-CODE.md 9.1):
@@ -434,7 +434,7 @@ pub enum Notification {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "status_params")]
-pub struct StatusParams {
+pub(crate) struct StatusParams {
     /// The `statusMessage` of the most recently started running handler, or `Running
     /// {Event} hook…`; `""` when the last one ends.
     pub text: String,
