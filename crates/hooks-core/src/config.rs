@@ -340,6 +340,11 @@ pub(crate) fn parse_hooks_member(
     }
 }
 
+/// The member `key` of a handler object, unless absent or `null`.
+fn present<'a>(h: &'a Spanned, key: &str) -> Option<&'a JsonMember> {
+    h.get(key).filter(|m| !m.value.value.is_null())
+}
+
 /// Keys allowed at the root of a document.
 const ROOT_KEYS: &[&str] = &["hooks", "$schema"];
 /// Keys allowed at the root of a plugin hook document (CLAUDE-CODE.md 2.1: a
@@ -623,12 +628,47 @@ impl<'s> Loader<'s> {
             None => self.members(members, field, Some(HANDLER_KEYS)),
         };
         let errors_before = self.error_count();
-        let present = |key: &str| h.get(key).filter(|m| !m.value.value.is_null());
 
         self.handler_type_name(field, h);
         let kind = typed.map(|ty| self.typed_fields(field, ty, h)).unwrap_or_default();
         let command_type = typed.is_none();
+        let (command, argv, args) = self.handler_program(field, h, command_type);
+        let (shell, once) = self.handler_shell_once(field, h, command_type);
+        let timeout = self.handler_timeout(field, h);
+        let status_message = self.handler_status_message(field, h);
+        let background = self.handler_background(field, h, command_type);
+        let if_condition = present(h, "if").and_then(|m| self.if_condition(&join(field, "if"), m));
 
+        if self.error_count() > errors_before {
+            return None;
+        }
+        Some(HandlerConfig {
+            command,
+            argv,
+            args,
+            shell,
+            once,
+            timeout,
+            status_message,
+            if_condition,
+            legacy: None,
+            background,
+            kind,
+            field: field.to_owned(),
+            position: Some(h.pos),
+        })
+    }
+
+    /// A command handler's program: `command`, `argv` and `args` (for other types, none),
+    /// with the checks between them (`argv` with `args`, a missing program, an exec-form
+    /// command with whitespace).
+    fn handler_program(
+        &mut self,
+        field: &str,
+        h: &Spanned,
+        command_type: bool,
+    ) -> (Option<String>, Option<Vec<String>>, Option<Vec<String>>) {
+        let present = |key: &str| present(h, key);
         let command = match present("command").filter(|_| command_type) {
             None => None,
             Some(m) => match m.value.value.as_str() {
@@ -674,6 +714,17 @@ impl<'s> Loader<'s> {
                 );
             }
         }
+        (command, argv, args)
+    }
+
+    /// A command handler's `shell` and `once` (for other types, none).
+    fn handler_shell_once(
+        &mut self,
+        field: &str,
+        h: &Spanned,
+        command_type: bool,
+    ) -> (Option<Shell>, Option<bool>) {
+        let present = |key: &str| present(h, key);
         let shell =
             present("shell").filter(|_| command_type).and_then(|m| match m.value.value.as_str() {
                 Some("bash") => Some(Shell::Bash),
@@ -690,8 +741,12 @@ impl<'s> Loader<'s> {
                 None
             }
         });
+        (shell, once)
+    }
 
-        let timeout = present("timeout").and_then(|m| {
+    /// A handler's `timeout`: a finite positive number of seconds.
+    fn handler_timeout(&mut self, field: &str, h: &Spanned) -> Option<f64> {
+        present(h, "timeout").and_then(|m| {
             let f = join(field, "timeout");
             match &m.value.value {
                 JsonValue::Number(n) => {
@@ -711,8 +766,13 @@ impl<'s> Loader<'s> {
                     None
                 }
             }
-        });
+        })
+    }
 
+    /// A handler's `statusMessage` (or `status_message`; with both, `statusMessage` is used
+    /// and the other is a `duplicate_key` warning).
+    fn handler_status_message(&mut self, field: &str, h: &Spanned) -> Option<String> {
+        let present = |key: &str| present(h, key);
         let status_member = match (present("statusMessage"), present("status_message")) {
             (Some(camel), Some(snake)) => {
                 let p = camel.key_pos;
@@ -730,14 +790,19 @@ impl<'s> Loader<'s> {
             }
             (camel, snake) => camel.or(snake),
         };
-        let status_message = status_member.and_then(|m| match m.value.value.as_str() {
+        status_member.and_then(|m| match m.value.value.as_str() {
             Some(s) => Some(s.to_owned()),
             None => {
                 self.invalid(&join(field, &m.key), detail::STRING, m.value.pos);
                 None
             }
-        });
+        })
+    }
 
+    /// A command handler's background keys: `async`, `asyncRewake`, `rewakeMessage`,
+    /// `rewakeSummary` (for other types, none).
+    fn handler_background(&mut self, field: &str, h: &Spanned, command_type: bool) -> AsyncSpec {
+        let present = |key: &str| present(h, key);
         let mut background = AsyncSpec::default();
         if let Some(m) = present("async").filter(|_| command_type) {
             match m.value.value {
@@ -767,27 +832,7 @@ impl<'s> Loader<'s> {
                 }
             }
         }
-
-        let if_condition = present("if").and_then(|m| self.if_condition(&join(field, "if"), m));
-
-        if self.error_count() > errors_before {
-            return None;
-        }
-        Some(HandlerConfig {
-            command,
-            argv,
-            args,
-            shell,
-            once,
-            timeout,
-            status_message,
-            if_condition,
-            legacy: None,
-            background,
-            kind,
-            field: field.to_owned(),
-            position: Some(h.pos),
-        })
+        background
     }
 
     /// Validates an `if` value (CLAUDE-CODE.md 6.3): a string holding one rule. A rule that
