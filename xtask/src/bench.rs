@@ -11,7 +11,7 @@ use std::process::Command;
 
 /// Options of `cargo xtask bench`.
 #[derive(Debug, Default)]
-pub struct Options {
+pub(crate) struct Options {
     /// `--quick`: the CI smoke run.
     pub quick: bool,
     /// `--only WORD`: section filters handed to the suite.
@@ -20,7 +20,7 @@ pub struct Options {
 
 impl Options {
     /// Parses the arguments after `bench`.
-    pub fn parse(args: &[String]) -> Result<Options, String> {
+    pub(crate) fn parse(args: &[String]) -> Result<Options, String> {
         let mut options = Options::default();
         let mut args = args.iter();
         while let Some(arg) = args.next() {
@@ -38,7 +38,7 @@ impl Options {
 }
 
 /// Runs the suite.
-pub fn run(root: &Path, options: &Options) -> Result<(), String> {
+pub(crate) fn run(root: &Path, options: &Options) -> Result<(), String> {
     let quick = options.quick;
     for line in machine() {
         println!("{line}");
@@ -63,7 +63,7 @@ pub fn run(root: &Path, options: &Options) -> Result<(), String> {
 }
 
 /// The machine, one line per fact: CPU model, cores, memory, kernel, rustc, load.
-pub fn machine() -> Vec<String> {
+pub(crate) fn machine() -> Vec<String> {
     let read = |p: &str| std::fs::read_to_string(p).unwrap_or_default();
     let cpuinfo = read("/proc/cpuinfo");
     let field = |text: &str, name: &str| {

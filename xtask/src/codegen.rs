@@ -14,7 +14,7 @@ use std::path::Path;
 
 /// Whether to write the files or only compare them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
+pub(crate) enum Mode {
     /// Write changed files, remove unexpected ones.
     Write,
     /// Report differences and fail when there are any.
@@ -50,7 +50,7 @@ fn is_man_page(name: &str) -> bool {
 }
 
 /// Runs codegen under `root` (the workspace root).
-pub fn run(root: &Path, mode: Mode) -> Result<(), String> {
+pub(crate) fn run(root: &Path, mode: Mode) -> Result<(), String> {
     let dir = root.join("schemas");
     let files = generated()?;
     let mut problems = Vec::new();

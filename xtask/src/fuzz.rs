@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use hooks_core::fuzzing::output_seed;
-use hooks_core::{RawOutput, Termination};
+use hooks_core::output::{RawOutput, Termination};
 use serde_json::Value;
 
 /// Seconds a run lasts when `--seconds` is not given.
@@ -22,7 +22,7 @@ const DEFAULT_SECONDS: u64 = 60;
 const RSS_LIMIT_MB: u32 = 2048;
 
 /// Parses the arguments after `fuzz` and runs the target.
-pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
+pub(crate) fn run(root: &Path, args: &[String]) -> Result<(), String> {
     let targets = targets(root)?;
     let usage =
         || format!("usage: cargo xtask fuzz TARGET [--seconds N]; targets: {}", targets.join(", "));
@@ -73,7 +73,7 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
 }
 
 /// The fuzz targets: the `[[bin]]` names of `fuzz/Cargo.toml`, in file order.
-pub fn targets(root: &Path) -> Result<Vec<String>, String> {
+pub(crate) fn targets(root: &Path) -> Result<Vec<String>, String> {
     let path = root.join("fuzz/Cargo.toml");
     let text = fs::read_to_string(&path)
         .map_err(|e| format!("fuzz: cannot read {}: {e}", path.display()))?;

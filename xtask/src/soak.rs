@@ -30,7 +30,7 @@ const ANSWER_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Command-line options.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Options {
+pub(crate) struct Options {
     /// Requests to send.
     pub requests: usize,
     /// Seed of the random choices (default: from the clock).
@@ -39,7 +39,7 @@ pub struct Options {
 
 impl Options {
     /// Parses `[--requests N] [--seed S]`.
-    pub fn parse(args: &[String]) -> Result<Options, String> {
+    pub(crate) fn parse(args: &[String]) -> Result<Options, String> {
         let mut options = Options { requests: 10_000, seed: None };
         let mut it = args.iter();
         while let Some(arg) = it.next() {
@@ -224,7 +224,7 @@ impl Rng {
 }
 
 /// Builds `hooks` (release) and runs the soak.
-pub fn run(root: &Path, options: &Options) -> Result<(), String> {
+pub(crate) fn run(root: &Path, options: &Options) -> Result<(), String> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let status = Command::new(cargo)
         .current_dir(root)

@@ -2,8 +2,12 @@
 //!
 //! - every Rust source file under `crates/` and `xtask/` starts with a `//!` doc comment;
 //! - `hooks-core` depends only on its allow-list and uses no I/O APIs;
-//! - `hooks-exec`'s `lib.rs` names every re-export (no `pub use module::*`), so its public
-//!   API is exactly the list written there;
+//! - no crate re-exports a glob (no `pub use module::*` in any source file), so every public
+//!   API is exactly the list written in its files;
+//! - `hooks-core`'s root exports at most [`CORE_ROOT_LIMIT`] names (each `pub use` name and
+//!   each `pub mod`): the front door of ARCHITECTURE.md, the rest through the modules;
+//! - no crate has an import circle: files that import each other in a loop (the graph and
+//!   its rules are in [`imports`]);
 //! - no file git tracks is over [`TRACKED_FILE_LIMIT`]: build outputs (an extension module
 //!   `maturin develop` leaves beside the Python package, a binary) are made again, never
 //!   committed;
@@ -15,6 +19,8 @@
 use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::Path;
+
+mod imports;
 
 /// Dependencies hooks-core may have (normal, non-dev). `url` is the WHATWG parser the HTTP
 /// client uses: the http policy reads URLs with it (no I/O). `strsim`: the edit distance of
@@ -36,11 +42,14 @@ const OUTSIDE_DOCS: &[&str] = &[
     concat!("../", "shared"),
 ];
 
+/// The most names (`pub use` names and `pub mod`s) `hooks-core`'s `lib.rs` may export.
+const CORE_ROOT_LIMIT: usize = 35;
+
 /// The largest file the repository may track, in bytes.
 const TRACKED_FILE_LIMIT: u64 = 1024 * 1024;
 
 /// Runs every check and reports all failures at once.
-pub fn run(root: &Path) -> Result<(), String> {
+pub(crate) fn run(root: &Path) -> Result<(), String> {
     let mut problems = Vec::new();
     for dir in ["crates", "xtask"] {
         walk(&root.join(dir), &mut |path| {
@@ -55,10 +64,45 @@ pub fn run(root: &Path) -> Result<(), String> {
             check_core_io(path, &mut problems);
         }
     });
-    check_explicit_exports(&root.join("crates/hooks-exec/src/lib.rs"), &mut problems);
+    for dir in ["crates", "xtask"] {
+        walk(&root.join(dir), &mut |path| {
+            if path.extension().is_some_and(|e| e == "rs") && !is_test_file(path) {
+                check_explicit_exports(path, &mut problems);
+            }
+        });
+    }
+    check_core_root(&root.join("crates/hooks-core/src/lib.rs"), &mut problems);
+    check_import_cycles(root, &mut problems);
     check_tracked_sizes(root, &mut problems);
     check_citations(root, &mut problems);
     if problems.is_empty() { Ok(()) } else { Err(problems.join("\n")) }
+}
+
+/// The crate roots whose file import graph must have no circle: every library and binary
+/// root of the workspace's crates.
+fn crate_roots(root: &Path) -> Vec<std::path::PathBuf> {
+    let mut dirs: Vec<_> = fs::read_dir(root.join("crates"))
+        .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    dirs.sort();
+    dirs.push(root.join("xtask"));
+    dirs.push(root.join("tests"));
+    let files = ["src/lib.rs", "src/main.rs"];
+    dirs.iter().flat_map(|dir| files.map(|f| dir.join(f))).filter(|p| p.is_file()).collect()
+}
+
+/// Each crate's file import graph has no circle; a circle is named by its files in order.
+fn check_import_cycles(root: &Path, problems: &mut Vec<String>) {
+    for crate_root in crate_roots(root) {
+        for circle in imports::Graph::of_crate(&crate_root, root).cycles() {
+            problems.push(format!(
+                "import circle: {} -> {}; move what they share into the lower file or a leaf \
+                 module",
+                circle.join(" -> "),
+                circle[0]
+            ));
+        }
+    }
 }
 
 /// Every file `git ls-files` lists is at most [`TRACKED_FILE_LIMIT`] bytes (outside a git
@@ -152,12 +196,37 @@ fn check_core_io(path: &Path, problems: &mut Vec<String>) {
     }
 }
 
+/// `hooks-core`'s crate root exports at most [`CORE_ROOT_LIMIT`] names.
+fn check_core_root(path: &Path, problems: &mut Vec<String>) {
+    let Ok(text) = fs::read_to_string(path) else {
+        problems.push(format!("{}: unreadable", path.display()));
+        return;
+    };
+    problems.extend(core_root_problem(&text).map(|p| format!("{}: {p}", path.display())));
+}
+
+/// The problem with a crate root exporting more than [`CORE_ROOT_LIMIT`] names, if it does.
+fn core_root_problem(text: &str) -> Option<String> {
+    let names = imports::root_exports(text);
+    (names.len() > CORE_ROOT_LIMIT).then(|| {
+        format!(
+            "{} names at the crate root (`pub use` names and `pub mod`s), at most \
+             {CORE_ROOT_LIMIT}: keep what a host needs most there, reach the rest through its \
+             module ({})",
+            names.len(),
+            names.join(", ")
+        )
+    })
+}
+
 fn check_explicit_exports(path: &Path, problems: &mut Vec<String>) {
     let Ok(text) = fs::read_to_string(path) else {
         problems.push(format!("{}: unreadable", path.display()));
         return;
     };
-    for line in glob_reexports(&text) {
+    // Test modules (after `#[cfg(test)]`) re-export nothing; their texts may spell one.
+    let lib = text.split("#[cfg(test)]").next().unwrap_or("");
+    for line in glob_reexports(lib) {
         problems.push(format!(
             "{}:{line}: glob re-export; list the names hosts use (`pub use module::{{A, b}}`)",
             path.display()
@@ -335,9 +404,19 @@ fn heading_slug(heading: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::{
-        DocLink, OUTSIDE_DOCS, doc_links, glob_reexports, heading_slug, outside_citations,
-        page_anchors,
+        CORE_ROOT_LIMIT, DocLink, OUTSIDE_DOCS, core_root_problem, doc_links, glob_reexports,
+        heading_slug, outside_citations, page_anchors,
     };
+
+    #[test]
+    fn a_root_over_the_limit_is_refused() {
+        let names: Vec<String> = (0..CORE_ROOT_LIMIT).map(|n| format!("N{n}")).collect();
+        let at_limit = format!("pub use a::{{{}}};\n", names.join(", "));
+        assert_eq!(core_root_problem(&at_limit), None);
+        let over = format!("{at_limit}pub mod one_more;\n");
+        let problem = core_root_problem(&over).unwrap_or_default();
+        assert!(problem.starts_with("36 names at the crate root"), "{problem}");
+    }
 
     #[test]
     fn glob_reexports_are_found_with_their_lines() {

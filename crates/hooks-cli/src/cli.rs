@@ -18,7 +18,7 @@ Exit codes:
 
 /// The environment variables the command reads, as shown by `hooks --help` (and the man
 /// page's ENVIRONMENT section).
-pub const ENVIRONMENT: &str = "\
+pub(crate) const ENVIRONMENT: &str = "\
 Environment:
   DEEPAGENTS_HOME   the home folder when --home is not given [default: ~/.deepagents]
   HOME              locates ~/.deepagents

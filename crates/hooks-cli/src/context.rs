@@ -1,11 +1,12 @@
-//! Entry points and the per-run context: arguments, streams, environment, exit codes.
+//! The per-run context every command works with: streams, environment, global options;
+//! the arguments parsed into it, and the exit code.
 //!
 //! Every command returns `anyhow::Result<i32>`; [`exit_code`] is the one place an error
-//! becomes an exit status (1) and a message on stderr.
+//! becomes an exit status (1) and a message on stderr. Nothing here names a command (the
+//! entry points in `entry.rs` do), so every command may use this module.
 
-use std::ffi::{OsStr, OsString};
-use std::io::{IsTerminal as _, Read, Write};
-use std::path::PathBuf;
+use std::ffi::OsString;
+use std::io::{Read, Write};
 use std::sync::Arc;
 
 use clap::Parser as _;
@@ -14,70 +15,22 @@ use hooks_exec::{DebugLevel, DebugSink};
 use tokio::sync::mpsc;
 
 use crate::cli::{Cli, Command, GlobalArgs};
-use crate::cmd;
 use crate::style::Style;
 use crate::terminal::{Guarded, Out};
 
-/// What the command sees of its process: environment variables, working directory, and
-/// which standard streams are terminals.
-#[derive(Debug, Clone, Default)]
-pub struct Env {
-    /// Environment variables, in order. Hook handlers inherit them (after scrubbing).
-    pub vars: Vec<(OsString, OsString)>,
-    /// The working directory.
-    pub cwd: PathBuf,
-    /// Standard input is a terminal (confirmation prompts are possible).
-    pub stdin_is_terminal: bool,
-    /// Standard output is a terminal (colours with `--color auto`).
-    pub stdout_is_terminal: bool,
-    /// Standard error is a terminal (status texts of `hooks run`).
-    pub stderr_is_terminal: bool,
-}
+// Commands take the environment from here, with the context.
+pub(crate) use crate::env::Env;
 
-impl Env {
-    /// The current process's environment, working directory and terminals.
-    pub fn capture() -> Env {
-        Env {
-            vars: std::env::vars_os().collect(),
-            cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/")),
-            stdin_is_terminal: std::io::stdin().is_terminal(),
-            stdout_is_terminal: std::io::stdout().is_terminal(),
-            stderr_is_terminal: std::io::stderr().is_terminal(),
-        }
-    }
-
-    /// The value of `name`, if set (the last definition wins).
-    pub fn var(&self, name: &str) -> Option<&OsStr> {
-        self.vars.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.as_os_str())
-    }
-}
-
-/// Runs `hooks` on the process's arguments, streams and environment; returns the exit code.
-///
-/// Unlike [`run_with`], this is the process itself: `hooks run` and `hooks serve` contain
-/// their handlers' descendants and catch termination signals (see `signals.rs`).
-pub fn run() -> i32 {
-    crate::signals::own_process();
-    let env = Env::capture();
-    let (stdin, stdout, stderr) = (std::io::stdin(), std::io::stdout(), std::io::stderr());
-    let mut stdout = stdout.lock();
-    let mut stderr = stderr.lock();
-    let code = run_with(std::env::args_os(), Box::new(stdin), &mut stdout, &mut stderr, &env);
-    crate::signals::release();
-    code
-}
-
-/// Runs `hooks` with explicit arguments (the first is the program name), streams and
-/// environment; returns the exit code. Nothing is read from the process's own environment,
-/// so tests drive the command in-process.
-///
-/// `stdin` is owned because `hooks serve` reads it on a thread of its own.
-pub fn run_with<I, T>(
+/// Parses `args` (the first is the program name), builds the [`Ctx`] and runs the parsed
+/// command with `command`; returns the exit code ([`crate::run_with`] is this with every
+/// command). Help and version requests print and exit 0, a parse error prints and exits 1.
+pub(crate) fn run_parsed<I, T>(
     args: I,
     stdin: Box<dyn Read + Send>,
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
     env: &Env,
+    command: impl FnOnce(&mut Ctx<'_>, &Command) -> anyhow::Result<i32>,
 ) -> i32
 where
     I: IntoIterator<Item = T>,
@@ -104,21 +57,7 @@ where
     let (mut out, mut err) = (Guarded::new(stdout), Guarded::new(stderr));
     let mut cx =
         Ctx { stdin, out: &mut out, err: &mut err, env, global: &cli.global, out_style, err_style };
-    let result = match &cli.command {
-        Command::Run(args) => cmd::run::run(&mut cx, args),
-        Command::Serve(args) => cmd::serve::run(&mut cx, args),
-        Command::List(args) => cmd::list::run(&mut cx, args),
-        Command::Validate(args) => cmd::validate::run(&mut cx, args),
-        Command::Receipts(args) => cmd::receipts::run(&mut cx, args),
-        Command::Doctor(args) => cmd::doctor::run(&mut cx, args),
-        Command::Trust(args) => cmd::trust::run(&mut cx, args),
-        Command::Migrate(args) => cmd::migrate::run(&mut cx, args),
-        Command::Schema(args) => cmd::schema::run(&mut cx, args),
-        Command::Test(args) => cmd::test::run(&mut cx, args),
-        Command::Plugin(c) => cmd::plugin::run(&mut cx, c),
-        Command::Marketplace(c) => cmd::marketplace::run(&mut cx, c),
-        Command::Completions(args) => cmd::completions::run(&mut cx, args),
-    };
+    let result = command(&mut cx, &cli.command);
     exit_code(result, cx.err, err_style)
 }
 
@@ -177,7 +116,7 @@ pub(crate) struct Ctx<'a> {
 
 impl Ctx<'_> {
     /// Writes a `-v` line on stderr.
-    pub fn verbose(&mut self, level: u8, line: impl std::fmt::Display) {
+    pub(crate) fn verbose(&mut self, level: u8, line: impl std::fmt::Display) {
         if self.global.verbose >= level {
             let line = hooks_plugins::redact_text(&line.to_string());
             let _ = writeln!(self.err, "{} {line}", self.err_style.dim("hooks:"));
@@ -187,7 +126,7 @@ impl Ctx<'_> {
     /// The session debug log `-v` (each handler's launch, exit, timing, first stderr
     /// lines) and `-vv` (also the stdin bytes and full outputs) ask for, and the receiving
     /// end of its lines, which the command writes with [`Ctx::debug_line`] as they come.
-    pub fn debug_log(&self) -> (Option<DebugSink>, mpsc::UnboundedReceiver<String>) {
+    pub(crate) fn debug_log(&self) -> (Option<DebugSink>, mpsc::UnboundedReceiver<String>) {
         let (tx, rx) = mpsc::unbounded_channel();
         let level = match self.global.verbose {
             0 => return (None, rx),
@@ -201,19 +140,19 @@ impl Ctx<'_> {
     }
 
     /// Writes one line of the debug log on stderr (already escaped by the session).
-    pub fn debug_line(err: &mut dyn Write, style: Style, line: &str) {
+    pub(crate) fn debug_line(err: &mut dyn Write, style: Style, line: &str) {
         let _ = writeln!(err, "{} {line}", style.dim("hooks:"));
     }
 
     /// Writes a warning line on stderr.
-    pub fn warn(&mut self, line: impl std::fmt::Display) {
+    pub(crate) fn warn(&mut self, line: impl std::fmt::Display) {
         let line = hooks_plugins::redact_text(&line.to_string());
         let _ = writeln!(self.err, "{} {line}", self.err_style.yellow_bold("warning:"));
     }
 
     /// Reads the answer to a confirmation prompt: one line of stdin, at most 4 KiB, read a
     /// byte at a time so nothing past the line is consumed.
-    pub fn read_answer(&mut self) -> std::io::Result<String> {
+    pub(crate) fn read_answer(&mut self) -> std::io::Result<String> {
         let mut line = Vec::new();
         let mut byte = [0u8; 1];
         while line.len() < 4096 && self.stdin.read(&mut byte)? == 1 && byte[0] != b'\n' {

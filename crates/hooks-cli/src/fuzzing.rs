@@ -2,7 +2,7 @@
 //! tests (`tests/fuzz_regressions.rs`). Not part of the stable API; compiled only with the
 //! `fuzzing` feature (and in this crate's unit tests).
 
-use hooks_core::{CommonDefaults, Invocation, Profile};
+use hooks_core::{Invocation, Profile, payload::CommonDefaults};
 use serde_json::Value;
 
 use crate::cmd::serve::{Request, parse_request};

@@ -5,7 +5,7 @@
 //! separate `hint` key and keeps `message` the library's text ([`diagnostic_json`]).
 
 use hooks_core::redact::redact_text;
-use hooks_core::{Diagnostic, codes};
+use hooks_core::{Diagnostic, diag::codes};
 use hooks_plugins::codes as plugin_codes;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Serializer;

@@ -28,7 +28,7 @@ use hooks_plugins::{
 };
 
 use crate::cli::{Capability, GlobalArgs};
-use crate::context::Env;
+use crate::env::Env;
 
 /// One `--plugin-dir` folder.
 #[derive(Debug, Clone)]
@@ -69,7 +69,7 @@ pub(crate) struct Setup {
 impl Setup {
     /// Resolves home, project and plugin folders. A bad home, a missing `--project` or
     /// `--plugin-dir` folder is an error.
-    pub fn new(global: &GlobalArgs, env: &Env) -> anyhow::Result<Setup> {
+    pub(crate) fn new(global: &GlobalArgs, env: &Env) -> anyhow::Result<Setup> {
         let profile = profile(global, env)?;
         // The claude-code home is `$CLAUDE_CONFIG_DIR`, else `~/.claude`
         // (docs/claude-code-contract.md#cc-1.3).
@@ -120,7 +120,7 @@ impl Setup {
     ///
     /// In the claude-code profile the installed plugins are ours and Claude Code's
     /// (docs/claude-code-contract.md#cc-12.1), enabled by [`Setup::claude_plugin_settings`].
-    pub fn plugin_layers(&self) -> (Vec<LayerDocument>, Vec<Diagnostic>) {
+    pub(crate) fn plugin_layers(&self) -> (Vec<LayerDocument>, Vec<Diagnostic>) {
         let (mut docs, mut diags) = match self.claude_layer_options() {
             Some(options) => claude_plugin_layers(&self.paths.home, &options),
             None => {
@@ -139,7 +139,7 @@ impl Setup {
 
     /// How the claude-code profile finds Claude Code's plugins and reads their settings;
     /// `None` in the deepagents profile (or without a home to find Claude Code's in).
-    pub fn claude_layer_options(&self) -> Option<ClaudeLayerOptions> {
+    pub(crate) fn claude_layer_options(&self) -> Option<ClaudeLayerOptions> {
         let claude_layers = self.profile.rules().layers == Layers::ClaudeSettings;
         let paths = self.claude.as_ref().filter(|_| claude_layers)?;
         Some(ClaudeLayerOptions {
@@ -156,7 +156,7 @@ impl Setup {
     /// (an untrusted project or local file says nothing); where they name no plugin,
     /// enablement falls back to our `plugin_state.json`, the marketplace entry and
     /// `plugin.json` (docs/claude-code-contract.md#cc-12.2).
-    pub fn claude_plugin_settings(&self) -> ClaudePluginSettings {
+    pub(crate) fn claude_plugin_settings(&self) -> ClaudePluginSettings {
         let grant =
             if self.trust_project_hooks { ProjectGrant::BytesAtStart } else { ProjectGrant::None };
         let summary = Sources::settings_summary(&self.paths, &self.load_request(grant));
@@ -174,7 +174,7 @@ impl Setup {
     /// `extraKnownMarketplaces`) of the profile's managed files, the ones sessions read
     /// (`--managed` and, under claude-code, its drop-ins); GitHub sources at
     /// `HOOKS_GITHUB_BASE` (default https://github.com) compare as `github` sources.
-    pub fn marketplace_policy(&self, env: &Env) -> hooks_plugins::MarketplacePolicy {
+    pub(crate) fn marketplace_policy(&self, env: &Env) -> hooks_plugins::MarketplacePolicy {
         let files = hooks_exec::managed_files(&self.load_request(ProjectGrant::None));
         let mut policy = hooks_plugins::MarketplacePolicy::from_managed_files(&files);
         policy.github_base = env.var("HOOKS_GITHUB_BASE").map(|v| v.to_string_lossy().into_owned());
@@ -182,7 +182,7 @@ impl Setup {
     }
 
     /// Session options for these settings: the host environment is `env`'s.
-    pub fn session_options(&self, global: &GlobalArgs, env: &Env) -> SessionOptions {
+    pub(crate) fn session_options(&self, global: &GlobalArgs, env: &Env) -> SessionOptions {
         let mut options = SessionOptions::new(self.cwd.clone());
         options.profile = self.profile;
         // claude-code applies every output of docs/claude-code-contract.md#cc-4.2 (11, capabilities
@@ -204,7 +204,7 @@ impl Setup {
 
     /// [`Setup::session_options`] with a host's own settings: the variables it lets
     /// through the credential scrubbing and the optional output fields it applies.
-    pub fn host_session_options(
+    pub(crate) fn host_session_options(
         &self,
         global: &GlobalArgs,
         env: &Env,
@@ -220,7 +220,7 @@ impl Setup {
     /// The sources a session would load now, through the same loader, grant and plugin
     /// documents as [`Setup::session_options`]; files that do not load (an untrusted
     /// project file, a disabled or tampered plugin) are among them, marked inactive.
-    pub fn sources(&self, global: &GlobalArgs) -> Sources {
+    pub(crate) fn sources(&self, global: &GlobalArgs) -> Sources {
         let (plugin_documents, plugin_diagnostics) = self.plugin_layers();
         let grant = if global.trust_project_hooks {
             ProjectGrant::BytesAtStart
@@ -233,14 +233,14 @@ impl Setup {
     }
 
     /// The request of a load of these settings, without plugin documents.
-    pub fn load_request(&self, grant: ProjectGrant) -> LoadRequest {
+    pub(crate) fn load_request(&self, grant: ProjectGrant) -> LoadRequest {
         LoadRequest {
             profile: self.profile,
             grant,
             project_file: None,
             plugin_documents: Vec::new(),
             plugin_diagnostics: Vec::new(),
-            http_policy: hooks_core::HttpPolicy::default(),
+            http_policy: hooks_core::policy::HttpPolicy::default(),
             start_dir: Some(self.cwd.clone()),
             user_home: self.user_home.clone(),
             managed_settings: self.managed.clone(),

@@ -16,6 +16,8 @@ mod cli;
 mod cmd;
 mod context;
 mod docs;
+mod entry;
+mod env;
 #[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub mod fuzzing;
@@ -31,5 +33,6 @@ pub use cli::{
     Cli, ColorChoice, Command, EXIT_CODES, GlobalArgs, MarketplaceCommand, PluginCommand,
 };
 pub use cmd::schema::{names as schema_names, schema};
-pub use context::{Env, run, run_with};
 pub use docs::{cli_reference, man_pages};
+pub use entry::{run, run_with};
+pub use env::Env;

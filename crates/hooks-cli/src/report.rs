@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 
 use hooks_core::redact::redact_text;
 use hooks_core::text::escape_control;
-use hooks_core::{Diagnostic, Severity};
+use hooks_core::{Diagnostic, diag::Severity};
 
 use crate::style::Style;
 
@@ -184,7 +184,7 @@ fn nth_line(text: &[u8], n: u32) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use hooks_core::codes;
+    use hooks_core::diag::codes;
 
     use super::*;
 
@@ -192,17 +192,13 @@ mod tests {
         let got = render(
             &d,
             text.map(str::as_bytes),
-            Style::for_stream(
-                crate::cli::ColorChoice::Never,
-                &crate::context::Env::default(),
-                false,
-            ),
+            Style::for_stream(crate::cli::ColorChoice::Never, &crate::env::Env::default(), false),
         );
         assert_eq!(got, expect);
     }
 
     fn at(d: Diagnostic, line: u32, column: u32) -> Diagnostic {
-        d.at(Some(hooks_core::Position { line, column }))
+        d.at(Some(hooks_core::diag::Position { line, column }))
     }
 
     #[test]
@@ -276,11 +272,7 @@ mod tests {
         let got = render(
             &at(d.clone(), 1, 5001),
             Some(line.as_bytes()),
-            Style::for_stream(
-                crate::cli::ColorChoice::Never,
-                &crate::context::Env::default(),
-                false,
-            ),
+            Style::for_stream(crate::cli::ColorChoice::Never, &crate::env::Env::default(), false),
         );
         let lines: Vec<&str> = got.lines().collect();
         let code = lines[3].strip_prefix("1 | ").unwrap();
@@ -296,7 +288,7 @@ mod tests {
                 Some(line.as_bytes()),
                 Style::for_stream(
                     crate::cli::ColorChoice::Never,
-                    &crate::context::Env::default(),
+                    &crate::env::Env::default(),
                     false,
                 ),
             );

@@ -7,7 +7,7 @@
 //! terminal is coloured and anything else is not.
 
 use crate::cli::ColorChoice;
-use crate::context::Env;
+use crate::env::Env;
 
 /// Whether to colour one output stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,7 +17,7 @@ pub(crate) struct Style {
 
 impl Style {
     /// The style for a stream, by the order in the module documentation.
-    pub fn for_stream(choice: ColorChoice, env: &Env, is_terminal: bool) -> Style {
+    pub(crate) fn for_stream(choice: ColorChoice, env: &Env, is_terminal: bool) -> Style {
         let no_color = env.var("NO_COLOR").is_some_and(|v| !v.is_empty());
         let forced = env.var("CLICOLOR_FORCE").is_some_and(|v| v != "0");
         let dumb = env.var("TERM").is_some_and(|v| v == "dumb");
@@ -32,7 +32,7 @@ impl Style {
     }
 
     /// No colour (files, reports).
-    pub fn plain() -> Style {
+    pub(crate) fn plain() -> Style {
         Style { enabled: false }
     }
 
@@ -41,37 +41,37 @@ impl Style {
     }
 
     /// Bold.
-    pub fn bold(self, text: &str) -> String {
+    pub(crate) fn bold(self, text: &str) -> String {
         self.paint("1", text)
     }
 
     /// Dim.
-    pub fn dim(self, text: &str) -> String {
+    pub(crate) fn dim(self, text: &str) -> String {
         self.paint("2", text)
     }
 
     /// Green.
-    pub fn green(self, text: &str) -> String {
+    pub(crate) fn green(self, text: &str) -> String {
         self.paint("32", text)
     }
 
     /// Yellow.
-    pub fn yellow(self, text: &str) -> String {
+    pub(crate) fn yellow(self, text: &str) -> String {
         self.paint("33", text)
     }
 
     /// Bold yellow.
-    pub fn yellow_bold(self, text: &str) -> String {
+    pub(crate) fn yellow_bold(self, text: &str) -> String {
         self.paint("1;33", text)
     }
 
     /// Bold red.
-    pub fn red_bold(self, text: &str) -> String {
+    pub(crate) fn red_bold(self, text: &str) -> String {
         self.paint("1;31", text)
     }
 
     /// Bold blue (report gutters).
-    pub fn blue_bold(self, text: &str) -> String {
+    pub(crate) fn blue_bold(self, text: &str) -> String {
         self.paint("1;34", text)
     }
 }

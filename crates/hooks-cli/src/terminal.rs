@@ -46,7 +46,7 @@ pub(crate) struct Guarded<'w> {
 }
 
 impl<'w> Guarded<'w> {
-    pub fn new(inner: &'w mut dyn Write) -> Guarded<'w> {
+    pub(crate) fn new(inner: &'w mut dyn Write) -> Guarded<'w> {
         Guarded { inner, pending: Vec::new() }
     }
 

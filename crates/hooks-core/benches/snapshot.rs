@@ -3,7 +3,11 @@
 
 use divan::{Bencher, black_box};
 use hooks_core::config::{EventGroups, GroupConfig, HandlerConfig, HookConfig};
-use hooks_core::{Event, Layer, LayerDocument, ParsedConfig, Snapshot, SnapshotOptions};
+use hooks_core::{
+    Event, LayerDocument, Snapshot,
+    config::ParsedConfig,
+    snapshot::{Layer, SnapshotOptions},
+};
 
 fn main() {
     divan::main();

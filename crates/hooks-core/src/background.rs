@@ -1,10 +1,11 @@
 //! Background handlers (docs/claude-code-contract.md#cc-9), without I/O: what a finished background
 //! handler delivers, and the detach line of a synchronous command.
 //!
-//! A handler with `async: true` (or `asyncRewake: true`) becomes a [`Job`](crate::Job) with
-//! [`Job::background`](crate::Job::background) set. The invocation does not wait for it: its
-//! id is in the decision's `async_pending`, and the host runs it to its end (its timeout is
-//! the one a synchronous run has, 9.1 rule 4). [`finish_background`] then turns what the
+//! A handler with `async: true` (or `asyncRewake: true`) becomes a
+//! [`Job`](crate::dispatch::Job) with [`Job::background`](crate::dispatch::Job::background)
+//! set. The invocation does not wait for it: its id is in the decision's `async_pending`,
+//! and the host runs it to its end (its timeout is the one a synchronous run has, 9.1 rule
+//! 4). [`finish_background`] then turns what the
 //! host observed into an [`AsyncResult`] (9.1 rule 2) and, for `asyncRewake`, a [`Rewake`]
 //! (9.2). Every finished background handler yields exactly one [`AsyncResult`]; one that
 //! the host stopped at session end is [`cancelled`].

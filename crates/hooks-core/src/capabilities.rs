@@ -133,18 +133,18 @@ impl Default for Capabilities {
 }
 
 /// The reference's text for a `updatedInput` the host does not apply.
-pub const UPDATED_INPUT_UNSUPPORTED: &str =
+pub(crate) const UPDATED_INPUT_UNSUPPORTED: &str =
     "updatedInput is not supported; the mutated tool input was ignored";
 
 /// Our text for a `updatedInput` returned without `permissionDecision: "allow"` to a host
 /// that applies rewrites: the rewrite needs the allow, so it is ignored.
-pub const UPDATED_INPUT_NEEDS_ALLOW: &str =
+pub(crate) const UPDATED_INPUT_NEEDS_ALLOW: &str =
     "updatedInput is applied only with an allow decision; the mutated tool input was ignored";
 
 /// The reference's text for an output field the host parses but does not apply:
 /// `{field} is not supported and was ignored`, or, naming a value,
 /// `{field} value '{value}' is not supported and was ignored`.
-pub fn unsupported_field_message(field: &str, value: Option<&str>) -> String {
+pub(crate) fn unsupported_field_message(field: &str, value: Option<&str>) -> String {
     match value {
         Some(v) => format!("{field} value '{v}' is not supported and was ignored"),
         None => format!("{field} is not supported and was ignored"),

@@ -8,9 +8,10 @@ use std::collections::{HashMap, HashSet};
 use crate::diag::{Diagnostic, Position, Severity, codes};
 use crate::event::Event;
 use crate::json::{JsonMember, JsonValue, Spanned, parse_json};
-use crate::legacy;
 use crate::profile::Profile;
+use crate::text::suggest;
 
+pub mod legacy;
 mod types;
 pub use types::{AgentHandler, HandlerType, HttpHandler, McpToolHandler, PromptHandler};
 
@@ -343,6 +344,11 @@ pub(crate) fn parse_hooks_member(
     }
 }
 
+/// The member `key` of a handler object, unless absent or `null`.
+fn present<'a>(h: &'a Spanned, key: &str) -> Option<&'a JsonMember> {
+    h.get(key).filter(|m| !m.value.value.is_null())
+}
+
 /// Keys allowed at the root of a document.
 const ROOT_KEYS: &[&str] = &["hooks", "$schema"];
 /// Keys allowed at the root of a plugin hook document (docs/claude-code-contract.md#cc-2.1: a
@@ -371,24 +377,25 @@ const HANDLER_KEYS: &[&str] = &[
 
 /// Reference detail texts (pydantic's wording, as the reference shows them).
 pub(crate) mod detail {
-    pub const REQUIRED: &str = "Field required";
-    pub const STRING: &str = "Input should be a valid string";
-    pub const LIST: &str = "Input should be a valid list";
-    pub const NUMBER: &str = "Input should be a valid number";
-    pub const BOOLEAN: &str = "Input should be a valid boolean";
-    pub const FINITE: &str = "Input should be a finite number";
-    pub const POSITIVE: &str = "Input should be greater than 0";
-    pub const HANDLER_OBJECT: &str =
+    pub(crate) const REQUIRED: &str = "Field required";
+    pub(crate) const STRING: &str = "Input should be a valid string";
+    pub(crate) const LIST: &str = "Input should be a valid list";
+    pub(crate) const NUMBER: &str = "Input should be a valid number";
+    pub(crate) const BOOLEAN: &str = "Input should be a valid boolean";
+    pub(crate) const FINITE: &str = "Input should be a finite number";
+    pub(crate) const POSITIVE: &str = "Input should be greater than 0";
+    pub(crate) const HANDLER_OBJECT: &str =
         "Input should be a valid dictionary or instance of CommandHandlerSpec";
-    pub const ARGV_EMPTY: &str =
+    pub(crate) const ARGV_EMPTY: &str =
         "Value error, argv must be a non-empty list of strings when provided.";
-    pub const ARGV0_BLANK: &str = "Value error, argv[0] must be a non-empty executable path.";
+    pub(crate) const ARGV0_BLANK: &str =
+        "Value error, argv[0] must be a non-empty executable path.";
     /// Ours: `argv` and `args` name the program twice (docs/claude-code-contract.md#cc-6.1).
-    pub const ARGV_WITH_ARGS: &str = "Value error, argv and args cannot be used together.";
+    pub(crate) const ARGV_WITH_ARGS: &str = "Value error, argv and args cannot be used together.";
     /// Ours: the values of `shell` (docs/claude-code-contract.md#cc-6.1).
-    pub const SHELL: &str = "Input should be 'bash' or 'powershell'";
+    pub(crate) const SHELL: &str = "Input should be 'bash' or 'powershell'";
     /// Ours: the reference accepts a blank command and fails it at run time.
-    pub const COMMAND_BLANK: &str = "Value error, command must not be blank.";
+    pub(crate) const COMMAND_BLANK: &str = "Value error, command must not be blank.";
 }
 
 /// Collects diagnostics for one document and validates its parts.
@@ -627,12 +634,47 @@ impl<'s> Loader<'s> {
             None => self.members(members, field, Some(HANDLER_KEYS)),
         };
         let errors_before = self.error_count();
-        let present = |key: &str| h.get(key).filter(|m| !m.value.value.is_null());
 
         self.handler_type_name(field, h);
         let kind = typed.map(|ty| self.typed_fields(field, ty, h)).unwrap_or_default();
         let command_type = typed.is_none();
+        let (command, argv, args) = self.handler_program(field, h, command_type);
+        let (shell, once) = self.handler_shell_once(field, h, command_type);
+        let timeout = self.handler_timeout(field, h);
+        let status_message = self.handler_status_message(field, h);
+        let background = self.handler_background(field, h, command_type);
+        let if_condition = present(h, "if").and_then(|m| self.if_condition(&join(field, "if"), m));
 
+        if self.error_count() > errors_before {
+            return None;
+        }
+        Some(HandlerConfig {
+            command,
+            argv,
+            args,
+            shell,
+            once,
+            timeout,
+            status_message,
+            if_condition,
+            legacy: None,
+            background,
+            kind,
+            field: field.to_owned(),
+            position: Some(h.pos),
+        })
+    }
+
+    /// A command handler's program: `command`, `argv` and `args` (for other types, none),
+    /// with the checks between them (`argv` with `args`, a missing program, an exec-form
+    /// command with whitespace).
+    fn handler_program(
+        &mut self,
+        field: &str,
+        h: &Spanned,
+        command_type: bool,
+    ) -> (Option<String>, Option<Vec<String>>, Option<Vec<String>>) {
+        let present = |key: &str| present(h, key);
         let command = match present("command").filter(|_| command_type) {
             None => None,
             Some(m) => match m.value.value.as_str() {
@@ -679,6 +721,17 @@ impl<'s> Loader<'s> {
                 );
             }
         }
+        (command, argv, args)
+    }
+
+    /// A command handler's `shell` and `once` (for other types, none).
+    fn handler_shell_once(
+        &mut self,
+        field: &str,
+        h: &Spanned,
+        command_type: bool,
+    ) -> (Option<Shell>, Option<bool>) {
+        let present = |key: &str| present(h, key);
         let shell =
             present("shell").filter(|_| command_type).and_then(|m| match m.value.value.as_str() {
                 Some("bash") => Some(Shell::Bash),
@@ -695,8 +748,12 @@ impl<'s> Loader<'s> {
                 None
             }
         });
+        (shell, once)
+    }
 
-        let timeout = present("timeout").and_then(|m| {
+    /// A handler's `timeout`: a finite positive number of seconds.
+    fn handler_timeout(&mut self, field: &str, h: &Spanned) -> Option<f64> {
+        present(h, "timeout").and_then(|m| {
             let f = join(field, "timeout");
             match &m.value.value {
                 JsonValue::Number(n) => {
@@ -716,8 +773,13 @@ impl<'s> Loader<'s> {
                     None
                 }
             }
-        });
+        })
+    }
 
+    /// A handler's `statusMessage` (or `status_message`; with both, `statusMessage` is used
+    /// and the other is a `duplicate_key` warning).
+    fn handler_status_message(&mut self, field: &str, h: &Spanned) -> Option<String> {
+        let present = |key: &str| present(h, key);
         let status_member = match (present("statusMessage"), present("status_message")) {
             (Some(camel), Some(snake)) => {
                 let p = camel.key_pos;
@@ -735,14 +797,19 @@ impl<'s> Loader<'s> {
             }
             (camel, snake) => camel.or(snake),
         };
-        let status_message = status_member.and_then(|m| match m.value.value.as_str() {
+        status_member.and_then(|m| match m.value.value.as_str() {
             Some(s) => Some(s.to_owned()),
             None => {
                 self.invalid(&join(field, &m.key), detail::STRING, m.value.pos);
                 None
             }
-        });
+        })
+    }
 
+    /// A command handler's background keys: `async`, `asyncRewake`, `rewakeMessage`,
+    /// `rewakeSummary` (for other types, none).
+    fn handler_background(&mut self, field: &str, h: &Spanned, command_type: bool) -> AsyncSpec {
+        let present = |key: &str| present(h, key);
         let mut background = AsyncSpec::default();
         if let Some(m) = present("async").filter(|_| command_type) {
             match m.value.value {
@@ -773,27 +840,7 @@ impl<'s> Loader<'s> {
                 }
             }
         }
-
-        let if_condition = present("if").and_then(|m| self.if_condition(&join(field, "if"), m));
-
-        if self.error_count() > errors_before {
-            return None;
-        }
-        Some(HandlerConfig {
-            command,
-            argv,
-            args,
-            shell,
-            once,
-            timeout,
-            status_message,
-            if_condition,
-            legacy: None,
-            background,
-            kind,
-            field: field.to_owned(),
-            position: Some(h.pos),
-        })
+        background
     }
 
     /// Validates an `if` value (docs/claude-code-contract.md#cc-6.3): a string holding one rule. A
@@ -874,19 +921,6 @@ impl<'s> Loader<'s> {
     pub(crate) fn source(&self) -> &'s str {
         self.source
     }
-}
-
-/// The candidate closest to `word` (case-insensitive Levenshtein distance over characters,
-/// `strsim`, at most 2; the first of equally close ones), for "did you mean" hints: event
-/// names here, tool names in `hooks doctor`.
-pub fn suggest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
-    let word = word.to_lowercase();
-    candidates
-        .iter()
-        .map(|c| (strsim::levenshtein(&word, &c.to_lowercase()), *c))
-        .filter(|&(d, _)| d <= 2)
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, c)| c)
 }
 
 #[cfg(test)]

@@ -21,9 +21,13 @@
 //! such host; a host that links only this crate can run the jobs with `std::process`.
 //!
 //! ```
+//! use hooks_core::dispatch::{JobOutput, TurnState};
+//! use hooks_core::output::{RawOutput, Termination};
+//! use hooks_core::payload::CommonDefaults;
+//! use hooks_core::snapshot::{Layer, SnapshotOptions};
 //! use hooks_core::{
-//!     Capabilities, CommonDefaults, ConfigKind, Dispatch, Event, Invocation, JobOutput, Layer,
-//!     LayerDocument, RawOutput, Snapshot, SnapshotOptions, Termination, TurnState, parse_config,
+//!     Capabilities, ConfigKind, Dispatch, Event, Invocation, LayerDocument, Snapshot,
+//!     parse_config,
 //! };
 //!
 //! let config = br#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
@@ -52,7 +56,7 @@
 //! let outcome = dispatch.finish(&mut turn);
 //! assert!(outcome.blocking);
 //! assert_eq!(outcome.effect.to_json()["tool_result"], "Bash blocked by hook: no rm -rf");
-//! # Ok::<(), hooks_core::PayloadError>(())
+//! # Ok::<(), hooks_core::payload::PayloadError>(())
 //! ```
 
 use std::collections::BTreeMap;
@@ -178,7 +182,7 @@ pub enum JobKind {
     /// A process, with the job's stdin.
     Process(ProcessProgram),
     /// The host's in-process callback `index` of its callback group `group` (positions in
-    /// [`SnapshotOptions::callbacks`](crate::SnapshotOptions::callbacks)); it gets
+    /// [`SnapshotOptions::callbacks`](crate::snapshot::SnapshotOptions::callbacks)); it gets
     /// the wire payload as a value ([`Invocation::to_wire_value`]) and the invocation's tool
     /// use id, and answers with an
     /// output object ([`JobOutput::Object`]).
@@ -189,7 +193,8 @@ pub enum JobKind {
         index: usize,
     },
     /// An HTTP POST of the job's stdin bytes (docs/claude-code-contract.md#cc-7); the engine
-    /// applies the snapshot's [`HttpPolicy`](crate::HttpPolicy) and interpolates the headers, and
+    /// applies the snapshot's [`HttpPolicy`](crate::policy::HttpPolicy) and interpolates the
+    /// headers, and
     /// answers with [`JobOutput::Http`].
     Http(crate::config::HttpHandler),
     /// A request the host answers (docs/claude-code-contract.md#cc-8), with [`JobOutput::Host`].
@@ -224,7 +229,8 @@ pub struct Job {
     /// Set for a background handler (`async` or `asyncRewake`,
     /// docs/claude-code-contract.md#cc-9.1): the invocation does not wait for it and its id is in
     /// the decision's `async_pending`; the host runs it to its end and turns its result into an
-    /// [`AsyncResult`](crate::AsyncResult) with [`finish_background`](crate::finish_background).
+    /// [`AsyncResult`](crate::background::AsyncResult) with
+    /// [`finish_background`](crate::background::finish_background).
     /// [`Dispatch::accept`] refuses its result.
     pub background: Option<Background>,
 }
@@ -518,7 +524,7 @@ impl Dispatch {
     /// True when the job at `index` may detach itself with a detach line
     /// (docs/claude-code-contract.md#cc-9.3): under claude-code, a synchronous command (not legacy,
     /// not on WorktreeCreate, where `async` has no meaning, 9.1 rule 7). The host watches its first
-    /// stdout line with [`detach_line`](crate::detach_line).
+    /// stdout line with [`detach_line`](crate::background::detach_line).
     pub fn may_detach(&self, index: usize) -> bool {
         self.profile.rules().async_answers
             && self.event != Event::WorktreeCreate

@@ -163,7 +163,7 @@ impl Event {
     /// Configuration files get the same hint for their event keys.
     pub fn suggest(name: &str) -> Option<Event> {
         let names = Event::ALL.map(Event::name);
-        crate::config::suggest(name, &names).and_then(Event::from_name)
+        crate::text::suggest(name, &names).and_then(Event::from_name)
     }
 
     /// Default handler timeout in seconds (docs/claude-code-contract.md#cc-4.1): 10 for

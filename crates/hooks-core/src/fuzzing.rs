@@ -35,10 +35,10 @@
 use serde_json::Value;
 
 use crate::capabilities::Capabilities;
+use crate::config::legacy::migrate_to_current;
 use crate::config::{ConfigKind, ParsedConfig, parse_config};
 use crate::event::Event;
 use crate::json::parse_json;
-use crate::legacy::migrate_to_current;
 use crate::matcher::Matcher;
 use crate::output::{HandlerResult, RawOutput, Termination, parse_output, parse_output_value};
 use crate::payload::{CommonDefaults, Invocation};

@@ -21,7 +21,7 @@ pub(crate) const MAX_DEPTH: usize = 128;
 
 /// A JSON value with the position of its first character.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Spanned {
+pub(crate) struct Spanned {
     /// The value.
     pub value: JsonValue,
     /// Where the value starts.
@@ -30,7 +30,7 @@ pub struct Spanned {
 
 /// A JSON value whose children are [`Spanned`].
 #[derive(Debug, Clone, PartialEq)]
-pub enum JsonValue {
+pub(crate) enum JsonValue {
     /// `null`.
     Null,
     /// `true` or `false`.
@@ -47,7 +47,7 @@ pub enum JsonValue {
 
 /// One `"key": value` member of an object.
 #[derive(Debug, Clone, PartialEq)]
-pub struct JsonMember {
+pub(crate) struct JsonMember {
     /// The key, unescaped.
     pub key: String,
     /// Where the key's opening quote is.
@@ -58,7 +58,7 @@ pub struct JsonMember {
 
 /// A JSON number, kept as its source text so integer and range checks stay exact.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct JsonNumber(String);
+pub(crate) struct JsonNumber(String);
 
 /// A JSON text that could not be parsed: invalid UTF-8, a syntax error or too deep nesting.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -77,30 +77,30 @@ pub struct JsonError {
 impl JsonNumber {
     /// The number as written in the source.
     #[cfg(test)]
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         &self.0
     }
 
     /// The value as `f64`; magnitudes beyond `f64` give an infinity.
-    pub fn as_f64(&self) -> f64 {
+    pub(crate) fn as_f64(&self) -> f64 {
         // The text always matches the JSON number grammar, which Rust's float syntax accepts.
         self.0.parse::<f64>().unwrap_or(f64::NAN)
     }
 
     /// The value as `i64` when written as an integer (no fraction, no exponent) in range.
-    pub fn as_i64(&self) -> Option<i64> {
+    pub(crate) fn as_i64(&self) -> Option<i64> {
         self.0.parse::<i64>().ok()
     }
 
     /// True when written without fraction or exponent.
-    pub fn is_integer(&self) -> bool {
+    pub(crate) fn is_integer(&self) -> bool {
         !self.0.contains(['.', 'e', 'E'])
     }
 }
 
 impl JsonValue {
     /// The string, if this is one.
-    pub fn as_str(&self) -> Option<&str> {
+    pub(crate) fn as_str(&self) -> Option<&str> {
         match self {
             JsonValue::String(s) => Some(s),
             _ => None,
@@ -108,7 +108,7 @@ impl JsonValue {
     }
 
     /// The items, if this is an array.
-    pub fn as_array(&self) -> Option<&[Spanned]> {
+    pub(crate) fn as_array(&self) -> Option<&[Spanned]> {
         match self {
             JsonValue::Array(items) => Some(items),
             _ => None,
@@ -116,7 +116,7 @@ impl JsonValue {
     }
 
     /// The members in source order (duplicates included), if this is an object.
-    pub fn as_object(&self) -> Option<&[JsonMember]> {
+    pub(crate) fn as_object(&self) -> Option<&[JsonMember]> {
         match self {
             JsonValue::Object(members) => Some(members),
             _ => None,
@@ -124,7 +124,7 @@ impl JsonValue {
     }
 
     /// True for `null`.
-    pub fn is_null(&self) -> bool {
+    pub(crate) fn is_null(&self) -> bool {
         matches!(self, JsonValue::Null)
     }
 }
@@ -132,13 +132,13 @@ impl JsonValue {
 impl Spanned {
     /// The member named `key` of an object; when the key is given twice, the last one
     /// (as `serde_json` and Python do). `None` for other values.
-    pub fn get(&self, key: &str) -> Option<&JsonMember> {
+    pub(crate) fn get(&self, key: &str) -> Option<&JsonMember> {
         self.value.as_object()?.iter().rev().find(|m| m.key == key)
     }
 
     /// Converts to a `serde_json::Value`. Duplicate keys keep the last value; a number too
     /// large for `f64` (which `serde_json::Value` cannot hold) becomes `null`.
-    pub fn to_serde(&self) -> serde_json::Value {
+    pub(crate) fn to_serde(&self) -> serde_json::Value {
         use serde_json::Value;
         match &self.value {
             JsonValue::Null => Value::Null,
@@ -173,7 +173,7 @@ impl JsonNumber {
 /// Parses one JSON document from bytes (UTF-8, optionally starting with a byte order mark).
 ///
 /// Never panics; the error carries the line and column of the problem.
-pub fn parse_json(bytes: &[u8]) -> Result<Spanned, JsonError> {
+pub(crate) fn parse_json(bytes: &[u8]) -> Result<Spanned, JsonError> {
     const BOM: &[u8] = b"\xEF\xBB\xBF";
     let bom = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
     let body = &bytes[bom..];

@@ -7,13 +7,12 @@ mod capabilities;
 pub mod config;
 pub mod diag;
 pub mod diff;
-mod dispatch;
+pub mod dispatch;
 pub mod event;
 #[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub mod fuzzing;
 mod json;
-pub mod legacy;
 pub mod matcher;
 pub mod output;
 pub mod payload;
@@ -26,39 +25,20 @@ pub mod reduce;
 pub mod render;
 pub mod rule;
 #[cfg(feature = "schemars")]
-mod schema;
+pub mod schema;
 pub mod settings;
 pub mod snapshot;
 pub mod text;
 
-pub use background::{
-    AsyncResult, Background, BackgroundFinish, Rewake, async_response, cancelled, detach_line,
-    finish_background,
-};
+// The front door (ARCHITECTURE.md, "The front door"): the names a host needs most;
+// everything else through its module.
 pub use capabilities::Capabilities;
-pub use config::{
-    AsyncSpec, ConfigKind, ParsedConfig, Shell, async_ignored_on, parse_config, parse_config_for,
-};
-pub use diag::{Diagnostic, Position, Severity, codes};
-pub use dispatch::{
-    Dispatch, HostContext, HostKind, HostRequest, HttpOutcome, Job, JobKind, JobOutput, Outcome,
-    ProcessProgram, SESSIONEND_TIMEOUT_VAR, TurnState, gets_env_file, mcp_arguments,
-    parse_env_file, render_prompt,
-};
+pub use config::{ConfigKind, parse_config};
+pub use diag::Diagnostic;
+pub use dispatch::Dispatch;
 pub use event::Event;
-pub use output::{HandlerResult, RawOutput, Termination};
-pub use payload::{CommonDefaults, EventInput, Invocation, PayloadError};
-pub use plan::{Fate, Plan};
-pub use policy::{HttpPolicy, UrlRefusal};
+pub use payload::Invocation;
+pub use plan::Plan;
 pub use profile::Profile;
-pub use reduce::{Decision, PermissionBehavior};
-pub use render::Effect;
-#[cfg(feature = "schemars")]
-pub use schema::{schema, schema_names};
-pub use settings::{
-    LayerSettings, Policy, Settings, SettingsScope, SettingsSummary, parse_settings,
-};
-pub use snapshot::{
-    CallbackSpec, Handler, HandlerStatus, InactiveStatus, Layer, LayerDocument, PluginInfo,
-    PluginOrigin, Program, Snapshot, SnapshotOptions,
-};
+pub use reduce::Decision;
+pub use snapshot::{LayerDocument, Snapshot};

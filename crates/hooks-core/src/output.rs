@@ -20,6 +20,11 @@ use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
 use crate::profile::{Outputs, Profile};
 
+/// Most characters kept of any user- or model-facing string in a decision (ours). Here, below
+/// the reduction (`reduce`) that caps each text, because a hook's output is measured against
+/// it too (its larger outputs are saved to a file).
+pub const TEXT_CAP: usize = 10_000;
+
 /// How a handler process ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Termination {
@@ -506,13 +511,13 @@ impl HandlerResult {
 }
 
 /// Characters of a text a claude-code decision keeps in place of one longer than
-/// [`TEXT_CAP`](crate::reduce::TEXT_CAP) saved to a file (docs/claude-code-contract.md#cc-6.5-8).
+/// [`TEXT_CAP`] saved to a file (docs/claude-code-contract.md#cc-6.5-8).
 pub const LONG_TEXT_PREVIEW: usize = 1_000;
 
 /// True when `text` is long enough to be saved to a file (6.5 rule 8: over
-/// [`TEXT_CAP`](crate::reduce::TEXT_CAP) characters).
+/// [`TEXT_CAP`] characters).
 pub fn is_long_text(text: &str) -> bool {
-    text.chars().nth(crate::reduce::TEXT_CAP).is_some()
+    text.chars().nth(TEXT_CAP).is_some()
 }
 
 /// What replaces a long text saved at `path` (6.5 rule 8): its first
@@ -527,7 +532,7 @@ pub fn long_text_saved(field: &str, text: &str, path: &str) -> (String, Diagnost
         codes::OUTPUT_TRUNCATED,
         format!(
             "Hook {field} exceeded {} characters; the full text ({len} characters) is in {path}",
-            crate::reduce::TEXT_CAP
+            TEXT_CAP
         ),
     )
     .with_field(field);

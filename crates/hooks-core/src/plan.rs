@@ -11,10 +11,9 @@
 //!
 //! ```
 //! use hooks_core::plan::{Fate, HostAnswers, Plan};
-//! use hooks_core::{
-//!     CommonDefaults, ConfigKind, Event, Invocation, Layer, LayerDocument, Snapshot,
-//!     SnapshotOptions, parse_config,
-//! };
+//! use hooks_core::payload::CommonDefaults;
+//! use hooks_core::snapshot::{Layer, SnapshotOptions};
+//! use hooks_core::{ConfigKind, Event, Invocation, LayerDocument, Snapshot, parse_config};
 //!
 //! let config = br#"{"hooks": {"PreToolUse": [
 //!     {"matcher": "Bash", "hooks": [{"type": "command", "command": "./a.sh",
@@ -35,7 +34,7 @@
 //! assert!(matches!(fates[0], Fate::IfFalse { .. }));
 //! assert_eq!(fates[1], &Fate::NoMatch);
 //! assert!(plan.runs().next().is_none());
-//! # Ok::<(), hooks_core::PayloadError>(())
+//! # Ok::<(), hooks_core::payload::PayloadError>(())
 //! ```
 
 use serde::Serialize;

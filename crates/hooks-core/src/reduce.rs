@@ -21,8 +21,7 @@ use crate::output::{
 };
 use crate::profile::{Outputs, Profile, StopCap};
 
-/// Most characters kept of any user- or model-facing string in a decision (ours).
-pub const TEXT_CAP: usize = 10_000;
+pub use crate::output::TEXT_CAP;
 
 /// Appended to a string cut at [`TEXT_CAP`]; the cut string including it is exactly
 /// [`TEXT_CAP`] characters long.
@@ -202,7 +201,7 @@ pub struct Decision {
     /// commands.
     pub env_file: Option<String>,
     /// The `export` pairs of [`Decision::env_file`], parsed as
-    /// [`crate::parse_env_file`] says (last assignment wins).
+    /// [`crate::dispatch::parse_env_file`] says (last assignment wins).
     pub env_file_vars: Vec<(String, String)>,
 }
 
@@ -1030,30 +1029,14 @@ impl Reduction {
                 session_title,
                 watch_paths,
                 reload_skills,
-            } => {
-                self.context(id, additional_context);
-                if !extra {
-                    return;
-                }
-                if let Some(message) = initial_user_message.filter(|m| !m.is_empty()) {
-                    let message = self.cap(id, "initialUserMessage", message);
-                    self.first_wins(
-                        id,
-                        "initialUserMessage",
-                        |d| &mut d.initial_user_message,
-                        message,
-                    );
-                }
-                if self.ctx.session_title_allowed {
-                    self.title(id, session_title);
-                }
-                for path in watch_paths {
-                    if !self.decision.watch_paths.contains(&path) {
-                        self.decision.watch_paths.push(path);
-                    }
-                }
-                self.decision.reload_skills |= reload_skills;
-            }
+            } => self.session_start(
+                id,
+                additional_context,
+                initial_user_message,
+                session_title,
+                watch_paths,
+                reload_skills,
+            ),
             SpecificOutput::UserPromptSubmit {
                 additional_context,
                 session_title,
@@ -1070,119 +1053,26 @@ impl Reduction {
                 permission_decision_reason,
                 updated_input,
                 additional_context,
-            } => {
-                self.context(id, additional_context);
-                let mut behavior = match permission_decision {
-                    Some(PermissionDecision::Allow) => Some(PermissionBehavior::Allow),
-                    Some(PermissionDecision::Ask) => Some(PermissionBehavior::Ask),
-                    Some(PermissionDecision::Deny) => Some(PermissionBehavior::Deny),
-                    Some(PermissionDecision::Defer) if self.caps.defer => {
-                        Some(PermissionBehavior::Defer)
-                    }
-                    Some(PermissionDecision::Defer) => {
-                        self.warn(
-                            id,
-                            codes::DEFER_IGNORED,
-                            "permissionDecision 'defer' needs a host that can defer a tool call; \
-                             ranked as no decision",
-                            "hookSpecificOutput.permissionDecision",
-                        );
-                        None
-                    }
-                    None => None,
-                };
-                if let Some(input) = updated_input {
-                    if !self.caps.pre_tool_use_updated_input {
-                        if behavior != Some(PermissionBehavior::Deny) {
-                            behavior = None;
-                        }
-                    } else if matches!(
-                        behavior,
-                        None | Some(PermissionBehavior::Allow | PermissionBehavior::Ask)
-                    ) {
-                        self.rewrite(id, input);
-                    }
-                }
-                let Some(behavior) = behavior else { return };
-                // 11.1: the reason is the model's with deny, a user notice with allow or
-                // ask, ignored with defer.
-                let reason = match behavior {
-                    PermissionBehavior::Deny => permission_decision_reason,
-                    PermissionBehavior::Allow | PermissionBehavior::Ask => {
-                        if let Some(text) = permission_decision_reason.filter(|r| !r.is_empty()) {
-                            let text =
-                                self.cap(id, "hookSpecificOutput.permissionDecisionReason", text);
-                            self.decision.notices.push(text);
-                        }
-                        None
-                    }
-                    _ => None,
-                };
-                self.permission(
-                    id,
-                    behavior,
-                    reason,
-                    false,
-                    "hookSpecificOutput.permissionDecisionReason",
-                );
-            }
-            SpecificOutput::PermissionRequest { decision } => match decision {
-                Some(PermissionRequestDecision::Allow { updated_input, updated_permissions }) => {
-                    match updated_input {
-                        None => {}
-                        Some(input) if self.caps.permission_request_updated_input => {
-                            self.rewrite(id, input);
-                        }
-                        Some(_) => return,
-                    }
-                    if extra {
-                        self.decision.updated_permissions.extend(updated_permissions);
-                    }
-                    self.permission(id, PermissionBehavior::Allow, None, false, "");
-                }
-                Some(PermissionRequestDecision::Deny { message, interrupt }) => self.permission(
-                    id,
-                    PermissionBehavior::Deny,
-                    message,
-                    interrupt,
-                    "hookSpecificOutput.decision.message",
-                ),
-                None => {}
-            },
+            } => self.pre_tool_use(
+                id,
+                permission_decision,
+                permission_decision_reason,
+                updated_input,
+                additional_context,
+            ),
+            SpecificOutput::PermissionRequest { decision } => self.permission_request(id, decision),
             SpecificOutput::PostToolUse {
                 additional_context,
                 updated_tool_output,
                 updated_mcp_tool_output,
                 classifier_context,
-            } => {
-                self.context(id, additional_context);
-                if !extra {
-                    return;
-                }
-                let mut own_output_won = true;
-                if let Some(value) = updated_tool_output {
-                    own_output_won = self.first_wins(
-                        id,
-                        "updatedToolOutput",
-                        |d| &mut d.updated_tool_output,
-                        value,
-                    );
-                }
-                if let Some(value) = updated_mcp_tool_output {
-                    self.first_wins(
-                        id,
-                        "updatedMCPToolOutput",
-                        |d| &mut d.updated_mcp_tool_output,
-                        value,
-                    );
-                }
-                // 11.3: dropped when its own updatedToolOutput loses.
-                if let Some(text) = classifier_context.filter(|t| !t.is_empty())
-                    && own_output_won
-                {
-                    self.classifier.push(text);
-                }
-            }
+            } => self.post_tool_use(
+                id,
+                additional_context,
+                updated_tool_output,
+                updated_mcp_tool_output,
+                classifier_context,
+            ),
             SpecificOutput::PostToolUseFailure { additional_context }
             | SpecificOutput::SubagentStart { additional_context } => {
                 self.context(id, additional_context);
@@ -1195,6 +1085,155 @@ impl Reduction {
                 }
             }
             other => self.specific_table(id, other),
+        }
+    }
+
+    /// SessionStart's hook-specific output (docs/claude-code-contract.md#cc-11.3): context; with
+    /// the Claude Code outputs, the first initial user message, the title, watch paths, skill
+    /// reload.
+    fn session_start(
+        &mut self,
+        id: &str,
+        additional_context: Option<String>,
+        initial_user_message: Option<String>,
+        session_title: Option<String>,
+        watch_paths: Vec<String>,
+        reload_skills: bool,
+    ) {
+        let extra = self.caps.claude_code_outputs;
+        self.context(id, additional_context);
+        if !extra {
+            return;
+        }
+        if let Some(message) = initial_user_message.filter(|m| !m.is_empty()) {
+            let message = self.cap(id, "initialUserMessage", message);
+            self.first_wins(id, "initialUserMessage", |d| &mut d.initial_user_message, message);
+        }
+        if self.ctx.session_title_allowed {
+            self.title(id, session_title);
+        }
+        for path in watch_paths {
+            if !self.decision.watch_paths.contains(&path) {
+                self.decision.watch_paths.push(path);
+            }
+        }
+        self.decision.reload_skills |= reload_skills;
+    }
+
+    /// PreToolUse's hook-specific output (docs/claude-code-contract.md#cc-11.1): context, the
+    /// permission decision with its reason, and the rewritten input the host can take.
+    fn pre_tool_use(
+        &mut self,
+        id: &str,
+        permission_decision: Option<PermissionDecision>,
+        permission_decision_reason: Option<String>,
+        updated_input: Option<Map<String, Value>>,
+        additional_context: Option<String>,
+    ) {
+        self.context(id, additional_context);
+        let mut behavior = match permission_decision {
+            Some(PermissionDecision::Allow) => Some(PermissionBehavior::Allow),
+            Some(PermissionDecision::Ask) => Some(PermissionBehavior::Ask),
+            Some(PermissionDecision::Deny) => Some(PermissionBehavior::Deny),
+            Some(PermissionDecision::Defer) if self.caps.defer => Some(PermissionBehavior::Defer),
+            Some(PermissionDecision::Defer) => {
+                self.warn(
+                    id,
+                    codes::DEFER_IGNORED,
+                    "permissionDecision 'defer' needs a host that can defer a tool call; \
+                     ranked as no decision",
+                    "hookSpecificOutput.permissionDecision",
+                );
+                None
+            }
+            None => None,
+        };
+        if let Some(input) = updated_input {
+            if !self.caps.pre_tool_use_updated_input {
+                if behavior != Some(PermissionBehavior::Deny) {
+                    behavior = None;
+                }
+            } else if matches!(
+                behavior,
+                None | Some(PermissionBehavior::Allow | PermissionBehavior::Ask)
+            ) {
+                self.rewrite(id, input);
+            }
+        }
+        let Some(behavior) = behavior else { return };
+        // 11.1: the reason is the model's with deny, a user notice with allow or
+        // ask, ignored with defer.
+        let reason = match behavior {
+            PermissionBehavior::Deny => permission_decision_reason,
+            PermissionBehavior::Allow | PermissionBehavior::Ask => {
+                if let Some(text) = permission_decision_reason.filter(|r| !r.is_empty()) {
+                    let text = self.cap(id, "hookSpecificOutput.permissionDecisionReason", text);
+                    self.decision.notices.push(text);
+                }
+                None
+            }
+            _ => None,
+        };
+        self.permission(id, behavior, reason, false, "hookSpecificOutput.permissionDecisionReason");
+    }
+
+    /// PermissionRequest's hook-specific decision: allow (with the rewritten input and
+    /// permission updates the host can take) or deny.
+    fn permission_request(&mut self, id: &str, decision: Option<PermissionRequestDecision>) {
+        let extra = self.caps.claude_code_outputs;
+        match decision {
+            Some(PermissionRequestDecision::Allow { updated_input, updated_permissions }) => {
+                match updated_input {
+                    None => {}
+                    Some(input) if self.caps.permission_request_updated_input => {
+                        self.rewrite(id, input);
+                    }
+                    Some(_) => return,
+                }
+                if extra {
+                    self.decision.updated_permissions.extend(updated_permissions);
+                }
+                self.permission(id, PermissionBehavior::Allow, None, false, "");
+            }
+            Some(PermissionRequestDecision::Deny { message, interrupt }) => self.permission(
+                id,
+                PermissionBehavior::Deny,
+                message,
+                interrupt,
+                "hookSpecificOutput.decision.message",
+            ),
+            None => {}
+        }
+    }
+
+    /// PostToolUse's hook-specific output (docs/claude-code-contract.md#cc-11.3): context; with the
+    /// Claude Code outputs, the first replacement tool outputs and the classifier context.
+    fn post_tool_use(
+        &mut self,
+        id: &str,
+        additional_context: Option<String>,
+        updated_tool_output: Option<Value>,
+        updated_mcp_tool_output: Option<Value>,
+        classifier_context: Option<String>,
+    ) {
+        let extra = self.caps.claude_code_outputs;
+        self.context(id, additional_context);
+        if !extra {
+            return;
+        }
+        let mut own_output_won = true;
+        if let Some(value) = updated_tool_output {
+            own_output_won =
+                self.first_wins(id, "updatedToolOutput", |d| &mut d.updated_tool_output, value);
+        }
+        if let Some(value) = updated_mcp_tool_output {
+            self.first_wins(id, "updatedMCPToolOutput", |d| &mut d.updated_mcp_tool_output, value);
+        }
+        // 11.3: dropped when its own updatedToolOutput loses.
+        if let Some(text) = classifier_context.filter(|t| !t.is_empty())
+            && own_output_won
+        {
+            self.classifier.push(text);
         }
     }
 

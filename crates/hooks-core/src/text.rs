@@ -1,6 +1,7 @@
 //! Small text encodings the crates share: lower-case hex, RFC 3339 UTC times, Python's
-//! `repr()` of a string, and the one escaper of text shown on a terminal
-//! ([`escape_control`], with [`escape_json_output`] for JSON).
+//! `repr()` of a string, the one escaper of text shown on a terminal
+//! ([`escape_control`], with [`escape_json_output`] for JSON), and the "did you mean"
+//! [`suggest`]ion.
 //!
 //! Pure functions over values (no clock is read: callers pass the time). The runtime and
 //! plugin crates use them for digests, the trust store's `trusted_at`, the undo journal,
@@ -248,6 +249,19 @@ pub fn py_repr(text: &str) -> String {
     }
     out.push(quote);
     out
+}
+
+/// The candidate closest to `word` (case-insensitive Levenshtein distance over characters,
+/// `strsim`, at most 2; the first of equally close ones), for "did you mean" hints: event
+/// names here, tool names in `hooks doctor`.
+pub fn suggest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
+    let word = word.to_lowercase();
+    candidates
+        .iter()
+        .map(|c| (strsim::levenshtein(&word, &c.to_lowercase()), *c))
+        .filter(|&(d, _)| d <= 2)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
 }
 
 #[cfg(test)]

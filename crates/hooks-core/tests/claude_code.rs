@@ -8,9 +8,12 @@
 #![allow(clippy::expect_used, clippy::panic)]
 
 use hooks_core::{
-    Capabilities, CommonDefaults, ConfigKind, Dispatch, Event, Invocation, JobOutput, Layer,
-    LayerDocument, Outcome, Profile, RawOutput, Snapshot, SnapshotOptions, Termination, TurnState,
-    parse_config_for,
+    Capabilities, ConfigKind, Dispatch, Event, Invocation, LayerDocument, Profile, Snapshot,
+    config::parse_config_for,
+    dispatch::{JobOutput, Outcome, TurnState},
+    output::{RawOutput, Termination},
+    payload::CommonDefaults,
+    snapshot::{Layer, SnapshotOptions},
 };
 use serde_json::{Value, json};
 

@@ -63,10 +63,14 @@ use std::path::{Path, PathBuf};
 
 use hooks_core::render::{Notice, NoticeSeverity, render_notices};
 use hooks_core::{
-    Capabilities, CommonDefaults, ConfigKind, Decision, Diagnostic, Dispatch, Event, Handler,
-    HandlerResult, HandlerStatus, HttpOutcome, Invocation, Job, JobKind, JobOutput, Layer,
-    LayerDocument, RawOutput, Severity, Snapshot, SnapshotOptions, Termination, TurnState,
+    Capabilities, ConfigKind, Decision, Diagnostic, Dispatch, Event, Invocation, LayerDocument,
+    Snapshot,
+    diag::Severity,
+    dispatch::{HttpOutcome, Job, JobKind, JobOutput, TurnState},
+    output::{HandlerResult, RawOutput, Termination},
     parse_config,
+    payload::CommonDefaults,
+    snapshot::{Handler, HandlerStatus, Layer, SnapshotOptions},
 };
 use serde_json::{Map, Value, json};
 
@@ -294,7 +298,7 @@ fn run_case(case: &Value, runner: Runner<'_>) -> Value {
     // `payload_defaulted`.)
     let ignored: Vec<Value> = payload_warnings
         .iter()
-        .filter(|d| d.code == hooks_core::codes::UNKNOWN_FIELD)
+        .filter(|d| d.code == hooks_core::diag::codes::UNKNOWN_FIELD)
         .map(|d| json!(d.field))
         .filter(|k| k.as_str().is_some_and(|k| k != "stop_hook_active"))
         .collect();

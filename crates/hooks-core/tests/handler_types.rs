@@ -5,9 +5,11 @@
 #![allow(clippy::expect_used, clippy::panic)]
 use hooks_core::plan::HostAnswers;
 use hooks_core::{
-    Capabilities, CommonDefaults, ConfigKind, Dispatch, Event, HostContext, HostKind, HttpOutcome,
-    Invocation, JobKind, JobOutput, Layer, LayerDocument, Outcome, Profile, Snapshot,
-    SnapshotOptions, TurnState, parse_config_for,
+    Capabilities, ConfigKind, Dispatch, Event, Invocation, LayerDocument, Profile, Snapshot,
+    config::parse_config_for,
+    dispatch::{HostContext, HostKind, HttpOutcome, JobKind, JobOutput, Outcome, TurnState},
+    payload::CommonDefaults,
+    snapshot::{Layer, SnapshotOptions},
 };
 use serde_json::{Value, json};
 
@@ -119,12 +121,12 @@ fn f38_prompt_without_a_host_never_blocks() {
     // The plan gives it no job: the host answers no prompt handlers.
     assert!(d.jobs().is_empty());
     let entry = &d.plan().entries()[0];
-    assert_eq!(entry.fate, hooks_core::Fate::NeedsHost { kind: "prompt" });
+    assert_eq!(entry.fate, hooks_core::plan::Fate::NeedsHost { kind: "prompt" });
     let o = d.finish(&mut TurnState::default());
     assert!(!o.blocking && o.matched.is_empty());
     assert_eq!(codes(&o), ["handler_needs_host"]);
     // An info (8.5), not a warning: nothing is wrong with the configuration.
-    assert_eq!(o.decision.diagnostics[0].severity, hooks_core::Severity::Info);
+    assert_eq!(o.decision.diagnostics[0].severity, hooks_core::diag::Severity::Info);
 }
 
 /// docs/claude-code-contract.md#cc-8.2: the request, `$ARGUMENTS`, `\$`, defaults.

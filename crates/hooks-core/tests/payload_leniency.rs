@@ -6,8 +6,12 @@
 
 use hooks_core::payload::{defaulted_keys, defaulted_tool_use_id};
 use hooks_core::{
-    CommonDefaults, ConfigKind, Diagnostic, Dispatch, Event, Invocation, Layer, LayerDocument,
-    Profile, Snapshot, SnapshotOptions, TurnState, codes, parse_config_for,
+    ConfigKind, Diagnostic, Dispatch, Event, Invocation, LayerDocument, Profile, Snapshot,
+    config::parse_config_for,
+    diag::codes,
+    dispatch::TurnState,
+    payload::CommonDefaults,
+    snapshot::{Layer, SnapshotOptions},
 };
 use serde_json::{Value, json};
 
@@ -278,7 +282,10 @@ fn other_missing_fields_stay_errors() {
             let required = hooks_core::payload::host_required_keys(event);
             match (err, required.first()) {
                 (Ok(_), None) => {}
-                (Err(hooks_core::PayloadError::MissingField { field, .. }), Some(first)) => {
+                (
+                    Err(hooks_core::payload::PayloadError::MissingField { field, .. }),
+                    Some(first),
+                ) => {
                     assert_eq!(field, *first, "{profile} {event}");
                 }
                 (other, first) => panic!("{profile} {event}: {other:?}, first required {first:?}"),

@@ -11,7 +11,7 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use hooks_core::{CommonDefaults, Event, Invocation};
+use hooks_core::{Event, Invocation, payload::CommonDefaults};
 use hooks_exec::{Session, SessionOptions};
 use serde_json::json;
 

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hooks_core::matcher::{Matcher, MatcherError};
-use hooks_core::{CallbackSpec, Event, JobOutput};
+use hooks_core::{Event, dispatch::JobOutput, snapshot::CallbackSpec};
 use serde_json::Value;
 use tokio::sync::watch;
 

@@ -29,7 +29,11 @@ use std::time::Duration;
 use hooks_core::plan::Plan;
 use hooks_core::redact::redact_url;
 use hooks_core::text::escape_control;
-use hooks_core::{Diagnostic, HttpOutcome, JobOutput, RawOutput, Snapshot, Termination};
+use hooks_core::{
+    Diagnostic, Snapshot,
+    dispatch::{HttpOutcome, JobOutput},
+    output::{RawOutput, Termination},
+};
 
 use crate::process::Program;
 

@@ -23,9 +23,9 @@ use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
-use hooks_core::{Diagnostic, Profile, codes};
+use hooks_core::{Diagnostic, Profile, diag::codes};
 
-use crate::home::Home;
+use crate::home::{HOOKS_FILE, Home};
 
 /// The names that tie the engine to one host application.
 ///
@@ -54,12 +54,6 @@ impl AppNames {
         Self { app_dir: rules.app_dir.to_owned(), home_env: rules.home_env.to_owned() }
     }
 }
-
-/// The configuration file name, both in the project's app folder and in the home.
-pub(crate) const HOOKS_FILE: &str = "hooks.json";
-
-/// The state folder name under the home.
-pub(crate) const STATE_DIR: &str = ".state";
 
 /// Finds the project root for a session started in `cwd`.
 ///
@@ -859,7 +853,7 @@ mod tests {
             panic!("expected a read failure");
         };
         assert_eq!(diag.code, "config_read_failed");
-        assert_eq!(diag.severity, hooks_core::Severity::Error);
+        assert_eq!(diag.severity, hooks_core::diag::Severity::Error);
         assert_eq!(
             diag.message,
             "Failed to read hooks config at /proc/self/mem: Input/output error (os error 5)"

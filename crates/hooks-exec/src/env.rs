@@ -739,7 +739,7 @@ mod tests {
     /// The straightforward forms of the value scans (lower-cased copies, window search),
     /// which the faster ones must agree with.
     mod plain {
-        pub fn connection_password(value: &[u8]) -> bool {
+        pub(super) fn connection_password(value: &[u8]) -> bool {
             let fields: Vec<Vec<u8>> =
                 super::CONNECTION_FIELDS.iter().map(|f| [f, &b"="[..]].concat()).collect();
             let lower = value.to_ascii_lowercase();
@@ -753,7 +753,7 @@ mod tests {
             })
         }
 
-        pub fn authorization(value: &[u8]) -> bool {
+        pub(super) fn authorization(value: &[u8]) -> bool {
             let lower = value.to_ascii_lowercase();
             [&b"bearer"[..], &b"basic"[..]].iter().any(|scheme| {
                 lower.windows(scheme.len()).enumerate().any(|(at, w)| {
@@ -771,7 +771,7 @@ mod tests {
             })
         }
 
-        pub fn marker(name: &str) -> Option<&'static str> {
+        pub(super) fn marker(name: &str) -> Option<&'static str> {
             let upper = name.to_uppercase();
             super::NAME_MARKERS.iter().find(|m| upper.contains(*m)).copied()
         }

@@ -25,8 +25,20 @@ use std::path::{Path, PathBuf};
 
 use hooks_core::snapshot::sha256_hex;
 
-use crate::discovery::{HOOKS_FILE, STATE_DIR};
-use crate::trust::{TRUST_COPIES_DIR, TRUST_LOCK_FILE, TRUST_STORE_FILE};
+/// The configuration file name, both in the project's app folder and in the home.
+pub(crate) const HOOKS_FILE: &str = "hooks.json";
+
+/// The state folder name under the home.
+pub(crate) const STATE_DIR: &str = ".state";
+
+/// File name of the trust store in the state folder.
+pub(crate) const TRUST_STORE_FILE: &str = "hooks_trust.json";
+
+/// Folder beside the trust store that keeps a copy of each trusted file, by digest.
+pub(crate) const TRUST_COPIES_DIR: &str = "hooks_trust.d";
+
+/// File name of the lock beside the trust store.
+pub(crate) const TRUST_LOCK_FILE: &str = "hooks_trust.json.lock";
 
 /// Every path under one home folder (the table in the module docs).
 #[derive(Debug, Clone, PartialEq, Eq)]

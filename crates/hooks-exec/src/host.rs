@@ -21,7 +21,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hooks_core::{HostRequest, JobOutput};
+use hooks_core::dispatch::{HostRequest, JobOutput};
 use serde_json::Value;
 use tokio::sync::watch;
 

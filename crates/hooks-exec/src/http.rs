@@ -27,7 +27,11 @@ use std::time::Duration;
 
 use hooks_core::config::HttpHandler;
 use hooks_core::redact::redact_url;
-use hooks_core::{HttpOutcome, HttpPolicy, JobOutput, UrlRefusal, codes};
+use hooks_core::{
+    diag::codes,
+    dispatch::{HttpOutcome, JobOutput},
+    policy::{HttpPolicy, UrlRefusal},
+};
 use url::{Host, Url};
 
 /// True for link-local and cloud metadata addresses (7.4), IPv6 forms of them included.

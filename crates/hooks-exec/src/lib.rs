@@ -24,6 +24,7 @@ mod review;
 mod scratch;
 mod session;
 mod settings;
+mod source;
 mod sources;
 mod trust;
 
@@ -38,7 +39,7 @@ pub use discovery::{
 };
 pub use env::{EnvPolicy, StripReason, scrub, strip_profile, strip_reason};
 pub use home::{Home, sanitize_plugin_id};
-pub use hooks_core::SettingsSummary;
+pub use hooks_core::settings::SettingsSummary;
 pub use host::{HostCall, HostFuture, HostHandlers};
 pub use process::{
     PREFILL_MAX, ProcessSpec, Program, REAP_GRACE, run_process, run_process_detachable,
@@ -48,6 +49,7 @@ pub use session::{
     AsyncResultListener, Fired, HandlerRun, ReceiptAt, RewakeListener, Session, SessionError,
     SessionOptions, StatusListener,
 };
-pub use settings::{CliSettings, managed_files};
-pub use sources::{LoadRequest, Source, Sources, check_sources};
+pub use settings::managed_files;
+pub use source::{CliSettings, LoadRequest, Source};
+pub use sources::{Sources, check_sources};
 pub use trust::{ProjectGrant, TrustEntry, TrustError, TrustState, TrustStore};

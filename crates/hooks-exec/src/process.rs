@@ -69,8 +69,8 @@ use std::sync::Arc;
 use std::task::{Context, Poll, ready};
 use std::time::Duration;
 
+use hooks_core::output::{RawOutput, Termination};
 use hooks_core::text::py_repr;
-use hooks_core::{RawOutput, Termination};
 use rustix::pipe::{PipeFlags, pipe_with};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::process::{ChildStdin, Command};
@@ -88,7 +88,7 @@ const DRAIN_CHUNK: usize = 64 * 1024;
 
 /// What to execute: a shell command (`/bin/sh -c`) or an argv, the program of a process
 /// job of the dispatch.
-pub use hooks_core::ProcessProgram as Program;
+pub use hooks_core::dispatch::ProcessProgram as Program;
 
 /// Everything needed to run one handler process.
 #[derive(Debug, Clone, PartialEq)]
@@ -116,8 +116,8 @@ pub async fn run_process(spec: &ProcessSpec, stdin: &[u8]) -> RawOutput {
 
 /// [`run_process`] for a synchronous command that may detach itself
 /// (docs/claude-code-contract.md#cc-9.3): when its first stdout line is a detach line
-/// ([`hooks_core::detach_line`]), `detached` is told at once and the process runs on with
-/// its deadline moved to start + `asyncTimeout` (its own timeout without one); the output
+/// ([`hooks_core::background::detach_line`]), `detached` is told at once and the process runs
+/// on with its deadline moved to start + `asyncTimeout` (its own timeout without one); the output
 /// at its end is the whole of it, detach line included.
 pub async fn run_process_detachable(
     spec: &ProcessSpec,
@@ -187,7 +187,7 @@ async fn run(
             let first = seen.iter().position(|b| *b == b'\n').map(|end| &seen[..end]);
             match first {
                 Some(line) => {
-                    if let Some(ms) = hooks_core::detach_line(line) {
+                    if let Some(ms) = hooks_core::background::detach_line(line) {
                         if let Some(ms) = ms {
                             timeout =
                                 Duration::try_from_secs_f64(ms / 1000.0).unwrap_or(Duration::MAX);

@@ -2,8 +2,10 @@
 //! bindings show of each handler (the list entry, with its fate in a plan when there is
 //! one). One definition, so the command line, serve and the Python binding never differ.
 
+use hooks_core::plan::Fate;
 use hooks_core::plan::standing;
-use hooks_core::{Event, Fate, Handler, Plan, Program, Snapshot};
+use hooks_core::snapshot::{Handler, Program};
+use hooks_core::{Event, Plan, Snapshot};
 use serde::Serialize;
 use serde_json::Value;
 

@@ -10,8 +10,11 @@ use std::time::SystemTime;
 
 use hooks_core::diff::{HookDiff, HookSummary};
 use hooks_core::{
-    ConfigKind, Diagnostic, Layer, LayerDocument, Profile, SettingsScope, Snapshot,
-    SnapshotOptions, codes, parse_config, parse_settings,
+    ConfigKind, Diagnostic, LayerDocument, Profile, Snapshot,
+    diag::codes,
+    parse_config,
+    settings::{SettingsScope, parse_settings},
+    snapshot::{Layer, SnapshotOptions},
 };
 
 use crate::home::Home;

@@ -30,16 +30,22 @@ use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use hooks_core::{
-    AsyncResult, Background, Capabilities, Decision, Diagnostic, Dispatch, Effect, Event, Handler,
-    HostContext, Invocation, Job, JobKind, JobOutput, LayerDocument, Profile, Rewake,
-    SESSIONEND_TIMEOUT_VAR, Snapshot, Termination, TurnState, cancelled, codes, finish_background,
-    gets_env_file,
+    Capabilities, Decision, Diagnostic, Dispatch, Event, Invocation, LayerDocument, Profile,
+    Snapshot,
+    background::{AsyncResult, Background, Rewake, cancelled, finish_background},
+    diag::codes,
+    dispatch::{
+        HostContext, Job, JobKind, JobOutput, SESSIONEND_TIMEOUT_VAR, TurnState, gets_env_file,
+    },
+    output::Termination,
+    render::Effect,
+    snapshot::Handler,
 };
 use serde::Serialize;
 
 use crate::Callback;
-use hooks_core::HostRequest;
 use hooks_core::config::HttpHandler;
+use hooks_core::dispatch::HostRequest;
 use hooks_core::plan::{HostAnswers, Plan};
 use hooks_core::profile::{ProjectDir, StopCap, TrustBy};
 use hooks_core::receipt::{Contribution, Draft, Fate, FireFacts, JobTrace, StreamDigest};
@@ -60,7 +66,7 @@ use crate::trust::ProjectGrant;
 type JobFuture = dyn Future<Output = (usize, Ran, HandlerRun)> + Send;
 
 /// The rest of a detached process's run: its output when it ends.
-type DetachedRun = Pin<Box<dyn Future<Output = hooks_core::RawOutput> + Send>>;
+type DetachedRun = Pin<Box<dyn Future<Output = hooks_core::output::RawOutput> + Send>>;
 
 /// How a job's run ended.
 enum Ran {
@@ -101,7 +107,7 @@ pub struct SessionOptions {
     pub capabilities: Capabilities,
     /// The HTTP policy for http handlers (docs/claude-code-contract.md#cc-7.2): the union of the
     /// settings layers' `allowedHttpHookUrls` and `httpHookAllowedEnvVars`, as the host read them.
-    pub http_policy: hooks_core::HttpPolicy,
+    pub http_policy: hooks_core::policy::HttpPolicy,
     /// In-process callback handlers, run after the file layers.
     pub callbacks: Vec<CallbackGroup>,
     /// The host's debug log of what each handler does (see [`DebugSink`]); besides the
@@ -139,7 +145,7 @@ impl SessionOptions {
             env: None,
             env_allow: Vec::new(),
             capabilities: Capabilities::default(),
-            http_policy: hooks_core::HttpPolicy::default(),
+            http_policy: hooks_core::policy::HttpPolicy::default(),
             callbacks: Vec::new(),
             debug: None,
             session_dir: None,
@@ -1050,7 +1056,7 @@ impl Session {
 async fn until_detached(
     mut process: DetachedRun,
     rx: Option<tokio::sync::oneshot::Receiver<()>>,
-) -> Result<hooks_core::RawOutput, DetachedRun> {
+) -> Result<hooks_core::output::RawOutput, DetachedRun> {
     let Some(mut rx) = rx else { return Ok(process.await) };
     // Whichever comes first: the end, or the detach line.
     let mut told = false;
@@ -1130,7 +1136,7 @@ impl LongTexts {
     /// Saves each text of `result` over the cap to `{dir}/{fingerprint}-{n}.txt` and puts
     /// the preview in its place, with `output_truncated`. A text that cannot be saved stays
     /// as it is (the reduction then cuts it at the cap and says so).
-    fn save(&self, result: &mut hooks_core::HandlerResult, fingerprint: &str) {
+    fn save(&self, result: &mut hooks_core::output::HandlerResult, fingerprint: &str) {
         let mut notes = Vec::new();
         for (field, text) in result.texts_mut() {
             if !hooks_core::output::is_long_text(text) {
@@ -1196,8 +1202,8 @@ impl LongTexts {
 }
 
 /// The raw result of a background job that is not a process (none is).
-fn not_a_process() -> hooks_core::RawOutput {
-    hooks_core::RawOutput {
+fn not_a_process() -> hooks_core::output::RawOutput {
+    hooks_core::output::RawOutput {
         termination: Termination::IoFailed("not a process".to_owned()),
         stdout: Vec::new(),
         stderr: Vec::new(),

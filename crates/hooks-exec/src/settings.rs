@@ -21,7 +21,7 @@
 //! README, "Security model"; docs/claude-code.md, "Settings layers".
 //!
 //! Trust (1.7): a project or local file loads when the trust entry of `repo_root` records
-//! its [`hooks_core::Settings::hooks_sha256`] (the canonical JSON of its 1.4 keys), so
+//! its [`hooks_core::settings::Settings::hooks_sha256`] (the canonical JSON of its 1.4 keys), so
 //! editing another key keeps trust. An untrusted file contributes nothing: no handler, no
 //! `disableAllHooks`, no `enabledPlugins`.
 
@@ -29,35 +29,16 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use hooks_core::{
-    Diagnostic, InactiveStatus, LayerDocument, LayerSettings, Policy, Profile, Settings,
-    SettingsScope, codes, parse_settings,
+    Diagnostic, LayerDocument, Profile,
+    diag::codes,
+    settings::{LayerSettings, Policy, Settings, SettingsScope, parse_settings},
+    snapshot::InactiveStatus,
 };
 
 use crate::discovery::{LayerFile, read_layer_file};
-use crate::sources::{LoadRequest, Source};
+pub(crate) use crate::source::CliSettings;
+use crate::source::{LoadRequest, Source};
 use crate::trust::{ProjectGrant, TrustState, TrustStore};
-
-/// The cli settings layer (ours): a file, or the JSON text itself.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CliSettings {
-    /// A settings file.
-    File(PathBuf),
-    /// A settings document given inline (`--settings '{"hooks": ...}'`).
-    Json(String),
-}
-
-impl CliSettings {
-    /// `--settings VALUE`: JSON text when it starts with `{` (after blanks), else a file
-    /// (relative to `cwd`).
-    pub fn parse(value: &str, cwd: &Path) -> CliSettings {
-        if value.trim_start().starts_with('{') {
-            CliSettings::Json(value.to_owned())
-        } else {
-            let path = Path::new(value);
-            CliSettings::File(if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) })
-        }
-    }
-}
 
 /// One settings file read and parsed.
 pub(crate) struct SettingsFile {
@@ -337,8 +318,8 @@ pub(crate) fn policy_of(sources: &[Source]) -> Policy {
     Policy::new(&layers)
 }
 
-fn scope_of(layer: &hooks_core::Layer) -> Option<SettingsScope> {
-    use hooks_core::Layer;
+fn scope_of(layer: &hooks_core::snapshot::Layer) -> Option<SettingsScope> {
+    use hooks_core::snapshot::Layer;
     Some(match layer {
         Layer::Managed => SettingsScope::Managed,
         Layer::Cli => SettingsScope::Cli,
@@ -405,7 +386,7 @@ pub(crate) struct Seen(BTreeMap<PathBuf, ()>);
 
 impl Seen {
     /// True the first time `path` (canonical when it exists) is offered.
-    pub fn first(&mut self, path: &Path) -> bool {
+    pub(crate) fn first(&mut self, path: &Path) -> bool {
         let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
         self.0.insert(key, ()).is_none()
     }

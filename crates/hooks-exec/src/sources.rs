@@ -2,7 +2,7 @@
 //!
 //! [`Sources::load`] finds the project and user files of [`Paths`], reads each once (bytes
 //! and SHA-256), applies workspace trust to the project file, parses both with
-//! `hooks_core::parse_config_for` (under the profile's rules), and adds the plugin documents the host passes in (with the
+//! `hooks_core::config::parse_config_for` (under the profile's rules), and adds the plugin documents the host passes in (with the
 //! host's own diagnostics about them). Every consumer goes through it: a session
 //! ([`crate::Session::start`] and [`crate::Session::reload`]), the audit, validation and
 //! the trust review ([`crate::TrustReview`]), so they cannot disagree about what loads.
@@ -32,8 +32,10 @@ use std::path::PathBuf;
 
 use hooks_core::profile::{Layers, ProjectDir};
 use hooks_core::{
-    CallbackSpec, ConfigKind, Diagnostic, HttpPolicy, InactiveStatus, Layer, LayerDocument,
-    Profile, Settings, SettingsScope, SettingsSummary, Snapshot, SnapshotOptions, parse_config_for,
+    ConfigKind, Diagnostic, LayerDocument, Profile, Snapshot,
+    policy::HttpPolicy,
+    settings::{SettingsScope, SettingsSummary},
+    snapshot::{CallbackSpec, InactiveStatus, Layer, SnapshotOptions},
 };
 
 use crate::discovery::{LayerFile, Paths, read_layer_file};
@@ -41,75 +43,9 @@ use crate::settings::{
     CliSettings, Read, Seen, apply_policy, claude_code_files, confinement_root, managed_files,
     policy_of, read_cli, read_settings, resolves_inside,
 };
-use crate::trust::{ProjectGrant, ProjectLayer, SkipReason, TrustStore};
-
-/// What a load is asked to do beyond reading [`Paths`].
-#[derive(Debug, Clone, Default)]
-pub struct LoadRequest {
-    /// The profile (docs/claude-code-contract.md#cc-1.1): which files load and which rules apply.
-    pub profile: Profile,
-    /// How the host vouches for the project file beyond the trust store.
-    pub grant: ProjectGrant,
-    /// The project file, when the host already read it (headless trust covers the bytes
-    /// read at session start): used instead of reading the file.
-    pub project_file: Option<LayerFile>,
-    /// Plugin hook documents, from whoever knows the plugins.
-    pub plugin_documents: Vec<LayerDocument>,
-    /// The plugin host's diagnostics about those plugins (not their parse diagnostics,
-    /// which stay in the documents).
-    pub plugin_diagnostics: Vec<Diagnostic>,
-    /// The session's start folder (docs/claude-code-contract.md#cc-1.3 `start_dir`); the project
-    /// root when `None`.
-    pub start_dir: Option<PathBuf>,
-    /// The user's home folder (`$HOME`): in the claude-code profile, a repository rooted
-    /// there loads only the start folder's local file (1.3).
-    pub user_home: Option<PathBuf>,
-    /// The managed settings file, instead of `/etc/claude-code/managed-settings.json`
-    /// (claude-code; its drop-ins are `managed-settings.d/*.json` beside it) or
-    /// `/etc/deepagents/managed-settings.json` (deepagents).
-    pub managed_settings: Option<PathBuf>,
-    /// The cli settings layer (ours; claude-code profile).
-    pub cli_settings: Option<CliSettings>,
-    /// The HTTP policy (docs/claude-code-contract.md#cc-7.2) the snapshot holds http handlers to.
-    pub http_policy: HttpPolicy,
-}
-
-/// One source: a file read (or a document the host passed in) and its parsed document.
-#[derive(Debug, Clone)]
-pub struct Source {
-    /// The file.
-    pub path: PathBuf,
-    /// The exact bytes read and parsed; `None` for documents the host passed in parsed.
-    pub bytes: Option<Vec<u8>>,
-    /// SHA-256 of `bytes`, hex.
-    pub sha256: Option<String>,
-    /// The parsed document; `inactive` says why it does not load, if it does not.
-    pub document: LayerDocument,
-    /// For a settings file (managed layer, claude-code layers): its 1.4 keys.
-    pub settings: Option<Settings>,
-}
-
-impl Source {
-    /// True when the document loads (its handlers can run).
-    pub fn loads(&self) -> bool {
-        self.document.inactive.is_none()
-    }
-
-    /// Parses a file's bytes under a profile's rules (docs/claude-code-contract.md#cc-1.1).
-    fn read(
-        path: PathBuf,
-        layer: Layer,
-        kind: ConfigKind,
-        bytes: Vec<u8>,
-        sha256: String,
-        profile: Profile,
-    ) -> Self {
-        let label = path.display().to_string();
-        let parsed = parse_config_for(&bytes, &label, kind, profile);
-        let document = LayerDocument::new(layer, label, parsed);
-        Source { path, bytes: Some(bytes), sha256: Some(sha256), document, settings: None }
-    }
-}
+// Re-exported for the session, which takes both from here.
+pub(crate) use crate::source::{LoadRequest, Source};
+use crate::trust::{ProjectLayer, SkipReason, TrustStore};
 
 /// Everything a load found: the sources in layer order (project, user, then the plugin
 /// documents as passed) and the diagnostics about them.

@@ -57,23 +57,15 @@ use std::time::{Duration, SystemTime};
 
 use hooks_core::snapshot::{sha256_hex, sort_keys};
 use hooks_core::text::{format_rfc3339, unix_seconds};
-use hooks_core::{Diagnostic, codes};
+use hooks_core::{Diagnostic, diag::codes};
 use serde_json::{Map, Value};
 
 use crate::discovery::{LayerFile, Paths, normalize_lexically, read_project_file};
 use crate::fs::FileLock;
-
-/// File name of the trust store in the state folder.
-pub(crate) const TRUST_STORE_FILE: &str = "hooks_trust.json";
-
-/// Folder beside the trust store that keeps a copy of each trusted file, by digest.
-pub(crate) const TRUST_COPIES_DIR: &str = "hooks_trust.d";
+use crate::home::{TRUST_COPIES_DIR, TRUST_LOCK_FILE, TRUST_STORE_FILE};
 
 /// Largest trusted-file copy [`TrustStore::trusted_contents`] reads back.
 const MAX_COPY_BYTES: u64 = 16 << 20;
-
-/// File name of the lock beside the trust store.
-pub(crate) const TRUST_LOCK_FILE: &str = "hooks_trust.json.lock";
 
 /// The only store version this crate reads and writes.
 pub(crate) const TRUST_STORE_VERSION: u64 = 1;
@@ -298,7 +290,7 @@ impl TrustStore {
     }
 
     /// Trusts the project-level settings `file` of `root` for exactly `hooks_json` (the
-    /// canonical JSON of its 1.4 keys, [`hooks_core::Settings::hooks_json`], whose SHA-256
+    /// canonical JSON of its 1.4 keys, [`hooks_core::settings::Settings::hooks_json`], whose SHA-256
     /// is its `hooks_sha256`) and keeps a copy of it, as [`TrustStore::grant_contents`]
     /// does, so that the next review can show what changed. Returns the digest recorded.
     pub fn grant_file_contents(
@@ -1206,7 +1198,7 @@ mod tests {
         );
         let diag = err.to_diagnostic();
         assert_eq!(diag.code, "trust_store_unreadable");
-        assert_eq!(diag.severity, hooks_core::Severity::Warning);
+        assert_eq!(diag.severity, hooks_core::diag::Severity::Warning);
         assert_eq!(
             diag.message,
             format!(
@@ -1363,7 +1355,7 @@ mod tests {
                 format!("load {basis:?} {}", String::from_utf8(bytes).expect("utf-8"))
             }
             ProjectLayer::Skipped { reason, diagnostic, bytes } => {
-                assert_eq!(diagnostic.severity, hooks_core::Severity::Warning);
+                assert_eq!(diagnostic.severity, hooks_core::diag::Severity::Warning);
                 assert_eq!(bytes.as_deref().map(<[u8]>::len), content.map(str::len));
                 if !matches!(reason, SkipReason::ReadFailed) {
                     let root = s.paths.project_root.display().to_string();

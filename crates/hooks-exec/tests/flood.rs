@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use hooks_core::{RawOutput, Termination};
+use hooks_core::output::{RawOutput, Termination};
 use hooks_exec::{ProcessSpec, Program, run_process};
 
 const GIB: u64 = 1 << 30;

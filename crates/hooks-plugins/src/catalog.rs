@@ -50,7 +50,7 @@ pub fn catalog_root(file: &Path) -> PathBuf {
 
 /// True when `bytes` are a catalogue (`plugins` is a list) rather than a signed index
 /// (`plugins` is an object).
-pub fn is_catalog_json(bytes: &[u8]) -> bool {
+pub(crate) fn is_catalog_json(bytes: &[u8]) -> bool {
     serde_json::from_slice::<Value>(bytes)
         .ok()
         .is_some_and(|v| v.get("plugins").is_some_and(Value::is_array) || v.get("schema").is_none())
@@ -371,7 +371,7 @@ fn git(args: &[&str], cwd: Option<&Path>) -> Result<String> {
 
 /// True when `source` names a git repository: a `.git` URL, `git@`/`ssh://`/`git://`, or
 /// a local folder or `file://` URL holding a repository.
-pub fn looks_like_git(source: &str) -> bool {
+pub(crate) fn looks_like_git(source: &str) -> bool {
     if source.starts_with("git@")
         || source.starts_with("ssh://")
         || source.starts_with("git://")

@@ -18,43 +18,27 @@
 //! `defaultEnabled`, then `plugin.json`'s, else enabled. Disabled plugins are passed as
 //! `Disabled` with the reason, so audits show them.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use hooks_core::{
-    Diagnostic, InactiveStatus, LayerDocument, PluginInfo, PluginOrigin, Position, Profile,
-    SettingsScope,
+    Diagnostic, LayerDocument, Profile,
+    diag::Position,
+    snapshot::{InactiveStatus, PluginInfo, PluginOrigin},
 };
 use serde_json::{Map, Value};
 
+use crate::claude_settings::{
+    ClaudePluginSettings, load_store, plugin_options, settings_enablement,
+};
 use crate::codes;
 use crate::folder::{PluginFolder, read_plugin_folder};
 use crate::home::Home;
-use crate::options::{OptionSpec, OptionStore, resolve};
+use crate::options::OptionStore;
 use crate::state::PluginStates;
 use crate::verified::set_layer;
-
-/// What the settings layers say about plugins (docs/claude-code-contract.md#cc-12.2,
-/// docs/claude-code-contract.md#cc-10.3, docs/claude-code-contract.md#cc-12.6), computed by the
-/// caller from managed, cli, local, project and user settings.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ClaudePluginSettings {
-    /// `enabledPlugins`, already merged by precedence (the highest layer naming an id).
-    pub enabled_plugins: BTreeMap<String, bool>,
-    /// Ids managed settings enable: enabled whatever the other layers say.
-    pub force_enabled: BTreeSet<String>,
-    /// Ids managed settings set to `false`: disabled everywhere.
-    pub managed_disabled: BTreeSet<String>,
-    /// `pluginConfigs` (id to `{"options": {...}}`) of each layer that reads it, in
-    /// precedence order: managed, cli, user. Each option takes the first layer's value,
-    /// with our option store between cli and user (10.3, [`crate::OptionStore`]).
-    pub plugin_config_layers: Vec<(SettingsScope, BTreeMap<String, Value>)>,
-    /// Managed `disableCommandPluginSources: true`: plugins whose marketplace entry has a
-    /// `command` source do not load.
-    pub disable_command_plugin_sources: bool,
-}
 
 /// Where Claude Code keeps its plugins.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -154,7 +138,7 @@ pub fn claude_plugin_layers(
             if our_ids.contains(&id) {
                 diags.push(
                     Diagnostic::warning(
-                        hooks_core::codes::DUPLICATE_PLUGIN,
+                        hooks_core::diag::codes::DUPLICATE_PLUGIN,
                         format!(
                             "plugin {id} in {} is also installed by hooks; the hooks install loads",
                             found.listed_in.display()
@@ -202,7 +186,7 @@ fn renamed(
             if bad.insert(file.clone()) {
                 diags.push(
                     Diagnostic::error(
-                        hooks_core::codes::INVALID_CONFIG,
+                        hooks_core::diag::codes::INVALID_CONFIG,
                         format!(
                             "{}: renames form a cycle ({cycle}); its renames are ignored",
                             file.display()
@@ -254,7 +238,7 @@ fn warn_renamed(
     };
     diags.push(
         Diagnostic::warning(
-            hooks_core::codes::PLUGIN_RENAMED,
+            hooks_core::diag::codes::PLUGIN_RENAMED,
             format!("plugin {old} was renamed to {new} by its marketplace: {what}"),
         )
         .with_source(found.listed_in.display().to_string())
@@ -276,7 +260,7 @@ fn removed(
     if on {
         diags.push(
             Diagnostic::warning(
-                hooks_core::codes::PLUGIN_REMOVED,
+                hooks_core::diag::codes::PLUGIN_REMOVED,
                 format!(
                     "plugin {id} was removed from its marketplace (its renames map it to null); it does not load"
                 ),
@@ -333,7 +317,7 @@ fn read_installed(
             let pos = Position { line: e.line() as u32, column: e.column() as u32 };
             diags.push(
                 Diagnostic::warning(
-                    hooks_core::codes::CONFIG_READ_FAILED,
+                    hooks_core::diag::codes::CONFIG_READ_FAILED,
                     format!("invalid JSON in {label}:{}:{}: {e}", pos.line, pos.column),
                 )
                 .with_source(label)
@@ -410,7 +394,7 @@ fn read_installed(
             };
             diags.push(
                 Diagnostic::error(
-                    hooks_core::codes::PLUGIN_PATH_REJECTED,
+                    hooks_core::diag::codes::PLUGIN_PATH_REJECTED,
                     format!("plugin {id}: installPath rejected: {why}"),
                 )
                 .with_source(label.clone())
@@ -450,21 +434,6 @@ pub(crate) fn find_installed(
                 .then_some((f.install_path, Some(old)))
         })
     })
-}
-
-/// The option store, or `None` with a warning when it cannot be read (sensitive options
-/// are then unset, the others take the settings and defaults).
-pub(crate) fn load_store(home: &Home, diags: &mut Vec<Diagnostic>) -> Option<OptionStore> {
-    match OptionStore::load(home) {
-        Ok(s) => Some(s),
-        Err(e) => {
-            diags.push(Diagnostic::warning(
-                codes::PLUGIN_HOOKS_FAILED,
-                format!("could not read the plugin option values: {e}"),
-            ));
-            None
-        }
-    }
 }
 
 /// The catalogue of marketplace `market` as Claude Code keeps it under `dir`
@@ -604,7 +573,7 @@ fn load_one(
     if !strict && COMPONENT_KEYS.iter().any(|k| folder.manifest.contains_key(*k)) {
         diags.push(
             Diagnostic::error(
-                hooks_core::codes::PLUGIN_MANIFEST_CONFLICT,
+                hooks_core::diag::codes::PLUGIN_MANIFEST_CONFLICT,
                 format!(
                     "plugin {id}: its marketplace entry has strict: false, but its plugin.json declares components; the plugin does not load"
                 ),
@@ -778,78 +747,6 @@ fn enablement(
     (true, String::new())
 }
 
-/// What the settings layers decide about `id`, when they name it.
-pub(crate) fn settings_enablement(
-    id: &str,
-    settings: &ClaudePluginSettings,
-) -> Option<(bool, String)> {
-    if settings.managed_disabled.contains(id) {
-        return Some((false, format!("plugin {id} is disabled by managed settings")));
-    }
-    if settings.force_enabled.contains(id) {
-        return Some((true, String::new()));
-    }
-    settings
-        .enabled_plugins
-        .get(id)
-        .map(|on| (*on, format!("plugin {id} is disabled in settings (enabledPlugins)")))
-}
-
-/// The rendered `userConfig` options of a plugin (docs/claude-code-contract.md#cc-10.3): managed
-/// `pluginConfigs[id].options[key]`, else cli, else our option store, else user, else the
-/// option's `default` (see [`crate::OptionStore`]). Strings raw, numbers and booleans as JSON
-/// text, lists and objects as compact JSON; `null` is unset. A sensitive option takes its
-/// value from the option store only (this engine's secret lookup); without one there it is
-/// left unset with `plugin_option_unavailable`.
-pub(crate) fn plugin_options(
-    id: &str,
-    old_id: Option<&str>,
-    folder: &PluginFolder,
-    settings: &ClaudePluginSettings,
-    store: Option<&OptionStore>,
-    diags: &mut Vec<Diagnostic>,
-) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    for option in resolve(
-        id,
-        old_id,
-        OptionSpec::all(&folder.manifest),
-        &settings.plugin_config_layers,
-        store,
-    ) {
-        let key = &option.spec.key;
-        if option.spec.sensitive && option.value.is_none() {
-            diags.push(
-                Diagnostic::warning(
-                    hooks_core::codes::PLUGIN_OPTION_UNAVAILABLE,
-                    format!(
-                        "plugin {id}: option {key} is sensitive and has no value in the option store (hooks plugin config {id} {key}=VALUE); CLAUDE_PLUGIN_OPTION_{} is unset",
-                        key.to_uppercase()
-                    ),
-                )
-                .with_subject(id.to_owned())
-                .with_field(format!("userConfig.{key}")),
-            );
-            continue;
-        }
-        if let Some(text) = option.value.as_ref().and_then(render_option) {
-            out.insert(key.clone(), text);
-        }
-    }
-    out
-}
-
-/// One option value as its variable's text (`CLAUDE_PLUGIN_OPTION_{KEY}`,
-/// docs/claude-code-contract.md#cc-10.3): strings raw, other values as compact JSON; `None` for
-/// `null`.
-pub fn render_option(v: &Value) -> Option<String> {
-    match v {
-        Value::Null => None,
-        Value::String(s) => Some(s.clone()),
-        other => serde_json::to_string(other).ok(),
-    }
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -860,17 +757,6 @@ mod tests {
         // docs/claude-code-contract.md#cc-12.4.
         assert_eq!(claude_data_key("formatter@my-marketplace"), "formatter-my-marketplace");
         assert_eq!(claude_data_key("a.b@c_d"), "a-b-c_d");
-    }
-
-    #[test]
-    fn option_rendering() {
-        // docs/claude-code-contract.md#cc-10.3: strings raw, numbers and booleans as JSON, lists
-        // compact.
-        assert_eq!(render_option(&Value::from("a b")).as_deref(), Some("a b"));
-        assert_eq!(render_option(&serde_json::json!(3)).as_deref(), Some("3"));
-        assert_eq!(render_option(&serde_json::json!(true)).as_deref(), Some("true"));
-        assert_eq!(render_option(&serde_json::json!(["x", "y"])).as_deref(), Some(r#"["x","y"]"#));
-        assert_eq!(render_option(&Value::Null), None);
     }
 
     #[test]

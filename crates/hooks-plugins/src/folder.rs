@@ -13,8 +13,9 @@ use std::path::{Component, Path, PathBuf};
 
 use hooks_core::diff::HookSummary;
 use hooks_core::{
-    ConfigKind, Diagnostic, HandlerStatus, Layer, LayerDocument, PluginInfo, Profile, Severity,
-    Snapshot, SnapshotOptions,
+    ConfigKind, Diagnostic, LayerDocument, Profile, Snapshot,
+    diag::Severity,
+    snapshot::{HandlerStatus, Layer, PluginInfo, SnapshotOptions},
 };
 use serde_json::{Map, Value};
 
@@ -82,8 +83,12 @@ impl PluginFolder {
         self.hook_files
             .iter()
             .map(|f| {
-                let parsed =
-                    hooks_core::parse_config_for(&f.bytes, &f.source, ConfigKind::Plugin, profile);
+                let parsed = hooks_core::config::parse_config_for(
+                    &f.bytes,
+                    &f.source,
+                    ConfigKind::Plugin,
+                    profile,
+                );
                 LayerDocument::new(Layer::Plugin(info.clone()), f.source.clone(), parsed)
             })
             .collect()

@@ -42,9 +42,8 @@ use crate::manifest::{
     FileEntry, FileManifest, MANIFEST_FILE, check_tree, compute_manifest, content_digest12,
     list_files,
 };
-use crate::market::{
-    MarketplaceKind, MarketplaceRecord, Offer, Registry, accepted_index_file, fetch_offer,
-};
+use crate::market::{Offer, Registry, accepted_index_file, fetch_offer};
+use crate::market_record::{MarketplaceKind, MarketplaceRecord};
 use crate::redact::redact_url;
 use crate::state::{InstallRecord, InstalledPlugins, LockEntry, Lockfile, PluginStates};
 use crate::verified::{ADOPTED_SOURCE, pinned_manifest};

@@ -15,9 +15,15 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use hooks_core::{Diagnostic, InactiveStatus, LayerDocument, PluginInfo, Profile, Severity};
+use hooks_core::{
+    Diagnostic, LayerDocument, Profile,
+    diag::Severity,
+    snapshot::{InactiveStatus, PluginInfo},
+};
 
-use crate::claude::{ClaudePluginSettings, load_store, plugin_options, settings_enablement};
+use crate::claude_settings::{
+    ClaudePluginSettings, load_store, plugin_options, settings_enablement,
+};
 
 use crate::codes;
 use crate::error::Result;

@@ -20,6 +20,7 @@
 mod archive;
 mod catalog;
 mod claude;
+mod claude_settings;
 mod config;
 mod error;
 mod fetch;
@@ -36,6 +37,7 @@ mod layer;
 mod manifest;
 mod market;
 mod market_policy;
+mod market_record;
 mod options;
 mod redact;
 mod schema;
@@ -48,10 +50,8 @@ pub use catalog::{
     CATALOG_FILE, CATALOG_FILES, Catalog, CatalogPlugin, FetchedCatalog, PluginSource, Resolved,
     catalog_root, fetch_catalog, find_catalog, git_checkout,
 };
-pub use claude::{
-    ClaudeLayerOptions, ClaudePaths, ClaudePluginSettings, claude_data_key, claude_plugin_layers,
-    render_option,
-};
+pub use claude::{ClaudeLayerOptions, ClaudePaths, claude_data_key, claude_plugin_layers};
+pub use claude_settings::{ClaudePluginSettings, render_option};
 pub use config::{OptionChange, PluginConfig, plugin_config, set_plugin_config};
 pub use error::{PluginError, Result};
 pub use fetch::{
@@ -74,12 +74,12 @@ pub use manifest::{
     FileEntry, FileManifest, MANIFEST_FILE, check_tree, compute_manifest, manifest_digest,
 };
 pub use market::{
-    AddMarketplace, AvailablePlugin, BuildOptions, BuildReport, GITHUB_BASE, MarketplaceKind,
-    MarketplaceRecord, MarketplaceReport, available_plugins, github_shorthand, marketplace_add,
-    marketplace_build, marketplace_list, marketplace_refresh, marketplace_refresh_with,
-    marketplace_remove,
+    AddMarketplace, AvailablePlugin, BuildOptions, BuildReport, MarketplaceReport,
+    available_plugins, github_shorthand, marketplace_add, marketplace_build, marketplace_list,
+    marketplace_refresh, marketplace_refresh_with, marketplace_remove,
 };
 pub use market_policy::MarketplacePolicy;
+pub use market_record::{GITHUB_BASE, MarketplaceKind, MarketplaceRecord};
 pub use options::{OptionKind, OptionSource, OptionSpec, OptionStore, ResolvedOption};
 pub use redact::{REDACTED, opaque_key, redact_text, redact_url};
 pub use schema::{SCHEMA_NAMES, index_schema, manifest_schema, schema};
@@ -87,7 +87,7 @@ pub use sign::{GeneratedKeypair, generate_keypair};
 pub use state::{InstallRecord, InstalledPlugins, LockEntry, Lockfile, PluginStates};
 pub use verified::ADOPTED_SOURCE;
 
-/// Diagnostic codes this crate emits (beside those of `hooks_core::codes`).
+/// Diagnostic codes this crate emits (beside those of `hooks_core::diag::codes`).
 pub mod codes {
     /// A plugin's metadata or hook documents could not be loaded; only its hooks are lost.
     pub const PLUGIN_HOOKS_FAILED: &str = "plugin_hooks_failed";

@@ -20,6 +20,7 @@ use crate::index::{
     INDEX_SCHEMA, IndexCheck, IndexPlugin, IndexVersion, SignedIndex, now_secs, verify_index,
 };
 use crate::market_policy::MarketplacePolicy;
+use crate::market_record::{GITHUB_BASE, MarketplaceKind, MarketplaceRecord};
 use crate::sign::{load_secret_key, sign_bytes};
 use crate::state::InstalledPlugins;
 
@@ -27,35 +28,6 @@ use crate::state::InstalledPlugins;
 const INDEX_LIMIT: u64 = 16 << 20;
 /// Cap on a signature download.
 const SIG_LIMIT: u64 = 64 << 10;
-
-/// The kind of a marketplace.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[non_exhaustive]
-pub enum MarketplaceKind {
-    /// A signed index (`index.json` + `index.json.minisig`).
-    Signed,
-    /// A Claude-style catalogue (`.claude-plugin/marketplace.json`).
-    Catalog,
-}
-
-/// One registered marketplace.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MarketplaceRecord {
-    /// The local name (`name` in `plugin@name`).
-    #[serde(skip)]
-    pub name: String,
-    /// Where it is fetched from.
-    pub source: String,
-    /// Signed index or catalogue.
-    pub kind: MarketplaceKind,
-    /// The pinned minisign public key (signed indexes).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub public_key: Option<String>,
-    /// True for a signed-index marketplace added without a key (signature not checked).
-    #[serde(default)]
-    pub unsigned: bool,
-}
 
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct RegistryFile {
@@ -126,11 +98,6 @@ pub struct AddMarketplace {
     /// The managed marketplace policy, checked before anything is fetched.
     pub policy: MarketplacePolicy,
 }
-
-/// The base of GitHub shorthand sources in [`marketplace_add`]; a caller that points
-/// shorthand elsewhere (the CLI's `HOOKS_GITHUB_BASE`) resolves it first with
-/// [`github_shorthand`].
-pub const GITHUB_BASE: &str = "https://github.com";
 
 /// The git URL (with `#ref`) GitHub shorthand stands for: `owner/repo`, `owner/repo#ref`
 /// or `owner/repo@ref` under `base`, and `https://github.com/owner/repo[#ref]` URLs

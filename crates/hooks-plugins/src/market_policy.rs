@@ -24,7 +24,7 @@ use regex::Regex;
 use serde_json::Value;
 
 use crate::catalog::looks_like_git;
-use crate::market::{MarketplaceKind, MarketplaceRecord};
+use crate::market_record::{GITHUB_BASE, MarketplaceKind, MarketplaceRecord};
 
 /// The managed marketplace policy of one profile.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -100,7 +100,7 @@ impl MarketplacePolicy {
                  {origin})"
             ));
         }
-        let base = self.github_base.as_deref().unwrap_or(crate::GITHUB_BASE);
+        let base = self.github_base.as_deref().unwrap_or(GITHUB_BASE);
         let forms = source_forms(rec, base);
         if entries.iter().any(|e| forms.iter().any(|f| matches(e, f))) {
             return None;

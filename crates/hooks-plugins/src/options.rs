@@ -19,7 +19,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use hooks_core::SettingsScope;
+use hooks_core::settings::SettingsScope;
 use serde_json::{Map, Value, json};
 
 use crate::error::{PluginError, Result};

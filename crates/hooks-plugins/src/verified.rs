@@ -8,7 +8,10 @@
 
 use std::path::{Path, PathBuf};
 
-use hooks_core::{InactiveStatus, Layer, LayerDocument, PluginInfo};
+use hooks_core::{
+    LayerDocument,
+    snapshot::{InactiveStatus, Layer, PluginInfo},
+};
 
 use crate::fsutil::sha256_hex;
 use crate::home::Home;

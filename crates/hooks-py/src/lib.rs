@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use hooks_core::{Capabilities, CommonDefaults, Event, Invocation};
+use hooks_core::{Capabilities, Event, Invocation, payload::CommonDefaults};
 use hooks_exec::report::ListedHandler;
 use hooks_exec::{
     CallbackGroup, CallbackInput, Fired, Home, HostCall, HostFuture, HostHandlers, Session,
@@ -414,7 +414,7 @@ impl NativeSession {
                 .snapshot()
                 .handlers()
                 .iter()
-                .any(|h| h.layer == hooks_core::Layer::Callback)
+                .any(|h| h.layer == hooks_core::snapshot::Layer::Callback)
     }
 }
 
@@ -442,7 +442,7 @@ impl NativeSession {
                 .map_err(|e| PyValueError::new_err(e.to_string()))?;
         if let Some(count) = stop_continuations {
             match &invocation.input {
-                hooks_core::EventInput::SubagentStop(i) => {
+                hooks_core::payload::EventInput::SubagentStop(i) => {
                     let agent_id = i.agent_id.as_deref().unwrap_or_default();
                     self.session.set_subagent_stop_continuations(agent_id, count);
                 }

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use hooks_core::{CommonDefaults, Event, Invocation, PermissionBehavior};
+use hooks_core::{Event, Invocation, payload::CommonDefaults, reduce::PermissionBehavior};
 use hooks_exec::{CallbackGroup, Session, SessionOptions};
 use serde_json::{Value, json};
 

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 /// What one `hooks` command printed and returned.
 #[derive(Debug)]
-pub struct Output {
+pub(crate) struct Output {
     pub code: i32,
     pub stdout: String,
     pub stderr: String,
@@ -19,14 +19,14 @@ pub struct Output {
 
 impl Output {
     /// Stdout as JSON; panics with both streams when it is not.
-    pub fn json(&self) -> Value {
+    pub(crate) fn json(&self) -> Value {
         serde_json::from_str(&self.stdout)
             .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}\n{}", self.stdout, self.stderr))
     }
 }
 
 /// The folders of one scenario, removed on drop.
-pub struct World {
+pub(crate) struct World {
     pub root: PathBuf,
     /// `$HOME` of the user.
     pub user_home: PathBuf,
@@ -37,7 +37,7 @@ pub struct World {
 }
 
 impl World {
-    pub fn new(name: &str) -> World {
+    pub(crate) fn new(name: &str) -> World {
         let root = hooks_tests::fresh_dir(
             &format!("hooks-scenario-{name}"),
             &["user", "home", "project/src"],
@@ -48,7 +48,7 @@ impl World {
     }
 
     /// Writes `text` at `rel` under the root; returns the path.
-    pub fn write(&self, rel: &str, text: &str) -> PathBuf {
+    pub(crate) fn write(&self, rel: &str, text: &str) -> PathBuf {
         let path = self.root.join(rel);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, text).unwrap();
@@ -57,7 +57,7 @@ impl World {
 
     /// What the command sees: a small environment, the project (or `cwd`) as working
     /// directory, no terminals.
-    pub fn env(&self, cwd: &Path) -> Env {
+    pub(crate) fn env(&self, cwd: &Path) -> Env {
         let vars: Vec<(OsString, OsString)> = vec![
             ("PATH".into(), "/usr/local/bin:/usr/bin:/bin".into()),
             ("HOME".into(), self.user_home.clone().into()),
@@ -68,12 +68,12 @@ impl World {
     }
 
     /// Runs `hooks ARGS` in the project.
-    pub fn hooks(&self, args: &[&str]) -> Output {
+    pub(crate) fn hooks(&self, args: &[&str]) -> Output {
         self.hooks_in(&self.project, args)
     }
 
     /// Runs `hooks ARGS` with `cwd` as working directory.
-    pub fn hooks_in(&self, cwd: &Path, args: &[&str]) -> Output {
+    pub(crate) fn hooks_in(&self, cwd: &Path, args: &[&str]) -> Output {
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let argv = std::iter::once("hooks").chain(args.iter().copied());
         let code = run_with(argv, Box::new(std::io::empty()), &mut out, &mut err, &self.env(cwd));
@@ -85,14 +85,14 @@ impl World {
     }
 
     /// Runs `hooks ARGS`, expecting exit 0.
-    pub fn ok(&self, args: &[&str]) -> Output {
+    pub(crate) fn ok(&self, args: &[&str]) -> Output {
         let out = self.hooks(args);
         assert_eq!(out.code, 0, "hooks {args:?}\n{}\n{}", out.stdout, out.stderr);
         out
     }
 
     /// Starts `hooks serve` in the project.
-    pub fn serve(&self) -> Serve {
+    pub(crate) fn serve(&self) -> Serve {
         let (requests, to_engine) = std::io::pipe().unwrap();
         let (from_engine, mut responses) = std::io::pipe().unwrap();
         let env = self.env(&self.project);
@@ -119,7 +119,7 @@ impl Drop for World {
 }
 
 /// A `hooks serve` session: one request at a time, answers matched by id.
-pub struct Serve {
+pub(crate) struct Serve {
     to_engine: PipeWriter,
     from_engine: BufReader<PipeReader>,
     engine: Option<JoinHandle<(i32, String)>>,
@@ -130,7 +130,7 @@ pub struct Serve {
 
 impl Serve {
     /// Sends `method` with `params`; returns the `result` (panics on an error answer).
-    pub fn call(&mut self, method: &str, params: Value) -> Value {
+    pub(crate) fn call(&mut self, method: &str, params: Value) -> Value {
         self.next_id += 1;
         let id = self.next_id;
         let line = json!({"id": id, "method": method, "params": params});
@@ -150,13 +150,13 @@ impl Serve {
     }
 
     /// Fires `event` with `payload`; returns the result object.
-    pub fn fire(&mut self, event: &str, payload: Value) -> Value {
+    pub(crate) fn fire(&mut self, event: &str, payload: Value) -> Value {
         self.call("event", json!({"event": event, "payload": payload}))
     }
 
     /// Shuts the session down; returns the engine's exit code and stderr. The statuses
     /// stay readable.
-    pub fn shutdown(&mut self) -> (i32, String) {
+    pub(crate) fn shutdown(&mut self) -> (i32, String) {
         let answer = self.call("shutdown", Value::Null);
         assert_eq!(answer, Value::Null);
         self.engine.take().expect("shut down once").join().unwrap()

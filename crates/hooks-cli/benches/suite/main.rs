@@ -37,8 +37,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use hooks_core::{
-    CommonDefaults, ConfigKind, Event, Invocation, Layer, LayerDocument, Snapshot, SnapshotOptions,
-    parse_config,
+    ConfigKind, Event, Invocation, LayerDocument, Snapshot, parse_config,
+    payload::CommonDefaults,
+    snapshot::{Layer, SnapshotOptions},
 };
 use hooks_exec::{Session, SessionOptions};
 use serde_json::{Value, json};

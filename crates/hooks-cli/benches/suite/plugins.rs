@@ -19,7 +19,7 @@ use hooks_tests::http::Server;
 const ID: &str = "bench@market";
 
 /// The section's rows.
-pub fn rows(bench: &Bench) -> Vec<Row> {
+pub(crate) fn rows(bench: &Bench) -> Vec<Row> {
     let plan = &bench.plan;
     let mib = plan.plugin_bytes as f64 / f64::from(1 << 20);
     let size = format!("{} files, {mib:.0} MB", thousands(plan.plugin_files));

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 /// What a row's numbers are.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Unit {
+pub(crate) enum Unit {
     /// Seconds (printed in µs, ms or s).
     Seconds,
     /// Mebibytes.
@@ -13,7 +13,7 @@ pub enum Unit {
 
 /// How a row is judged.
 #[derive(Debug, Clone)]
-pub enum Target {
+pub(crate) enum Target {
     /// A floor: no ratio, no target.
     Floor,
     /// Informative: a ratio against `floor`, no target.
@@ -53,7 +53,7 @@ pub enum Target {
 
 /// One line of the table.
 #[derive(Debug, Clone)]
-pub struct Row {
+pub(crate) struct Row {
     /// Section number (1-7) and what was measured.
     pub label: String,
     /// The measurements.
@@ -71,12 +71,17 @@ pub struct Row {
 
 impl Row {
     /// A measured row.
-    pub fn new(label: impl Into<String>, unit: Unit, samples: Vec<f64>, target: Target) -> Row {
+    pub(crate) fn new(
+        label: impl Into<String>,
+        unit: Unit,
+        samples: Vec<f64>,
+        target: Target,
+    ) -> Row {
         Row { label: label.into(), samples, unit, target, error: None, paired: None }
     }
 
     /// A row whose measurement failed.
-    pub fn failed(label: impl Into<String>, error: impl Into<String>) -> Row {
+    pub(crate) fn failed(label: impl Into<String>, error: impl Into<String>) -> Row {
         Row {
             label: label.into(),
             samples: Vec::new(),
@@ -88,19 +93,19 @@ impl Row {
     }
 
     /// The same row with the floor samples taken alongside.
-    pub fn paired_with(mut self, floor: Vec<f64>) -> Row {
+    pub(crate) fn paired_with(mut self, floor: Vec<f64>) -> Row {
         self.paired = Some(floor);
         self
     }
 
     /// The median sample.
-    pub fn median(&self) -> Option<f64> {
+    pub(crate) fn median(&self) -> Option<f64> {
         percentile(&self.samples, 50.0)
     }
 }
 
 /// The `p`th percentile (nearest rank) of `samples`.
-pub fn percentile(samples: &[f64], p: f64) -> Option<f64> {
+pub(crate) fn percentile(samples: &[f64], p: f64) -> Option<f64> {
     if samples.is_empty() {
         return None;
     }
@@ -111,7 +116,7 @@ pub fn percentile(samples: &[f64], p: f64) -> Option<f64> {
 }
 
 /// Formats a value of `unit`.
-pub fn format_value(value: f64, unit: Unit) -> String {
+pub(crate) fn format_value(value: f64, unit: Unit) -> String {
     match unit {
         Unit::Mib => format!("{value:.1} MiB"),
         Unit::Seconds if value < 10e-6 => format!("{:.2} µs", value * 1e6),
@@ -172,7 +177,7 @@ fn judge(row: &Row, rows: &[Row]) -> (String, String, String) {
 
 /// The Markdown table of `rows`, and whether every judged row passed. Without `judged`
 /// (quick mode) the target is shown but the result column says `not judged`.
-pub fn table(rows: &[Row], judged: bool) -> (String, bool) {
+pub(crate) fn table(rows: &[Row], judged: bool) -> (String, bool) {
     let mut out = String::new();
     let mut all_pass = true;
     out.push_str("| row | median | p10–p90 | n | ratio | target | result |\n");

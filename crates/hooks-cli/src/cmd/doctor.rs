@@ -21,7 +21,9 @@ use hooks_core::redact::{redact_text, redact_url};
 use hooks_core::rule::ShellWord;
 use hooks_core::text::escape_control;
 use hooks_core::{
-    Diagnostic, Handler, HandlerStatus, InactiveStatus, Profile, Program, Severity, Snapshot, codes,
+    Diagnostic, Profile, Snapshot,
+    diag::{Severity, codes},
+    snapshot::{Handler, HandlerStatus, InactiveStatus, Program},
 };
 use hooks_exec::Session;
 use serde::Serialize;
@@ -34,34 +36,34 @@ use crate::style::Style;
 /// The codes of the doctor's own findings (a load diagnostic keeps its engine code).
 pub(crate) mod finding_codes {
     /// A program a handler starts is not on the handlers' `PATH` (error).
-    pub const COMMAND_NOT_FOUND: &str = "command_not_found";
+    pub(crate) const COMMAND_NOT_FOUND: &str = "command_not_found";
     /// A script file a handler names does not exist (error).
-    pub const SCRIPT_MISSING: &str = "script_missing";
+    pub(crate) const SCRIPT_MISSING: &str = "script_missing";
     /// A script file a handler runs directly has no execute bit (error).
-    pub const SCRIPT_NOT_EXECUTABLE: &str = "script_not_executable";
+    pub(crate) const SCRIPT_NOT_EXECUTABLE: &str = "script_not_executable";
     /// The `#!` interpreter of a script is not there or not on `PATH` (error).
-    pub const INTERPRETER_NOT_FOUND: &str = "interpreter_not_found";
+    pub(crate) const INTERPRETER_NOT_FOUND: &str = "interpreter_not_found";
     /// `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` or `${user_config.KEY}` has no
     /// value for this handler (error).
-    pub const UNRESOLVED_PLACEHOLDER: &str = "unresolved_placeholder";
+    pub(crate) const UNRESOLVED_PLACEHOLDER: &str = "unresolved_placeholder";
     /// An exec-form argument holds `${NAME}`, which no shell expands (warning).
-    pub const UNEXPANDED_VARIABLE: &str = "unexpanded_variable";
+    pub(crate) const UNEXPANDED_VARIABLE: &str = "unexpanded_variable";
     /// A tool-event matcher names a tool the host does not have (warning; info when no
     /// built-in tool is close).
-    pub const UNKNOWN_TOOL: &str = "unknown_tool";
+    pub(crate) const UNKNOWN_TOOL: &str = "unknown_tool";
     /// A timeout of 1000 seconds or more: probably meant as milliseconds (warning).
-    pub const TIMEOUT_IN_MILLISECONDS: &str = "timeout_in_milliseconds";
+    pub(crate) const TIMEOUT_IN_MILLISECONDS: &str = "timeout_in_milliseconds";
     /// A handler identical to an earlier one, which runs instead (warning in one file,
     /// info across files).
-    pub const DUPLICATE_HANDLER: &str = hooks_core::codes::DUPLICATE_HANDLER;
+    pub(crate) const DUPLICATE_HANDLER: &str = hooks_core::diag::codes::DUPLICATE_HANDLER;
     /// An installed plugin that is disabled: its hooks do not run (info).
-    pub const PLUGIN_DISABLED: &str = "plugin_disabled";
+    pub(crate) const PLUGIN_DISABLED: &str = "plugin_disabled";
     /// An http handler whose URL the settings' `allowedHttpHookUrls` forbids (error).
-    pub const HTTP_URL_BLOCKED: &str = hooks_core::codes::HTTP_URL_BLOCKED;
+    pub(crate) const HTTP_URL_BLOCKED: &str = hooks_core::diag::codes::HTTP_URL_BLOCKED;
     /// The receipts show every run of the handler failed (warning).
-    pub const HANDLER_ALWAYS_FAILS: &str = "handler_always_fails";
+    pub(crate) const HANDLER_ALWAYS_FAILS: &str = "handler_always_fails";
     /// The receipts show the handler was skipped in every fire of its event (info).
-    pub const HANDLER_NEVER_RAN: &str = "handler_never_ran";
+    pub(crate) const HANDLER_NEVER_RAN: &str = "handler_never_ran";
 }
 
 use finding_codes as fc;
@@ -930,7 +932,7 @@ fn tool_names(set: &HookSet<'_>) -> Vec<Finding> {
                 continue;
             }
             seen.push(key);
-            let finding = match hooks_core::config::suggest(&name, BUILTIN_TOOLS) {
+            let finding = match hooks_core::text::suggest(&name, BUILTIN_TOOLS) {
                 Some(tool) => Finding::at(
                     h,
                     fc::UNKNOWN_TOOL,

@@ -56,7 +56,7 @@ pub(crate) struct Hook<'a> {
 
 impl<'a> Hook<'a> {
     /// The hooks of a summary list.
-    pub fn all(hooks: &'a [HookSummary]) -> Vec<Hook<'a>> {
+    pub(crate) fn all(hooks: &'a [HookSummary]) -> Vec<Hook<'a>> {
         hooks
             .iter()
             .map(|h| Hook {

@@ -17,7 +17,11 @@
 use std::path::Path;
 
 use anyhow::anyhow;
-use hooks_core::{Diagnostic, Event, Handler, Plan, PluginOrigin, Program, Snapshot};
+use hooks_core::{
+    Diagnostic, Event, Snapshot,
+    plan::Plan,
+    snapshot::{Handler, PluginOrigin, Program},
+};
 use hooks_exec::{Paths, Session};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -26,7 +30,7 @@ use hooks_exec::report::ListedHandler;
 pub(crate) use hooks_exec::report::{handler_json, status};
 
 use crate::cli::ListArgs;
-use crate::cmd::run::Given;
+use crate::cmd::input::{Given, read_invocation};
 use crate::context::Ctx;
 use crate::layers::Setup;
 use crate::style::Style;
@@ -44,7 +48,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ListArgs) -> anyhow::Result<i32> {
     let plan = match (event, args.payload.as_deref()) {
         (Some(event), Some(payload)) => {
             let given = Given { payload: Some(payload), ..Given::default() };
-            let (invocation, _) = crate::cmd::run::read_invocation(cx, event, &given)?;
+            let (invocation, _) = read_invocation(cx, event, &given)?;
             Some(session.plan(&invocation))
         }
         _ => None,
@@ -395,7 +399,7 @@ fn detail_lines(
 const MAX_PATH: usize = crate::cells::MAX_CELL;
 
 /// `plugin {id} {version} sha256:{digest}` and where it was found.
-fn plugin_text(p: &hooks_core::PluginInfo) -> String {
+fn plugin_text(p: &hooks_core::snapshot::PluginInfo) -> String {
     let mut text = format!("plugin {}", p.id);
     if let Some(v) = &p.version {
         text.push_str(&format!(" {v}"));

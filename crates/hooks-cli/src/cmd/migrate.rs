@@ -21,7 +21,7 @@ use std::fs;
 
 use anyhow::{Context as _, bail};
 use hooks_core::config::HookConfig;
-use hooks_core::{ConfigKind, Event, codes, parse_config};
+use hooks_core::{ConfigKind, Event, diag::codes, parse_config};
 
 use crate::cli::MigrateArgs;
 use crate::context::Ctx;
@@ -32,7 +32,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &MigrateArgs) -> anyhow::Result<i32> {
     let path = absolute(&args.file, &cx.env.cwd);
     let bytes = fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
     let source = args.file.display().to_string();
-    let text = hooks_core::legacy::migrate_to_current(&bytes, &source)?;
+    let text = hooks_core::config::legacy::migrate_to_current(&bytes, &source)?;
     let parsed = parse_config(&bytes, &source, ConfigKind::User);
     for d in parsed.diagnostics.iter().filter(|d| d.code == codes::LEGACY_UNMAPPED_EVENT) {
         cx.warn(&d.message);

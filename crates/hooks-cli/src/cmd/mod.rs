@@ -2,6 +2,7 @@
 
 pub(crate) mod completions;
 pub(crate) mod doctor;
+pub(crate) mod input;
 pub(crate) mod json;
 pub(crate) mod list;
 pub(crate) mod marketplace;
@@ -9,7 +10,7 @@ pub(crate) mod migrate;
 pub(crate) mod plugin;
 pub(crate) mod receipts;
 pub(crate) mod run;
-pub mod schema;
+pub(crate) mod schema;
 pub(crate) mod serve;
 pub(crate) mod test;
 pub(crate) mod trust;

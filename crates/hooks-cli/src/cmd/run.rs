@@ -18,15 +18,16 @@
 //! `notices`, the lines the reference shows the user. Exit 0 when the action may proceed,
 //! 2 when the decision denies, blocks or stops, 1 on an engine error.
 
-use std::io::Read as _;
 use std::path::Path;
 
-use anyhow::{Context as _, anyhow};
-use hooks_core::payload::{defaulted_keys, example_payload, host_required_keys};
+use anyhow::Context as _;
 use hooks_core::render::{Notice, render_notices};
 use hooks_core::{
-    AsyncResult, CommonDefaults, Diagnostic, Event, EventInput, Invocation, PayloadError, Plan,
-    Rewake, Snapshot, codes,
+    Diagnostic, Event, Invocation, Snapshot,
+    background::{AsyncResult, Rewake},
+    diag::codes,
+    payload::EventInput,
+    plan::Plan,
 };
 use hooks_exec::{Fired, Session};
 use schemars::JsonSchema;
@@ -34,9 +35,11 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::cli::RunArgs;
+pub(crate) use crate::cmd::input::payload_error;
+use crate::cmd::input::{Given, read_invocation};
 use crate::cmd::list;
 use crate::context::Ctx;
-use crate::layers::{Setup, absolute};
+use crate::layers::Setup;
 
 /// What `hooks run` prints (and `hooks serve` answers an event with).
 #[derive(Debug, Serialize, JsonSchema)]
@@ -83,7 +86,7 @@ pub(crate) struct RunOutput<'a> {
 impl<'a> RunOutput<'a> {
     /// The output for a fired event; `tool_name` is the invocation's (tool events), for
     /// the PermissionRequest attribution.
-    pub fn new(
+    pub(crate) fn new(
         fired: &'a Fired,
         load_diagnostics: &'a [Diagnostic],
         payload_diagnostics: &'a [Diagnostic],
@@ -115,7 +118,7 @@ impl<'a> RunOutput<'a> {
 #[derive(Debug)]
 pub(crate) struct HostEffect<'a> {
     /// The effect.
-    pub effect: &'a hooks_core::Effect,
+    pub effect: &'a hooks_core::render::Effect,
     /// The lines shown to the user, in the presenter's order.
     pub notices: Vec<Notice>,
 }
@@ -138,7 +141,7 @@ impl JsonSchema for HostEffect<'_> {
     }
 
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let mut schema = <hooks_core::Effect as JsonSchema>::json_schema(generator);
+        let mut schema = <hooks_core::render::Effect as JsonSchema>::json_schema(generator);
         let notices = json!({
             "description": "The lines the reference shows the user, in its order: each distinct diagnostic (`Hook warning: ...`, `Hook error: ...`), the system messages, and for PermissionRequest the attribution (`PermissionRequest hook allowed {tool}.`, `PermissionRequest hook denied {tool}: {reason}`).",
             "type": "array",
@@ -172,34 +175,6 @@ pub(crate) fn tool_name(invocation: &Invocation) -> Option<String> {
         .flatten()
 }
 
-/// What `event`'s payload needs, for messages: its required fields, the fields defaulted
-/// with a warning (docs/claude-code-contract.md#cc-5.2) and its example.
-pub(crate) fn payload_needs(event: Event) -> String {
-    let required = host_required_keys(event);
-    let defaulted = match defaulted_keys(event) {
-        [] => String::new(),
-        keys => format!(", and {} defaulted with a payload_defaulted warning", keys.join(", ")),
-    };
-    format!(
-        "{event} needs {} (session_id, transcript_path, cwd and permission_mode are filled \
-         when absent{defaulted}); for example {}",
-        if required.is_empty() { "no field".to_owned() } else { required.join(", ") },
-        example_payload(event)
-    )
-}
-
-/// A payload error as people read it: a payload that is not an object or lacks a
-/// required field also says what the event needs.
-pub(crate) fn payload_error(err: &PayloadError) -> String {
-    match err {
-        PayloadError::NotAnObject { event } => format!("{err}; {}", payload_needs(*event)),
-        PayloadError::MissingField { event, field } if !field.contains(['.', '[']) => {
-            format!("{err}; {}", payload_needs(*event))
-        }
-        _ => err.to_string(),
-    }
-}
-
 /// Fires the event.
 pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
     let event = list::parse_event(&args.event)?;
@@ -230,7 +205,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
     let load_diagnostics = session.load_diagnostics();
     for d in &load_diagnostics {
         // The hint about ignored Claude Code settings shows once, also without -v.
-        if d.code == hooks_core::codes::CLAUDE_SETTINGS_IGNORED && cx.global.verbose == 0 {
+        if d.code == hooks_core::diag::codes::CLAUDE_SETTINGS_IGNORED && cx.global.verbose == 0 {
             cx.warn(d.message.clone());
         }
         cx.verbose(1, list::diagnostic_line(d, cx.err_style));
@@ -264,58 +239,6 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
     }
     writeln!(cx.out, "{}", crate::cmd::json::pretty(&output)?)?;
     Ok(if fired.is_blocking() { 2 } else { 0 })
-}
-
-/// What the command line gives of an invocation besides the event.
-#[derive(Debug, Default)]
-pub(crate) struct Given<'a> {
-    /// `--payload`: a file, `-` or the JSON; `None` fires the example payload.
-    pub payload: Option<&'a str>,
-    /// `--session-id`; `None` makes a fresh UUID v4.
-    pub session_id: Option<&'a str>,
-    /// `--transcript-path`.
-    pub transcript_path: Option<&'a str>,
-    /// `--cwd`.
-    pub cwd: Option<&'a Path>,
-}
-
-/// Reads the invocation of `event` the command line gives, under the profile, and
-/// prints its payload warnings.
-pub(crate) fn read_invocation(
-    cx: &mut Ctx<'_>,
-    event: Event,
-    given: &Given<'_>,
-) -> anyhow::Result<(Invocation, Vec<Diagnostic>)> {
-    let value = match given.payload {
-        Some(payload) => read_payload(cx, payload)?,
-        None => {
-            let example = example_payload(event);
-            let _ = writeln!(
-                cx.err,
-                "{} no --payload: firing {event} with its example payload {example} (a \
-                 try-out; give --payload FILE, - or JSON for a real event)",
-                cx.err_style.dim("hooks:"),
-            );
-            example
-        }
-    };
-    let cwd = given.cwd.map(|c| absolute(c, &cx.env.cwd));
-    let defaults = CommonDefaults {
-        session_id: match given.session_id {
-            Some(id) => id.to_owned(),
-            None => crate::uuid::v4().context("cannot make a session id")?,
-        },
-        transcript_path: given.transcript_path.unwrap_or_default().to_owned(),
-        cwd: cwd.unwrap_or_else(|| cx.env.cwd.clone()).display().to_string(),
-        permission_mode: Some("default".to_owned()),
-    };
-    let profile = crate::layers::profile(cx.global, cx.env)?;
-    let (invocation, warnings) = Invocation::from_host_json_for(profile, event, &value, &defaults)
-        .map_err(|e| anyhow!(payload_error(&e)))?;
-    for w in &warnings {
-        cx.warn(format!("payload: {}", w.message));
-    }
-    Ok((invocation, warnings))
 }
 
 /// What the background handlers of a one-shot run delivered: results and rewakes.
@@ -393,31 +316,6 @@ fn fire(
         Ctx::debug_line(err, style, &line);
     }
     Ok(fired)
-}
-
-/// Reads `--payload`: `-` is stdin, an existing file is read, text starting with `{` is
-/// the JSON itself.
-fn read_payload(cx: &mut Ctx<'_>, payload: &str) -> anyhow::Result<Value> {
-    let (bytes, what) = match payload {
-        "-" => {
-            let mut bytes = Vec::new();
-            cx.stdin.read_to_end(&mut bytes).context("cannot read the payload from stdin")?;
-            (bytes, "stdin".to_owned())
-        }
-        text if text.trim_start().starts_with('{') => {
-            (text.as_bytes().to_vec(), "--payload".to_owned())
-        }
-        file => {
-            let path = absolute(Path::new(file), &cx.env.cwd);
-            let bytes = std::fs::read(&path)
-                .with_context(|| format!("cannot read the payload file {file}"))?;
-            (bytes, file.to_owned())
-        }
-    };
-    let text = std::str::from_utf8(&bytes)
-        .map_err(|e| anyhow!("the payload in {what} is not UTF-8: {e}"))?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    serde_json::from_str(text).map_err(|e| anyhow!("the payload in {what} is not valid JSON: {e}"))
 }
 
 /// What `--dry-run` prints: the payload handlers would read, and the plan

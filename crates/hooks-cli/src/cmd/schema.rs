@@ -10,7 +10,7 @@ use crate::context::Ctx;
 /// Every schema name: hooks-core's (`config`, `input.EVENT`, `output.EVENT`), `serve`,
 /// `test`, then hooks-plugins' (`plugin-manifest`, `marketplace-index`).
 pub fn names() -> Vec<String> {
-    let mut names = hooks_core::schema_names();
+    let mut names = hooks_core::schema::schema_names();
     names.push("serve".to_owned());
     names.push("test".to_owned());
     names.extend(hooks_plugins::SCHEMA_NAMES.iter().map(|n| (*n).to_owned()));
@@ -24,7 +24,7 @@ pub fn schema(name: &str) -> Option<serde_json::Value> {
     } else if name == "test" {
         Some(crate::cmd::test::schema())
     } else {
-        hooks_core::schema(name).or_else(|| hooks_plugins::schema(name))
+        hooks_core::schema::schema(name).or_else(|| hooks_plugins::schema(name))
     }
 }
 

@@ -30,7 +30,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::Context as _;
-use hooks_core::{AsyncResult, CommonDefaults, Diagnostic, Event, Invocation, Profile};
+use hooks_core::{
+    Diagnostic, Event, Invocation, Profile, background::AsyncResult, payload::CommonDefaults,
+};
 use hooks_exec::{
     AsyncResultListener, Fired, HostCall, HostFuture, HostHandlers, Session, StatusListener,
 };

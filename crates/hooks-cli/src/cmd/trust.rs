@@ -32,8 +32,9 @@ use std::time::SystemTime;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
+use hooks_core::Snapshot;
 use hooks_core::diff::HookDiff;
-use hooks_core::{Handler, Snapshot};
+use hooks_core::snapshot::Handler;
 use hooks_exec::{
     LoadRequest, Paths, Source, Sources, TrustReview, TrustState, TrustStore, TrustSubject,
 };
@@ -358,7 +359,10 @@ fn claude_code(
     let style = if cx.global.json { cx.err_style } else { cx.out_style };
     let mut files = Vec::new();
     for source in sources.sources.iter().filter(|s| {
-        matches!(s.document.layer, hooks_core::Layer::Project | hooks_core::Layer::Local)
+        matches!(
+            s.document.layer,
+            hooks_core::snapshot::Layer::Project | hooks_core::snapshot::Layer::Local
+        )
     }) {
         files.extend(file_review(&sources, source, setup, &cx.env.cwd, style)?);
     }
@@ -433,7 +437,8 @@ fn file_review(
         write_changes(&mut shown, diff, "Changes since the trusted hook settings:", style)?;
     }
     let document = hooks_core::LayerDocument { inactive: None, ..source.document.clone() };
-    let options = hooks_core::SnapshotOptions { profile: setup.profile, ..Default::default() };
+    let options =
+        hooks_core::snapshot::SnapshotOptions { profile: setup.profile, ..Default::default() };
     let snapshot = Snapshot::build(vec![document], &options);
     write_hooks(&mut shown, &snapshot, cwd, style)?;
     writeln!(shown)?;

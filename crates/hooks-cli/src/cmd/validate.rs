@@ -14,7 +14,12 @@
 //! a group rejected for its matcher) is an error; a warning loads anyway.
 
 use hooks_core::snapshot::sha256_hex;
-use hooks_core::{ConfigKind, Diagnostic, Layer, LayerDocument, PluginInfo, codes, parse_config};
+use hooks_core::{
+    ConfigKind, Diagnostic, LayerDocument,
+    diag::codes,
+    parse_config,
+    snapshot::{Layer, PluginInfo},
+};
 use hooks_exec::{Source, check_sources};
 use serde_json::json;
 

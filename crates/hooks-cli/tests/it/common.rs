@@ -5,19 +5,19 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-pub const BIN: &str = env!("CARGO_BIN_EXE_hooks");
+pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_hooks");
 
 /// The repository root.
-pub fn repo() -> PathBuf {
+pub(crate) fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
 }
 
 /// The demo project.
-pub fn demo() -> PathBuf {
+pub(crate) fn demo() -> PathBuf {
     repo().join("examples/demo")
 }
 
-pub struct TestEnv {
+pub(crate) struct TestEnv {
     pub root: PathBuf,
     /// `$HOME`.
     pub user_home: PathBuf,
@@ -27,14 +27,14 @@ pub struct TestEnv {
     pub project: PathBuf,
 }
 
-pub struct Output {
+pub(crate) struct Output {
     pub code: i32,
     pub stdout: String,
     pub stderr: String,
 }
 
 impl Output {
-    pub fn json(&self) -> serde_json::Value {
+    pub(crate) fn json(&self) -> serde_json::Value {
         serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
             panic!("stdout is not JSON ({e}):\n{}\n{}", self.stdout, self.stderr)
         })
@@ -42,7 +42,7 @@ impl Output {
 }
 
 impl TestEnv {
-    pub fn new(name: &str) -> TestEnv {
+    pub(crate) fn new(name: &str) -> TestEnv {
         let root = hooks_tests::fresh_dir(
             &format!("hooks-cli-it-{name}"),
             &["home", "dahome", "project/.git"],
@@ -55,7 +55,7 @@ impl TestEnv {
         }
     }
 
-    pub fn write(&self, rel: &str, text: &str) -> PathBuf {
+    pub(crate) fn write(&self, rel: &str, text: &str) -> PathBuf {
         let path = self.root.join(rel);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, text).unwrap();
@@ -63,29 +63,29 @@ impl TestEnv {
     }
 
     /// Writes the project's `.deepagents/hooks.json`.
-    pub fn project_hooks(&self, text: &str) -> PathBuf {
+    pub(crate) fn project_hooks(&self, text: &str) -> PathBuf {
         self.write("project/.deepagents/hooks.json", text)
     }
 
     /// Writes the user's `hooks.json`.
-    pub fn user_hooks(&self, text: &str) -> PathBuf {
+    pub(crate) fn user_hooks(&self, text: &str) -> PathBuf {
         self.write("dahome/hooks.json", text)
     }
 
     /// Writes `text` as the user layer of both profiles: `hooks.json` in the home and
     /// `~/.claude/settings.json`.
-    pub fn user_layers(&self, text: &str) {
+    pub(crate) fn user_layers(&self, text: &str) {
         self.user_hooks(text);
         self.claude_user_settings(text);
     }
 
     /// Writes the user's Claude Code settings, `~/.claude/settings.json` (the claude-code
     /// profile's user layer).
-    pub fn claude_user_settings(&self, text: &str) -> PathBuf {
+    pub(crate) fn claude_user_settings(&self, text: &str) -> PathBuf {
         self.write("home/.claude/settings.json", text)
     }
 
-    pub fn command(&self, args: &[&str]) -> Command {
+    pub(crate) fn command(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(BIN);
         cmd.args(args)
             .env_clear()
@@ -96,11 +96,11 @@ impl TestEnv {
         cmd
     }
 
-    pub fn run(&self, args: &[&str]) -> Output {
+    pub(crate) fn run(&self, args: &[&str]) -> Output {
         self.run_stdin(args, "")
     }
 
-    pub fn run_stdin(&self, args: &[&str], stdin: &str) -> Output {
+    pub(crate) fn run_stdin(&self, args: &[&str], stdin: &str) -> Output {
         let mut child = self
             .command(args)
             .stdin(Stdio::piped())
@@ -118,7 +118,7 @@ impl TestEnv {
     }
 
     /// Replaces temp paths with `[TMP]` and the repository with `[REPO]`.
-    pub fn filter(&self, text: &str) -> String {
+    pub(crate) fn filter(&self, text: &str) -> String {
         text.replace(&self.root.display().to_string(), "[TMP]")
             .replace(&repo().display().to_string(), "[REPO]")
     }
@@ -132,7 +132,7 @@ impl Drop for TestEnv {
 
 /// Replaces each 64-hex-digit run (digests) with `[SHA]` and 12-digit prefixes in tables
 /// with `[FP]`.
-pub fn mask_digests(text: &str) -> String {
+pub(crate) fn mask_digests(text: &str) -> String {
     let re_long = |s: &str| {
         let mut out = String::new();
         let chars: Vec<char> = s.chars().collect();

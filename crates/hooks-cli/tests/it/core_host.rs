@@ -10,8 +10,11 @@ use std::path::Path;
 use std::process::Command;
 
 use hooks_core::{
-    Capabilities, CommonDefaults, ConfigKind, Dispatch, Event, Invocation, Layer, LayerDocument,
-    Snapshot, SnapshotOptions, TurnState, parse_config,
+    Capabilities, ConfigKind, Dispatch, Event, Invocation, LayerDocument, Snapshot,
+    dispatch::TurnState,
+    parse_config,
+    payload::CommonDefaults,
+    snapshot::{Layer, SnapshotOptions},
 };
 use serde_json::{Value, json};
 

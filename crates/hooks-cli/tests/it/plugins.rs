@@ -13,10 +13,11 @@ use serde_json::Value;
 use crate::common::TestEnv;
 use hooks_tests::http::Server;
 
-pub const BASH: &str = r#"{"tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t1"}"#;
+pub(crate) const BASH: &str =
+    r#"{"tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t1"}"#;
 
 /// The state files (path under the home -> content).
-pub fn state(env: &TestEnv) -> BTreeMap<String, Option<String>> {
+pub(crate) fn state(env: &TestEnv) -> BTreeMap<String, Option<String>> {
     [
         "plugins.lock",
         ".state/installed_plugins.json",
@@ -30,7 +31,7 @@ pub fn state(env: &TestEnv) -> BTreeMap<String, Option<String>> {
 }
 
 /// A plugin author's folder: key pair, plugin source, marketplace folder served over HTTP.
-pub struct Author {
+pub(crate) struct Author {
     pub dir: PathBuf,
     pub server: Server,
     pub public_key: String,
@@ -38,7 +39,7 @@ pub struct Author {
 
 impl Author {
     /// Makes the key pair with `hooks marketplace keygen` and starts the server.
-    pub fn new(env: &TestEnv) -> Author {
+    pub(crate) fn new(env: &TestEnv) -> Author {
         let dir = env.root.join("author");
         fs::create_dir_all(dir.join("m")).unwrap();
         let keys = dir.join("keys").display().to_string();
@@ -54,14 +55,14 @@ impl Author {
         Author { dir, server, public_key }
     }
 
-    pub fn index_url(&self) -> String {
+    pub(crate) fn index_url(&self) -> String {
         self.server.url("index.json")
     }
 
     /// Writes plugin `lint` at `version`: a PreToolUse hook whose script prints
     /// `bin/message.txt` (found through `$CLAUDE_PLUGIN_ROOT`) and blocks; with
     /// `stop_hook`, also a Stop hook.
-    pub fn write_plugin(&self, version: &str, message: &str, stop_hook: bool) -> PathBuf {
+    pub(crate) fn write_plugin(&self, version: &str, message: &str, stop_hook: bool) -> PathBuf {
         let src = self.dir.join("src");
         let _ = fs::remove_dir_all(&src);
         fs::create_dir_all(src.join(".claude-plugin")).unwrap();
@@ -93,7 +94,7 @@ impl Author {
     }
 
     /// Packs the plugin into the marketplace and signs a new index, through the CLI.
-    pub fn publish(&self, env: &TestEnv, version: &str, message: &str, stop_hook: bool) {
+    pub(crate) fn publish(&self, env: &TestEnv, version: &str, message: &str, stop_hook: bool) {
         let src = self.write_plugin(version, message, stop_hook);
         let m = self.dir.join("m").display().to_string();
         let out = env.run(&["plugin", "pack", &src.display().to_string(), "--out", &m]);
@@ -107,7 +108,7 @@ impl Author {
     }
 
     /// Registers the marketplace as `team`, key pinned from the .pub file.
-    pub fn add_to(&self, env: &TestEnv) {
+    pub(crate) fn add_to(&self, env: &TestEnv) {
         let pubfile = self.dir.join("keys/hooks-marketplace.pub").display().to_string();
         let out = env.run(&["marketplace", "add", "team", &self.index_url(), "--key", &pubfile]);
         assert_eq!(out.code, 0, "{}", out.stderr);
@@ -116,7 +117,7 @@ impl Author {
 }
 
 /// `hooks plugin list --json`'s entries.
-pub fn installed(env: &TestEnv) -> Vec<Value> {
+pub(crate) fn installed(env: &TestEnv) -> Vec<Value> {
     let out = env.run(&["--json", "plugin", "list"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     out.json()["plugins"].as_array().unwrap().clone()
@@ -529,7 +530,12 @@ const MIXED: &str = r#"{
 
 /// Writes plugin `name` at `version` in Claude Code's layout under the catalogue folder
 /// `{root}/cat` and lists every plugin folder of it in `.claude-plugin/marketplace.json`.
-pub fn catalogue_plugin(env: &TestEnv, name: &str, version: &str, hooks_json: &str) -> PathBuf {
+pub(crate) fn catalogue_plugin(
+    env: &TestEnv,
+    name: &str,
+    version: &str,
+    hooks_json: &str,
+) -> PathBuf {
     let cat = env.root.join("cat");
     let dir = cat.join("plugins").join(name);
     fs::create_dir_all(dir.join(".claude-plugin")).unwrap();

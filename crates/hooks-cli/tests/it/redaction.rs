@@ -12,7 +12,7 @@ use hooks_tests::git;
 use hooks_tests::http::Server;
 
 /// Writes plugin `name` (one PreToolUse hook running `bin/run.sh`) into `dir`.
-pub fn write_plugin(dir: &Path, name: &str, version: Option<&str>) {
+pub(crate) fn write_plugin(dir: &Path, name: &str, version: Option<&str>) {
     fs::create_dir_all(dir.join(".claude-plugin")).unwrap();
     fs::create_dir_all(dir.join("hooks")).unwrap();
     fs::create_dir_all(dir.join("bin")).unwrap();
@@ -29,7 +29,7 @@ pub fn write_plugin(dir: &Path, name: &str, version: Option<&str>) {
 
 /// Commits `work` and publishes it as the bare repository `bare` for git's dumb HTTP
 /// protocol (static files, which the loopback server serves).
-pub fn publish_repo(work: &Path, bare: &Path) {
+pub(crate) fn publish_repo(work: &Path, bare: &Path) {
     git(work, &["init", "-q"]);
     git(work, &["add", "-A"]);
     git(work, &["commit", "-qm", "one"]);

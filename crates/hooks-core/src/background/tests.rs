@@ -131,9 +131,12 @@ fn f32_detached_response_is_the_first_later_object_line() {
 
 mod dispatch {
     use crate::{
-        Capabilities, CommonDefaults, ConfigKind, Dispatch, Event, Invocation, JobOutput, Layer,
-        LayerDocument, Profile, RawOutput, Snapshot, SnapshotOptions, Termination, TurnState,
-        parse_config_for,
+        Capabilities, ConfigKind, Dispatch, Event, Invocation, LayerDocument, Profile, Snapshot,
+        config::parse_config_for,
+        dispatch::{JobOutput, TurnState},
+        output::{RawOutput, Termination},
+        payload::CommonDefaults,
+        snapshot::{Layer, SnapshotOptions},
     };
 
     fn snapshot(text: &str) -> Snapshot {

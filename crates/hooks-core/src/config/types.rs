@@ -108,7 +108,7 @@ pub struct McpToolHandler {
 }
 
 /// The type names docs/claude-code-contract.md#cc-2.2 knows.
-pub const TYPE_NAMES: &[&str] = &["command", "http", "prompt", "agent", "mcp_tool"];
+pub(super) const TYPE_NAMES: &[&str] = &["command", "http", "prompt", "agent", "mcp_tool"];
 
 /// Keys every handler type takes (`if`, `async` and the like are added by their own rules).
 const COMMON_KEYS: &[&str] = &["type", "timeout", "statusMessage", "status_message", "if"];
@@ -131,12 +131,14 @@ pub(crate) fn known_keys(ty: &str) -> Vec<&'static str> {
 
 /// Ours: detail texts of the type fields.
 mod text {
-    pub const TYPE: &str = "Input should be 'command', 'http', 'prompt', 'agent' or 'mcp_tool'";
-    pub const URL: &str = "Value error, url must be an http or https URL.";
-    pub const BLANK: &str = "Value error, must not be blank.";
-    pub const OBJECT: &str = "Input should be a valid dictionary";
-    pub const ENV_NAME: &str = "Value error, must be a variable name ([A-Za-z_][A-Za-z0-9_]*).";
-    pub const INTEGER: &str = "Input should be a positive integer";
+    pub(super) const TYPE: &str =
+        "Input should be 'command', 'http', 'prompt', 'agent' or 'mcp_tool'";
+    pub(super) const URL: &str = "Value error, url must be an http or https URL.";
+    pub(super) const BLANK: &str = "Value error, must not be blank.";
+    pub(super) const OBJECT: &str = "Input should be a valid dictionary";
+    pub(super) const ENV_NAME: &str =
+        "Value error, must be a variable name ([A-Za-z_][A-Za-z0-9_]*).";
+    pub(super) const INTEGER: &str = "Input should be a positive integer";
 }
 
 /// True for `[A-Za-z_][A-Za-z0-9_]*`.

@@ -356,9 +356,12 @@ mod in_snapshot {
     use serde_json::json;
 
     use crate::{
-        Capabilities, CommonDefaults, ConfigKind, Dispatch, Event, HandlerStatus, Invocation,
-        Layer, LayerDocument, Profile, Snapshot, SnapshotOptions, TurnState, codes,
-        parse_config_for,
+        Capabilities, ConfigKind, Dispatch, Event, Invocation, LayerDocument, Profile, Snapshot,
+        config::parse_config_for,
+        diag::codes,
+        dispatch::TurnState,
+        payload::CommonDefaults,
+        snapshot::{HandlerStatus, Layer, SnapshotOptions},
     };
 
     fn snapshot(

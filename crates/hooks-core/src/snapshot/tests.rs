@@ -101,7 +101,7 @@ fn rejected_groups_keep_their_index() {
     assert_eq!(d[1].code, "unsupported_matcher");
     assert_eq!(d[1].message, "Rejected hook group Stop:0: Stop does not support matchers");
     // Ours: a rejected group does not load, so it is an error (the reference: a warning).
-    assert!(d.iter().all(|d| d.severity == crate::Severity::Error));
+    assert!(d.iter().all(|d| d.severity == crate::diag::Severity::Error));
 }
 
 #[test]

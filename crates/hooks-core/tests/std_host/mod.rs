@@ -18,13 +18,15 @@ use std::time::{Duration, Instant};
 use rustix::process::{Pid, Signal, kill_process_group};
 
 use hooks_core::{
-    Dispatch, HttpOutcome, JobKind, JobOutput, ProcessProgram, RawOutput, Termination,
+    Dispatch,
+    dispatch::{HttpOutcome, JobKind, JobOutput, ProcessProgram},
+    output::{RawOutput, Termination},
 };
 use serde_json::Value;
 
 /// Runs every job of `dispatch` with `path` as the handlers' `PATH` and `cwd` as their
 /// working folder; the raw results come back in the order the jobs finished.
-pub fn run_jobs(dispatch: &Dispatch, path: &str, cwd: &Path) -> Vec<(usize, JobOutput)> {
+pub(crate) fn run_jobs(dispatch: &Dispatch, path: &str, cwd: &Path) -> Vec<(usize, JobOutput)> {
     let (tx, rx) = mpsc::channel();
     std::thread::scope(|scope| {
         for job in dispatch.jobs() {
@@ -55,7 +57,7 @@ pub fn run_jobs(dispatch: &Dispatch, path: &str, cwd: &Path) -> Vec<(usize, JobO
 /// Runs the jobs and accepts their results in finish order. A background job's result
 /// never reaches the decision (docs/claude-code-contract.md#cc-9.1), so it is not given to the
 /// dispatch.
-pub fn run(dispatch: &mut Dispatch, path: &str, cwd: &Path) {
+pub(crate) fn run(dispatch: &mut Dispatch, path: &str, cwd: &Path) {
     for (index, output) in run_jobs(dispatch, path, cwd) {
         if dispatch.jobs()[index].background.is_some() {
             continue;
@@ -66,7 +68,7 @@ pub fn run(dispatch: &mut Dispatch, path: &str, cwd: &Path) {
 
 fn run_process(
     program: &ProcessProgram,
-    job: &hooks_core::Job,
+    job: &hooks_core::dispatch::Job,
     path: &str,
     cwd: &Path,
 ) -> RawOutput {
@@ -155,7 +157,7 @@ fn raw(termination: Termination, stdout: Vec<u8>, stderr: Vec<u8>) -> RawOutput 
 /// `tests/golden/generate.py` gives the reference): a script that reads its stdin, prints
 /// the recorded stdout and stderr, then exits with the recorded status, sleeps past its
 /// timeout, or kills itself with the recorded signal.
-pub fn write_programs(case: &Value, bin: &Path) {
+pub(crate) fn write_programs(case: &Value, bin: &Path) {
     std::fs::create_dir_all(bin).expect("make the bin folder");
     let mut programs = std::collections::BTreeMap::new();
     for list in case["expected"]["handlers"].as_object().expect("handlers").values() {

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use hooks_core::Termination;
+use hooks_core::output::Termination;
 use hooks_exec::run_process;
 
 use crate::support::{Recorded, TempDir, fake, read_recorded, survivors_after};
@@ -36,7 +36,7 @@ async fn assert_all_dead(recorded: &[Recorded]) {
 }
 
 /// The handler exits at once and its escapes closed their stdio: all die with it.
-pub async fn escapes_die_when_the_handler_exits() {
+pub(crate) async fn escapes_die_when_the_handler_exits() {
     let dir = TempDir::new();
     let pids = dir.file("pids");
     let spec = fake(&args(&escapes(&pids, ESCAPES_RECORDED)));
@@ -49,7 +49,7 @@ pub async fn escapes_die_when_the_handler_exits() {
 
 /// A `setsid` grandchild keeps stdout open after the handler exits: the handler times out,
 /// and every escape dies at the timeout.
-pub async fn escapes_die_at_the_timeout() {
+pub(crate) async fn escapes_die_at_the_timeout() {
     let dir = TempDir::new();
     let pids = dir.file("pids");
     let mut list = escapes(&pids, ESCAPES_RECORDED + 1);
@@ -72,7 +72,7 @@ pub async fn escapes_die_at_the_timeout() {
 }
 
 /// Dropping the run (cancellation) kills every escape of a handler that still runs.
-pub async fn escapes_die_when_the_run_is_dropped() {
+pub(crate) async fn escapes_die_when_the_run_is_dropped() {
     let dir = TempDir::new();
     let pids = dir.file("pids");
     let mut list = escapes(&pids, ESCAPES_RECORDED + 1);

@@ -6,7 +6,7 @@ use std::ffi::OsString;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use hooks_core::{CommonDefaults, Event, Invocation, Profile};
+use hooks_core::{Event, Invocation, Profile, payload::CommonDefaults};
 use hooks_exec::{Session, SessionOptions};
 use serde_json::json;
 
@@ -57,7 +57,7 @@ fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
 }
 
-fn codes(r: &hooks_core::AsyncResult) -> Vec<&str> {
+fn codes(r: &hooks_core::background::AsyncResult) -> Vec<&str> {
     r.diagnostics.iter().map(|d| d.code.as_str()).collect()
 }
 

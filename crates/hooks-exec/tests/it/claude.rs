@@ -8,8 +8,11 @@ use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;
 
 use hooks_core::{
-    CommonDefaults, ConfigKind, Event, Invocation, Layer, LayerDocument, PermissionBehavior,
-    PluginInfo, Profile, parse_config_for,
+    ConfigKind, Event, Invocation, LayerDocument, Profile,
+    config::parse_config_for,
+    payload::CommonDefaults,
+    reduce::PermissionBehavior,
+    snapshot::{Layer, PluginInfo},
 };
 use hooks_exec::{CallbackGroup, Fired, Session, SessionOptions};
 use serde_json::{Value, json};

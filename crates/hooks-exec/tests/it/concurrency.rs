@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use hooks_core::Termination;
+use hooks_core::output::Termination;
 use hooks_exec::run_process;
 use tokio::task::JoinSet;
 

@@ -5,7 +5,7 @@
 use std::ffi::OsString;
 use std::time::{Duration, Instant};
 
-use hooks_core::{CommonDefaults, Event, Invocation, Profile};
+use hooks_core::{Event, Invocation, Profile, payload::CommonDefaults};
 use hooks_exec::{Session, SessionOptions};
 use serde_json::{Value, json};
 

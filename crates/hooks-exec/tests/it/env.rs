@@ -2,7 +2,7 @@
 
 use std::ffi::OsString;
 
-use hooks_core::Termination;
+use hooks_core::output::Termination;
 use hooks_exec::{EnvPolicy, run_process, scrub, strip_profile};
 
 use crate::support::fake;

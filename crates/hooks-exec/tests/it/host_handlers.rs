@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use hooks_core::{CommonDefaults, Event, Invocation, Profile};
+use hooks_core::{Event, Invocation, Profile, payload::CommonDefaults};
 use hooks_exec::{Fired, HostCall, HostFuture, HostHandlers, Session, SessionOptions};
 use serde_json::{Value, json};
 
@@ -186,7 +186,7 @@ fn kinds_the_host_does_not_answer_are_skipped() {
     let h = host(&["prompt"], |_| Some(Err("model offline".into())));
     let f = w.fire(Some(Arc::clone(&h)), Event::Stop, stop());
     assert_eq!(codes(&f), ["handler_needs_host", "host_handler_failed"]);
-    assert_eq!(f.decision.diagnostics[0].severity, hooks_core::Severity::Info);
+    assert_eq!(f.decision.diagnostics[0].severity, hooks_core::diag::Severity::Info);
     assert_eq!(f.decision.diagnostics[1].message, "Host handler Stop:0:1 failed: model offline");
     assert_eq!(h.asked.lock().unwrap().len(), 1, "only the prompt handler was asked");
     assert!(!f.decision.continue_loop);

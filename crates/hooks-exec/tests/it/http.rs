@@ -4,7 +4,7 @@
 
 use std::ffi::OsString;
 
-use hooks_core::{CommonDefaults, Event, HttpPolicy, Invocation, Profile};
+use hooks_core::{Event, Invocation, Profile, payload::CommonDefaults, policy::HttpPolicy};
 use hooks_exec::{Fired, Session, SessionOptions};
 use hooks_tests::http::{Route, Server};
 use serde_json::{Value, json};

@@ -4,7 +4,7 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use hooks_core::{CommonDefaults, Event, Invocation, PermissionBehavior, Profile};
+use hooks_core::{Event, Invocation, Profile, payload::CommonDefaults, reduce::PermissionBehavior};
 use hooks_exec::{Session, SessionOptions};
 use serde_json::json;
 

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use hooks_core::Termination;
+use hooks_core::output::Termination;
 use hooks_exec::{Program, run_process};
 use rustix::io::{FdFlags, fcntl_getfd, fcntl_setfd};
 

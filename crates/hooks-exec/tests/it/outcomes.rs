@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use hooks_core::{RawOutput, Termination};
+use hooks_core::output::{RawOutput, Termination};
 use hooks_exec::{Program, run_process};
 
 use crate::support::{FAKE_HOOK, fake, shell, spec};

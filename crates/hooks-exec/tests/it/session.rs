@@ -6,7 +6,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use hooks_core::{
-    CommonDefaults, Event, HandlerStatus, InactiveStatus, Invocation, PermissionBehavior,
+    Event, Invocation,
+    payload::CommonDefaults,
+    reduce::PermissionBehavior,
+    snapshot::{HandlerStatus, InactiveStatus},
 };
 use hooks_exec::{CallbackGroup, Session, SessionOptions, TrustStore};
 use serde_json::json;
@@ -494,7 +497,7 @@ fn callback_ids_depend_on_registration_only() {
         .snapshot()
         .handlers()
         .iter()
-        .filter(|h| h.layer == hooks_core::Layer::Callback)
+        .filter(|h| h.layer == hooks_core::snapshot::Layer::Callback)
         .filter_map(|h| h.id.clone())
         .collect();
     assert_eq!(

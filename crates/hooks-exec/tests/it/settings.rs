@@ -7,7 +7,10 @@
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use hooks_core::{ConfigKind, Layer, LayerDocument, PluginInfo, Profile, parse_config};
+use hooks_core::{
+    ConfigKind, LayerDocument, Profile, parse_config,
+    snapshot::{Layer, PluginInfo},
+};
 use hooks_exec::{AppNames, CliSettings, LoadRequest, Paths, Sources, TrustStore};
 
 use crate::support::TempDir;

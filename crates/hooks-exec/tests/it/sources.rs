@@ -5,7 +5,8 @@ use std::time::SystemTime;
 
 use hooks_core::snapshot::sha256_hex;
 use hooks_core::{
-    ConfigKind, Diagnostic, InactiveStatus, Layer, LayerDocument, PluginInfo, parse_config,
+    ConfigKind, Diagnostic, LayerDocument, parse_config,
+    snapshot::{InactiveStatus, Layer, PluginInfo},
 };
 use hooks_exec::{
     AppNames, LoadRequest, Paths, ProjectGrant, Sources, TrustState, TrustStore, TrustSubject,

@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use hooks_core::{RawOutput, Termination};
+use hooks_core::output::{RawOutput, Termination};
 use hooks_exec::run_process;
 
 use crate::support::{fake, shell};

@@ -8,27 +8,27 @@ use std::time::{Duration, Instant};
 use hooks_exec::{ProcessSpec, Program};
 
 /// Path of the fake hook built with this package.
-pub const FAKE_HOOK: &str = env!("CARGO_BIN_EXE_hooks-fake-hook");
+pub(crate) const FAKE_HOOK: &str = env!("CARGO_BIN_EXE_hooks-fake-hook");
 
 /// A small, fixed environment for handlers.
-pub fn base_env() -> Vec<(OsString, OsString)> {
+pub(crate) fn base_env() -> Vec<(OsString, OsString)> {
     vec![("PATH".into(), "/usr/local/bin:/usr/bin:/bin".into())]
 }
 
 /// A spec running the fake hook with these flags, a 10 s timeout, cwd `/`.
-pub fn fake(args: &[&str]) -> ProcessSpec {
+pub(crate) fn fake(args: &[&str]) -> ProcessSpec {
     let mut argv = vec![FAKE_HOOK.to_owned()];
     argv.extend(args.iter().map(|a| (*a).to_owned()));
     spec(Program::Argv(argv))
 }
 
 /// A spec running `/bin/sh -c COMMAND`, a 10 s timeout, cwd `/`.
-pub fn shell(command: &str) -> ProcessSpec {
+pub(crate) fn shell(command: &str) -> ProcessSpec {
     spec(Program::Shell(command.to_owned()))
 }
 
 /// A spec with the defaults above.
-pub fn spec(program: Program) -> ProcessSpec {
+pub(crate) fn spec(program: Program) -> ProcessSpec {
     ProcessSpec {
         program,
         cwd: PathBuf::from("/"),
@@ -38,11 +38,11 @@ pub fn spec(program: Program) -> ProcessSpec {
 }
 
 /// A directory under the system temp dir, removed on drop.
-pub struct TempDir(PathBuf);
+pub(crate) struct TempDir(PathBuf);
 
 impl TempDir {
     /// Creates a fresh, uniquely named directory.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let name = format!(
             "hooks-exec-it-{}-{}",
@@ -55,12 +55,12 @@ impl TempDir {
     }
 
     /// The directory.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.0
     }
 
     /// A path inside the directory, as a string for command lines.
-    pub fn file(&self, name: &str) -> String {
+    pub(crate) fn file(&self, name: &str) -> String {
         self.0.join(name).to_str().unwrap().to_owned()
     }
 }
@@ -73,13 +73,13 @@ impl Drop for TempDir {
 
 /// A process the fake hook recorded: pid and start time (tells reused pids apart).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Recorded {
+pub(crate) struct Recorded {
     pub pid: u32,
     pub start: u64,
 }
 
 /// Reads the `PID STARTTIME` lines written by `--write-pid`.
-pub fn read_recorded(file: &str) -> Vec<Recorded> {
+pub(crate) fn read_recorded(file: &str) -> Vec<Recorded> {
     std::fs::read_to_string(file)
         .unwrap_or_default()
         .lines()
@@ -108,7 +108,7 @@ fn state_of(process: Recorded) -> Option<(char, u32)> {
 
 /// Whether the process still lives, or is a zombie that this test process failed to reap.
 /// A zombie reparented to init (or another reaper) is dead and not our leak.
-pub fn survives(process: Recorded) -> bool {
+pub(crate) fn survives(process: Recorded) -> bool {
     match state_of(process) {
         None => false,
         Some(('Z' | 'X', ppid)) => ppid == std::process::id(),
@@ -117,7 +117,7 @@ pub fn survives(process: Recorded) -> bool {
 }
 
 /// Waits up to `within` for every recorded process to be gone; returns the survivors.
-pub async fn survivors_after(processes: &[Recorded], within: Duration) -> Vec<Recorded> {
+pub(crate) async fn survivors_after(processes: &[Recorded], within: Duration) -> Vec<Recorded> {
     let deadline = Instant::now() + within;
     loop {
         let alive: Vec<Recorded> = processes.iter().copied().filter(|p| survives(*p)).collect();

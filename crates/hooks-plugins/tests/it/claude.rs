@@ -6,7 +6,11 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use hooks_core::{InactiveStatus, LayerDocument, PluginOrigin, codes as core_codes};
+use hooks_core::{
+    LayerDocument,
+    diag::codes as core_codes,
+    snapshot::{InactiveStatus, PluginOrigin},
+};
 use hooks_plugins::*;
 use serde_json::json;
 
@@ -403,7 +407,7 @@ fn user_config_options_are_rendered() {
     Claude::installed(&plugins, json!({"p@m": [{"installPath": p, "version": "1.0.0"}]}));
     let mut options = c.options(d.path());
     options.settings.plugin_config_layers = vec![(
-        hooks_core::SettingsScope::User,
+        hooks_core::settings::SettingsScope::User,
         [("p@m".to_owned(), json!({"options": {"api": "u", "token": "leak"}}))].into(),
     )];
     let (docs, diags) = claude_plugin_layers(&home, &options);
@@ -432,7 +436,7 @@ fn user_config_options_are_rendered() {
     options.settings.plugin_config_layers.insert(
         0,
         (
-            hooks_core::SettingsScope::Managed,
+            hooks_core::settings::SettingsScope::Managed,
             [("p@m".to_owned(), json!({"options": {"depth": 9}}))].into(),
         ),
     );
@@ -571,7 +575,7 @@ fn marketplace_renames_move_and_remove_installed_plugins() {
     let before = fs::read(plugins.join("installed_plugins.json")).unwrap();
     let mut options = c.options(d.path());
     options.settings.plugin_config_layers = vec![(
-        hooks_core::SettingsScope::User,
+        hooks_core::settings::SettingsScope::User,
         [("old@m".to_owned(), json!({"options": {"api": "kept"}}))].into(),
     )];
     let (docs, diags) = claude_plugin_layers(&home, &options);

@@ -3,7 +3,7 @@
 
 use std::fs;
 
-use hooks_core::{InactiveStatus, Layer};
+use hooks_core::snapshot::{InactiveStatus, Layer};
 use hooks_plugins::*;
 
 use crate::support::*;
@@ -64,7 +64,7 @@ fn unverified_plugins() {
     assert!(docs[0].inactive.is_none());
     assert_eq!(diags.len(), 1);
     assert_eq!(diags[0].code, codes::PLUGIN_UNVERIFIED);
-    assert_eq!(diags[0].severity, hooks_core::Severity::Warning);
+    assert_eq!(diags[0].severity, hooks_core::diag::Severity::Warning);
     assert_eq!(diags[0].subject.as_deref(), Some("foreign@elsewhere"));
     assert!(!diags[0].message.contains("hooks "), "no command in {}", diags[0].message);
     assert!(home.data_dir("foreign@elsewhere").is_dir());

@@ -6,14 +6,14 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use hooks_core::{Profile, Snapshot, SnapshotOptions};
+use hooks_core::{Profile, Snapshot, snapshot::SnapshotOptions};
 use hooks_plugins::*;
 
 use crate::support::*;
 
 /// A hook document with one valid handler (line 5), a handler without `command` (line 6)
 /// and a group with a matcher that is not a regular expression (line 7).
-pub const MIXED: &str = r#"{
+pub(crate) const MIXED: &str = r#"{
   "description": "one good hook, two bad entries",
   "hooks": {
     "PreToolUse": [

@@ -153,7 +153,10 @@ fn signed_marketplace_lifecycle() {
     assert!(!list(&home).unwrap()[0].enabled);
     let (docs, _) = plugin_layers(&home, &LayerOptions::default());
     assert!(
-        docs.iter().all(|d| matches!(d.inactive, Some((hooks_core::InactiveStatus::Disabled, _))))
+        docs.iter().all(|d| matches!(
+            d.inactive,
+            Some((hooks_core::snapshot::InactiveStatus::Disabled, _))
+        ))
     );
     enable(&home, "alpha@market").unwrap();
     let (docs, diags) = plugin_layers(&home, &LayerOptions::default());
@@ -308,7 +311,7 @@ fn tampering_after_install_is_caught() {
     let VerifyStatus::Tampered(problems) = &v.plugins[0].1 else { panic!("{v:?}") };
     assert!(problems[0].starts_with("bin/run.sh: s"), "{problems:?}");
     let (docs, diags) = plugin_layers(&home, &LayerOptions::default());
-    assert!(matches!(docs[0].inactive, Some((hooks_core::InactiveStatus::Tampered, _))));
+    assert!(matches!(docs[0].inactive, Some((hooks_core::snapshot::InactiveStatus::Tampered, _))));
     assert!(
         diags.iter().any(|d| d.code == codes::PLUGIN_TAMPERED && d.message.contains("bin/run.sh")),
         "{diags:?}"
@@ -321,7 +324,7 @@ fn tampering_after_install_is_caught() {
     man.files.get_mut("bin/run.sh").unwrap().size = 25;
     fs::write(r.install_path.join(MANIFEST_FILE), man.to_bytes()).unwrap();
     let (docs, diags) = plugin_layers(&home, &LayerOptions::default());
-    assert!(matches!(docs[0].inactive, Some((hooks_core::InactiveStatus::Tampered, _))));
+    assert!(matches!(docs[0].inactive, Some((hooks_core::snapshot::InactiveStatus::Tampered, _))));
     assert!(diags.iter().any(|d| d.message.contains("lockfile pins")), "{diags:?}");
 
     // Reinstalling repairs it.

@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 use hooks_plugins::*;
 use serde_json::Value;
 
-pub use hooks_tests::http::{Route, Server};
+pub(crate) use hooks_tests::http::{Route, Server};
 
 /// Writes a plugin folder: metadata, one hook document running `bin/run.sh`, the script.
-pub fn make_plugin(dir: &Path, name: &str, version: &str, message: &str) -> PathBuf {
+pub(crate) fn make_plugin(dir: &Path, name: &str, version: &str, message: &str) -> PathBuf {
     let root = dir.join(format!("src-{name}-{version}"));
     fs::create_dir_all(root.join(".claude-plugin")).unwrap();
     fs::create_dir_all(root.join("hooks")).unwrap();
@@ -35,7 +35,7 @@ pub fn make_plugin(dir: &Path, name: &str, version: &str, message: &str) -> Path
 }
 
 /// A signed marketplace served over HTTP from a temp folder.
-pub struct Market {
+pub(crate) struct Market {
     pub dir: tempfile::TempDir,
     pub server: Server,
     pub keys: GeneratedKeypair,
@@ -43,7 +43,7 @@ pub struct Market {
 }
 
 impl Market {
-    pub fn new() -> Market {
+    pub(crate) fn new() -> Market {
         let dir = tempfile::tempdir().unwrap();
         fs::create_dir_all(dir.path().join("m")).unwrap();
         let keys = generate_keypair().unwrap();
@@ -53,33 +53,33 @@ impl Market {
         Market { dir, server, keys, key_file }
     }
 
-    pub fn root(&self) -> PathBuf {
+    pub(crate) fn root(&self) -> PathBuf {
         self.dir.path().join("m")
     }
 
-    pub fn index_url(&self) -> String {
+    pub(crate) fn index_url(&self) -> String {
         self.server.url("index.json")
     }
 
     /// Packs a plugin into the marketplace and rebuilds the signed index.
-    pub fn publish(&self, name: &str, version: &str, message: &str) -> BuildReport {
+    pub(crate) fn publish(&self, name: &str, version: &str, message: &str) -> BuildReport {
         let src = make_plugin(self.dir.path(), name, version, message);
         pack(&src, Some(&self.root())).unwrap();
         self.build()
     }
 
-    pub fn build(&self) -> BuildReport {
+    pub(crate) fn build(&self) -> BuildReport {
         let mut o = BuildOptions::new(&self.key_file);
         o.name = Some("market".into());
         marketplace_build(&self.root(), &o).unwrap()
     }
 
-    pub fn index(&self) -> Value {
+    pub(crate) fn index(&self) -> Value {
         serde_json::from_slice(&fs::read(self.root().join("index.json")).unwrap()).unwrap()
     }
 
     /// Rewrites the index with `edit` and signs it with `key` (default: the market key).
-    pub fn resign_with(&self, key: Option<&str>, edit: impl FnOnce(&mut Value)) {
+    pub(crate) fn resign_with(&self, key: Option<&str>, edit: impl FnOnce(&mut Value)) {
         let mut v = self.index();
         edit(&mut v);
         let bytes = serde_json::to_vec_pretty(&v).unwrap();
@@ -93,12 +93,12 @@ impl Market {
         fs::write(self.root().join("index.json.minisig"), sig.into_string()).unwrap();
     }
 
-    pub fn resign(&self, edit: impl FnOnce(&mut Value)) {
+    pub(crate) fn resign(&self, edit: impl FnOnce(&mut Value)) {
         self.resign_with(None, edit)
     }
 
     /// Registers this marketplace as `market` in `home`, key pinned.
-    pub fn add_to(&self, home: &Home) -> MarketplaceReport {
+    pub(crate) fn add_to(&self, home: &Home) -> MarketplaceReport {
         marketplace_add(
             home,
             &AddMarketplace {
@@ -114,7 +114,7 @@ impl Market {
 
     /// Adds a crafted archive to the index as `name` `version`, signed. `unpacked`
     /// overrides the computed decompressed size.
-    pub fn add_archive(&self, file: &str, name: &str, version: &str, unpacked: Option<u64>) {
+    pub(crate) fn add_archive(&self, file: &str, name: &str, version: &str, unpacked: Option<u64>) {
         let path = self.root().join(file);
         let bytes = fs::read(&path).unwrap();
         let sha = sha256(&bytes);
@@ -128,12 +128,12 @@ impl Market {
     }
 }
 
-pub fn sha256(b: &[u8]) -> String {
+pub(crate) fn sha256(b: &[u8]) -> String {
     hooks_core::snapshot::sha256_hex(b)
 }
 
 /// A temporary home.
-pub fn home() -> (tempfile::TempDir, Home) {
+pub(crate) fn home() -> (tempfile::TempDir, Home) {
     let d = tempfile::tempdir().unwrap();
     let h = Home::new(d.path().join("home"));
     fs::create_dir_all(h.root()).unwrap();
@@ -142,7 +142,7 @@ pub fn home() -> (tempfile::TempDir, Home) {
 
 /// Every file under the home (except caches and the lock file) with its content, so a
 /// failed operation can be shown to leave the state byte-identical.
-pub fn state_snapshot(home: &Home) -> BTreeMap<String, Vec<u8>> {
+pub(crate) fn state_snapshot(home: &Home) -> BTreeMap<String, Vec<u8>> {
     fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
         let Ok(rd) = fs::read_dir(dir) else { return };
         for e in rd {
@@ -167,16 +167,16 @@ pub fn state_snapshot(home: &Home) -> BTreeMap<String, Vec<u8>> {
     out
 }
 
-pub fn yes() -> impl FnMut(&InstallPlan) -> bool {
+pub(crate) fn yes() -> impl FnMut(&InstallPlan) -> bool {
     |_| true
 }
 
-pub fn opts() -> InstallOptions {
+pub(crate) fn opts() -> InstallOptions {
     InstallOptions { yes: true, ..Default::default() }
 }
 
 /// A raw tar entry, written without the tar crate's path checks.
-pub struct RawEntry {
+pub(crate) struct RawEntry {
     pub path: Vec<u8>,
     pub kind: tar::EntryType,
     pub mode: u32,
@@ -185,7 +185,7 @@ pub struct RawEntry {
 }
 
 impl RawEntry {
-    pub fn file(path: &str, data: &[u8]) -> RawEntry {
+    pub(crate) fn file(path: &str, data: &[u8]) -> RawEntry {
         RawEntry {
             path: path.into(),
             kind: tar::EntryType::Regular,
@@ -198,7 +198,7 @@ impl RawEntry {
 
 /// Writes a `.tar.gz` of raw entries, with a manifest entry listing `manifest_files`
 /// (path, content, executable) first.
-pub fn craft_archive(
+pub(crate) fn craft_archive(
     out: &Path,
     name: &str,
     version: &str,
@@ -227,7 +227,7 @@ pub fn craft_archive(
 
 /// Writes `entries` as a `.tar.gz` at `out`, headers as given (no path checks: the tests
 /// craft hostile archives with it).
-pub fn write_tar(out: &Path, entries: &[RawEntry]) {
+pub(crate) fn write_tar(out: &Path, entries: &[RawEntry]) {
     let f = fs::File::create(out).unwrap();
     let gz = flate2::write::GzEncoder::new(f, flate2::Compression::fast());
     let mut b = tar::Builder::new(gz);
@@ -248,5 +248,5 @@ pub fn write_tar(out: &Path, entries: &[RawEntry]) {
 }
 
 /// Hook document used in crafted archives.
-pub const HOOKS: &[u8] =
+pub(crate) const HOOKS: &[u8] =
     br#"{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"echo hi"}]}]}}"#;

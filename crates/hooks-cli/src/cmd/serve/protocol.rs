@@ -6,7 +6,10 @@
 //! Requests and notifications also deserialize (a Rust host can use them as they are);
 //! responses only serialize, as the engine values they carry (`Decision`, `Effect`) do.
 
-use hooks_core::{AsyncResult, Diagnostic, Event, Rewake};
+use hooks_core::{
+    Diagnostic, Event,
+    background::{AsyncResult, Rewake},
+};
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
@@ -34,7 +37,7 @@ pub(crate) const INTERNAL_ERROR: i64 = -32603;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 #[schemars(rename = "id")]
-pub enum Id {
+pub(crate) enum Id {
     /// A string id.
     String(String),
     /// A number id.
@@ -44,11 +47,11 @@ pub enum Id {
 /// A JSON number as the text the host wrote (valid JSON number syntax, any size or
 /// precision).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NumberText(String);
+pub(crate) struct NumberText(String);
 
 impl NumberText {
     /// `text` when it is one JSON number (`-0`, `1.50`, `1e400`, any number of digits).
-    pub fn new(text: &str) -> Option<NumberText> {
+    pub(crate) fn new(text: &str) -> Option<NumberText> {
         let raw: Box<RawValue> = serde_json::from_str(text.trim()).ok()?;
         let raw = raw.get();
         raw.starts_with(|c: char| c == '-' || c.is_ascii_digit())
@@ -56,7 +59,7 @@ impl NumberText {
     }
 
     /// The number's text.
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         &self.0
     }
 }
@@ -103,7 +106,7 @@ impl Id {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 #[schemars(inline)]
-pub enum Method {
+pub(crate) enum Method {
     // Variants without doc comments: the schema is a plain `enum` of the names.
     #[allow(missing_docs)]
     Event,
@@ -138,7 +141,7 @@ pub enum Method {
         }
     ])
 )]
-pub struct RequestLine {
+pub(crate) struct RequestLine {
     /// Chosen by the host; echoed in the response.
     pub id: Id,
     /// What to do.
@@ -152,7 +155,7 @@ pub struct RequestLine {
 /// The params of an `event` request.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(rename = "event_params")]
-pub struct EventParams {
+pub(crate) struct EventParams {
     /// The event to fire.
     #[schemars(schema_with = "event_names")]
     pub event: Event,
@@ -170,7 +173,7 @@ pub struct EventParams {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "session_params")]
-pub struct SessionParams {
+pub(crate) struct SessionParams {
     /// Environment variable names that reach handlers even when they look like
     /// credentials (exact, case-sensitive), as `--allow-env` gives them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -191,7 +194,7 @@ pub struct SessionParams {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 #[schemars(inline)]
-pub enum HostKindName {
+pub(crate) enum HostKindName {
     #[allow(missing_docs)]
     Prompt,
     #[allow(missing_docs)]
@@ -201,8 +204,8 @@ pub enum HostKindName {
 }
 
 impl HostKindName {
-    /// The kind's name, as [`hooks_core::HostRequest::kind_name`] gives it.
-    pub fn name(self) -> &'static str {
+    /// The kind's name, as [`hooks_core::dispatch::HostRequest::kind_name`] gives it.
+    pub(crate) fn name(self) -> &'static str {
         match self {
             HostKindName::Prompt => "prompt",
             HostKindName::Agent => "agent",
@@ -214,7 +217,7 @@ impl HostKindName {
 /// The method of a [`HostHandlerCall`]: always `host_handler`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[schemars(inline)]
-pub enum HostHandlerMethod {
+pub(crate) enum HostHandlerMethod {
     #[allow(missing_docs)]
     #[serde(rename = "host_handler")]
     HostHandler,
@@ -227,7 +230,7 @@ pub enum HostHandlerMethod {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "host_handler_request")]
-pub struct HostHandlerCall {
+pub(crate) struct HostHandlerCall {
     /// Chosen by the engine (`host-1`, `host-2`, ...); the reply carries it.
     pub id: String,
     /// `host_handler`.
@@ -245,7 +248,7 @@ pub struct HostHandlerCall {
     rename = "host_reply",
     extend("oneOf" = [{"required": ["result"]}, {"required": ["error"]}])
 )]
-pub struct HostReply {
+pub(crate) struct HostReply {
     /// The `host_handler` request's id.
     pub id: String,
     /// The reply: `{"ok": true}`, `{"ok": false, "reason", "impossible"?}` for prompt and
@@ -262,7 +265,7 @@ pub struct HostReply {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "host_reply_error")]
-pub struct HostReplyError {
+pub(crate) struct HostReplyError {
     /// What went wrong, for people.
     pub message: String,
 }
@@ -271,7 +274,7 @@ pub struct HostReplyError {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "host_handler_cancelled_params")]
-pub struct HostCancelled {
+pub(crate) struct HostCancelled {
     /// The `host_handler` request the engine no longer waits for.
     pub id: String,
 }
@@ -332,7 +335,7 @@ pub(crate) enum Response<'a> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "error_response")]
-pub struct ErrorResponse {
+pub(crate) struct ErrorResponse {
     /// The request's id; `null` when none could be read (or an event task failed).
     pub id: Option<Id>,
     /// What went wrong.
@@ -350,7 +353,7 @@ impl ErrorResponse {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "error")]
-pub struct ErrorBody {
+pub(crate) struct ErrorBody {
     /// -32700 not JSON, -32600 not a request, -32601 unknown method, -32602 bad params,
     /// -32603 internal.
     #[schemars(extend("enum" = [-32700, -32600, -32601, -32602, -32603]))]
@@ -412,7 +415,7 @@ pub(crate) struct SessionSet<'a> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "method", content = "params", rename_all = "lowercase", deny_unknown_fields)]
 #[schemars(rename = "notification")]
-pub enum Notification {
+pub(crate) enum Notification {
     /// The status line a host may show.
     Status(StatusParams),
     /// A background handler finished, timed out or was cancelled
@@ -433,7 +436,7 @@ pub enum Notification {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "status_params")]
-pub struct StatusParams {
+pub(crate) struct StatusParams {
     /// The `statusMessage` of the most recently started running handler, or `Running
     /// {Event} hook…`; `""` when the last one ends.
     pub text: String,

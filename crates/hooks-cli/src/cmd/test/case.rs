@@ -5,7 +5,7 @@
 //! a git project (a `.git` folder) holding copies of the hook set's `.deepagents/` and
 //! `.claude/`, its `include` paths and the case's files, `plugins/` the plugin folders
 //! under test, `payload.json` the payload. The case is then exactly `hooks run`: the run
-//! command's own code ([`crate::context::run_with`]) with the arguments and environment
+//! command's own code (`context::run_parsed`, as `hooks` itself) with the arguments and environment
 //! below, its stdout parsed as the JSON it prints. Nothing of the user's home or
 //! configuration takes part: the environment is built from scratch (only `PATH`, the
 //! locale, `TZ`, `USER`, `LOGNAME` and `SHELL` come from the user's), the managed layer is
@@ -23,7 +23,9 @@ use hooks_core::Profile;
 use serde_json::Value;
 
 use super::file::{Case, FileSpec};
-use crate::context::Env;
+use crate::cli::Command;
+use crate::cmd::run;
+use crate::context::{Env, run_parsed};
 
 /// The hook set under test of one test file, resolved.
 #[derive(Debug, Clone, Default)]
@@ -260,7 +262,11 @@ pub(crate) fn run(
     };
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let started = Instant::now();
-    let exit = crate::context::run_with(args, Box::new(std::io::empty()), &mut out, &mut err, &env);
+    let exit =
+        run_parsed(args, Box::new(std::io::empty()), &mut out, &mut err, &env, |cx, c| match c {
+            Command::Run(args) => run::run(cx, args),
+            _ => Err(anyhow!("`hooks test` runs `hooks run` only")),
+        });
     let elapsed = started.elapsed();
 
     let places = [

@@ -49,7 +49,7 @@ pub(crate) struct Observed {
 
 impl Observed {
     /// Reads the values from `hooks run`'s output.
-    pub fn of(actual: &Actual) -> Observed {
+    pub(crate) fn of(actual: &Actual) -> Observed {
         let Some(out) = &actual.output else {
             return Observed { exit: actual.exit, decision: Value::Null, ..Observed::default() };
         };
@@ -106,7 +106,7 @@ impl Observed {
     /// The expectations `--record` writes: everything the run showed (the exit status,
     /// permission, reason, context, continue, stop reason, the handlers that ran and the
     /// diagnostic codes).
-    pub fn to_expect(&self) -> Expect {
+    pub(crate) fn to_expect(&self) -> Expect {
         let engine_error = self.decision.is_null();
         Expect {
             exit: Some(self.exit),

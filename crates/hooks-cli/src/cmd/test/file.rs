@@ -206,7 +206,7 @@ pub(crate) enum PermissionWord {
 
 impl PermissionWord {
     /// The word as the decision prints it.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             PermissionWord::None => "none",
             PermissionWord::Allow => "allow",

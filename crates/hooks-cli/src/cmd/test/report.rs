@@ -86,7 +86,7 @@ pub(crate) struct Totals {
 }
 
 impl Totals {
-    pub fn of(files: &[FileResult]) -> Totals {
+    pub(crate) fn of(files: &[FileResult]) -> Totals {
         let mut t = Totals::default();
         for f in files {
             t.passed += f.count(Status::Passed);
@@ -98,12 +98,12 @@ impl Totals {
     }
 
     /// True when nothing failed.
-    pub fn ok(self) -> bool {
+    pub(crate) fn ok(self) -> bool {
         self.failed == 0 && self.errors == 0
     }
 
     /// `2 passed, 1 failed` (and the recorded and errors when there are).
-    pub fn line(self) -> String {
+    pub(crate) fn line(self) -> String {
         let mut line = format!("{} passed, {} failed", self.passed, self.failed);
         if self.recorded > 0 {
             let _ = write!(line, ", {} recorded", self.recorded);

@@ -23,7 +23,7 @@
 //! and it fails at launch), report unknown keys, and name each distinct dropped legacy event
 //! in a `legacy_unmapped_event` warning.
 
-use crate::config::{
+use super::{
     EventGroups, GroupConfig, HandlerConfig, HookConfig, LegacyHandler, Loader, detail, join,
 };
 use crate::diag::{Diagnostic, Position, Severity, codes};
