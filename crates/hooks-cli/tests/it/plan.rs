@@ -1,11 +1,12 @@
 //! The plan is the truth: the dry run's would-run set is the run's matched set.
 //!
-//! Every golden case (the deepagents profile) and a claude-code case per fixture that
-//! decides a handler's fate (matchers, `if`, the HTTP URL policy, managed policy, host
-//! answers, async, duplicates, PermissionDenied) is set up as a real project and fired
-//! twice through the `hooks` binary: `hooks run --dry-run` and `hooks run`. The handlers
-//! the dry run says would run must be exactly the handlers the run matched, in order; and
-//! `hooks list --event E --payload P` must say the same.
+//! Every golden case (the deepagents profile) and every fixture of
+//! docs/claude-code-contract.md#cc-14 that fires an event (both profiles where the fixture
+//! names both) is set up as a real project, with real plugin folders where the fixture has
+//! plugins, and fired through the `hooks` binary: `hooks run --dry-run` and `hooks run`. The
+//! handlers the dry run says would run must be exactly the handlers the run matched, in
+//! order; `hooks list --event E --payload P` must say the same; and for the fixtures, that
+//! set must be the one the fixture expects.
 
 use std::path::Path;
 use std::process::Command;
@@ -97,128 +98,754 @@ fn golden_views(case: &Value, root: &Path) -> Option<[Vec<String>; 3]> {
     Some(three_views(cmd, case["event"].as_str()?, &payload.to_string()))
 }
 
-/// One claude-code case: the project's `.claude/settings.json`, the managed settings, the
-/// event and payload, and the ids that must run.
+/// One case of the contract's fixtures: the files, the policy, the event and payload, and
+/// the ids that must run.
+#[derive(Default)]
 struct CcCase {
     name: &'static str,
+    /// `deepagents` for the default profile's cases (its project file is `settings`),
+    /// else claude-code.
+    profile: &'static str,
+    /// The project's `.claude/settings.json` (deepagents: `.deepagents/hooks.json`).
     settings: Value,
+    /// The user's Claude Code settings (`$CLAUDE_CONFIG_DIR/settings.json`), when not null.
+    user: Value,
     managed: Value,
+    /// Claude Code's plugin cache with two installed plugins (security-guidance and
+    /// `formatter@my-marketplace`).
+    plugins: bool,
+    /// The project's hooks are not trusted.
+    untrusted: bool,
+    /// Arguments of the run and the dry run only.
+    run_args: &'static [&'static str],
+    env: &'static [(&'static str, &'static str)],
     event: &'static str,
     payload: Value,
     runs: &'static [&'static str],
 }
 
+fn cmd(c: &str) -> Value {
+    json!({"type": "command", "command": c})
+}
+
+fn with(c: &str, extra: Value) -> Value {
+    let mut h = cmd(c);
+    h.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+    h
+}
+
+fn group(handlers: &[Value]) -> Value {
+    json!({"hooks": handlers})
+}
+
+fn matching(matcher: &str, handlers: &[Value]) -> Value {
+    json!({"matcher": matcher, "hooks": handlers})
+}
+
+/// `{"hooks": {event: groups}}`.
+fn hooks(event: &str, groups: &[Value]) -> Value {
+    json!({"hooks": {event: groups}})
+}
+
+fn bash(command: &str) -> Value {
+    json!({"tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "t1"})
+}
+
+const PRE0: &[&str] = &["PreToolUse:0:0"];
+
+/// The cases of docs/claude-code-contract.md#cc-14 that fire an event, by fixture id (a
+/// fixture about loading alone is fired where its handlers can run), with the handlers'
+/// own behaviour where it is cheap (exit codes, outputs) and `true` where it is slow.
 fn cc_cases() -> Vec<CcCase> {
-    let cmd = |c: &str| json!({"type": "command", "command": c});
-    let with_if = |c: &str, rule: &str| json!({"type": "command", "command": c, "if": rule});
-    let bash = |command: &str| json!({"tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "t1"});
+    let pre = |handlers: &[Value]| hooks("PreToolUse", &[group(handlers)]);
+    let stop = |handlers: &[Value]| hooks("Stop", &[group(handlers)]);
+    let stop_payload = || json!({"last_assistant_message": "Done."});
+    let post_bash = || json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1", "tool_response": {}});
+    let deny = r#"printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R"}}'"#;
+    let allow = r#"printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'"#;
     vec![
         CcCase {
-            name: "F39 if: only the rule that admits the call runs",
-            settings: json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-                cmd("true a"), with_if("true b", "Bash(git commit:*)"), cmd("true c")]}]}}),
-            managed: json!({}),
+            name: "F01 a known event beside an unknown one",
+            user: json!({"hooks": {"Bogus": [group(&[cmd("true")])], "Stop": [group(&[cmd("true")])]}}),
+            event: "Stop",
+            payload: stop_payload(),
+            runs: &["Stop:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F03 a matcher on Stop is ignored",
+            settings: hooks("Stop", &[matching("Bash", &[cmd("true")])]),
+            event: "Stop",
+            payload: stop_payload(),
+            runs: &["Stop:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F03 (deepagents) a matcher on Stop is unsupported",
+            profile: "deepagents",
+            settings: hooks("Stop", &[matching("Bash", &[cmd("true")])]),
+            event: "Stop",
+            payload: json!({}),
+            runs: &[],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F04 SubagentStart: an exact matcher is not a substring",
+            settings: hooks("SubagentStart", &[matching("code-reviewer", &[cmd("true")])]),
+            event: "SubagentStart",
+            payload: json!({"agent_id": "a1", "agent_type": "senior-code-reviewer"}),
+            runs: &[],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F04 SubagentStart: the exact name runs",
+            settings: hooks("SubagentStart", &[matching("code-reviewer", &[cmd("true")])]),
+            event: "SubagentStart",
+            payload: json!({"agent_id": "a1", "agent_type": "code-reviewer"}),
+            runs: &["SubagentStart:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F05 FileChanged matchers are regexes",
+            settings: hooks("FileChanged", &[matching("a-b", &[cmd("true")])]),
+            event: "FileChanged",
+            payload: json!({"file_path": "/p/xa-b", "event": "change"}),
+            runs: &["FileChanged:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F05 Notification matchers are exact",
+            settings: hooks("Notification", &[matching("a-b", &[cmd("true")])]),
+            event: "Notification",
+            payload: json!({"message": "m", "notification_type": "xa-b"}),
+            runs: &[],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F06 if false: not spawned",
+            settings: hooks(
+                "PreToolUse",
+                &[matching("Bash", &[with(deny, json!({"if": "Bash(rm *)"}))])],
+            ),
+            event: "PreToolUse",
+            payload: bash("npm test"),
+            runs: &[],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F06 if true: runs",
+            settings: hooks(
+                "PreToolUse",
+                &[matching("Bash", &[with(deny, json!({"if": "Bash(rm *)"}))])],
+            ),
+            event: "PreToolUse",
+            payload: bash("rm -rf /tmp/build"),
+            runs: PRE0,
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F07 handlers that differ only in if are not duplicates",
+            settings: pre(&[
+                with("true", json!({"if": "Bash(git commit:*)"})),
+                with("true", json!({"if": "Bash(git push:*)"})),
+            ]),
             event: "PreToolUse",
             payload: bash("git push origin main"),
-            runs: &["PreToolUse:0:0", "PreToolUse:0:2"],
-        },
-        CcCase {
-            name: "F39 if: a matching rule runs",
-            settings: json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-                with_if("true", "Bash(git commit:*)")]}]}}),
-            managed: json!({}),
-            event: "PreToolUse",
-            payload: bash("git commit -m x"),
-            runs: &["PreToolUse:0:0"],
-        },
-        CcCase {
-            name: "matchers: a group for another tool does not run",
-            settings: json!({"hooks": {"PreToolUse": [
-                {"matcher": "Edit|Write", "hooks": [cmd("true")]},
-                {"matcher": "Bash", "hooks": [cmd("true")]}]}}),
-            managed: json!({}),
-            event: "PreToolUse",
-            payload: bash("ls"),
-            runs: &["PreToolUse:1:0"],
-        },
-        CcCase {
-            name: "F36 allowedHttpHookUrls: a URL outside the list is never sent",
-            settings: json!({"hooks": {"PreToolUse": [{"hooks": [
-                {"type": "http", "url": "http://127.0.0.1:9/blocked"}, cmd("true")]}]}}),
-            managed: json!({"allowedHttpHookUrls": ["http://localhost:*/*"]}),
-            event: "PreToolUse",
-            payload: bash("ls"),
             runs: &["PreToolUse:0:1"],
+            ..CcCase::default()
         },
         CcCase {
-            name: "F38 a prompt handler without a host that answers it",
-            settings: json!({"hooks": {"Stop": [{"hooks": [
-                {"type": "prompt", "prompt": "done?"}, cmd("true")]}]}}),
-            managed: json!({}),
+            name: "F07 (deepagents) handlers that differ only in if are not duplicates",
+            profile: "deepagents",
+            settings: pre(&[
+                with("true", json!({"if": "Bash(git commit:*)"})),
+                with("true", json!({"if": "Bash(git push:*)"})),
+            ]),
+            event: "PreToolUse",
+            payload: bash("git push origin main"),
+            runs: &["PreToolUse:0:1"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F08 if on Stop is never evaluated",
+            settings: stop(&[with("true", json!({"if": "Bash(*)"}))]),
             event: "Stop",
-            payload: json!({"last_assistant_message": "Done."}),
-            runs: &["Stop:0:1"],
+            payload: stop_payload(),
+            runs: &[],
+            ..CcCase::default()
         },
         CcCase {
-            name: "F31 an async handler runs (in the background)",
-            settings: json!({"hooks": {"PostToolUse": [{"hooks": [
-                {"type": "command", "command": "true", "async": true}]}]}}),
-            managed: json!({}),
+            name: "F09 a banner before JSON",
+            settings: stop(&[cmd(r#"printf 'Shell ready\n{"decision":"block","reason":"x"}'"#)]),
+            event: "Stop",
+            payload: stop_payload(),
+            runs: &["Stop:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F10 a JSON array is text",
+            settings: hooks("UserPromptSubmit", &[group(&[cmd("echo '[1,2]'")])]),
+            event: "UserPromptSubmit",
+            payload: json!({"prompt": "hi"}),
+            runs: &["UserPromptSubmit:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F11 exit 1 with a deny",
+            settings: pre(&[cmd(&format!("{deny}; exit 1"))]),
+            event: "PreToolUse",
+            payload: bash("ls"),
+            runs: PRE0,
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F12 exit 1 with stderr",
+            settings: pre(&[cmd("printf 'line1\\nline2' >&2; exit 1")]),
+            event: "PreToolUse",
+            payload: bash("ls"),
+            runs: PRE0,
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F13 exit 2 beats an allow",
+            settings: pre(&[cmd(&format!("{allow}; echo no >&2; exit 2"))]),
+            event: "PreToolUse",
+            payload: bash("ls"),
+            runs: PRE0,
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F14 Stop exit 2 with a block",
+            settings: stop(&[cmd(
+                r#"printf '{"decision":"block","reason":"R"}'; echo S >&2; exit 2"#,
+            )]),
+            run_args: &["--stop-continuations", "0"],
+            event: "Stop",
+            payload: stop_payload(),
+            runs: &["Stop:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F15 exit 2 with invalid JSON",
+            settings: pre(&[cmd(r#"printf '{"continue":"yes"}'; echo E >&2; exit 2"#)]),
+            event: "PreToolUse",
+            payload: bash("ls"),
+            runs: PRE0,
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F16 PermissionRequest exit 2",
+            settings: hooks("PermissionRequest", &[group(&[cmd("echo x >&2; exit 2")])]),
+            event: "PermissionRequest",
+            payload: json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+            runs: &["PermissionRequest:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F16 (deepagents) PermissionRequest exit 2",
+            profile: "deepagents",
+            settings: hooks("PermissionRequest", &[group(&[cmd("echo x >&2; exit 2")])]),
+            event: "PermissionRequest",
+            payload: json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+            runs: &["PermissionRequest:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F17 WorktreeCreate",
+            settings: hooks("WorktreeCreate", &[group(&[cmd("echo /tmp/wt; exit 1")])]),
+            event: "WorktreeCreate",
+            payload: json!({"name": "w"}),
+            runs: &["WorktreeCreate:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F18 allow, defer, ask",
+            settings: pre(&[
+                cmd(allow),
+                cmd(
+                    r#"printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer"}}'"#,
+                ),
+                cmd(
+                    r#"printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}'"#,
+                ),
+            ]),
+            run_args: &["--capability", "defer"],
+            event: "PreToolUse",
+            payload: bash("ls"),
+            runs: &["PreToolUse:0:0", "PreToolUse:0:1", "PreToolUse:0:2"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F19 and F20 two rewrites",
+            settings: pre(&[
+                cmd(
+                    r#"printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"a"}}}'"#,
+                ),
+                cmd(
+                    r#"printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"b"}}}'"#,
+                ),
+            ]),
+            event: "PreToolUse",
+            payload: bash("ls"),
+            runs: &["PreToolUse:0:0", "PreToolUse:0:1"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F21 PermissionRequest updatedPermissions",
+            settings: hooks(
+                "PermissionRequest",
+                &[matching(
+                    "Bash",
+                    &[cmd(
+                        r#"printf '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}'"#,
+                    )],
+                )],
+            ),
+            event: "PermissionRequest",
+            payload: json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+            runs: &["PermissionRequest:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F22 and F53 SessionStart",
+            settings: hooks(
+                "SessionStart",
+                &[group(&[
+                    cmd("echo ctx; echo \"$CLAUDE_ENV_FILE\" >/dev/null"),
+                    cmd(
+                        r#"printf '{"hookSpecificOutput":{"hookEventName":"SessionStart","sessionTitle":"T"}}'"#,
+                    ),
+                ])],
+            ),
+            event: "SessionStart",
+            payload: json!({"source": "startup"}),
+            runs: &["SessionStart:0:0", "SessionStart:0:1"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F22 SessionStart matchers by source",
+            settings: hooks(
+                "SessionStart",
+                &[matching("startup", &[cmd("echo ctx")]), matching("clear", &[cmd("echo other")])],
+            ),
+            event: "SessionStart",
+            payload: json!({"source": "clear"}),
+            runs: &["SessionStart:1:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F23 Notification plain text",
+            settings: hooks("Notification", &[group(&[cmd("echo hello")])]),
+            event: "Notification",
+            payload: json!({"message": "m", "notification_type": "idle_prompt"}),
+            runs: &["Notification:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F23 (deepagents) Notification plain text",
+            profile: "deepagents",
+            settings: hooks("Notification", &[group(&[cmd("echo hello")])]),
+            event: "Notification",
+            payload: json!({"message": "m", "notification_type": "idle_prompt"}),
+            runs: &["Notification:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F24 SubagentStop block while stop_hook_active",
+            settings: hooks(
+                "SubagentStop",
+                &[group(&[cmd(r#"printf '{"decision":"block","reason":"R"}'"#)])],
+            ),
+            event: "SubagentStop",
+            payload: json!({"stop_hook_active": true, "agent_id": "a1", "agent_type": "x",
+                "agent_transcript_path": "", "last_assistant_message": "m"}),
+            runs: &["SubagentStop:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F25 Stop at the host's cap",
+            settings: stop(&[cmd(r#"printf '{"decision":"block","reason":"R"}'"#)]),
+            run_args: &["--stop-continuations", "2"],
+            env: &[("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", "2")],
+            event: "Stop",
+            payload: stop_payload(),
+            runs: &["Stop:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F26 ConfigChange from policy settings",
+            settings: hooks("ConfigChange", &[group(&[cmd("exit 2")])]),
+            event: "ConfigChange",
+            payload: json!({"source": "policy_settings"}),
+            runs: &["ConfigChange:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F27 and F28 SessionEnd, user and plugin handlers",
+            plugins: true,
+            user: hooks(
+                "SessionEnd",
+                &[group(&[with("true", json!({"timeout": 5})), cmd("true")])],
+            ),
+            event: "SessionEnd",
+            payload: json!({"reason": "other"}),
+            runs: &["SessionEnd:0:0", "SessionEnd:0:1"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F29 a handler with its own timeout",
+            settings: pre(&[with("true", json!({"timeout": 1}))]),
+            event: "PreToolUse",
+            payload: bash("ls"),
+            runs: PRE0,
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F30 and F33 async",
+            settings: hooks("PostToolUse", &[group(&[with("true", json!({"async": true}))])]),
             event: "PostToolUse",
-            payload: json!({"tool_name": "Bash", "tool_input": {"command": "ls"},
-                "tool_use_id": "t1", "tool_response": {}}),
+            payload: post_bash(),
             runs: &["PostToolUse:0:0"],
+            ..CcCase::default()
         },
         CcCase {
-            name: "identical handlers run once",
-            settings: json!({"hooks": {"PreToolUse": [{"hooks": [cmd("true"), cmd("true")]}]}}),
-            managed: json!({}),
-            event: "PreToolUse",
-            payload: bash("ls"),
-            runs: &["PreToolUse:0:0"],
+            name: "F31 asyncRewake",
+            settings: hooks(
+                "PostToolUse",
+                &[group(&[with(
+                    "echo vuln >&2; exit 2",
+                    json!({"asyncRewake": true, "rewakeMessage": "M"}),
+                )])],
+            ),
+            event: "PostToolUse",
+            payload: post_bash(),
+            runs: &["PostToolUse:0:0"],
+            ..CcCase::default()
         },
         CcCase {
-            name: "allowManagedHooksOnly: the project's hooks do not run",
-            settings: json!({"hooks": {"PreToolUse": [{"hooks": [cmd("true")]}]}}),
-            managed: json!({"allowManagedHooksOnly": true,
-                "hooks": {"PreToolUse": [{"hooks": [cmd("true")]}]}}),
-            event: "PreToolUse",
-            payload: bash("ls"),
-            runs: &["PreToolUse:0:0"],
+            name: "F32 a detach line",
+            settings: hooks(
+                "SessionStart",
+                &[group(&[cmd(
+                    r#"printf '{"async": true, "asyncTimeout": 180000}\n{"metrics":{"x":1}}\n'"#,
+                )])],
+            ),
+            event: "SessionStart",
+            payload: json!({"source": "startup"}),
+            runs: &["SessionStart:0:0"],
+            ..CcCase::default()
         },
         CcCase {
-            name: "disableAllHooks: nothing runs",
-            settings: json!({"hooks": {"PreToolUse": [{"hooks": [cmd("true")]}]}}),
-            managed: json!({"disableAllHooks": true}),
+            name: "F34 allowedHttpHookUrls: a URL outside the list is never sent",
+            settings: pre(&[json!({"type": "http", "url": "http://localhost:8080/x"})]),
+            managed: json!({"allowedHttpHookUrls": ["https://hooks.example.com/*"]}),
             event: "PreToolUse",
             payload: bash("ls"),
             runs: &[],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F35 and F37 an http handler the list admits is sent",
+            settings: pre(&[json!({"type": "http", "url": "http://127.0.0.1:9/x"}), cmd("true")]),
+            managed: json!({"allowedHttpHookUrls": ["http://127.0.0.1:*"]}),
+            event: "PreToolUse",
+            payload: bash("ls"),
+            runs: &["PreToolUse:0:0", "PreToolUse:0:1"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F36 http header variables",
+            settings: pre(&[json!({"type": "http", "url": "http://127.0.0.1:9/x",
+                "headers": {"Authorization": "Bearer $TOK"}, "allowedEnvVars": ["TOK"]})]),
+            managed: json!({"httpHookAllowedEnvVars": ["OTHER"], "allowedHttpHookUrls": ["http://127.0.0.1:*"]}),
+            env: &[("TOK", "abc")],
+            event: "PreToolUse",
+            payload: bash("ls"),
+            runs: PRE0,
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F38 and F40 a prompt handler without a host that answers it",
+            settings: stop(&[json!({"type": "prompt", "prompt": "done?"}), cmd("true")]),
+            event: "Stop",
+            payload: stop_payload(),
+            runs: &["Stop:0:1"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F39 prompt and agent handlers on PreToolUse without a host",
+            settings: pre(&[
+                json!({"type": "prompt", "prompt": "ok?"}),
+                json!({"type": "agent", "prompt": "ok?"}),
+                cmd("true"),
+            ]),
+            event: "PreToolUse",
+            payload: bash("ls"),
+            runs: &["PreToolUse:0:2"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F41 an http handler on SessionStart is left out (the ids count what loads)",
+            settings: hooks(
+                "SessionStart",
+                &[group(&[json!({"type": "http", "url": "http://127.0.0.1:9/x"}), cmd("true")])],
+            ),
+            event: "SessionStart",
+            payload: json!({"source": "startup"}),
+            runs: &["SessionStart:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F42 an mcp_tool handler without a host",
+            settings: hooks(
+                "PostToolUse",
+                &[group(&[
+                    json!({"type": "mcp_tool", "server": "s", "tool": "t",
+                "input": {"f": "${tool_input.file_path}"}}),
+                    cmd("true"),
+                ])],
+            ),
+            event: "PostToolUse",
+            payload: json!({"tool_name": "Write", "tool_input": {"file_path": "/p/a.ts"}, "tool_use_id": "t1", "tool_response": {}}),
+            runs: &["PostToolUse:0:1"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F43 Stop without last_assistant_message",
+            settings: stop(&[cmd("cat")]),
+            event: "Stop",
+            payload: json!({}),
+            runs: &["Stop:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F43 (deepagents) Stop without last_assistant_message",
+            profile: "deepagents",
+            settings: stop(&[cmd("cat")]),
+            event: "Stop",
+            payload: json!({}),
+            runs: &["Stop:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F44 PreToolUse without tool_use_id",
+            settings: pre(&[cmd("cat")]),
+            event: "PreToolUse",
+            payload: json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+            runs: PRE0,
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F44 (deepagents) PreToolUse without tool_use_id",
+            profile: "deepagents",
+            settings: pre(&[cmd("cat")]),
+            event: "PreToolUse",
+            payload: json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+            runs: PRE0,
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F45 Notification without notification_type",
+            settings: hooks(
+                "Notification",
+                &[group(&[cmd("true")]), matching("idle_prompt", &[cmd("true")])],
+            ),
+            event: "Notification",
+            payload: json!({"message": "m"}),
+            runs: &["Notification:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F46 user disableAllHooks, a trusted project says false",
+            user: json!({"disableAllHooks": true, "hooks": {"PreToolUse": [group(&[cmd("true u")])]}}),
+            settings: json!({"disableAllHooks": false, "hooks": {"PreToolUse": [group(&[cmd("true p")])]}}),
+            event: "PreToolUse",
+            payload: bash("ls"),
+            runs: &["PreToolUse:0:0", "PreToolUse:1:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F46 user disableAllHooks, the project untrusted",
+            user: json!({"disableAllHooks": true, "hooks": {"PreToolUse": [group(&[cmd("true u")])]}}),
+            settings: json!({"disableAllHooks": false, "hooks": {"PreToolUse": [group(&[cmd("true p")])]}}),
+            untrusted: true,
+            event: "PreToolUse",
+            payload: bash("ls"),
+            runs: &[],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F47 managed disableAllHooks stops the managed handlers too",
+            managed: json!({"disableAllHooks": true, "hooks": {"PreToolUse": [group(&[cmd("true")])]}}),
+            event: "PreToolUse",
+            payload: bash("ls"),
+            runs: &[],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F47 user disableAllHooks leaves the managed handlers",
+            managed: json!({"hooks": {"PreToolUse": [group(&[cmd("true m")])]}}),
+            user: json!({"disableAllHooks": true, "hooks": {"PreToolUse": [group(&[cmd("true u")])]}}),
+            event: "PreToolUse",
+            payload: bash("ls"),
+            runs: PRE0,
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F48 allowManagedHooksOnly: managed handlers and managed-enabled plugins, not the user's",
+            plugins: true,
+            managed: json!({"allowManagedHooksOnly": true,
+                "enabledPlugins": {"formatter@my-marketplace": true},
+                "hooks": {"PreToolUse": [group(&[cmd("true m")])]}}),
+            user: json!({"hooks": {"PreToolUse": [group(&[cmd("true u")])]}}),
+            event: "PreToolUse",
+            payload: bash("ls"),
+            runs: &["PreToolUse:0:0", "PreToolUse:1:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F49 strictPluginOnlyCustomization hooks: plugins only",
+            plugins: true,
+            managed: json!({"strictPluginOnlyCustomization": ["hooks"]}),
+            user: json!({"hooks": {"PreToolUse": [group(&[cmd("true u")])]}}),
+            event: "PreToolUse",
+            payload: bash("ls"),
+            runs: PRE0,
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F49 strictPluginOnlyCustomization skills: both",
+            plugins: true,
+            managed: json!({"strictPluginOnlyCustomization": ["skills"]}),
+            user: json!({"hooks": {"PreToolUse": [group(&[cmd("true u")])]}}),
+            event: "PreToolUse",
+            payload: bash("ls"),
+            runs: &["PreToolUse:0:0", "PreToolUse:1:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F52, F54 and F57 plugin and exec-form handlers",
+            plugins: true,
+            settings: pre(&[
+                json!({"type": "command", "command": "printf", "args": ["%s", "${CLAUDE_PROJECT_DIR}"]}),
+            ]),
+            event: "PreToolUse",
+            payload: bash("ls"),
+            runs: &["PreToolUse:0:0", "PreToolUse:1:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F55 MessageDisplay",
+            settings: hooks(
+                "MessageDisplay",
+                &[group(&[
+                    cmd(
+                        r#"printf '{"hookSpecificOutput":{"hookEventName":"MessageDisplay","displayContent":"X"}}'"#,
+                    ),
+                    cmd("true"),
+                ])],
+            ),
+            event: "MessageDisplay",
+            payload: json!({"turn_id": "t", "message_id": "m", "index": 0, "final": true, "delta": "d"}),
+            runs: &["MessageDisplay:0:0", "MessageDisplay:0:1"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F56 Elicitation",
+            settings: hooks(
+                "Elicitation",
+                &[group(&[
+                    cmd("exit 2"),
+                    cmd(
+                        r#"printf '{"hookSpecificOutput":{"hookEventName":"Elicitation","action":"accept"}}'"#,
+                    ),
+                ])],
+            ),
+            event: "Elicitation",
+            payload: json!({"mcp_server_name": "s", "message": "m"}),
+            runs: &["Elicitation:0:0", "Elicitation:0:1"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F58 security-guidance: only the git commit handler",
+            plugins: true,
+            event: "PostToolUse",
+            payload: json!({"tool_name": "Bash", "tool_input": {"command": "git commit -m x"},
+                "tool_use_id": "t1", "tool_response": {}}),
+            runs: &["PostToolUse:1:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F58 security-guidance: nothing for ls",
+            plugins: true,
+            event: "PostToolUse",
+            payload: post_bash(),
+            runs: &[],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "identical handlers run once",
+            settings: pre(&[cmd("true"), cmd("true")]),
+            event: "PreToolUse",
+            payload: bash("ls"),
+            runs: PRE0,
+            ..CcCase::default()
         },
         CcCase {
             name: "PermissionDenied evaluates if",
-            settings: json!({"hooks": {"PermissionDenied": [{"hooks": [
-                with_if("true", "Bash(rm:*)"), with_if("true", "Bash(git:*)")]}]}}),
-            managed: json!({}),
+            settings: hooks(
+                "PermissionDenied",
+                &[group(&[
+                    with("true", json!({"if": "Bash(rm:*)"})),
+                    with("true", json!({"if": "Bash(git:*)"})),
+                ])],
+            ),
             event: "PermissionDenied",
             payload: json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf x"},
                 "tool_use_id": "t1", "reason": "denied"}),
             runs: &["PermissionDenied:0:0"],
+            ..CcCase::default()
         },
     ]
 }
 
+/// The fixtures of docs/claude-code-contract.md#cc-14 whose configuration fires no event
+/// (`load`, `plugin install`, `hooks list`): F02 (a plugin install), F50 and F51 (which
+/// layers load); `hooks list` and `validate` tests cover them.
+const LOAD_ONLY: &[u32] = &[2, 50, 51];
+
 #[test]
 fn the_dry_run_and_the_run_agree_on_the_claude_code_fixtures() {
+    let cases = cc_cases();
+    let named = |id: u32| cases.iter().any(|c| c.name.contains(&format!("F{id:02}")));
+    let missing: Vec<u32> = (1..=58).filter(|&id| !named(id) && !LOAD_ONLY.contains(&id)).collect();
+    assert!(missing.is_empty(), "fixtures without a case: {missing:?}");
     let mut failures = Vec::new();
-    for case in cc_cases() {
+    for case in cases {
         let env = TestEnv::new("plan-cc");
-        env.write("project/.claude/settings.json", &case.settings.to_string());
-        env.write("etc/managed-settings.json", &case.managed.to_string());
-        let managed = env.root.join("etc/managed-settings.json");
+        let deepagents = case.profile == "deepagents";
+        if !case.settings.is_null() {
+            let file = if deepagents { ".deepagents/hooks.json" } else { ".claude/settings.json" };
+            env.write(&format!("project/{file}"), &case.settings.to_string());
+        }
+        let claude =
+            if case.plugins { crate::plugins::claude_home(&env) } else { env.root.join("claude") };
+        if !case.user.is_null() {
+            std::fs::create_dir_all(&claude).unwrap();
+            std::fs::write(claude.join("settings.json"), case.user.to_string()).unwrap();
+        }
+        let managed = env.write("etc/managed-settings.json", &case.managed.to_string());
+        let profile = if deepagents { "deepagents" } else { "claude-code" };
         let cmd = |args: &[&str]| {
-            let mut cmd = env.command(&["--profile", "claude-code", "--trust-project-hooks"]);
+            let mut cmd = env.command(&["--profile", profile]);
+            if !case.untrusted {
+                cmd.arg("--trust-project-hooks");
+            }
             cmd.arg("--managed").arg(&managed).args(args);
-            cmd.env("CLAUDE_CONFIG_DIR", env.root.join("claude"));
+            if args[0] == "run" {
+                cmd.args(case.run_args);
+            }
+            cmd.env("CLAUDE_CONFIG_DIR", &claude).envs(case.env.iter().copied());
             cmd
         };
         let [would, listed, matched] = three_views(cmd, case.event, &case.payload.to_string());

@@ -408,7 +408,7 @@ fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
 /// A Claude Code home in `{root}/claude` (CLAUDE_CONFIG_DIR) with two plugins in its
 /// cache: the security-guidance fixture and `formatter@my-marketplace`, whose PreToolUse
 /// handler records `$CLAUDE_PLUGIN_DATA` and `$CLAUDE_PLUGIN_OPTION_API` in its data folder.
-fn claude_home(env: &TestEnv) -> PathBuf {
+pub(crate) fn claude_home(env: &TestEnv) -> PathBuf {
     let claude = env.root.join("claude");
     let cache = claude.join("plugins/cache");
     let sg = cache.join("claude-code-plugins/security-guidance/2.0.7");
