@@ -989,26 +989,7 @@ impl Reduction {
                     );
                 }
             }
-            SpecificOutput::PermissionRequest { decision } => match decision {
-                Some(PermissionRequestDecision::Allow { updated_input, .. }) => {
-                    match updated_input {
-                        None => {}
-                        Some(input) if self.caps.permission_request_updated_input => {
-                            self.rewrite(id, input);
-                        }
-                        Some(_) => return,
-                    }
-                    self.permission(id, PermissionBehavior::Allow, None, false, "");
-                }
-                Some(PermissionRequestDecision::Deny { message, interrupt }) => self.permission(
-                    id,
-                    PermissionBehavior::Deny,
-                    message,
-                    interrupt,
-                    "hookSpecificOutput.decision.message",
-                ),
-                None => {}
-            },
+            SpecificOutput::PermissionRequest { decision } => self.permission_request(id, decision),
             SpecificOutput::Stop { additional_context } => {
                 if let Some(text) = additional_context {
                     self.continue_turn(id, "hookSpecificOutput.additionalContext", text);
