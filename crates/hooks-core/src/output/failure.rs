@@ -301,7 +301,7 @@ mod tests {
             );
             assert!(codes(&d).contains(&"onfailure_blocked"), "{profile}: {:?}", codes(&d));
             assert!(d.notices.is_empty(), "{profile}: {:?}", d.notices);
-            // "continue" keeps 6.5 and SPEC §7.
+            // "continue" keeps docs/claude-code-contract.md#cc-6.5 and docs/spec.md#spec-7.
             let d = decide(
                 profile,
                 Event::PreToolUse,
