@@ -361,3 +361,33 @@ fn on_failure_is_part_of_the_identity() {
     assert_eq!(code, Some(2), "{v}");
     assert_eq!(v["matched"], json!(["PreToolUse:0:0", "PreToolUse:1:0"]));
 }
+
+#[test]
+fn a_url_refused_before_any_connection_fails_and_a_policy_block_does_not() {
+    // docs/claude-code-contract.md#cc-17.7 (ours): `http_address_refused` is a failure;
+    // `http_url_blocked` (allowedHttpHookUrls removed the handler) never is.
+    let env = TestEnv::new("onfailure-refused");
+    let url = "http://169.254.169.254/latest";
+    pre_tool_use(&env, &json!({"type": "http", "url": url, "onFailure": "block"}));
+    let (code, v) = run(&env, "claude-code", "PreToolUse", BASH);
+    assert_eq!(code, Some(2), "{v}");
+    assert_eq!(v["decision"]["permission"]["behavior"], "deny");
+    let reason = v["decision"]["permission"]["reason"].as_str().unwrap();
+    assert!(reason.starts_with(&format!("{}\n", failed(url))), "{reason}");
+    assert_eq!(codes(&v), ["http_address_refused", "onfailure_blocked"]);
+    let managed = env.write(
+        "etc/managed-settings.json",
+        &json!({"allowedHttpHookUrls": ["https://hooks.example.com/*"]}).to_string(),
+    );
+    pre_tool_use(
+        &env,
+        &json!({"type": "http", "url": "http://127.0.0.1:9/x", "onFailure": "block"}),
+    );
+    let mut cmd = env.command(&["--profile", "claude-code", "--managed"]);
+    cmd.arg(&managed).args(["run", "PreToolUse", "--payload", BASH]);
+    let out = cmd.output().unwrap();
+    let v = json_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{v}");
+    assert_eq!(v["decision"]["permission"]["behavior"], "none");
+    assert_eq!(codes(&v), ["http_url_blocked"]);
+}
