@@ -38,6 +38,7 @@ fn document(n: usize) -> LayerDocument {
                     legacy: None,
                     background: Default::default(),
                     kind: Default::default(),
+                    on_failure: None,
                     field: String::new(),
                     position: None,
                 }],

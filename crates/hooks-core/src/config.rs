@@ -8,6 +8,7 @@ use std::collections::{HashMap, HashSet};
 use crate::diag::{Diagnostic, Position, Severity, codes};
 use crate::event::Event;
 use crate::json::{JsonMember, JsonValue, Spanned, parse_json};
+use crate::output::{FailureFamily, failure_family};
 use crate::profile::Profile;
 use crate::text::suggest;
 
@@ -48,6 +49,28 @@ impl Shell {
         match self {
             Shell::Bash => "bash",
             Shell::PowerShell => "powershell",
+        }
+    }
+}
+
+/// `onFailure` of a command or http handler (docs/claude-code-contract.md#cc-17.6): what a
+/// failure of the handler does.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OnFailure {
+    /// `continue` (the default): a failure is a non-blocking error.
+    #[default]
+    Continue,
+    /// `block`: a failure counts as an exit 2 (docs/claude-code-contract.md#cc-17.8).
+    Block,
+}
+
+impl OnFailure {
+    /// The name as configured (`continue`, `block`).
+    pub fn name(self) -> &'static str {
+        match self {
+            OnFailure::Continue => "continue",
+            OnFailure::Block => "block",
         }
     }
 }
@@ -123,6 +146,11 @@ pub struct HandlerConfig {
     /// (docs/claude-code-contract.md#cc-9; both profiles, 1.2), except that the deepagents profile
     /// leaves out `async: false`.
     pub background: AsyncSpec,
+    /// `onFailure` as written on a command or http handler
+    /// (docs/claude-code-contract.md#cc-17.6): `Some(Block)` also for a value that is neither
+    /// `continue` nor `block` (an `invalid_config` error; a typo must not open a gate); `None`
+    /// when absent or where it has no effect (`onfailure_ignored`).
+    pub on_failure: Option<OnFailure>,
     /// The handler type and its fields; [`HandlerType::Command`] for `command` (then
     /// `command` or `argv` is set).
     pub kind: HandlerType,
@@ -354,6 +382,8 @@ const ROOT_KEYS: &[&str] = &["hooks", "$schema"];
 /// Keys allowed at the root of a plugin hook document (docs/claude-code-contract.md#cc-2.1: a
 /// `description` string is accepted silently).
 const PLUGIN_ROOT_KEYS: &[&str] = &["hooks", "$schema", "description"];
+/// The key of docs/claude-code-contract.md#cc-17.6.
+const ON_FAILURE_KEY: &str = "onFailure";
 /// Keys allowed in a matcher group.
 const GROUP_KEYS: &[&str] = &["matcher", "hooks"];
 /// Keys allowed in a command handler, in both profiles (docs/claude-code-contract.md#cc-1.2,
@@ -373,6 +403,7 @@ const HANDLER_KEYS: &[&str] = &[
     "rewakeMessage",
     "rewakeSummary",
     "if",
+    "onFailure",
 ];
 
 /// Reference detail texts (pydantic's wording, as the reference shows them).
@@ -394,6 +425,9 @@ pub(crate) mod detail {
     pub(crate) const ARGV_WITH_ARGS: &str = "Value error, argv and args cannot be used together.";
     /// Ours: the values of `shell` (docs/claude-code-contract.md#cc-6.1).
     pub(crate) const SHELL: &str = "Input should be 'bash' or 'powershell'";
+    /// Ours: the values of `onFailure` (docs/claude-code-contract.md#cc-17.6-4).
+    pub(crate) const ON_FAILURE: &str =
+        "Input should be 'continue' or 'block'; the handler is kept and a failure blocks";
     /// Ours: the reference accepts a blank command and fails it at run time.
     pub(crate) const COMMAND_BLANK: &str = "Value error, command must not be blank.";
 }
@@ -530,6 +564,7 @@ impl<'s> Loader<'s> {
             if async_ignored_on(event) {
                 self.ignore_async(event, &mut groups);
             }
+            self.ignore_on_failure(event, &mut groups);
             for g in &mut groups {
                 self.drop_unsupported_types(event, g);
             }
@@ -569,7 +604,15 @@ impl<'s> Loader<'s> {
             self.invalid(field, "expected an object", g.pos);
             return None;
         };
-        self.members(members, field, Some(GROUP_KEYS));
+        // docs/claude-code-contract.md#cc-17.6-1: a group's `onFailure` is ignored, with a
+        // warning rather than `unknown_field`.
+        let mut known = GROUP_KEYS.to_vec();
+        known.push(ON_FAILURE_KEY);
+        self.members(members, field, Some(&known));
+        if let Some(m) = g.get(ON_FAILURE_KEY) {
+            let what = "a matcher group (put it on each command or http handler)";
+            self.on_failure_ignored(&join(field, ON_FAILURE_KEY), Some(m.key_pos), what);
+        }
         let mut ok = true;
         let (mut matcher, mut matcher_position) = (None, None);
         if let Some(m) = g.get("matcher") {
@@ -630,7 +673,13 @@ impl<'s> Loader<'s> {
             .and_then(|m| m.value.value.as_str())
             .filter(|t| *t != "command" && types::TYPE_NAMES.contains(t));
         match typed {
-            Some(ty) => self.members(members, field, Some(&types::known_keys(ty))),
+            Some(ty) => {
+                // docs/claude-code-contract.md#cc-17.6-1: `onFailure` on a prompt, agent or
+                // mcp_tool handler is `onfailure_ignored`, not an unknown field.
+                let mut known = types::known_keys(ty);
+                known.push(ON_FAILURE_KEY);
+                self.members(members, field, Some(&known))
+            }
             None => self.members(members, field, Some(HANDLER_KEYS)),
         };
         let errors_before = self.error_count();
@@ -644,8 +693,10 @@ impl<'s> Loader<'s> {
         let status_message = self.handler_status_message(field, h);
         let background = self.handler_background(field, h, command_type);
         let if_condition = present(h, "if").and_then(|m| self.if_condition(&join(field, "if"), m));
+        let (on_failure, bad_on_failure) = self.handler_on_failure(field, h, typed);
 
-        if self.error_count() > errors_before {
+        // A bad `onFailure` value keeps the handler (17.6 rule 4).
+        if self.error_count() - usize::from(bad_on_failure) > errors_before {
             return None;
         }
         Some(HandlerConfig {
@@ -660,9 +711,71 @@ impl<'s> Loader<'s> {
             legacy: None,
             background,
             kind,
+            on_failure,
             field: field.to_owned(),
             position: Some(h.pos),
         })
+    }
+
+    /// A handler's `onFailure` (docs/claude-code-contract.md#cc-17.6) and whether its value was
+    /// invalid: `continue` or `block` on a command or http handler; another value is an
+    /// `invalid_config` error and reads as `block` (rule 4); on a prompt, agent or mcp_tool
+    /// handler it is `onfailure_ignored` (rule 1).
+    fn handler_on_failure(
+        &mut self,
+        field: &str,
+        h: &Spanned,
+        typed: Option<&str>,
+    ) -> (Option<OnFailure>, bool) {
+        let Some(m) = present(h, ON_FAILURE_KEY) else { return (None, false) };
+        if let Some(ty) = typed.filter(|t| *t != "http") {
+            let what = format!("a {ty} handler (only command and http handlers take it)");
+            self.on_failure_ignored(&join(field, ON_FAILURE_KEY), Some(m.key_pos), &what);
+            return (None, false);
+        }
+        match m.value.value.as_str() {
+            Some("continue") => (Some(OnFailure::Continue), false),
+            Some("block") => (Some(OnFailure::Block), false),
+            _ => {
+                self.invalid(&join(field, ON_FAILURE_KEY), detail::ON_FAILURE, m.value.pos);
+                (Some(OnFailure::Block), true)
+            }
+        }
+    }
+
+    /// An `onfailure_ignored` warning: `onFailure` at `field` has no effect on `what`.
+    fn on_failure_ignored(&mut self, field: &str, pos: Option<Position>, what: &str) {
+        let message = format!(
+            "Field 'onFailure' at {}:{field} has no effect on {what}; ignored",
+            self.source
+        );
+        self.push(Diagnostic::warning(codes::ONFAILURE_IGNORED, message).with_field(field).at(pos));
+    }
+
+    /// Clears the `onFailure` of handlers whose failures never block
+    /// (docs/claude-code-contract.md#cc-17.6-2, docs/claude-code-contract.md#cc-17.6-3): background
+    /// handlers, and every handler of an event whose exit 2 sends the agent back to work
+    /// ([`FailureFamily::Ignored`]); each with an `onfailure_ignored` warning.
+    fn ignore_on_failure(&mut self, event: Event, groups: &mut [GroupConfig]) {
+        let family = failure_family(event);
+        for h in groups.iter_mut().flat_map(|g| g.handlers.iter_mut()) {
+            if h.on_failure.is_none() {
+                continue;
+            }
+            let what = if h.background.is_background() {
+                "a background handler (async or asyncRewake): its run never blocks".to_owned()
+            } else if family == FailureFamily::Ignored {
+                format!(
+                    "{event}: an exit 2 there sends the agent back to work, and it cannot repair \
+                     a hook that won't run"
+                )
+            } else {
+                continue;
+            };
+            h.on_failure = None;
+            let field = join(&h.field, ON_FAILURE_KEY);
+            self.on_failure_ignored(&field, h.position, &what);
+        }
     }
 
     /// A command handler's program: `command`, `argv` and `args` (for other types, none),

@@ -316,6 +316,13 @@ pub mod codes {
     /// The worktree was not created: a WorktreeCreate handler failed or none gave a path
     /// (docs/claude-code-contract.md#cc-4.4); the decision says `worktree_failed`.
     pub const WORKTREE_CREATE_FAILED: &str = "worktree_create_failed";
+    /// `onFailure` where it has no effect (docs/claude-code-contract.md#cc-17.6): on a matcher
+    /// group, a prompt, agent or mcp_tool handler, a background handler, or a Stop,
+    /// SubagentStop, TaskCompleted or TeammateIdle handler (warning, at load).
+    pub const ONFAILURE_IGNORED: &str = "onfailure_ignored";
+    /// A handler with `onFailure: "block"` failed, and its failure blocks as an exit 2 would
+    /// (docs/claude-code-contract.md#cc-17.8; warning, beside the failure's own diagnostic).
+    pub const ONFAILURE_BLOCKED: &str = "onfailure_blocked";
     /// Claude Code settings files exist in the project but the deepagents profile does not
     /// read them (ours): how to read them instead.
     pub const CLAUDE_SETTINGS_IGNORED: &str = "claude_settings_ignored";

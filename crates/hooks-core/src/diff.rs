@@ -38,6 +38,10 @@ pub struct HookSummary {
     pub asynchronous: bool,
     /// True for `asyncRewake`: an exit 2 wakes the model.
     pub async_rewake: bool,
+    /// `onFailure` as it applies (docs/claude-code.md#on-failure): `continue` or `block`,
+    /// `None` when absent or ignored. A change from `block` to `continue` opens a gate, so
+    /// it is a change a reviewer sees.
+    pub on_failure: Option<String>,
     /// Timeout in seconds, as written, if set.
     pub timeout: Option<String>,
     /// Status line text, if set.
@@ -63,6 +67,7 @@ impl HookSummary {
                         if_condition: h.if_condition.clone(),
                         asynchronous: h.background.is_background(),
                         async_rewake: h.background.is_rewake(),
+                        on_failure: h.on_failure.map(|f| f.name().to_owned()),
                         timeout: h.timeout.map(|t| t.to_string()),
                         status_message: h.status_message.clone(),
                         file: file.to_owned(),
@@ -100,6 +105,9 @@ impl fmt::Display for HookSummary {
             write!(f, " asyncRewake")?;
         } else if self.asynchronous {
             write!(f, " async")?;
+        }
+        if let Some(on_failure) = &self.on_failure {
+            write!(f, " onFailure {on_failure}")?;
         }
         if let Some(t) = &self.timeout {
             write!(f, " timeout {t}s")?;
@@ -268,6 +276,24 @@ mod tests {
              + PostToolUse command \"y\" asyncRewake (hooks.json)\n\
              - PostToolUse command \"x\" (hooks.json)\n\
              - PostToolUse command \"y\" async (hooks.json)\n"
+        );
+    }
+
+    #[test]
+    fn on_failure_is_reviewed() {
+        // docs/claude-code.md#on-failure: turning a gate's `block` into `continue` opens it.
+        let old = hooks(
+            r#"{"hooks": {"PreToolUse": [{"hooks": [
+                {"type": "command", "command": "gate", "onFailure": "block"}]}]}}"#,
+        );
+        let new = hooks(
+            r#"{"hooks": {"PreToolUse": [{"hooks": [
+                {"type": "command", "command": "gate", "onFailure": "continue"}]}]}}"#,
+        );
+        assert_eq!(
+            HookDiff::between(&old, &new).to_string(),
+            "+ PreToolUse command \"gate\" onFailure continue (hooks.json)\n\
+             - PreToolUse command \"gate\" onFailure block (hooks.json)\n"
         );
     }
 

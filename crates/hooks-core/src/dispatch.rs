@@ -67,8 +67,8 @@ use crate::capabilities::Capabilities;
 use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
 use crate::output::{
-    HandlerResult, RawOutput, format_seconds, parse_output_for, parse_output_value_for,
-    parse_worktree_command,
+    Failure, HandlerResult, RawOutput, fail_closed, format_seconds, parse_output_for,
+    parse_output_value_for, parse_worktree_command, process_failure,
 };
 use crate::payload::{EventInput, Invocation};
 use crate::plan::Plan;
@@ -233,6 +233,10 @@ pub struct Job {
     /// [`finish_background`](crate::background::finish_background).
     /// [`Dispatch::accept`] refuses its result.
     pub background: Option<Background>,
+    /// Set when a failure of the handler blocks (`onFailure: "block"`,
+    /// docs/claude-code-contract.md#cc-17.6): how the block's reason names it
+    /// ([`Handler::display`]).
+    pub block_on_failure: Option<String>,
 }
 
 /// The raw result of one job, as the host observed it.
@@ -386,6 +390,7 @@ impl Dispatch {
         reduction.set_async_pending(
             jobs.iter().filter(|j| j.background.is_some()).map(|j| j.handler_id.clone()).collect(),
         );
+        refused_urls_fail_closed(&plan, snapshot, jobs.len(), &mut reduction);
         Dispatch {
             event,
             plan,
@@ -441,7 +446,31 @@ impl Dispatch {
         if job.legacy {
             return None;
         }
-        Some(match output {
+        let mut result = self.parse_output(job, output);
+        // docs/claude-code-contract.md#cc-17.7: with `onFailure: "block"` a failure counts as
+        // exit 2.
+        if let Some(display) = &job.block_on_failure {
+            let failure = match output {
+                JobOutput::Process(raw) => process_failure(raw, &result),
+                JobOutput::Http(outcome) => delegated::http_failure(outcome, &result),
+                JobOutput::TimedOut => Some(Failure {
+                    timed_out: true,
+                    detail: matches!(job.kind, JobKind::Http(_))
+                        .then(|| result.diagnostics.first().map(|d| d.message.clone()))
+                        .flatten(),
+                }),
+                _ => None,
+            };
+            if let Some(failure) = failure {
+                fail_closed(self.event, self.profile, display, &failure, &mut result);
+            }
+        }
+        Some(result)
+    }
+
+    /// [`Dispatch::parse`] before `onFailure`.
+    fn parse_output(&self, job: &Job, output: &JobOutput) -> HandlerResult {
+        match output {
             // docs/claude-code-contract.md#cc-4.2: a WorktreeCreate command prints the path, not
             // JSON.
             JobOutput::Process(raw) if self.event == Event::WorktreeCreate => {
@@ -478,7 +507,7 @@ impl Dispatch {
                     format!("Host handler {} failed: {why}", job.handler_id),
                 ),
             },
-        })
+        }
     }
 
     /// Takes the raw result of the job at `index` (in any order). Returns false, ignoring
@@ -654,6 +683,33 @@ fn job(
             rewake_summary: h.background.rewake_summary.clone(),
             detached: false,
         }),
+        block_on_failure: (h.blocks_on_failure() && h.legacy.is_none()).then(|| h.display()),
+    }
+}
+
+/// docs/claude-code-contract.md#cc-17.7: an http handler with `onFailure: "block"` whose URL the
+/// plan refuses before any connection for a reason of ours (an invalid URL, a link-local or
+/// metadata address; never `allowedHttpHookUrls`, which removes the handler) fails, and its
+/// failure blocks. Such handlers have no job: their results follow every job's.
+fn refused_urls_fail_closed(
+    plan: &Plan,
+    snapshot: &Snapshot,
+    first_index: usize,
+    reduction: &mut Reduction,
+) {
+    let refused = plan.entries().iter().filter_map(|e| match &e.fate {
+        crate::plan::Fate::UrlNotAllowed { code, reason } if *code != codes::HTTP_URL_BLOCKED => {
+            Some((&snapshot.handlers()[e.handler], reason))
+        }
+        _ => None,
+    });
+    let profile = snapshot.profile();
+    let blocking = refused.filter(|(h, _)| h.blocks_on_failure());
+    for (k, (h, reason)) in blocking.enumerate() {
+        let mut result = HandlerResult::default();
+        let failure = Failure { timed_out: false, detail: Some(reason.clone()) };
+        fail_closed(h.event, profile, &h.display(), &failure, &mut result);
+        reduction.push(first_index + k, h.id.clone().unwrap_or_default(), result);
     }
 }
 

@@ -20,6 +20,9 @@ use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
 use crate::profile::{Outputs, Profile};
 
+mod failure;
+pub use failure::{Failure, FailureFamily, fail_closed, failure_family, process_failure};
+
 /// Most characters kept of any user- or model-facing string in a decision (ours). Here, below
 /// the reduction (`reduce`) that caps each text, because a hook's output is measured against
 /// it too (its larger outputs are saved to a file).

@@ -326,10 +326,13 @@ fn url_refusal(snapshot: &Snapshot, url: &str) -> Option<(&'static str, String)>
 fn why(h: &Handler, fate: &Fate, key: Option<&str>, target: Option<&str>) -> String {
     let matcher =
         || explain_matcher(h.matcher.as_deref(), key, target, !matches!(fate, Fate::NoMatch));
+    // docs/claude-code-contract.md#cc-17.6: what a failure of a running handler does.
+    let on_failure =
+        if h.blocks_on_failure() { "; a failure blocks (onFailure \"block\")" } else { "" };
     match fate {
         Fate::Runs => match &h.if_rule {
-            Some(rule) => format!("{}, and if {rule} admits the call", matcher()),
-            None => matcher(),
+            Some(rule) => format!("{}, and if {rule} admits the call{on_failure}", matcher()),
+            None => format!("{}{on_failure}", matcher()),
         },
         Fate::NoMatch => matcher(),
         Fate::IfFalse { rule } => format!("{}, but if {rule} does not admit the call", matcher()),

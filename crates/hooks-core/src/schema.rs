@@ -272,6 +272,12 @@ struct CommandHandler {
     /// The rewake's summary when the output names none.
     #[serde(default)]
     rewake_summary: Option<String>,
+    /// What a failure of the handler does (it cannot start, exits other than 0 and 2, times
+    /// out, or answers outside the protocol): `continue` (the default) is a non-blocking
+    /// error; `block` counts it as an exit 2, so a broken gate fails closed. Ignored on
+    /// Stop, SubagentStop, TaskCompleted and TeammateIdle.
+    #[serde(default)]
+    on_failure: Option<OnFailureName>,
 }
 
 /// An `http` handler (docs/claude-code-contract.md#cc-7): the engine POSTs the payload as JSON and
@@ -291,6 +297,12 @@ struct HttpHandler {
     /// The host environment variables the header values may interpolate.
     #[serde(default)]
     allowed_env_vars: Option<Vec<EnvName>>,
+    /// What a failure of the request does (it cannot connect, the status is not 2xx, it
+    /// times out, or the body is not empty and not one valid output object): `continue` (the
+    /// default) is a non-blocking error; `block` counts it as an exit 2, so a broken gate
+    /// fails closed. Ignored on Stop, SubagentStop, TaskCompleted and TeammateIdle.
+    #[serde(default)]
+    on_failure: Option<OnFailureName>,
     /// Seconds before the request is abandoned (the event's default otherwise).
     #[serde(default)]
     #[schemars(extend("exclusiveMinimum" = 0))]
@@ -401,6 +413,16 @@ struct McpToolHandler {
     /// for calls it matches; elsewhere it never runs.
     #[serde(default, rename = "if")]
     if_rule: Option<String>,
+}
+
+/// `onFailure` (docs/claude-code-contract.md#cc-17.6).
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum OnFailureName {
+    /// A failure is a non-blocking error (the default).
+    Continue,
+    /// A failure counts as an exit 2.
+    Block,
 }
 
 /// The shell of a shell-form command.

@@ -35,7 +35,7 @@ use sha2::{Digest, Sha256};
 
 use crate::config::{
     AgentHandler, AsyncSpec, HandlerConfig, HandlerType, HttpHandler, LegacyHandler,
-    McpToolHandler, ParsedConfig, PromptHandler, Shell,
+    McpToolHandler, OnFailure, ParsedConfig, PromptHandler, Shell,
 };
 use crate::diag::{Diagnostic, Position, codes};
 use crate::event::Event;
@@ -315,6 +315,10 @@ pub struct Handler {
     /// The background fields (docs/claude-code-contract.md#cc-9), as written.
     #[serde(skip)]
     pub background: AsyncSpec,
+    /// `onFailure` of a command or http handler (docs/claude-code-contract.md#cc-17.6), as
+    /// the loader kept it (`None` where it has no effect).
+    #[serde(rename = "onFailure", skip_serializing_if = "Option::is_none")]
+    pub on_failure: Option<OnFailure>,
     /// Extra environment for the process (plugin variables), after scrubbing.
     pub env: Vec<(String, String)>,
     /// Its layer.
@@ -338,6 +342,27 @@ impl Handler {
             let command = self.command.as_ref()?;
             Some(std::iter::once(command).chain(self.args.as_ref()?).cloned().collect())
         })
+    }
+
+    /// True when a failure of the handler blocks (`onFailure: "block"`,
+    /// docs/claude-code-contract.md#cc-17.6).
+    pub fn blocks_on_failure(&self) -> bool {
+        self.on_failure == Some(OnFailure::Block)
+    }
+
+    /// How a blocking failure names the handler (docs/claude-code-contract.md#cc-17.7's
+    /// `{display}`): the configured `command`, the exec form (`command` and each `args`
+    /// element, or `argv`) joined by spaces with its placeholders as written, or the `url`
+    /// (credentials redacted); for a callback or a host-delegated handler, its id.
+    pub fn display(&self) -> String {
+        match &self.program {
+            Program::Http(x) => crate::redact::redact_url(&x.url),
+            Program::Command(_) | Program::Argv(_) => match self.written_argv() {
+                Some(argv) => argv.join(" "),
+                None => self.command.clone().unwrap_or_default(),
+            },
+            _ => self.id.clone().unwrap_or_default(),
+        }
     }
 
     /// The legacy side-effect descriptor, for handlers migrated from the legacy format.
@@ -1080,6 +1105,7 @@ fn compile_handler(
         if_anchor: None,
         legacy: h.legacy.as_ref().map(|l| l.legacy_event.clone()),
         background: h.background.clone(),
+        on_failure: h.on_failure,
         env: env.to_vec(),
         layer: doc.layer.clone(),
         source: doc.source.clone(),
@@ -1128,6 +1154,7 @@ fn callback_handler(
         if_anchor: None,
         legacy: None,
         background: AsyncSpec::default(),
+        on_failure: None,
         env: Vec::new(),
         layer: Layer::Callback,
         source: CALLBACK_SOURCE.to_owned(),
@@ -1244,6 +1271,9 @@ fn identity_key(h: &Handler) -> Vec<u8> {
     key.opt_str(b.rewake_message.as_deref());
     key.raw(",");
     key.opt_str(b.rewake_summary.as_deref());
+    // docs/claude-code-contract.md#cc-17.6-5: `onFailure` too.
+    key.raw(",");
+    key.opt_str(h.on_failure.map(OnFailure::name));
     key.raw("],[");
     for (i, (k, v)) in h.env.iter().enumerate() {
         if i > 0 {
@@ -1368,7 +1398,7 @@ impl Canon {
 
     /// A handler as the reference serializes it for the snapshot id: by alias, `None`
     /// and a deepagents `async: false` omitted: `{"args"?, "argv"?, "async"?,
-    /// "asyncRewake"?, "command"?, "if"?, "once"?, "rewakeMessage"?, "rewakeSummary"?,
+    /// "asyncRewake"?, "command"?, "if"?, "onFailure"?, "once"?, "rewakeMessage"?, "rewakeSummary"?,
     /// "shell"?, "statusMessage"?, "timeout"?, "type"}` (the fields beyond the reference's
     /// are absent from a reference document, so its id does not change).
     fn handler(&mut self, h: &HandlerConfig) {
@@ -1400,6 +1430,12 @@ impl Canon {
             self.str("if");
             self.raw(":");
             self.str(rule);
+            self.raw(",");
+        }
+        if let Some(on_failure) = h.on_failure {
+            self.str("onFailure");
+            self.raw(":");
+            self.str(on_failure.name());
             self.raw(",");
         }
         if let Some(once) = h.once {

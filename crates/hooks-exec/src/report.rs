@@ -55,6 +55,11 @@ pub struct ListedHandler<'a> {
     pub shell: Option<&'static str>,
     /// The `once` flag, as written (6.1).
     pub once: Option<bool>,
+    /// `onFailure` of a command or http handler (docs/claude-code-contract.md#cc-17.6):
+    /// `continue` or `block` as it applies (a bad value reads `block`); `null` when absent or
+    /// where it has no effect.
+    #[cfg_attr(feature = "schemars", schemars(extend("enum" = ["continue", "block", null])))]
+    pub on_failure: Option<&'static str>,
     /// An `http` handler's URL, its credentials redacted as in every output (README
     /// "Security model").
     pub url: Option<String>,
@@ -157,6 +162,7 @@ impl<'a> ListedHandler<'a> {
             async_rewake: h.background.rewake == Some(true),
             shell: h.shell.map(|sh| sh.name()),
             once: h.once,
+            on_failure: h.on_failure.map(|f| f.name()),
             url: match &h.program {
                 Program::Http(x) => Some(hooks_core::redact::redact_url(&x.url)),
                 _ => None,

@@ -49,6 +49,9 @@ pub(crate) struct Hook<'a> {
     /// True (only then present) for `asyncRewake`.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub async_rewake: bool,
+    /// `onFailure` as it applies (docs/claude-code.md#on-failure), only when present.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on_failure: Option<&'a str>,
     pub timeout: Option<&'a str>,
     pub status_message: Option<&'a str>,
     pub file: &'a str,
@@ -69,6 +72,7 @@ impl<'a> Hook<'a> {
                 if_condition: h.if_condition.as_deref(),
                 asynchronous: h.asynchronous,
                 async_rewake: h.async_rewake,
+                on_failure: h.on_failure.as_deref(),
                 timeout: h.timeout.as_deref(),
                 status_message: h.status_message.as_deref(),
                 file: &h.file,

@@ -10,7 +10,7 @@
 //! The `--json` form (also the `list` result of `hooks serve`) is documented in the README:
 //! `{"snapshot_id", "project_root", "home", "handlers": [{"id", "fingerprint", "event",
 //! "matcher", "command", "argv", "timeout", "effective_timeout", "status_message", "if",
-//! "type", "async", "async_rewake", "shell", "once", "url", "mcp_tool", "callback",
+//! "type", "async", "async_rewake", "shell", "once", "on_failure", "url", "mcp_tool", "callback",
 //! "layer", "file", "line", "column", "field", "plugin", "status", "reason"}],
 //! "diagnostics": [...]}`.
 
@@ -331,7 +331,7 @@ pub(crate) fn table(
 /// The indented lines under a handler's row, never cut to the width but wrapped onto
 /// more lines (README "Commands"): where it comes from (fingerprint, file or plugin, why
 /// it does not run, its status text), then on a line of its own how it runs (`if`, `async`
-/// or `asyncRewake`, `shell`, `once`, the URL when the RUNS cell was cut). Every part is
+/// or `asyncRewake`, `shell`, `once`, `onFailure`, the URL when the RUNS cell was cut). Every part is
 /// escaped; with [`Fit::Cut`] each is cut to [`crate::cells::MAX_CELL`] characters, the
 /// path from the left.
 fn detail_lines(
@@ -384,6 +384,9 @@ fn detail_lines(
     }
     if let Some(once) = h.once {
         how.push(format!("once {once}"));
+    }
+    if let Some(on_failure) = h.on_failure {
+        how.push(format!("onFailure {}", on_failure.name()));
     }
     if let (Program::Http(x), true) = (&h.program, runs_cut) {
         how.push(format!("url {}", bound(&hooks_core::redact::redact_url(&x.url))));

@@ -196,6 +196,7 @@ fn migrate_entry(
             legacy: Some(LegacyHandler { legacy_event: name }),
             background: Default::default(),
             kind: Default::default(),
+            on_failure: None,
             field: command_field.clone(),
             position: Some(argv_pos),
         };

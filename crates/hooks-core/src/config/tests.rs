@@ -1165,3 +1165,124 @@ fn http_urls_load_only_when_the_connection_can_parse_them() {
     let f = "hooks.Stop[0].hooks";
     assert_eq!(bad, (2..7).map(|i| format!("{f}[{i}].url")).collect::<Vec<_>>());
 }
+
+/// The codes and fields of `parsed`'s diagnostics.
+fn codes_and_fields(parsed: &ParsedConfig) -> Vec<(String, String)> {
+    parsed
+        .diagnostics
+        .iter()
+        .map(|d| (d.code.clone(), d.field.clone().unwrap_or_default()))
+        .collect()
+}
+
+#[test]
+fn on_failure_loads_on_command_and_http_handlers_in_both_profiles() {
+    // docs/claude-code-contract.md#cc-17.6, docs/claude-code-contract.md#cc-17.9.
+    let text = r#"{"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": "x", "onFailure": "block"},
+        {"type": "http", "url": "http://127.0.0.1:9/h", "onFailure": "continue"},
+        {"type": "command", "command": "y"}]}]}}"#;
+    for profile in Profile::ALL {
+        let parsed = parse_config_for(text.as_bytes(), F, ConfigKind::User, profile);
+        assert!(parsed.diagnostics.is_empty(), "{profile}: {:?}", parsed.diagnostics);
+        let hs = &parsed.config.events[0].groups[0].handlers;
+        let got: Vec<_> = hs.iter().map(|h| h.on_failure).collect();
+        assert_eq!(got, [Some(OnFailure::Block), Some(OnFailure::Continue), None], "{profile}");
+    }
+}
+
+#[test]
+fn a_bad_on_failure_value_is_invalid_config_and_blocks() {
+    // docs/claude-code-contract.md#cc-17.6-4 (cc-F76): a typo must not open a gate.
+    for value in [r#""Block""#, "true", "null"] {
+        let text = format!(
+            r#"{{"hooks": {{"PreToolUse": [{{"hooks": [
+            {{"type": "command", "command": "x", "onFailure": {value}}}]}}]}}}}"#
+        );
+        let parsed = parse_cc(&text);
+        if value == "null" {
+            // `null` means absent, as for every optional key.
+            assert!(parsed.diagnostics.is_empty());
+            assert_eq!(only_handler(&parsed).on_failure, None);
+            continue;
+        }
+        assert_eq!(
+            codes_and_fields(&parsed),
+            [("invalid_config".to_owned(), "hooks.PreToolUse[0].hooks[0].onFailure".to_owned())],
+            "{value}"
+        );
+        assert!(parsed.diagnostics[0].is_error());
+        assert_eq!(only_handler(&parsed).on_failure, Some(OnFailure::Block), "{value}");
+    }
+    // Another error still drops the handler, and both are reported.
+    let text = r#"{"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": "x", "timeout": -1, "onFailure": "Block"}]}]}}"#;
+    let parsed = parse_cc(text);
+    assert_eq!(parsed.diagnostics.len(), 2);
+    assert!(parsed.config.events.is_empty());
+}
+
+#[test]
+fn on_failure_where_it_has_no_effect_is_ignored_with_a_warning() {
+    // docs/claude-code-contract.md#cc-17.6-1 to docs/claude-code-contract.md#cc-17.6-3 (cc-F75).
+    let text = r#"{"hooks": {
+        "PreToolUse": [{"matcher": "Bash", "onFailure": "block", "hooks": [
+            {"type": "command", "command": "a"},
+            {"type": "prompt", "prompt": "p", "onFailure": "block"},
+            {"type": "mcp_tool", "server": "s", "tool": "t", "onFailure": "block"}]}],
+        "PostToolUse": [{"hooks": [
+            {"type": "command", "command": "b", "async": true, "onFailure": "block"},
+            {"type": "command", "command": "c", "asyncRewake": true, "onFailure": "block"}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": "d", "onFailure": "block"}]}],
+        "SubagentStop": [{"hooks": [{"type": "command", "command": "e", "onFailure": "block"}]}],
+        "TaskCompleted": [{"hooks": [{"type": "http", "url": "http://h/x", "onFailure": "block"}]}],
+        "TeammateIdle": [{"hooks": [{"type": "command", "command": "f", "onFailure": "block"}]}],
+        "WorktreeCreate": [{"hooks": [
+            {"type": "command", "command": "g", "async": true, "onFailure": "block"}]}]
+    }}"#;
+    for profile in Profile::ALL {
+        let parsed = parse_config_for(text.as_bytes(), F, ConfigKind::User, profile);
+        let ignored: Vec<String> = codes_and_fields(&parsed)
+            .into_iter()
+            .filter(|(c, _)| c == "onfailure_ignored")
+            .map(|(_, f)| f)
+            .collect();
+        assert_eq!(
+            ignored,
+            [
+                "hooks.PreToolUse[0].onFailure",
+                "hooks.PreToolUse[0].hooks[1].onFailure",
+                "hooks.PreToolUse[0].hooks[2].onFailure",
+                "hooks.PostToolUse[0].hooks[0].onFailure",
+                "hooks.PostToolUse[0].hooks[1].onFailure",
+                "hooks.Stop[0].hooks[0].onFailure",
+                "hooks.SubagentStop[0].hooks[0].onFailure",
+                "hooks.TaskCompleted[0].hooks[0].onFailure",
+                "hooks.TeammateIdle[0].hooks[0].onFailure",
+            ],
+            "{profile}"
+        );
+        assert!(
+            !parsed.diagnostics.iter().any(|d| d.code == "unknown_field"),
+            "{profile}: {:?}",
+            parsed.diagnostics
+        );
+        // Every handler loads; only the WorktreeCreate one, run synchronously there (9.1 rule
+        // 7), keeps its onFailure.
+        let kept: Vec<(Event, Option<OnFailure>)> = parsed
+            .config
+            .events
+            .iter()
+            .flat_map(|e| {
+                e.groups
+                    .iter()
+                    .flat_map(move |g| g.handlers.iter().map(move |h| (e.event, h.on_failure)))
+            })
+            .collect();
+        assert_eq!(kept.len(), 10, "{profile}");
+        for (event, on_failure) in kept {
+            let expect = (event == Event::WorktreeCreate).then_some(OnFailure::Block);
+            assert_eq!(on_failure, expect, "{profile} {event}");
+        }
+    }
+}

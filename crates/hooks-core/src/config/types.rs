@@ -116,7 +116,7 @@ const COMMON_KEYS: &[&str] = &["type", "timeout", "statusMessage", "status_messa
 /// The keys a handler of type `ty` takes besides [`COMMON_KEYS`].
 pub(crate) fn type_keys(ty: &str) -> &'static [&'static str] {
     match ty {
-        "http" => &["url", "headers", "allowedEnvVars"],
+        "http" => &["url", "headers", "allowedEnvVars", "onFailure"],
         "prompt" => &["prompt", "model", "continueOnBlock"],
         "agent" => &["prompt", "model", "maxTurns"],
         "mcp_tool" => &["server", "tool", "input"],

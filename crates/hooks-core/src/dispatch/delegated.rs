@@ -8,7 +8,7 @@ use crate::capabilities::Capabilities;
 use crate::config::{AgentHandler, McpToolHandler, PromptHandler};
 use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
-use crate::output::{HandlerResult, RawOutput, Termination, parse_output};
+use crate::output::{Failure, HandlerResult, RawOutput, Termination, parse_output};
 
 /// What a host-delegated handler asks the host (docs/claude-code-contract.md#cc-8.2).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -297,6 +297,32 @@ pub(crate) fn http_result(
         );
     }
     exit0(event, trimmed.as_bytes().to_vec(), caps)
+}
+
+/// Whether an http handler's outcome is a failure (docs/claude-code-contract.md#cc-17.7): the
+/// request failed (`http_failed`, `http_address_refused`, `invalid_header`; never
+/// `http_url_blocked`, where policy removed the handler), or the response is not what 7.5
+/// reads (a status other than 2xx, a redirect, a body too large, not empty and not one JSON
+/// object, or failing the output schema). The detail is the failure's message. `result` is
+/// [`http_result`] of `outcome`.
+pub(crate) fn http_failure(outcome: &HttpOutcome, result: &HandlerResult) -> Option<Failure> {
+    let failed =
+        |message: &str| Some(Failure { timed_out: false, detail: Some(message.to_owned()) });
+    match outcome {
+        HttpOutcome::Failed { code, .. } if *code == codes::HTTP_URL_BLOCKED => None,
+        HttpOutcome::Failed { message, .. } => failed(message),
+        HttpOutcome::Response { .. } => {
+            const FAILURES: [&str; 5] = [
+                codes::HTTP_BODY_TOO_LARGE,
+                codes::HTTP_REDIRECT_NOT_FOLLOWED,
+                codes::HTTP_STATUS,
+                codes::HTTP_NON_JSON_BODY,
+                codes::INVALID_OUTPUT,
+            ];
+            let d = result.diagnostics.iter().find(|d| FAILURES.contains(&d.code.as_str()))?;
+            failed(&d.message)
+        }
+    }
 }
 
 fn exit0(event: Event, stdout: Vec<u8>, caps: &Capabilities) -> HandlerResult {

@@ -1,8 +1,8 @@
 //! The claude-code profile: Claude Code's contract (docs/claude-code.md).
 
 use super::rules::{
-    ExactMatchers, Layers, NoTargetMatcher, Outputs, ProjectDir, Rules, StopCap, TrustBy,
-    UnknownKeys,
+    ExactMatchers, FailureEffects, Layers, NoTargetMatcher, Outputs, ProjectDir, Rules, StopCap,
+    TrustBy, UnknownKeys,
 };
 use crate::capabilities::Capabilities;
 use crate::event::Event;
@@ -23,6 +23,7 @@ pub(super) const RULES: Rules = Rules {
     id_names_profile: true,
     unknown_payload_keys: UnknownKeys::Passed,
     outputs: Outputs::ClaudeCode,
+    failure_effects: FailureEffects::Families,
     stop_cap: StopCap::Host,
     capabilities: Capabilities::claude_code(),
     session_env: true,

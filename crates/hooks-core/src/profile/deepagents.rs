@@ -2,8 +2,8 @@
 //! and fields of the Claude Code superset.
 
 use super::rules::{
-    ExactMatchers, Layers, NoTargetMatcher, Outputs, ProjectDir, Rules, StopCap, TrustBy,
-    UnknownKeys,
+    ExactMatchers, FailureEffects, Layers, NoTargetMatcher, Outputs, ProjectDir, Rules, StopCap,
+    TrustBy, UnknownKeys,
 };
 use crate::capabilities::Capabilities;
 
@@ -23,6 +23,7 @@ pub(super) const RULES: Rules = Rules {
     id_names_profile: false,
     unknown_payload_keys: UnknownKeys::Dropped,
     outputs: Outputs::Spec,
+    failure_effects: FailureEffects::SpecExitTwo,
     stop_cap: StopCap::Fixed(8),
     capabilities: Capabilities::deep_agents(),
     session_env: false,

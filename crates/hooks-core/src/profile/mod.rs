@@ -24,8 +24,8 @@ mod deepagents;
 mod rules;
 
 pub use rules::{
-    ExactMatchers, Layers, NoTargetMatcher, Outputs, ProjectDir, Rules, StopCap, TrustBy,
-    UnknownKeys,
+    ExactMatchers, FailureEffects, Layers, NoTargetMatcher, Outputs, ProjectDir, Rules, StopCap,
+    TrustBy, UnknownKeys,
 };
 
 /// Which contract the engine follows.

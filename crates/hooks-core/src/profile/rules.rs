@@ -44,6 +44,9 @@ pub struct Rules {
     pub unknown_payload_keys: UnknownKeys,
     /// The exit-code, output-parsing and reduction rules.
     pub outputs: Outputs,
+    /// What a failure of an `onFailure: "block"` handler does
+    /// (docs/claude-code-contract.md#cc-17.8, docs/claude-code-contract.md#cc-17.9).
+    pub failure_effects: FailureEffects,
     /// The continuation cap of Stop (and SubagentStop).
     pub stop_cap: StopCap,
     /// The host capabilities a host of the profile has unless it says otherwise.
@@ -139,4 +142,15 @@ pub enum StopCap {
     Fixed(u32),
     /// The host's `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` (default 8, `0` for none).
     Host,
+}
+
+/// What a failure of an `onFailure: "block"` handler does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailureEffects {
+    /// The reference's exit-2 column (docs/spec.md#spec-4) for its twelve events, the family
+    /// table of docs/claude-code-contract.md#cc-17.8 for the others
+    /// (docs/claude-code-contract.md#cc-17.9).
+    SpecExitTwo,
+    /// The family table of docs/claude-code-contract.md#cc-17.8 for every event.
+    Families,
 }

@@ -17,6 +17,7 @@ fn handler(command: &str) -> HandlerConfig {
         legacy: None,
         background: Default::default(),
         kind: Default::default(),
+        on_failure: None,
         field: String::new(),
         position: None,
     }

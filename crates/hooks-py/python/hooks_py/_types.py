@@ -240,6 +240,9 @@ class ListedHandler(_Value):
     async_rewake: bool = False
     shell: Optional[str] = None
     once: Optional[bool] = None
+    #: ``onFailure`` as it applies: ``continue``, ``block``, or ``None`` (absent, or ignored
+    #: where it has no effect).
+    on_failure: Optional[str] = None
     #: An http handler's URL, credentials redacted.
     url: Optional[str] = None
     #: With ``list(event, payload)``: its fate in the plan of that invocation (``runs``,
