@@ -784,6 +784,96 @@ fn cc_cases() -> Vec<CcCase> {
             ..CcCase::default()
         },
         CcCase {
+            name: "F68 an exec-form handler whose script is missing, onFailure block",
+            settings: hooks(
+                "PreToolUse",
+                &[matching(
+                    "Bash",
+                    &[json!({"type": "command", "command": "node",
+                "args": ["${CLAUDE_PROJECT_DIR}/.claude/hooks/check-command.js"], "onFailure": "block"})],
+                )],
+            ),
+            event: "PreToolUse",
+            payload: bash("ls"),
+            runs: PRE0,
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F69, F70, F72 and F76 failing handlers with onFailure",
+            settings: pre(&[
+                with(&format!("{allow}; exit 1"), json!({"onFailure": "block"})),
+                with("sleep 5", json!({"onFailure": "block", "timeout": 1})),
+                with("echo '{bad}'", json!({"onFailure": "block"})),
+                with("exit 1", json!({"onFailure": "Block"})),
+            ]),
+            event: "PreToolUse",
+            payload: bash("ls"),
+            runs: &["PreToolUse:0:0", "PreToolUse:0:1", "PreToolUse:0:2", "PreToolUse:0:3"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F71 an http handler with onFailure block",
+            settings: pre(&[
+                json!({"type": "http", "url": "http://127.0.0.1:9/x", "onFailure": "block"}),
+            ]),
+            managed: json!({"allowedHttpHookUrls": ["http://127.0.0.1:*"]}),
+            event: "PreToolUse",
+            payload: bash("ls"),
+            runs: PRE0,
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F73 PermissionRequest with onFailure block",
+            settings: hooks(
+                "PermissionRequest",
+                &[group(&[with("exit 1", json!({"onFailure": "block"}))])],
+            ),
+            event: "PermissionRequest",
+            payload: json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+            runs: &["PermissionRequest:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F74 UserPromptSubmit with onFailure block",
+            settings: hooks(
+                "UserPromptSubmit",
+                &[group(&[with("exit 3", json!({"onFailure": "block"}))])],
+            ),
+            event: "UserPromptSubmit",
+            payload: json!({"prompt": "hi"}),
+            runs: &["UserPromptSubmit:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F75 onFailure ignored on Stop still runs the handler",
+            settings: stop(&[with("exit 1", json!({"onFailure": "block"}))]),
+            event: "Stop",
+            payload: stop_payload(),
+            runs: &["Stop:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F75 onFailure ignored on a matcher group and an async handler",
+            settings: json!({"hooks": {
+                "PreToolUse": [{"matcher": "Bash", "onFailure": "block", "hooks": [cmd("exit 1")]}],
+                "PostToolUse": [group(&[with("exit 1", json!({"async": true, "onFailure": "block"}))])]}}),
+            event: "PreToolUse",
+            payload: bash("ls"),
+            runs: PRE0,
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F77 (deepagents) onFailure block on PreToolUse and SessionStart",
+            profile: "deepagents",
+            settings: json!({"hooks": {
+                "PreToolUse": [group(&[with("exit 1", json!({"onFailure": "block"}))])],
+                "SessionStart": [group(&[with("exit 1", json!({"onFailure": "block"}))])]}}),
+            event: "SessionStart",
+            payload: json!({"source": "startup"}),
+            runs: &["SessionStart:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
             name: "identical handlers run once",
             settings: pre(&[cmd("true"), cmd("true")]),
             event: "PreToolUse",
@@ -814,11 +904,18 @@ fn cc_cases() -> Vec<CcCase> {
 /// layers load); `hooks list` and `validate` tests cover them.
 const LOAD_ONLY: &[u32] = &[2, 50, 51];
 
+/// The fixtures the cases cover: F01 to F58, and section 17's from F68 (onFailure) to F77.
+const FIXTURES: &[std::ops::RangeInclusive<u32>] = &[1..=58, 68..=77];
+
 #[test]
 fn the_dry_run_and_the_run_agree_on_the_claude_code_fixtures() {
     let cases = cc_cases();
     let named = |id: u32| cases.iter().any(|c| c.name.contains(&format!("F{id:02}")));
-    let missing: Vec<u32> = (1..=58).filter(|&id| !named(id) && !LOAD_ONLY.contains(&id)).collect();
+    let missing: Vec<u32> = FIXTURES
+        .iter()
+        .flat_map(|r| r.clone())
+        .filter(|&id| !named(id) && !LOAD_ONLY.contains(&id))
+        .collect();
     assert!(missing.is_empty(), "fixtures without a case: {missing:?}");
     let mut failures = Vec::new();
     for case in cases {
