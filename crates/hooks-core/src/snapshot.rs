@@ -340,6 +340,22 @@ impl Handler {
         })
     }
 
+    /// How a failure text names the handler (`{display}` of
+    /// docs/claude-code-contract.md#cc-17.7): the configured `command`; in exec form `command` and
+    /// each `args` element (or the `argv`) joined by spaces, placeholders unexpanded; an http
+    /// handler's `url` (credentials redacted, ours); otherwise (callbacks, host-delegated
+    /// handlers) its id.
+    pub fn display(&self) -> String {
+        match &self.program {
+            Program::Http(x) => crate::redact::redact_url(&x.url),
+            Program::Command(_) | Program::Argv(_) => match self.written_argv() {
+                Some(argv) => argv.join(" "),
+                None => self.command.clone().unwrap_or_default(),
+            },
+            _ => self.id.clone().unwrap_or_default(),
+        }
+    }
+
     /// The legacy side-effect descriptor, for handlers migrated from the legacy format.
     pub fn legacy_handler(&self) -> Option<LegacyHandler> {
         self.legacy.as_ref().map(|e| LegacyHandler { legacy_event: e.clone() })
@@ -552,7 +568,10 @@ impl Snapshot {
     }
 
     /// The active handlers matching an invocation of `event` whose matcher target is
-    /// `target` (`None` when the payload lacks it), in configuration order.
+    /// `target` (`None` when the payload lacks it), in configuration order. Without a target
+    /// only match-all groups match, except on the events whose target the host resolves
+    /// ([`Event::target_from_invocation`]): there every group does
+    /// (docs/claude-code-contract.md#cc-17.3).
     pub fn matching(&self, event: Event, target: Option<&str>) -> Vec<&Handler> {
         self.matching_positions(event, target).into_iter().map(|at| &self.handlers[at]).collect()
     }
@@ -560,6 +579,9 @@ impl Snapshot {
     /// [`Snapshot::matching`] as positions in [`Snapshot::handlers`].
     pub fn matching_positions(&self, event: Event, target: Option<&str>) -> Vec<usize> {
         let Some(ix) = self.events.get(&event) else { return Vec::new() };
+        if target.is_none() && event.target_from_invocation() {
+            return ix.groups.iter().flat_map(|g| g.active.iter()).map(|&h| h as usize).collect();
+        }
         let mut extra: Vec<u32> = Vec::new();
         if let Some(t) = target.filter(|_| event.matcher_target().is_some()) {
             if let Some(g) = ix.exact.get(t) {

@@ -486,6 +486,9 @@ fn table_payload(event: Event) -> Value {
         Event::PostCompact => json!({"trigger": "manual", "compact_summary": "s"}),
         Event::Elicitation => json!({"mcp_server_name": "m", "message": "q"}),
         Event::ElicitationResult => json!({"mcp_server_name": "m", "action": "accept"}),
+        Event::PreModelSwitch | Event::PostModelSwitch => {
+            json!({"from_model": "a", "to_model": "b", "source": "command"})
+        }
         other => panic!("{other} is one of the twelve events of docs/spec.md#spec-4"),
     }
 }
@@ -667,6 +670,25 @@ fn table() -> Vec<Row> {
             r#"{"hookSpecificOutput":{"hookEventName":"ElicitationResult","action":"cancel","content":{"a":1}}}"#,
             json!({"elicitation": {"action": "cancel"}}),
             Both,
+        ),
+        // docs/claude-code-contract.md#cc-17.2, docs/claude-code-contract.md#cc-17.4,
+        // docs/claude-code-contract.md#cc-17.5.
+        row(
+            Event::PreModelSwitch,
+            json!({"permission": {"behavior": "deny", "reason": "E", "interrupt": false},
+            "notices": []}),
+            true,
+            r#"{"hookSpecificOutput":{"hookEventName":"PreModelSwitch","permissionDecision":"ask","permissionDecisionReason":"R"}}"#,
+            json!({"permission": {"behavior": "ask", "reason": "R", "interrupt": false}}),
+            No,
+        ),
+        row(
+            Event::PostModelSwitch,
+            notice(Event::PostModelSwitch),
+            false,
+            r#"{"hookSpecificOutput":{"hookEventName":"PostModelSwitch","additionalContext":"C"}}"#,
+            json!({"context": ["C"]}),
+            No,
         ),
     ]
 }
