@@ -646,8 +646,8 @@ pub fn parse_output_for(
             result.output = Some(HookOutput {
                 block: true,
                 reason: Some(reason.to_owned()),
-                // The nineteen events of docs/claude-code-contract.md#cc-4.2 have their own exit-2
-                // column.
+                // The 21 events of docs/claude-code-contract.md#cc-4.2 and
+                // docs/claude-code-contract.md#cc-17.2 have their own exit-2 column.
                 exit_block: !event.is_spec_event(),
                 ..HookOutput::default()
             });
@@ -887,7 +887,7 @@ pub(crate) const fn discarded_fields(event: Event) -> &'static [&'static str] {
 }
 
 /// True when docs/claude-code-contract.md#cc-4.2 governs `event`'s outputs in `profile`: every
-/// event under claude-code, the nineteen docs/spec.md#spec-4 lacks under deepagents too.
+/// event under claude-code, the 21 docs/spec.md#spec-4 lacks under deepagents too.
 pub(crate) fn table_rules(event: Event, profile: Profile) -> bool {
     profile.rules().outputs == Outputs::ClaudeCode || !event.is_spec_event()
 }

@@ -384,8 +384,8 @@ pub enum EventInput {
     SubagentStart(SubagentStartInput),
     /// SubagentStop.
     SubagentStop(SubagentStopInput),
-    /// One of the nineteen table-driven events of docs/claude-code-contract.md#cc-4.1 (Setup,
-    /// InstructionsLoaded, ...).
+    /// One of the 21 table-driven events of docs/claude-code-contract.md#cc-4.1 and
+    /// docs/claude-code-contract.md#cc-17.1 (Setup, InstructionsLoaded, ..., PreModelSwitch).
     Table(TableInput),
 }
 

@@ -817,7 +817,7 @@ impl Reduction {
     }
 
     /// The exit-2 column of docs/claude-code-contract.md#cc-4.2 (`exit_block`) and `decision:
-    /// "block"` for the nineteen events docs/spec.md#spec-4 lacks, in both profiles.
+    /// "block"` for the 21 events docs/spec.md#spec-4 lacks, in both profiles.
     fn block_table_event(&mut self, id: &str, text: String, exit_block: bool) {
         let event = self.decision.event;
         match event {
@@ -1289,7 +1289,7 @@ impl Reduction {
         }
     }
 
-    /// The hook-specific part of the nineteen events docs/spec.md#spec-4 lacks
+    /// The hook-specific part of the 21 events docs/spec.md#spec-4 lacks
     /// (docs/claude-code-contract.md#cc-4.2, docs/claude-code-contract.md#cc-11.3; both profiles).
     fn specific_table(&mut self, id: &str, specific: SpecificOutput) {
         match specific {

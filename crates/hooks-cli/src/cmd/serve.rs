@@ -925,11 +925,11 @@ mod tests {
         check(r#"{"id": 1, "method": "nope"}"#, "error -32601 1 \"unknown method 'nope'\"");
         check(
             r#"{"id": 1, "method": "event", "params": {"event": "Nope"}}"#,
-            "error -32602 1 \"unknown event 'Nope'; expected one of SessionStart, UserPromptSubmit, SessionEnd, PermissionRequest, Notification, PreToolUse, PostToolUse, PostToolUseFailure, PreCompact, Stop, SubagentStart, SubagentStop, Setup, InstructionsLoaded, UserPromptExpansion, MessageDisplay, PermissionDenied, PostToolBatch, TaskCreated, TaskCompleted, StopFailure, TeammateIdle, ConfigChange, CwdChanged, DirectoryAdded, FileChanged, WorktreeCreate, WorktreeRemove, PostCompact, Elicitation, ElicitationResult\"",
+            "error -32602 1 \"unknown event 'Nope'; expected one of SessionStart, UserPromptSubmit, SessionEnd, PermissionRequest, Notification, PreToolUse, PostToolUse, PostToolUseFailure, PreCompact, Stop, SubagentStart, SubagentStop, Setup, InstructionsLoaded, UserPromptExpansion, MessageDisplay, PermissionDenied, PostToolBatch, TaskCreated, TaskCompleted, StopFailure, TeammateIdle, ConfigChange, CwdChanged, DirectoryAdded, FileChanged, WorktreeCreate, WorktreeRemove, PostCompact, Elicitation, ElicitationResult, PreModelSwitch, PostModelSwitch\"",
         );
         check(
             r#"{"id": 1, "method": "event", "params": {"event": "pretooluse"}}"#,
-            "error -32602 1 \"unknown event 'pretooluse' (did you mean 'PreToolUse'?); expected one of SessionStart, UserPromptSubmit, SessionEnd, PermissionRequest, Notification, PreToolUse, PostToolUse, PostToolUseFailure, PreCompact, Stop, SubagentStart, SubagentStop, Setup, InstructionsLoaded, UserPromptExpansion, MessageDisplay, PermissionDenied, PostToolBatch, TaskCreated, TaskCompleted, StopFailure, TeammateIdle, ConfigChange, CwdChanged, DirectoryAdded, FileChanged, WorktreeCreate, WorktreeRemove, PostCompact, Elicitation, ElicitationResult\"",
+            "error -32602 1 \"unknown event 'pretooluse' (did you mean 'PreToolUse'?); expected one of SessionStart, UserPromptSubmit, SessionEnd, PermissionRequest, Notification, PreToolUse, PostToolUse, PostToolUseFailure, PreCompact, Stop, SubagentStart, SubagentStop, Setup, InstructionsLoaded, UserPromptExpansion, MessageDisplay, PermissionDenied, PostToolBatch, TaskCreated, TaskCompleted, StopFailure, TeammateIdle, ConfigChange, CwdChanged, DirectoryAdded, FileChanged, WorktreeCreate, WorktreeRemove, PostCompact, Elicitation, ElicitationResult, PreModelSwitch, PostModelSwitch\"",
         );
         check(
             r#"{"id": 1, "method": "session", "params": {"capabilities": ["sudo"]}}"#,
