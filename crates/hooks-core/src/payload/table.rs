@@ -107,12 +107,12 @@ const MODEL_SWITCH: &[FieldSpec] = &[
     opt_or_null(
         "requested_model",
         Str,
-        "The model setting as the user or SDK requested it; `null` when none was (PostModelSwitch          `auto`). Written even when `null`.",
+        "The model setting as the user or SDK requested it; `null` when none was (PostModelSwitch `auto`). Written even when `null`.",
     ),
     req(
         "source",
         Str,
-        "What asked for the switch: `command`, `picker`, `sdk`; PostModelSwitch also `auto`,          `resume`.",
+        "What asked for the switch: `command`, `picker`, `sdk`; PostModelSwitch also `auto`, `resume`.",
     ),
     opt(
         "context_tokens",
@@ -124,7 +124,7 @@ const MODEL_SWITCH: &[FieldSpec] = &[
     opt(
         "estimated_cache_write_usd",
         Number,
-        "The estimated cost in US dollars of writing the context to `to_model`'s cache at the          `cache_ttl` rate.",
+        "The estimated cost in US dollars of writing the context to `to_model`'s cache at the `cache_ttl` rate.",
     ),
     opt("pricing", Str, "Where the price comes from: `configured`, `catalog` or `default`."),
 ];
