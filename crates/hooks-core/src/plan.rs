@@ -224,7 +224,8 @@ impl Plan {
             Diagnostic::info(
                 codes::MATCHER_UNRESOLVED,
                 format!(
-                    "No match_target for {}: the target model's name is not resolved, so every group runs",
+                    "No match_target for {}: the target model's name is not resolved, so \
+                     every group runs",
                     self.event
                 ),
             )
