@@ -70,7 +70,10 @@ Examples:
   echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}' \\
       | hooks run PreToolUse --payload - --dry-run
   # The agent wants to stop after two continuations of the main loop
-  hooks run Stop --payload '{\"last_assistant_message\":\"Done.\"}' --stop-continuations 2";
+  hooks run Stop --payload '{\"last_assistant_message\":\"Done.\"}' --stop-continuations 2
+  # A model switch, its groups matched against the name the host resolved
+  hooks run PreModelSwitch --match-target claude-opus-4-6 \\
+      --payload '{\"from_model\":\"sonnet\",\"to_model\":\"opus\",\"source\":\"command\"}'";
 
 const SERVE_EXAMPLES: &str = "\
 Examples:
