@@ -70,7 +70,10 @@ Examples:
   echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}' \\
       | hooks run PreToolUse --payload - --dry-run
   # The agent wants to stop after two continuations of the main loop
-  hooks run Stop --payload '{\"last_assistant_message\":\"Done.\"}' --stop-continuations 2";
+  hooks run Stop --payload '{\"last_assistant_message\":\"Done.\"}' --stop-continuations 2
+  # A model switch, its groups matched against the name the host resolved
+  hooks run PreModelSwitch --match-target claude-opus-4-6 \\
+      --payload '{\"from_model\":\"sonnet\",\"to_model\":\"opus\",\"source\":\"command\"}'";
 
 const SERVE_EXAMPLES: &str = "\
 Examples:
@@ -611,6 +614,11 @@ pub struct RunArgs {
     /// stop_hook_active; without it the payload's stop_hook_active stands (else false)
     #[arg(long, value_name = "N")]
     pub stop_continuations: Option<u32>,
+    /// PreModelSwitch, PostModelSwitch: the target model's canonical name, which the
+    /// groups' matchers are tested against (the host resolves aliases; never written to
+    /// stdin) [default: unresolved: every group runs, with a matcher_unresolved info]
+    #[arg(long, value_name = "NAME")]
+    pub match_target: Option<String>,
     /// Show what would run and why, without running anything
     #[arg(long)]
     pub dry_run: bool,
@@ -722,6 +730,10 @@ pub struct ListArgs {
     /// url_not_allowed, needs_host) and why, exactly what `hooks run` would run
     #[arg(long, value_name = "PAYLOAD", requires = "event")]
     pub payload: Option<String>,
+    /// With --payload: the invocation's match_target (PreModelSwitch, PostModelSwitch: the
+    /// target model's canonical name the matchers are tested against)
+    #[arg(long, value_name = "NAME", requires = "payload")]
+    pub match_target: Option<String>,
 }
 
 /// `hooks doctor`.

@@ -175,7 +175,7 @@ pub mod codes {
     pub const TRUST_STORE_UNREADABLE: &str = "trust_store_unreadable";
     /// A structural problem; the offending file, event, group or handler is dropped.
     pub const INVALID_CONFIG: &str = "invalid_config";
-    /// An event key that is not one of the 31 events; its groups are dropped
+    /// An event key that is not one of the 33 events; its groups are dropped
     /// (docs/claude-code-contract.md#cc-1.8).
     pub const UNKNOWN_EVENT: &str = "unknown_event";
     /// A matcher that is not a valid regular expression.
@@ -185,6 +185,10 @@ pub mod codes {
     /// A matcher on a no-matcher event in the claude-code profile: ignored, the group
     /// matches always (docs/claude-code-contract.md#cc-3.3; info).
     pub const IGNORED_MATCHER: &str = "ignored_matcher";
+    /// A PreModelSwitch or PostModelSwitch invocation without a `match_target` (the host could
+    /// not resolve the target model's canonical name): every group runs
+    /// (docs/claude-code-contract.md#cc-17.3; info).
+    pub const MATCHER_UNRESOLVED: &str = "matcher_unresolved";
     /// An unknown key in a config object (ours).
     pub const UNKNOWN_FIELD: &str = "unknown_field";
     /// A payload field of docs/claude-code-contract.md#cc-5.2's table was missing and got its

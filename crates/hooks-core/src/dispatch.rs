@@ -67,8 +67,8 @@ use crate::capabilities::Capabilities;
 use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
 use crate::output::{
-    Failure, HandlerResult, RawOutput, fail_closed, format_seconds, parse_output_for,
-    parse_output_value_for, parse_worktree_command, process_failure,
+    Failure, HandlerResult, HookOutput, RawOutput, Termination, fail_closed, format_seconds,
+    parse_output_for, parse_output_value_for, parse_worktree_command, process_failure,
 };
 use crate::payload::{EventInput, Invocation};
 use crate::plan::Plan;
@@ -291,6 +291,9 @@ pub struct Dispatch {
     timed_out_callbacks: BTreeMap<usize, String>,
     /// Claude-code: the `CLAUDE_ENV_FILE` path and what it holds after the handlers (10.2).
     env_file: Option<(String, String)>,
+    /// How each job's handler is named in a timeout's deny reason, by job index; empty unless
+    /// the event's timeouts block ([`Event::timeout_blocks`]).
+    displays: Vec<String>,
 }
 
 impl Dispatch {
@@ -381,6 +384,11 @@ impl Dispatch {
             .collect();
         let profile = snapshot.profile();
         warnings.extend(host::adjust_jobs(&mut jobs, handlers, &invocation, host, profile));
+        let displays = if event.timeout_blocks() {
+            jobs.iter().map(|j| handlers[j.handler].display()).collect()
+        } else {
+            Vec::new()
+        };
         let mut reduction = Reduction::new(event, ctx, caps);
         // Handlers run in the payload's cwd: a relative WorktreeCreate path resolves there.
         reduction.set_cwd(invocation.common.cwd.clone());
@@ -405,6 +413,7 @@ impl Dispatch {
             tool_name,
             timed_out_callbacks: BTreeMap::new(),
             env_file: None,
+            displays,
         }
     }
 
@@ -446,7 +455,7 @@ impl Dispatch {
         if job.legacy {
             return None;
         }
-        let mut result = self.parse_output(job, output);
+        let mut result = self.parse_job(job, output);
         // docs/claude-code-contract.md#cc-17.7: with `onFailure: "block"` a failure counts as
         // exit 2.
         if let Some(display) = &job.block_on_failure {
@@ -465,11 +474,30 @@ impl Dispatch {
                 fail_closed(self.event, self.profile, display, &failure, &mut result);
             }
         }
+        let timed_out = match output {
+            JobOutput::TimedOut => true,
+            JobOutput::Process(raw) => matches!(raw.termination, Termination::TimedOut { .. }),
+            _ => false,
+        };
+        if timed_out && let Some(display) = self.displays.get(index) {
+            // docs/claude-code-contract.md#cc-17.4-7: a timeout denies the switch (the
+            // exception to "timeouts fail open"), beside its `timeout` diagnostic.
+            let reason = format!(
+                "Hook {display} did not respond within {} seconds",
+                format_seconds(job.timeout)
+            );
+            result.output = Some(HookOutput {
+                block: true,
+                exit_block: true,
+                reason: Some(reason),
+                ..HookOutput::default()
+            });
+        }
         Some(result)
     }
 
-    /// [`Dispatch::parse`] before `onFailure`.
-    fn parse_output(&self, job: &Job, output: &JobOutput) -> HandlerResult {
+    /// [`Dispatch::parse`] of one job's output, before `onFailure` and the event's timeout rule.
+    fn parse_job(&self, job: &Job, output: &JobOutput) -> HandlerResult {
         match output {
             // docs/claude-code-contract.md#cc-4.2: a WorktreeCreate command prints the path, not
             // JSON.

@@ -1,5 +1,6 @@
-//! The 31 lifecycle events and their static properties (docs/spec.md#spec-4's twelve, then the
-//! nineteen of docs/claude-code-contract.md#cc-4.1 in that table's order).
+//! The 33 lifecycle events and their static properties (docs/spec.md#spec-4's twelve, the
+//! nineteen of docs/claude-code-contract.md#cc-4.1 in that table's order, then the two model-switch
+//! events of docs/claude-code-contract.md#cc-17.1).
 
 use std::fmt;
 use std::str::FromStr;
@@ -72,17 +73,22 @@ pub enum Event {
     Elicitation,
     /// The user answered an elicitation, before the reply is sent.
     ElicitationResult,
+    /// A requested model switch is about to apply (docs/claude-code-contract.md#cc-17.1).
+    PreModelSwitch,
+    /// The session's model changed (docs/claude-code-contract.md#cc-17.1).
+    PostModelSwitch,
 }
 
-/// An event name that is not one of the 31 (case-sensitive).
+/// An event name that is not one of the 33 (case-sensitive).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown hook event '{0}'")]
 pub struct UnknownEvent(pub String);
 
 impl Event {
     /// All events: docs/spec.md#spec-4's twelve in its order, then the nineteen
-    /// docs/claude-code-contract.md#cc-4.1 adds, in the order of its table.
-    pub const ALL: [Event; 31] = [
+    /// docs/claude-code-contract.md#cc-4.1 adds, in the order of its table, then the two of
+    /// docs/claude-code-contract.md#cc-17.1.
+    pub const ALL: [Event; 33] = [
         Event::SessionStart,
         Event::UserPromptSubmit,
         Event::SessionEnd,
@@ -114,6 +120,8 @@ impl Event {
         Event::PostCompact,
         Event::Elicitation,
         Event::ElicitationResult,
+        Event::PreModelSwitch,
+        Event::PostModelSwitch,
     ];
 
     /// The wire name.
@@ -150,6 +158,8 @@ impl Event {
             Event::PostCompact => "PostCompact",
             Event::Elicitation => "Elicitation",
             Event::ElicitationResult => "ElicitationResult",
+            Event::PreModelSwitch => "PreModelSwitch",
+            Event::PostModelSwitch => "PostModelSwitch",
         }
     }
 
@@ -166,12 +176,13 @@ impl Event {
         crate::text::suggest(name, &names).and_then(Event::from_name)
     }
 
-    /// Default handler timeout in seconds (docs/claude-code-contract.md#cc-4.1): 10 for
-    /// MessageDisplay, 30 for UserPromptSubmit, 600 otherwise.
+    /// Default handler timeout in seconds (docs/claude-code-contract.md#cc-4.1,
+    /// docs/claude-code-contract.md#cc-17.1): 10 for MessageDisplay, 30 for UserPromptSubmit and
+    /// PreModelSwitch, 600 otherwise.
     pub const fn default_timeout_secs(self) -> f64 {
         match self {
             Event::MessageDisplay => 10.0,
-            Event::UserPromptSubmit => 30.0,
+            Event::UserPromptSubmit | Event::PreModelSwitch => 30.0,
             _ => 600.0,
         }
     }
@@ -179,7 +190,10 @@ impl Event {
     /// The payload key a matcher is tested against, or `None` when the event takes no
     /// matcher (docs/claude-code-contract.md#cc-3.3: UserPromptSubmit, PostToolBatch, Stop,
     /// TeammateIdle, TaskCreated, TaskCompleted, WorktreeCreate, WorktreeRemove, MessageDisplay,
-    /// CwdChanged). FileChanged matches the basename of its `file_path`.
+    /// CwdChanged). FileChanged matches the basename of its `file_path`. PreModelSwitch and
+    /// PostModelSwitch match the invocation's `match_target`, which the host resolves and which is
+    /// not part of the payload (docs/claude-code-contract.md#cc-17.3,
+    /// [`Event::target_from_invocation`]).
     pub const fn matcher_target(self) -> Option<&'static str> {
         match self {
             Event::SessionStart | Event::ConfigChange | Event::DirectoryAdded => Some("source"),
@@ -197,6 +211,7 @@ impl Event {
             Event::StopFailure => Some("error"),
             Event::FileChanged => Some("file_path"),
             Event::Elicitation | Event::ElicitationResult => Some("mcp_server_name"),
+            Event::PreModelSwitch | Event::PostModelSwitch => Some(MATCH_TARGET),
             Event::UserPromptSubmit
             | Event::Stop
             | Event::PostToolBatch
@@ -208,6 +223,20 @@ impl Event {
             | Event::MessageDisplay
             | Event::CwdChanged => None,
         }
+    }
+
+    /// True for the events whose matcher target is the invocation's `match_target` rather than
+    /// a payload key (PreModelSwitch, PostModelSwitch; docs/claude-code-contract.md#cc-17.3): when
+    /// the host gives none, every group runs (with one `matcher_unresolved` info) instead of
+    /// only the match-all groups.
+    pub const fn target_from_invocation(self) -> bool {
+        matches!(self, Event::PreModelSwitch | Event::PostModelSwitch)
+    }
+
+    /// True for the events where a handler that reaches its timeout denies instead of failing
+    /// open (PreModelSwitch, docs/claude-code-contract.md#cc-17.4-7; both profiles).
+    pub const fn timeout_blocks(self) -> bool {
+        matches!(self, Event::PreModelSwitch)
     }
 
     /// True for the events whose exact-set matchers use docs/claude-code-contract.md#cc-3.1-3 (only
@@ -271,7 +300,9 @@ impl Event {
             | Event::PostCompact
             | Event::Elicitation
             | Event::ElicitationResult
-            | Event::SessionEnd => CHM,
+            | Event::SessionEnd
+            | Event::PreModelSwitch
+            | Event::PostModelSwitch => CHM,
         }
     }
 
@@ -282,11 +313,16 @@ impl Event {
         self.handler_types().contains(&handler_type)
     }
 
-    /// True when the event has a permission decision (PreToolUse, PermissionRequest).
+    /// True when the event has a permission decision (PreToolUse, PermissionRequest,
+    /// PreModelSwitch: docs/claude-code-contract.md#cc-17.4).
     pub const fn has_permission(self) -> bool {
-        matches!(self, Event::PreToolUse | Event::PermissionRequest)
+        matches!(self, Event::PreToolUse | Event::PermissionRequest | Event::PreModelSwitch)
     }
 }
+
+/// The name of the invocation's host-resolved matcher target (docs/claude-code-contract.md#cc-17.3):
+/// [`Event::matcher_target`] of PreModelSwitch and PostModelSwitch. It is not a payload key.
+pub const MATCH_TARGET: &str = "match_target";
 
 impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -360,6 +396,9 @@ mod tests {
             (Event::PostCompact, 600.0, Some("trigger"), "chm"),
             (Event::Elicitation, 600.0, Some("mcp_server_name"), "chm"),
             (Event::ElicitationResult, 600.0, Some("mcp_server_name"), "chm"),
+            // docs/claude-code-contract.md#cc-17.1: chm, 30 s and 600 s.
+            (Event::PreModelSwitch, 30.0, Some("match_target"), "chm"),
+            (Event::PostModelSwitch, 600.0, Some("match_target"), "chm"),
         ];
         assert_eq!(cases.len(), Event::ALL.len());
         for (&(e, t, target, types), all) in cases.iter().zip(Event::ALL) {
@@ -394,5 +433,23 @@ mod tests {
         assert_eq!(Event::ALL.iter().filter(|e| e.is_spec_event()).count(), 12);
         assert!(!Event::Setup.is_spec_event());
         assert_eq!(Event::suggest("FileChange"), Some(Event::FileChanged));
+    }
+
+    #[test]
+    fn model_switch_events() {
+        // docs/claude-code-contract.md#cc-17.1, docs/claude-code-contract.md#cc-17.3,
+        // docs/claude-code-contract.md#cc-17.4.
+        assert_eq!(Event::ALL.len(), 33);
+        assert_eq!(Event::from_name("PreModelSwitch"), Some(Event::PreModelSwitch));
+        assert_eq!(Event::suggest("PostModelSwtich"), Some(Event::PostModelSwitch));
+        let from_invocation: Vec<Event> =
+            Event::ALL.into_iter().filter(|e| e.target_from_invocation()).collect();
+        assert_eq!(from_invocation, [Event::PreModelSwitch, Event::PostModelSwitch]);
+        let blocking: Vec<Event> = Event::ALL.into_iter().filter(|e| e.timeout_blocks()).collect();
+        assert_eq!(blocking, [Event::PreModelSwitch]);
+        assert!(Event::PreModelSwitch.has_permission());
+        assert!(!Event::PostModelSwitch.has_permission());
+        assert!(!Event::PreModelSwitch.is_spec_event());
+        assert!(!Event::PreModelSwitch.accepts_handler_type("prompt"));
     }
 }

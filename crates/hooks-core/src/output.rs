@@ -255,6 +255,18 @@ pub enum SpecificOutput {
         /// Replaces the reply's content.
         content: Option<Map<String, Value>>,
     },
+    /// PreModelSwitch (docs/claude-code-contract.md#cc-17.4).
+    PreModelSwitch {
+        /// allow, deny or ask (`defer` is `invalid_output` here).
+        permission_decision: Option<PermissionDecision>,
+        /// The deny reason, or the ask's prompt text (ignored with allow).
+        permission_decision_reason: Option<String>,
+    },
+    /// PostModelSwitch (docs/claude-code-contract.md#cc-17.5).
+    PostModelSwitch {
+        /// Context the host sends with the next model request.
+        additional_context: Option<String>,
+    },
 }
 
 /// An Elicitation or ElicitationResult `action` (docs/claude-code-contract.md#cc-4.2).
@@ -313,6 +325,8 @@ impl SpecificOutput {
             SpecificOutput::WorktreeCreate { .. } => Event::WorktreeCreate,
             SpecificOutput::Elicitation { .. } => Event::Elicitation,
             SpecificOutput::ElicitationResult { .. } => Event::ElicitationResult,
+            SpecificOutput::PreModelSwitch { .. } => Event::PreModelSwitch,
+            SpecificOutput::PostModelSwitch { .. } => Event::PostModelSwitch,
         }
     }
 
@@ -329,7 +343,8 @@ impl SpecificOutput {
             | SpecificOutput::SubagentStop { additional_context }
             | SpecificOutput::Setup { additional_context }
             | SpecificOutput::UserPromptExpansion { additional_context }
-            | SpecificOutput::PostToolBatch { additional_context } => additional_context.as_mut(),
+            | SpecificOutput::PostToolBatch { additional_context }
+            | SpecificOutput::PostModelSwitch { additional_context } => additional_context.as_mut(),
             SpecificOutput::PermissionRequest { .. }
             | SpecificOutput::MessageDisplay { .. }
             | SpecificOutput::PermissionDenied { .. }
@@ -337,7 +352,8 @@ impl SpecificOutput {
             | SpecificOutput::FileChanged { .. }
             | SpecificOutput::WorktreeCreate { .. }
             | SpecificOutput::Elicitation { .. }
-            | SpecificOutput::ElicitationResult { .. } => None,
+            | SpecificOutput::ElicitationResult { .. }
+            | SpecificOutput::PreModelSwitch { .. } => None,
         }
     }
 
@@ -427,8 +443,9 @@ impl HookOutput {
 
 /// Message of a JSON block without a reason.
 pub(crate) const DEFAULT_BLOCK_REASON: &str = "Blocked by hook";
-/// Reason of an exit-2 block with blank stderr.
-const EXIT_2_DEFAULT_REASON: &str = "Hook blocked the operation";
+/// Reason of an exit-2 block with blank stderr (and of a PreModelSwitch deny without any
+/// reason, docs/claude-code-contract.md#cc-17.4-1).
+pub(crate) const EXIT_2_DEFAULT_REASON: &str = "Hook blocked the operation";
 
 /// One handler's result: what it asked for, and what was wrong with it.
 ///
@@ -620,6 +637,7 @@ pub fn parse_output_for(
     let status = if event == Event::StopFailure { 0 } else { status };
     if profile.rules().outputs == Outputs::ClaudeCode {
         claude_code_status(event, status, raw, caps, &mut result);
+        model_switch_stderr_reason(event, status, raw, &mut result);
         return result;
     }
     match status {
@@ -631,8 +649,8 @@ pub fn parse_output_for(
             result.output = Some(HookOutput {
                 block: true,
                 reason: Some(reason.to_owned()),
-                // The nineteen events of docs/claude-code-contract.md#cc-4.2 have their own exit-2
-                // column.
+                // The 21 events of docs/claude-code-contract.md#cc-4.2 and
+                // docs/claude-code-contract.md#cc-17.2 have their own exit-2 column.
                 exit_block: !event.is_spec_event(),
                 ..HookOutput::default()
             });
@@ -642,7 +660,39 @@ pub fn parse_output_for(
             format!("Hook exited with status {status}"),
         )),
     }
+    model_switch_stderr_reason(event, status, raw, &mut result);
     result
+}
+
+/// docs/claude-code-contract.md#cc-17.4-1: a PreModelSwitch output of an exit 0 that denies
+/// (`decision: "block"` or `permissionDecision: "deny"`) without a reason of its own takes the
+/// trimmed stderr.
+fn model_switch_stderr_reason(
+    event: Event,
+    status: i64,
+    raw: &RawOutput,
+    result: &mut HandlerResult,
+) {
+    if event != Event::PreModelSwitch || status != 0 {
+        return;
+    }
+    let Some(out) = &mut result.output else { return };
+    let denies = out.block
+        || matches!(
+            out.specific,
+            Some(SpecificOutput::PreModelSwitch {
+                permission_decision: Some(PermissionDecision::Deny),
+                ..
+            })
+        );
+    if !denies || own_block_reason(out).is_some() {
+        return;
+    }
+    let stderr = String::from_utf8_lossy(&raw.stderr);
+    let stderr = py_trim(&stderr);
+    if !stderr.is_empty() {
+        out.reason = Some(stderr.to_owned());
+    }
 }
 
 /// The result of a WorktreeCreate command handler (docs/claude-code-contract.md#cc-4.2,
@@ -798,15 +848,23 @@ pub fn parse_output_value_for(
 }
 
 /// True when plain stdout is context for `event` (SessionStart, UserPromptSubmit,
-/// UserPromptExpansion; the same in both profiles, docs/claude-code-contract.md#cc-6.5-2).
+/// UserPromptExpansion, PostModelSwitch; the same in both profiles,
+/// docs/claude-code-contract.md#cc-6.5-2, docs/claude-code-contract.md#cc-17.5).
 pub(crate) const fn plain_text_is_context(event: Event) -> bool {
-    matches!(event, Event::SessionStart | Event::UserPromptSubmit | Event::UserPromptExpansion)
+    matches!(
+        event,
+        Event::SessionStart
+            | Event::UserPromptSubmit
+            | Event::UserPromptExpansion
+            | Event::PostModelSwitch
+    )
 }
 
 /// The universal fields docs/claude-code-contract.md#cc-4.2's discards column drops from the
 /// event's outputs (`ignored_output_field`, info): `continue` and `systemMessage` where it says
 /// yes, `continue` alone for TaskCreated, CwdChanged, DirectoryAdded and FileChanged, all
-/// but `terminalSequence` for StopFailure.
+/// but `terminalSequence` for StopFailure; and `decision`, which cannot block a switch that
+/// already happened, for PostModelSwitch (docs/claude-code-contract.md#cc-17.5).
 pub(crate) const fn discarded_fields(event: Event) -> &'static [&'static str] {
     match event {
         Event::Notification
@@ -826,12 +884,13 @@ pub(crate) const fn discarded_fields(event: Event) -> &'static [&'static str] {
         Event::StopFailure => {
             &["continue", "stopReason", "systemMessage", "decision", "reason", "hookSpecificOutput"]
         }
+        Event::PostModelSwitch => &["decision"],
         _ => &[],
     }
 }
 
 /// True when docs/claude-code-contract.md#cc-4.2 governs `event`'s outputs in `profile`: every
-/// event under claude-code, the nineteen docs/spec.md#spec-4 lacks under deepagents too.
+/// event under claude-code, the 21 docs/spec.md#spec-4 lacks under deepagents too.
 pub(crate) fn table_rules(event: Event, profile: Profile) -> bool {
     profile.rules().outputs == Outputs::ClaudeCode || !event.is_spec_event()
 }
@@ -875,8 +934,13 @@ fn has_invalid_output(result: &HandlerResult) -> bool {
 
 /// The reason of an output's own blocking decision: `reason` of `decision: "block"`, or
 /// PreToolUse `permissionDecisionReason` with a deny (docs/claude-code-contract.md#cc-6.5-4).
+/// PreModelSwitch: `permissionDecisionReason`, else `reason`, whatever decided the deny
+/// (docs/claude-code-contract.md#cc-17.4-1).
 fn own_block_reason(out: &HookOutput) -> Option<String> {
     let filled = |s: &Option<String>| s.as_ref().filter(|r| !r.is_empty()).cloned();
+    if let Some(SpecificOutput::PreModelSwitch { permission_decision_reason, .. }) = &out.specific {
+        return filled(permission_decision_reason).or_else(|| filled(&out.reason));
+    }
     if out.block
         && let Some(reason) = filled(&out.reason)
     {
@@ -1389,6 +1453,7 @@ impl Validator<'_> {
                 | Event::Setup
                 | Event::UserPromptExpansion
                 | Event::PostToolBatch
+                | Event::PostModelSwitch
         );
         let additional_context =
             if takes_context { self.string(m, HSO, "additionalContext").valid() } else { None };
@@ -1488,9 +1553,52 @@ impl Validator<'_> {
                 let (action, content) = self.elicitation(m);
                 SpecificOutput::ElicitationResult { action, content }
             }
+            Event::PreModelSwitch => {
+                // docs/claude-code-contract.md#cc-17.4-5: `defer` is outside the event's values;
+                // a rewrite or context has no meaning here (ours).
+                let permission_decision = match m.remove("permissionDecision") {
+                    None | Some(Value::Null) => None,
+                    Some(Value::String(s)) if matches!(s.as_str(), "allow" | "deny" | "ask") => {
+                        PermissionDecision::from_name(&s)
+                    }
+                    Some(_) => {
+                        self.invalid_at(
+                            HSO,
+                            "permissionDecision",
+                            "expected one of \"allow\", \"deny\", \"ask\"",
+                        );
+                        None
+                    }
+                };
+                let permission_decision_reason =
+                    self.string(m, HSO, "permissionDecisionReason").valid();
+                self.ignored(m, event, &["updatedInput", "additionalContext"]);
+                SpecificOutput::PreModelSwitch { permission_decision, permission_decision_reason }
+            }
+            Event::PostModelSwitch => {
+                // docs/claude-code-contract.md#cc-17.5: the switch already happened.
+                self.ignored(m, event, &["permissionDecision", "permissionDecisionReason"]);
+                SpecificOutput::PostModelSwitch { additional_context }
+            }
             // `exists_for` excludes the events without a specific output.
             _ => return None,
         })
+    }
+
+    /// Removes each of `keys` present in `m` with an `ignored_output_field` info: fields that
+    /// have no effect on `event`'s hooks.
+    fn ignored(&mut self, m: &mut Map<String, Value>, event: Event, keys: &[&str]) {
+        for key in keys {
+            if m.remove(*key).is_some_and(|v| !v.is_null()) {
+                self.diags.push(
+                    Diagnostic::info(
+                        codes::IGNORED_OUTPUT_FIELD,
+                        format!("{HSO}.{key} has no effect on {event} hooks and was ignored"),
+                    )
+                    .with_field(format!("{HSO}.{key}")),
+                );
+            }
+        }
     }
 
     /// `watchPaths` of CwdChanged and FileChanged: absent is `None` (the list stays), a

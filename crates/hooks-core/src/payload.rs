@@ -39,10 +39,16 @@
 //! | SubagentStart | `agent_id`, `agent_type` | |
 //! | SubagentStop | `stop_hook_active`, `last_assistant_message` | `agent_id`, `agent_type`, `agent_transcript_path`, `background_tasks`, `session_crons` (`[]`) |
 //!
-//! The nineteen events docs/claude-code-contract.md#cc-4.1 adds are read by table
-//! ([`table_fields`]): each own field has a kind (string, boolean, integer, object, list) and is
-//! required or optional as in 4.1; list entries pass through untyped, and the keys are written in
-//! the table's order, absent optional ones left out.
+//! The nineteen events docs/claude-code-contract.md#cc-4.1 adds and the two of
+//! docs/claude-code-contract.md#cc-17.1 are read by table ([`table_fields`]): each own field has a
+//! kind (string, boolean, integer, number, object, list) and is required or optional as in 4.1 and
+//! 17.1; list entries pass through untyped, and the keys are written in the table's order, absent
+//! optional ones left out. PreModelSwitch's and PostModelSwitch's `requested_model` is the one
+//! top-level key written even when `null` ([`FieldSpec::nullable`]).
+//!
+//! The two model-switch events match their groups against the invocation's
+//! [`Invocation::match_target`], which the host resolves and which is never written to stdin
+//! (docs/claude-code-contract.md#cc-17.3).
 //!
 //! `tool_response` may be missing because the reference omits it when it is `null`. A
 //! top-level `null` counts as missing for optional keys and as a wrong type for required
@@ -378,8 +384,8 @@ pub enum EventInput {
     SubagentStart(SubagentStartInput),
     /// SubagentStop.
     SubagentStop(SubagentStopInput),
-    /// One of the nineteen table-driven events of docs/claude-code-contract.md#cc-4.1 (Setup,
-    /// InstructionsLoaded, ...).
+    /// One of the 21 table-driven events of docs/claude-code-contract.md#cc-4.1 and
+    /// docs/claude-code-contract.md#cc-17.1 (Setup, InstructionsLoaded, ..., PreModelSwitch).
     Table(TableInput),
 }
 
@@ -637,6 +643,11 @@ pub fn example_payload(event: Event) -> Value {
         Event::ElicitationResult => {
             serde_json::json!({"mcp_server_name": "github", "action": "accept"})
         }
+        Event::PreModelSwitch | Event::PostModelSwitch => serde_json::json!({
+            "from_model": "claude-sonnet-4-5",
+            "to_model": "claude-opus-4-6",
+            "source": "command",
+        }),
     }
 }
 
@@ -653,10 +664,14 @@ pub struct Invocation {
     /// Top-level keys the host gave that the event does not have, passed through to the
     /// handlers after the event's own keys (claude-code, docs/claude-code-contract.md#cc-5.1).
     extra: Map<String, Value>,
+    /// The matcher target the host resolved (PreModelSwitch, PostModelSwitch: the target
+    /// model's canonical name, docs/claude-code-contract.md#cc-17.3); not part of the payload.
+    match_target: Option<String>,
 }
 
 impl PartialEq for Invocation {
-    /// Equal when the handlers would receive the same payload.
+    /// Equal when the handlers would receive the same payload (the
+    /// [`Invocation::match_target`] is not part of it).
     fn eq(&self, other: &Self) -> bool {
         self.common == other.common && self.input == other.input && self.extra == other.extra
     }
@@ -665,7 +680,21 @@ impl PartialEq for Invocation {
 impl Invocation {
     /// An invocation of `input`'s event with these common fields.
     pub fn new(common: CommonFields, input: EventInput) -> Self {
-        Self { common, input, stated_stop_hook_active: None, extra: Map::new() }
+        Self { common, input, stated_stop_hook_active: None, extra: Map::new(), match_target: None }
+    }
+
+    /// The invocation with the host's resolved matcher target `target`
+    /// (docs/claude-code-contract.md#cc-17.3): PreModelSwitch and PostModelSwitch groups match it
+    /// by their matcher; with `None` every group runs (`matcher_unresolved`). It never reaches
+    /// stdin. Other events match a payload key and ignore it.
+    pub fn with_match_target(mut self, target: Option<String>) -> Self {
+        self.match_target = target;
+        self
+    }
+
+    /// The matcher target the host gave ([`Invocation::with_match_target`]), whatever the event.
+    pub fn match_target(&self) -> Option<&str> {
+        self.match_target.as_deref()
     }
 
     /// The event.
@@ -674,8 +703,12 @@ impl Invocation {
     }
 
     /// The value of the event's matcher target key ([`Event::matcher_target`]), or `None`
-    /// for events without one (UserPromptSubmit, Stop).
+    /// for events without one (UserPromptSubmit, Stop). For PreModelSwitch and
+    /// PostModelSwitch it is the host's [`Invocation::match_target`].
     pub fn matcher_target(&self) -> Option<&str> {
+        if self.event().target_from_invocation() {
+            return self.match_target.as_deref();
+        }
         match &self.input {
             EventInput::SessionStart(i) => Some(&i.source),
             EventInput::SessionEnd(i) => Some(&i.reason),
@@ -772,7 +805,13 @@ impl Invocation {
         };
         let input = read_input(&r, false)?;
         let stated_stop_hook_active = stated_stop_hook_active(&r)?;
-        Ok(Invocation { common, input, stated_stop_hook_active, extra: Map::new() })
+        Ok(Invocation {
+            common,
+            input,
+            stated_stop_hook_active,
+            extra: Map::new(),
+            match_target: None,
+        })
     }
 
     /// Reads a host's event description as the deepagents profile does:
@@ -876,7 +915,9 @@ impl Invocation {
             })),
         }
         let stated_stop_hook_active = stated_stop_hook_active(&r)?;
-        Ok((Invocation { common, input, stated_stop_hook_active, extra }, warnings))
+        let invocation =
+            Invocation { common, input, stated_stop_hook_active, extra, match_target: None };
+        Ok((invocation, warnings))
     }
 
     /// The top-level keys passed through to the handlers unchanged (claude-code,
@@ -1479,6 +1520,16 @@ pub(crate) mod tests {
             Event::ElicitationResult,
             r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"ElicitationResult","mcp_server_name":"gh","action":"accept","elicitation_id":"e1","content":{"repo":"x"}}"#,
         ),
+        // docs/claude-code-contract.md#cc-17.1: every own key, in the table's order; a
+        // `requested_model` of `null` is written.
+        (
+            Event::PreModelSwitch,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"PreModelSwitch","from_model":"claude-sonnet-4-5","to_model":"claude-opus-4-6[1m]","requested_model":"opus[1m]","source":"command","context_tokens":48213,"prompt_cache_warm":true,"cache_ttl":"5m","estimated_cache_write_usd":1.14,"pricing":"catalog"}"#,
+        ),
+        (
+            Event::PostModelSwitch,
+            r#"{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"PostModelSwitch","from_model":"claude-opus-4-6","to_model":"claude-sonnet-4-5","requested_model":null,"source":"auto"}"#,
+        ),
     ];
 
     fn parse(text: &str) -> Value {
@@ -1520,6 +1571,14 @@ pub(crate) mod tests {
         for &(event, golden) in GOLDEN {
             let inv = Invocation::from_json(event, &parse(golden)).expect("golden");
             let wire = inv.to_wire_value();
+            // The model-switch events match the host's match_target, never a payload key.
+            if event.target_from_invocation() {
+                assert_eq!(inv.matcher_target(), None, "{event}");
+                let inv = inv.with_match_target(Some("claude-opus-4-6".to_owned()));
+                assert_eq!(inv.matcher_target(), Some("claude-opus-4-6"), "{event}");
+                assert!(!wire.as_object().expect("object").contains_key("match_target"));
+                continue;
+            }
             let expected = event.matcher_target().map(|k| wire[k].as_str().expect("target"));
             // FileChanged matches the basename of its `file_path`
             // (docs/claude-code-contract.md#cc-3.5).
@@ -2130,6 +2189,74 @@ pub(crate) mod tests {
         }
         // The generator must exercise both outcomes.
         assert!(ok > 1000 && err > 1000, "ok {ok}, err {err}");
+    }
+
+    /// docs/claude-code-contract.md#cc-17.1: the model-switch payloads' required keys, kinds and
+    /// the `requested_model` kept when `null`.
+    #[test]
+    fn model_switch_payloads() {
+        let defaults = CommonDefaults::new("s", "/t", "/c");
+        for event in [Event::PreModelSwitch, Event::PostModelSwitch] {
+            let read = |v: Value| {
+                Invocation::from_host_json_for(Profile::ClaudeCode, event, &v, &defaults)
+            };
+            let base = json!({"from_model": "a", "to_model": "b", "source": "command"});
+            for key in ["from_model", "to_model", "source"] {
+                let mut v = base.clone();
+                v.as_object_mut().unwrap().remove(key);
+                assert_eq!(
+                    read(v).err(),
+                    Some(PayloadError::MissingField { event, field: key.to_owned() }),
+                    "{event} {key}"
+                );
+            }
+            let wrong = |key: &str, value: Value, expected: &'static str| {
+                let mut v = base.clone();
+                v[key] = value;
+                assert_eq!(
+                    read(v).err(),
+                    Some(PayloadError::WrongType { event, field: key.to_owned(), expected }),
+                    "{event} {key}"
+                );
+            };
+            wrong("to_model", Value::Null, "a string");
+            wrong("context_tokens", json!("12"), "a number");
+            wrong("estimated_cache_write_usd", json!(true), "a number");
+            wrong("prompt_cache_warm", json!("yes"), "a boolean");
+            wrong("requested_model", json!(5), "a string");
+            // Numbers integral or not; the rest absent stays absent.
+            let mut v = base.clone();
+            v["context_tokens"] = json!(0);
+            v["estimated_cache_write_usd"] = json!(0.25);
+            let (inv, warnings) = read(v).expect("valid");
+            assert_eq!(warnings, Vec::new());
+            let head = format!(
+                r#"{{"session_id":"s","transcript_path":"/t","cwd":"/c","hook_event_name":"{event}","permission_mode":"default","#
+            );
+            assert_eq!(
+                wire(&inv),
+                format!(
+                    r#"{head}"from_model":"a","to_model":"b","source":"command","context_tokens":0,"estimated_cache_write_usd":0.25}}"#
+                )
+            );
+            // `requested_model: null` is written, in its place (before `source`), in both
+            // profiles; the match target never is.
+            let mut v = base.clone();
+            v["requested_model"] = Value::Null;
+            for profile in [Profile::ClaudeCode, Profile::DeepAgents] {
+                let (inv, _) =
+                    Invocation::from_host_json_for(profile, event, &v, &defaults).expect("valid");
+                let inv = inv.with_match_target(Some("b".to_owned()));
+                assert_eq!(inv.match_target(), Some("b"));
+                assert_eq!(
+                    wire(&inv),
+                    format!(
+                        r#"{head}"from_model":"a","to_model":"b","requested_model":null,"source":"command"}}"#
+                    ),
+                    "{event} {profile:?}"
+                );
+            }
+        }
     }
 
     #[test]

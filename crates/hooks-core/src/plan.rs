@@ -186,7 +186,7 @@ impl Plan {
             .map(|(at, h)| {
                 let matches = matched.contains(&at);
                 let fate = fate(snapshot, h, matches, &facts, answers);
-                let why = why(h, &fate, target_key, target);
+                let why = why(h, &fate, event, target_key, target);
                 Entry { handler: at, fate, why }
             })
             .collect();
@@ -210,12 +210,29 @@ impl Plan {
 
     /// What the decision says about the handlers that were meant to run but cannot: a
     /// blocked URL (the same warning the request would have given) and a type the host
-    /// does not answer (`handler_needs_host`, an info).
+    /// does not answer (`handler_needs_host`, an info). First, for a PreModelSwitch or
+    /// PostModelSwitch invocation without a `match_target` while a group has a matcher:
+    /// one `matcher_unresolved` info (every group runs, docs/claude-code-contract.md#cc-17.3).
     pub fn diagnostics(&self, snapshot: &Snapshot) -> Vec<Diagnostic> {
         let id = |e: &Entry| snapshot.handlers()[e.handler].id.clone().unwrap_or_default();
-        self.entries
-            .iter()
-            .filter_map(|e| match &e.fate {
+        let unresolved = self.event.target_from_invocation()
+            && self.target.is_none()
+            && self.entries.iter().any(|e| {
+                matcher_kind(snapshot.handlers()[e.handler].matcher.as_deref()) != MatcherKind::All
+            });
+        let unresolved = unresolved.then(|| {
+            Diagnostic::info(
+                codes::MATCHER_UNRESOLVED,
+                format!(
+                    "No match_target for {}: the target model's name is not resolved, so \
+                     every group runs",
+                    self.event
+                ),
+            )
+        });
+        unresolved
+            .into_iter()
+            .chain(self.entries.iter().filter_map(|e| match &e.fate {
                 Fate::UrlNotAllowed { code, reason } => {
                     Some(Diagnostic::warning(code, reason.clone()).with_handler(id(e)))
                 }
@@ -223,7 +240,7 @@ impl Plan {
                     Diagnostic::info(codes::HANDLER_NEEDS_HOST, e.why.clone()).with_handler(id(e)),
                 ),
                 _ => None,
-            })
+            }))
             .collect()
     }
 }
@@ -323,12 +340,22 @@ fn url_refusal(snapshot: &Snapshot, url: &str) -> Option<(&'static str, String)>
 }
 
 /// The sentence of an entry's [`Entry::why`].
-fn why(h: &Handler, fate: &Fate, key: Option<&str>, target: Option<&str>) -> String {
-    let matcher =
-        || explain_matcher(h.matcher.as_deref(), key, target, !matches!(fate, Fate::NoMatch));
+fn why(h: &Handler, fate: &Fate, event: Event, key: Option<&str>, target: Option<&str>) -> String {
     // docs/claude-code-contract.md#cc-17.6: what a failure of a running handler does.
     let on_failure =
         if h.blocks_on_failure() { "; a failure blocks (onFailure \"block\")" } else { "" };
+    let matcher = || {
+        let matcher = h.matcher.as_deref();
+        if target.is_none()
+            && event.target_from_invocation()
+            && matcher_kind(matcher) != MatcherKind::All
+        {
+            // docs/claude-code-contract.md#cc-17.3: an unresolved target runs every group.
+            let shown = matcher.map(|m| format!("{m:?}")).unwrap_or_default();
+            return format!("no match_target was given, so matcher {shown} is not applied");
+        }
+        explain_matcher(matcher, key, target, !matches!(fate, Fate::NoMatch))
+    };
     match fate {
         Fate::Runs => match &h.if_rule {
             Some(rule) => format!("{}, and if {rule} admits the call{on_failure}", matcher()),

@@ -15,9 +15,9 @@ use crate::diag::Severity;
 use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
 use crate::output::{
-    DEFAULT_BLOCK_REASON, ElicitationAction, HandlerResult, HookOutput, PermissionDecision,
-    PermissionRequestDecision, SpecificOutput, hook_error_notice, plain_text_is_context,
-    resolve_worktree_path,
+    DEFAULT_BLOCK_REASON, EXIT_2_DEFAULT_REASON, ElicitationAction, HandlerResult, HookOutput,
+    PermissionDecision, PermissionRequestDecision, SpecificOutput, hook_error_notice,
+    plain_text_is_context, resolve_worktree_path,
 };
 use crate::profile::{Outputs, Profile, StopCap};
 
@@ -635,6 +635,10 @@ impl Reduction {
             self.decision.terminal_sequences.push(sequence);
         }
         self.emit(&id, diags.by_ref().take(block_slot - stop_slot));
+        if self.decision.event == Event::PreModelSwitch {
+            self.emit(&id, diags);
+            return self.pre_model_switch(&id, block, exit_block, reason, specific);
+        }
         if block {
             self.block(&id, reason.filter(|r| !r.is_empty()), exit_block);
         }
@@ -653,6 +657,50 @@ impl Reduction {
             && !(exit_block && exit_voids_specific)
         {
             self.specific(&id, specific);
+        }
+    }
+
+    /// A PreModelSwitch output (docs/claude-code-contract.md#cc-17.4, both profiles): an exit 2,
+    /// `decision: "block"` or `permissionDecision: "deny"` denies, the reason
+    /// `permissionDecisionReason`, else `reason`, else (exit 2) the trimmed stderr, else `Hook
+    /// blocked the operation` (an exit 2's reason was chosen that way by the parser); `ask`
+    /// asks with its reason as the prompt text; `allow` skips the confirmation, its reason
+    /// ignored. Ranked none < allow < ask < deny, the first reason at the top rank.
+    fn pre_model_switch(
+        &mut self,
+        id: &str,
+        block: bool,
+        exit_block: bool,
+        reason: Option<String>,
+        specific: Option<SpecificOutput>,
+    ) {
+        let (decision, own_reason) = match specific {
+            Some(SpecificOutput::PreModelSwitch {
+                permission_decision,
+                permission_decision_reason,
+            }) => (permission_decision, permission_decision_reason),
+            _ => (None, None),
+        };
+        let filled = |s: Option<String>| s.filter(|r| !r.is_empty());
+        let field = "hookSpecificOutput.permissionDecisionReason";
+        if block || decision == Some(PermissionDecision::Deny) {
+            let text = if exit_block {
+                filled(reason)
+            } else {
+                filled(own_reason).or_else(|| filled(reason))
+            };
+            let text = text.unwrap_or_else(|| EXIT_2_DEFAULT_REASON.to_owned());
+            return self.permission(id, PermissionBehavior::Deny, Some(text), false, field);
+        }
+        match decision {
+            Some(PermissionDecision::Ask) => {
+                let text = filled(own_reason).or_else(|| filled(reason));
+                self.permission(id, PermissionBehavior::Ask, text, false, field);
+            }
+            Some(PermissionDecision::Allow) => {
+                self.permission(id, PermissionBehavior::Allow, None, false, field);
+            }
+            _ => {}
         }
     }
 
@@ -769,12 +817,16 @@ impl Reduction {
     }
 
     /// The exit-2 column of docs/claude-code-contract.md#cc-4.2 (`exit_block`) and `decision:
-    /// "block"` for the nineteen events docs/spec.md#spec-4 lacks, in both profiles.
+    /// "block"` for the 21 events docs/spec.md#spec-4 lacks, in both profiles.
     fn block_table_event(&mut self, id: &str, text: String, exit_block: bool) {
         let event = self.decision.event;
         match event {
             // Exit 2: a notice with the stderr.
-            Event::Setup | Event::CwdChanged | Event::FileChanged | Event::PostCompact
+            Event::Setup
+            | Event::CwdChanged
+            | Event::FileChanged
+            | Event::PostCompact
+            | Event::PostModelSwitch
                 if exit_block =>
             {
                 let notice = self.cap(id, "reason", hook_error_notice(event, &text));
@@ -1218,13 +1270,14 @@ impl Reduction {
         }
     }
 
-    /// The hook-specific part of the nineteen events docs/spec.md#spec-4 lacks
+    /// The hook-specific part of the 21 events docs/spec.md#spec-4 lacks
     /// (docs/claude-code-contract.md#cc-4.2, docs/claude-code-contract.md#cc-11.3; both profiles).
     fn specific_table(&mut self, id: &str, specific: SpecificOutput) {
         match specific {
             SpecificOutput::Setup { additional_context }
             | SpecificOutput::UserPromptExpansion { additional_context }
-            | SpecificOutput::PostToolBatch { additional_context } => {
+            | SpecificOutput::PostToolBatch { additional_context }
+            | SpecificOutput::PostModelSwitch { additional_context } => {
                 self.context(id, additional_context);
             }
             SpecificOutput::MessageDisplay { display_content: Some(text) } => {

@@ -118,6 +118,22 @@ pub enum Effect {
         /// `Some(reason)` when a hook stopped processing.
         stop_reason: Option<String>,
     },
+    /// PreModelSwitch (docs/claude-code-contract.md#cc-17.4): what becomes of the switch.
+    ModelSwitch {
+        /// `deny` (the switch is cancelled), `ask` (the user confirms; a surface that cannot
+        /// ask refuses), `allow` (it applies without the warm-cache confirmation) or `none`
+        /// (the host's normal flow).
+        outcome: &'static str,
+        /// The deny reason the host shows (or returns as the `set_model` error), or the
+        /// ask's prompt text.
+        reason: Option<String>,
+    },
+    /// PostModelSwitch (docs/claude-code-contract.md#cc-17.5): context for the next model
+    /// request.
+    ModelSwitched {
+        /// Context lines joined by blank lines, if any.
+        next_request_context: Option<String>,
+    },
     /// SessionEnd: nothing to do.
     Nothing,
 }
@@ -221,6 +237,12 @@ impl Effect {
                 "stop_raised": stop_reason.is_some(),
                 "stop_reason": stop_reason,
             }),
+            Effect::ModelSwitch { outcome, reason } => {
+                json!({"outcome": outcome, "reason": reason})
+            }
+            Effect::ModelSwitched { next_request_context } => {
+                json!({"next_request_context": next_request_context})
+            }
             Effect::Nothing => json!({}),
         }
     }
@@ -342,7 +364,28 @@ pub fn render_effect(decision: &Decision, tool_name: Option<&str>, ctx: &ReduceC
         Event::Notification => Effect::Notification {
             stop_reason: stopped.then(|| or_stop("Notification stopped by hook")),
         },
-        // SessionEnd, and the nineteen events docs/spec.md#spec-4 lacks (no reference effect).
+        Event::PreModelSwitch => {
+            let perm = &d.permission;
+            let reason = filled(perm.reason.as_ref());
+            let (outcome, reason) = match perm.behavior {
+                // A stop cancels the switch too (ours: the safe reading of
+                // docs/claude-code-contract.md#cc-17.16-17).
+                _ if stopped && perm.behavior != PermissionBehavior::Deny => {
+                    ("deny", stop_reason.or(Some("Model switch stopped by hook")))
+                }
+                PermissionBehavior::Deny => ("deny", reason),
+                PermissionBehavior::Ask => {
+                    ("ask", reason.or(Some("PreModelSwitch hook requested confirmation")))
+                }
+                PermissionBehavior::Allow => ("allow", None),
+                _ => ("none", None),
+            };
+            Effect::ModelSwitch { outcome, reason: reason.map(str::to_owned) }
+        }
+        Event::PostModelSwitch => {
+            Effect::ModelSwitched { next_request_context: joined(&d.context, "\n\n") }
+        }
+        // SessionEnd, and the other events docs/spec.md#spec-4 lacks (no reference effect).
         _ => Effect::Nothing,
     }
 }

@@ -11,7 +11,7 @@
 //! accepts. The config schema forbids unknown keys, so an editor flags a typo such as
 //! `matchr`; the engine itself only warns (`unknown_field`) and still loads the entry. Event
 //! names are the exception: an unknown one is allowed, as the engine skips it with an
-//! `unknown_event` warning (an editor still completes the 31 known names). Output
+//! `unknown_event` warning (an editor still completes the 33 known names). Output
 //! schemas allow unknown top-level keys: the engine ignores each with an `unsupported_field`
 //! warning.
 
@@ -169,6 +169,14 @@ struct ConfigHooks {
     /// `mcp_server_name`.
     #[serde(rename = "ElicitationResult", default)]
     elicitation_result: Vec<MatcherGroup>,
+    /// A requested model switch is about to apply; a handler may deny it or ask. Matcher
+    /// target: `match_target`, the target model's canonical name the host resolves (not in the
+    /// payload); without it every group runs.
+    #[serde(rename = "PreModelSwitch", default)]
+    pre_model_switch: Vec<MatcherGroup>,
+    /// The session's model changed. Matcher target: `match_target`, as PreModelSwitch.
+    #[serde(rename = "PostModelSwitch", default)]
+    post_model_switch: Vec<MatcherGroup>,
 }
 
 /// A matcher group: handlers that run when the matcher accepts the event's target.
@@ -549,6 +557,34 @@ struct PreToolUseSpecific {
     /// Text added to the model's context.
     #[serde(default)]
     additional_context: Option<String>,
+}
+
+/// PreModelSwitch's specific output (docs/claude-code-contract.md#cc-17.4).
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct PreModelSwitchSpecific {
+    /// Must be `PreModelSwitch`.
+    #[schemars(extend("const" = "PreModelSwitch"))]
+    hook_event_name: String,
+    /// `deny` cancels the switch, `ask` has the user confirm it, `allow` applies it without
+    /// the warm-cache confirmation; across handlers deny > ask > allow.
+    #[serde(default)]
+    permission_decision: Option<ModelSwitchDecision>,
+    /// The deny reason shown to the user, or the ask's prompt text (ignored with allow).
+    #[serde(default)]
+    permission_decision_reason: Option<String>,
+}
+
+/// A PreModelSwitch permission decision (no `defer`).
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum ModelSwitchDecision {
+    /// Apply the switch without the warm-cache confirmation.
+    Allow,
+    /// Cancel the switch.
+    Deny,
+    /// Ask the user.
+    Ask,
 }
 
 /// A PreToolUse permission decision.
@@ -969,11 +1005,17 @@ fn input_schema(event: Event) -> Value {
             defs.extend(d.iter().map(|(k, v)| (k.clone(), v.clone())));
         }
     }
+    let nulls = match event {
+        Event::PreModelSwitch | Event::PostModelSwitch => {
+            "absent values are left out, never null, except `requested_model`"
+        }
+        _ => "absent values are left out, never null",
+    };
     let mut out = serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "description": format!(
             "The JSON object a {event} handler reads on stdin (one compact line; keys in \
-             this order; absent values are left out, never null)."
+             this order; {nulls})."
         ),
         "type": "object",
         "properties": props,
@@ -982,7 +1024,14 @@ fn input_schema(event: Event) -> Value {
     if !defs.is_empty() {
         out["$defs"] = Value::Object(defs);
     }
-    finish(out, &format!("input.{event}"), format!("{event} input"), true)
+    let mut out = finish(out, &format!("input.{event}"), format!("{event} input"), true);
+    // docs/claude-code-contract.md#cc-17.1: `requested_model` may be (and stays) null.
+    for f in crate::payload::table_fields(event).unwrap_or(&[]).iter().filter(|f| f.nullable) {
+        if let (Some(prop), Some(ty)) = (out["properties"].get_mut(f.name), f.kind.schema_type()) {
+            prop["type"] = serde_json::json!([ty, "null"]);
+        }
+    }
+    out
 }
 
 /// The own keys of a table-driven event ([`crate::payload::table_fields`]) as the object
@@ -1015,7 +1064,9 @@ fn output_schema(event: Event) -> Value {
         | Event::SubagentStop
         | Event::Setup
         | Event::UserPromptExpansion
-        | Event::PostToolBatch => schemars::schema_for!(OutputWith<ContextSpecific>),
+        | Event::PostToolBatch
+        | Event::PostModelSwitch => schemars::schema_for!(OutputWith<ContextSpecific>),
+        Event::PreModelSwitch => schemars::schema_for!(OutputWith<PreModelSwitchSpecific>),
         Event::MessageDisplay => schemars::schema_for!(OutputWith<MessageDisplaySpecific>),
         Event::PermissionDenied => schemars::schema_for!(OutputWith<PermissionDeniedSpecific>),
         Event::CwdChanged | Event::FileChanged => {
@@ -1181,8 +1232,9 @@ mod tests {
     #[test]
     fn names_resolve() {
         let names = schema_names();
-        // config, then input and output per event (31 events, docs/claude-code-contract.md#cc-4.1).
-        assert_eq!(names.len(), 63);
+        // config, then input and output per event (33 events, docs/claude-code-contract.md#cc-4.1,
+        // docs/claude-code-contract.md#cc-17.1).
+        assert_eq!(names.len(), 67);
         assert_eq!(names[0], "config");
         assert!(names.contains(&"input.ElicitationResult".to_owned()));
         assert!(names.contains(&"input.PreToolUse".to_owned()));
@@ -1441,8 +1493,8 @@ mod tests {
 
     #[test]
     fn config_takes_every_event() {
-        // docs/claude-code-contract.md#cc-4.1: the nineteen events beyond the twelve events of
-        // docs/spec.md#spec-4, in one document.
+        // docs/claude-code-contract.md#cc-4.1, docs/claude-code-contract.md#cc-17.1: the 21
+        // events beyond the twelve events of docs/spec.md#spec-4, in one document.
         let mut hooks = Map::new();
         for event in Event::ALL.into_iter().filter(|e| !e.is_spec_event()) {
             let group = match event.matcher_target() {
@@ -1453,7 +1505,7 @@ mod tests {
             };
             hooks.insert(event.name().to_owned(), json!([group]));
         }
-        assert_eq!(hooks.len(), 19);
+        assert_eq!(hooks.len(), 21);
         check_config(json!({ "hooks": hooks }), Ok(()));
 
         let schema = schema("config").expect("config");

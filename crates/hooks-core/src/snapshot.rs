@@ -577,7 +577,10 @@ impl Snapshot {
     }
 
     /// The active handlers matching an invocation of `event` whose matcher target is
-    /// `target` (`None` when the payload lacks it), in configuration order.
+    /// `target` (`None` when the payload lacks it), in configuration order. Without a target
+    /// only match-all groups match, except on the events whose target the host resolves
+    /// ([`Event::target_from_invocation`]): there every group does
+    /// (docs/claude-code-contract.md#cc-17.3).
     pub fn matching(&self, event: Event, target: Option<&str>) -> Vec<&Handler> {
         self.matching_positions(event, target).into_iter().map(|at| &self.handlers[at]).collect()
     }
@@ -585,6 +588,9 @@ impl Snapshot {
     /// [`Snapshot::matching`] as positions in [`Snapshot::handlers`].
     pub fn matching_positions(&self, event: Event, target: Option<&str>) -> Vec<usize> {
         let Some(ix) = self.events.get(&event) else { return Vec::new() };
+        if target.is_none() && event.target_from_invocation() {
+            return ix.groups.iter().flat_map(|g| g.active.iter()).map(|&h| h as usize).collect();
+        }
         let mut extra: Vec<u32> = Vec::new();
         if let Some(t) = target.filter(|_| event.matcher_target().is_some()) {
             if let Some(g) = ix.exact.get(t) {

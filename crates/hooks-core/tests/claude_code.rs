@@ -486,6 +486,9 @@ fn table_payload(event: Event) -> Value {
         Event::PostCompact => json!({"trigger": "manual", "compact_summary": "s"}),
         Event::Elicitation => json!({"mcp_server_name": "m", "message": "q"}),
         Event::ElicitationResult => json!({"mcp_server_name": "m", "action": "accept"}),
+        Event::PreModelSwitch | Event::PostModelSwitch => {
+            json!({"from_model": "a", "to_model": "b", "source": "command"})
+        }
         other => panic!("{other} is one of the twelve events of docs/spec.md#spec-4"),
     }
 }
@@ -667,6 +670,25 @@ fn table() -> Vec<Row> {
             r#"{"hookSpecificOutput":{"hookEventName":"ElicitationResult","action":"cancel","content":{"a":1}}}"#,
             json!({"elicitation": {"action": "cancel"}}),
             Both,
+        ),
+        // docs/claude-code-contract.md#cc-17.2, docs/claude-code-contract.md#cc-17.4,
+        // docs/claude-code-contract.md#cc-17.5.
+        row(
+            Event::PreModelSwitch,
+            json!({"permission": {"behavior": "deny", "reason": "E", "interrupt": false},
+            "notices": []}),
+            true,
+            r#"{"hookSpecificOutput":{"hookEventName":"PreModelSwitch","permissionDecision":"ask","permissionDecisionReason":"R"}}"#,
+            json!({"permission": {"behavior": "ask", "reason": "R", "interrupt": false}}),
+            No,
+        ),
+        row(
+            Event::PostModelSwitch,
+            notice(Event::PostModelSwitch),
+            false,
+            r#"{"hookSpecificOutput":{"hookEventName":"PostModelSwitch","additionalContext":"C"}}"#,
+            json!({"context": ["C"]}),
+            No,
         ),
     ]
 }
@@ -1003,4 +1025,87 @@ fn stop_failure_ignores_its_exit_code() {
         assert_eq!(d["notices"], json!([]), "{code}");
         assert!(!o.blocking);
     }
+}
+
+/// docs/claude-code-contract.md#cc-17.4-7: a callback or an http handler that reaches its
+/// timeout denies PreModelSwitch in configuration order (both profiles); PostModelSwitch's
+/// timeouts fail open.
+#[test]
+fn model_switch_timeouts_deny_for_every_handler_kind() {
+    let payload = json!({"from_model": "a", "to_model": "b", "source": "sdk"});
+    let defaults = CommonDefaults::new("s", "", "/p");
+    for profile in [CC, DA] {
+        for event in [Event::PreModelSwitch, Event::PostModelSwitch] {
+            let config = json!({"hooks": {event.name(): [{"hooks": [
+                {"type": "http", "url": "http://127.0.0.1:9/hook", "timeout": 2}]}]}});
+            let bytes = serde_json::to_vec(&config).expect("config");
+            let parsed = parse_config_for(&bytes, "settings.json", ConfigKind::User, profile);
+            let options = SnapshotOptions {
+                profile,
+                callbacks: vec![hooks_core::snapshot::CallbackSpec {
+                    event,
+                    matcher: None,
+                    callbacks: 1,
+                    timeout: 5.0,
+                }],
+                ..SnapshotOptions::default()
+            };
+            let snapshot = Snapshot::build(
+                vec![LayerDocument::new(Layer::User, "settings.json", parsed)],
+                &options,
+            );
+            let (invocation, _) =
+                Invocation::from_host_json_for(profile, event, &payload, &defaults)
+                    .expect("payload");
+            let mut dispatch = Dispatch::new(
+                &snapshot,
+                invocation.with_match_target(Some("b".to_owned())),
+                &TurnState::default(),
+                profile.rules().capabilities,
+            );
+            let ids: Vec<&str> = dispatch.jobs().iter().map(|j| j.handler_id.as_str()).collect();
+            assert_eq!(ids, [format!("{event}:0:0"), format!("{event}:callback:0:0")]);
+            assert!(dispatch.accept(1, JobOutput::TimedOut));
+            assert!(dispatch.accept(0, JobOutput::TimedOut));
+            let o = dispatch.finish(&mut TurnState::default());
+            let codes: Vec<&str> = o.decision.diagnostics.iter().map(|d| d.code.as_str()).collect();
+            assert_eq!(codes, ["timeout", "timeout"], "{profile} {event}");
+            if event == Event::PreModelSwitch {
+                assert_subset(
+                    &o,
+                    &json!({"permission": {"behavior": "deny", "interrupt": false,
+                        "reason": "Hook http://127.0.0.1:9/hook did not respond within 2 seconds"}}),
+                    &format!("{profile} {event}"),
+                );
+                assert!(o.blocking);
+            } else {
+                assert!(!o.blocking, "{profile} {event}");
+            }
+        }
+    }
+    // The callback alone: named by its id.
+    let options = SnapshotOptions {
+        profile: CC,
+        callbacks: vec![hooks_core::snapshot::CallbackSpec {
+            event: Event::PreModelSwitch,
+            matcher: Some("b".to_owned()),
+            callbacks: 1,
+            timeout: 0.5,
+        }],
+        ..SnapshotOptions::default()
+    };
+    let snapshot = Snapshot::build(Vec::new(), &options);
+    let (invocation, _) =
+        Invocation::from_host_json_for(CC, Event::PreModelSwitch, &payload, &defaults)
+            .expect("payload");
+    let mut dispatch =
+        Dispatch::new(&snapshot, invocation, &TurnState::default(), CC.rules().capabilities);
+    assert!(dispatch.accept(0, JobOutput::TimedOut));
+    let o = dispatch.finish(&mut TurnState::default());
+    assert_eq!(
+        o.decision.permission.reason.as_deref(),
+        Some("Hook PreModelSwitch:callback:0:0 did not respond within 0.5 seconds")
+    );
+    // Without a match target the callback's matcher is not applied: matcher_unresolved.
+    assert_eq!(o.decision.diagnostics[0].code, "matcher_unresolved");
 }

@@ -309,7 +309,8 @@ impl NativeSession {
     /// Starts firing `event` with `payload` (JSON text) on the module's runtime; the result
     /// (JSON text) is set on `future` through `event_loop`. Returns the handle that cancels
     /// it. A bad event name or payload raises `ValueError` here.
-    #[pyo3(signature = (event, payload, event_loop, future, stop_continuations=None))]
+    #[pyo3(signature = (event, payload, event_loop, future, stop_continuations=None, match_target=None))]
+    #[allow(clippy::too_many_arguments)]
     fn start_fire(
         &self,
         py: Python<'_>,
@@ -318,8 +319,10 @@ impl NativeSession {
         event_loop: Py<PyAny>,
         future: Py<PyAny>,
         stop_continuations: Option<u32>,
+        match_target: Option<String>,
     ) -> PyResult<FireHandle> {
-        let (invocation, tool, warnings) = self.invocation(event, payload, stop_continuations)?;
+        let (invocation, tool, warnings) =
+            self.invocation(event, payload, stop_continuations, match_target)?;
         let resolve = bridge(py)?.resolve.clone_ref(py);
         let session = Arc::clone(&self.session);
         let event_loop = Arc::new(event_loop);
@@ -339,15 +342,17 @@ impl NativeSession {
 
     /// Fires `event` and waits, Python's lock released (only for sessions without
     /// callbacks; the package runs others on an event loop). Returns the result's JSON.
-    #[pyo3(signature = (event, payload, stop_continuations=None))]
+    #[pyo3(signature = (event, payload, stop_continuations=None, match_target=None))]
     fn fire_blocking(
         &self,
         py: Python<'_>,
         event: &str,
         payload: &str,
         stop_continuations: Option<u32>,
+        match_target: Option<String>,
     ) -> PyResult<String> {
-        let (invocation, tool, warnings) = self.invocation(event, payload, stop_continuations)?;
+        let (invocation, tool, warnings) =
+            self.invocation(event, payload, stop_continuations, match_target)?;
         let rt = runtime()?;
         let session = Arc::clone(&self.session);
         Ok(py.detach(move || {
@@ -366,13 +371,19 @@ impl NativeSession {
     /// --json` shows it (`hooks_exec::report`), and the load diagnostics. With an event and
     /// its payload, the handlers of that event, each with its fate and why in the plan of
     /// that invocation (exactly what `fire` runs).
-    #[pyo3(signature = (event=None, payload=None))]
-    fn list(&self, event: Option<&str>, payload: Option<&str>) -> PyResult<String> {
+    #[pyo3(signature = (event=None, payload=None, match_target=None))]
+    fn list(
+        &self,
+        event: Option<&str>,
+        payload: Option<&str>,
+        match_target: Option<String>,
+    ) -> PyResult<String> {
         let snapshot = self.session.snapshot();
         let paths = self.session.paths();
         let plan = match event {
             Some(event) => {
-                let (invocation, _, _) = self.invocation(event, payload.unwrap_or("{}"), None)?;
+                let (invocation, _, _) =
+                    self.invocation(event, payload.unwrap_or("{}"), None, match_target)?;
                 Some(self.session.plan(&invocation))
             }
             None => None,
@@ -424,6 +435,7 @@ impl NativeSession {
         event: &str,
         payload: &str,
         stop_continuations: Option<u32>,
+        match_target: Option<String>,
     ) -> PyResult<(Invocation, Option<String>, Vec<hooks_core::Diagnostic>)> {
         let event = parse_event(event)?;
         let value: Value = serde_json::from_str(payload)
@@ -440,6 +452,9 @@ impl NativeSession {
         let (invocation, warnings) =
             Invocation::from_host_json_for(profile, event, &value, &defaults)
                 .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        // PreModelSwitch, PostModelSwitch: the host's resolved target
+        // (docs/claude-code-contract.md#cc-17.3), never part of stdin.
+        let invocation = invocation.with_match_target(match_target);
         if let Some(count) = stop_continuations {
             match &invocation.input {
                 hooks_core::payload::EventInput::SubagentStop(i) => {

@@ -298,6 +298,33 @@ def test_list_with_a_payload_is_the_plan_fire_runs(world: World) -> None:
     assert all(h.fate is None for h in s.list().handlers)
 
 
+def test_model_switch_groups_match_the_hosts_match_target(world: World) -> None:
+    # docs/claude-code-contract.md#cc-17.3: the host resolves the target model's name and
+    # passes it beside the payload; it never reaches stdin.
+    world.write_user(
+        group(
+            "PreModelSwitch",
+            [sh("cat > \"$CLAUDE_PROJECT_DIR/stdin.json\"; echo retired >&2; exit 2")],
+            matcher="claude-opus-4-6",
+        )
+    )
+    s = world.session()
+    payload = {"from_model": "a", "to_model": "opus", "source": "sdk"}
+    denied = s.fire_sync("PreModelSwitch", payload, match_target="claude-opus-4-6")
+    assert denied.blocking
+    assert denied.decision.permission is not None
+    assert denied.decision.permission.behavior == "deny"
+    assert denied.decision.permission.reason == "retired"
+    assert "match_target" not in json.loads((world.project / "stdin.json").read_text())
+    other = run(s.fire("PreModelSwitch", payload, match_target="claude-opus-5"))
+    assert other.matched == [] and not other.blocking
+    listing = s.list("PreModelSwitch", payload, match_target="claude-opus-5")
+    assert [h.fate for h in listing.handlers] == ["no_match"]
+    unresolved = s.fire_sync("PreModelSwitch", payload)
+    assert unresolved.blocking
+    assert [d.code for d in unresolved.decision.diagnostics] == ["matcher_unresolved"]
+
+
 def test_every_capability_name_is_accepted(world: World) -> None:
     for name in ["updated-input", "pre-tool-use-updated-input", "permission-request-updated-input", "defer"]:
         world.session(capabilities=[name])

@@ -53,6 +53,9 @@ pub(crate) struct Given<'a> {
     pub transcript_path: Option<&'a str>,
     /// `--cwd`.
     pub cwd: Option<&'a Path>,
+    /// `--match-target`: the target the host resolved (PreModelSwitch, PostModelSwitch;
+    /// docs/claude-code-contract.md#cc-17.3); not part of the payload.
+    pub match_target: Option<&'a str>,
 }
 
 /// Reads the invocation of `event` the command line gives, under the profile, and
@@ -91,6 +94,13 @@ pub(crate) fn read_invocation(
     for w in &warnings {
         cx.warn(format!("payload: {}", w.message));
     }
+    if given.match_target.is_some() && !event.target_from_invocation() {
+        let key = event.matcher_target().unwrap_or("nothing: it takes no matcher");
+        cx.warn(format!(
+            "--match-target has no effect on {event}: its groups match the payload's {key}"
+        ));
+    }
+    let invocation = invocation.with_match_target(given.match_target.map(str::to_owned));
     Ok((invocation, warnings))
 }
 

@@ -47,7 +47,11 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ListArgs) -> anyhow::Result<i32> {
     let diagnostics = session.load_diagnostics();
     let plan = match (event, args.payload.as_deref()) {
         (Some(event), Some(payload)) => {
-            let given = Given { payload: Some(payload), ..Given::default() };
+            let given = Given {
+                payload: Some(payload),
+                match_target: args.match_target.as_deref(),
+                ..Given::default()
+            };
             let (invocation, _) = read_invocation(cx, event, &given)?;
             Some(session.plan(&invocation))
         }

@@ -183,6 +183,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
         session_id: args.session_id.as_deref(),
         transcript_path: args.transcript_path.as_deref(),
         cwd: args.cwd.as_deref(),
+        match_target: args.match_target.as_deref(),
     };
     let (invocation, warnings) = read_invocation(cx, event, &given)?;
     let setup = Setup::new(cx.global, cx.env)?;

@@ -1,7 +1,7 @@
 //! `hooks serve`: one hook session over stdin/stdout, one JSON object per line.
 //!
 //! The snapshot is taken at start. Requests are `{"id", "method", "params"}` with methods
-//! `event` (`params: {"event", "payload"}`), `session` (`params: {"allow_env",
+//! `event` (`params: {"event", "payload", "match_target"}`), `session` (`params: {"allow_env",
 //! "capabilities"}`, before the first event: the session starts again with these host
 //! options), `reload`, `list` and `shutdown`; responses are
 //! `{"id", "result"}` or `{"id", "error": {"code", "message"}}`; status notifications are
@@ -603,7 +603,12 @@ fn event_params(params: Option<Value>) -> Result<EventParams, String> {
     };
     let event = Event::from_name(&name).ok_or_else(|| unknown_event(&name))?;
     let payload = params.remove("payload").filter(|p| !p.is_null());
-    Ok(EventParams { event, payload })
+    let match_target = match params.remove("match_target") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(target)) => Some(target),
+        Some(_) => return Err("params.match_target must be a string or null".to_owned()),
+    };
+    Ok(EventParams { event, payload, match_target })
 }
 
 /// The invocation of an `event` request's params, read as `profile` reads payloads, and
@@ -615,8 +620,10 @@ fn invocation(
 ) -> Result<(Invocation, Vec<Diagnostic>), String> {
     let params = event_params(params)?;
     let payload = params.payload.unwrap_or_else(|| Value::Object(Map::new()));
-    Invocation::from_host_json_for(profile, params.event, &payload, defaults)
-        .map_err(|e| payload_error(&e))
+    let (invocation, diagnostics) =
+        Invocation::from_host_json_for(profile, params.event, &payload, defaults)
+            .map_err(|e| payload_error(&e))?;
+    Ok((invocation.with_match_target(params.match_target), diagnostics))
 }
 
 /// The [`SessionParams`] of a `session` request (missing or `null` params: no change).
@@ -918,11 +925,11 @@ mod tests {
         check(r#"{"id": 1, "method": "nope"}"#, "error -32601 1 \"unknown method 'nope'\"");
         check(
             r#"{"id": 1, "method": "event", "params": {"event": "Nope"}}"#,
-            "error -32602 1 \"unknown event 'Nope'; expected one of SessionStart, UserPromptSubmit, SessionEnd, PermissionRequest, Notification, PreToolUse, PostToolUse, PostToolUseFailure, PreCompact, Stop, SubagentStart, SubagentStop, Setup, InstructionsLoaded, UserPromptExpansion, MessageDisplay, PermissionDenied, PostToolBatch, TaskCreated, TaskCompleted, StopFailure, TeammateIdle, ConfigChange, CwdChanged, DirectoryAdded, FileChanged, WorktreeCreate, WorktreeRemove, PostCompact, Elicitation, ElicitationResult\"",
+            "error -32602 1 \"unknown event 'Nope'; expected one of SessionStart, UserPromptSubmit, SessionEnd, PermissionRequest, Notification, PreToolUse, PostToolUse, PostToolUseFailure, PreCompact, Stop, SubagentStart, SubagentStop, Setup, InstructionsLoaded, UserPromptExpansion, MessageDisplay, PermissionDenied, PostToolBatch, TaskCreated, TaskCompleted, StopFailure, TeammateIdle, ConfigChange, CwdChanged, DirectoryAdded, FileChanged, WorktreeCreate, WorktreeRemove, PostCompact, Elicitation, ElicitationResult, PreModelSwitch, PostModelSwitch\"",
         );
         check(
             r#"{"id": 1, "method": "event", "params": {"event": "pretooluse"}}"#,
-            "error -32602 1 \"unknown event 'pretooluse' (did you mean 'PreToolUse'?); expected one of SessionStart, UserPromptSubmit, SessionEnd, PermissionRequest, Notification, PreToolUse, PostToolUse, PostToolUseFailure, PreCompact, Stop, SubagentStart, SubagentStop, Setup, InstructionsLoaded, UserPromptExpansion, MessageDisplay, PermissionDenied, PostToolBatch, TaskCreated, TaskCompleted, StopFailure, TeammateIdle, ConfigChange, CwdChanged, DirectoryAdded, FileChanged, WorktreeCreate, WorktreeRemove, PostCompact, Elicitation, ElicitationResult\"",
+            "error -32602 1 \"unknown event 'pretooluse' (did you mean 'PreToolUse'?); expected one of SessionStart, UserPromptSubmit, SessionEnd, PermissionRequest, Notification, PreToolUse, PostToolUse, PostToolUseFailure, PreCompact, Stop, SubagentStart, SubagentStop, Setup, InstructionsLoaded, UserPromptExpansion, MessageDisplay, PermissionDenied, PostToolBatch, TaskCreated, TaskCompleted, StopFailure, TeammateIdle, ConfigChange, CwdChanged, DirectoryAdded, FileChanged, WorktreeCreate, WorktreeRemove, PostCompact, Elicitation, ElicitationResult, PreModelSwitch, PostModelSwitch\"",
         );
         check(
             r#"{"id": 1, "method": "session", "params": {"capabilities": ["sudo"]}}"#,

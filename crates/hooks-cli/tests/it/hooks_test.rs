@@ -420,3 +420,40 @@ fn plugin_verify_runs_the_tests_installed_plugins_ship() {
     let only_good = env.run(&["plugin", "verify", "good@cat", "--test"]);
     assert_eq!(only_good.code, 0, "{}", only_good.stdout);
 }
+
+/// A case's `match_target` is `hooks run --match-target` (docs/claude-code-contract.md#cc-17.3):
+/// the PreModelSwitch group runs for its target only.
+#[test]
+fn a_case_gives_the_match_target() {
+    let env = TestEnv::new("hooks-test-match-target");
+    env.project_hooks(
+        r#"{"hooks": {"PreModelSwitch": [{"matcher": "claude-opus-4-6", "hooks": [
+            {"type": "command", "command": "echo retired >&2; exit 2"}]}]}}"#,
+    );
+    env.write(
+        "project/switch.test.toml",
+        r#"[[case]]
+name = "the retired model is refused"
+event = "PreModelSwitch"
+payload = { from_model = "a", to_model = "opus", source = "command" }
+match_target = "claude-opus-4-6"
+
+[case.expect]
+exit = 2
+ran = ["PreModelSwitch:0:0"]
+
+[[case]]
+name = "another model switches"
+event = "PreModelSwitch"
+payload = { from_model = "a", to_model = "opus", source = "command" }
+match_target = "claude-opus-5"
+
+[case.expect]
+exit = 0
+ran = []
+"#,
+    );
+    let out = env.run(&["test", "switch.test.toml"]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert!(out.stdout.ends_with("\n2 passed, 0 failed\n"), "{}", out.stdout);
+}

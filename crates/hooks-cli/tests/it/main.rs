@@ -22,6 +22,7 @@ mod json_reports;
 mod list;
 mod marketplace_policy;
 mod migrate;
+mod model_switch;
 mod on_failure;
 mod payload;
 mod pins;

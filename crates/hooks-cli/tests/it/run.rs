@@ -363,8 +363,8 @@ fn every_event_fires_its_example_payload_without_payload() {
     assert_eq!(stdin["tool_input"], json!({"command": "echo hello"}));
 }
 
-/// All 31 events (docs/claude-code-contract.md#cc-4.1).
-const EVENTS: [&str; 31] = [
+/// All 33 events (docs/claude-code-contract.md#cc-4.1, docs/claude-code-contract.md#cc-17.1).
+const EVENTS: [&str; 33] = [
     "SessionStart",
     "UserPromptSubmit",
     "SessionEnd",
@@ -396,6 +396,8 @@ const EVENTS: [&str; 31] = [
     "PostCompact",
     "Elicitation",
     "ElicitationResult",
+    "PreModelSwitch",
+    "PostModelSwitch",
 ];
 
 /// `--allow-env NAME` lets a credential-looking variable through the scrubbing.

@@ -8,9 +8,9 @@ fn names_and_schemas() {
     let names = env.run(&["schema"]);
     assert_eq!(names.code, 0);
     let lines: Vec<&str> = names.stdout.lines().collect();
-    assert_eq!(lines.len(), 1 + 31 + 31 + 2 + 2);
-    assert_eq!((lines[0], lines[1], lines[63]), ("config", "input.SessionStart", "serve"));
-    assert_eq!((lines[64], lines[65], lines[66]), ("test", "plugin-manifest", "marketplace-index"));
+    assert_eq!(lines.len(), 1 + 33 + 33 + 2 + 2);
+    assert_eq!((lines[0], lines[1], lines[67]), ("config", "input.SessionStart", "serve"));
+    assert_eq!((lines[68], lines[69], lines[70]), ("test", "plugin-manifest", "marketplace-index"));
     for name in [
         "config",
         "input.PreToolUse",

@@ -27,14 +27,14 @@ pub enum FailureFamily {
     /// UserPromptSubmit, UserPromptExpansion: block (stop), the reason to the user;
     /// UserPromptSubmit also sets `suppress_original_prompt`.
     Prompt,
-    /// PostToolBatch, TaskCreated, ConfigChange (never `policy_settings`), PreCompact: their
-    /// exit-2 block.
+    /// PostToolBatch, TaskCreated, ConfigChange (never `policy_settings`), PreCompact,
+    /// PreModelSwitch: their exit-2 block.
     Block,
     /// Elicitation, ElicitationResult (`decline`), WorktreeCreate, WorktreeRemove (creation or
     /// removal fails).
     Decline,
-    /// SessionStart, SubagentStart, SessionEnd, CwdChanged, FileChanged, PostCompact: a notice,
-    /// as exit 2.
+    /// SessionStart, SubagentStart, SessionEnd, CwdChanged, FileChanged, PostCompact,
+    /// PostModelSwitch: a notice, as exit 2.
     Notice,
     /// Setup, InstructionsLoaded, Notification, PermissionDenied, StopFailure, DirectoryAdded,
     /// MessageDisplay: exit 2 does nothing there, so neither does a failure.
@@ -53,9 +53,11 @@ pub const fn failure_family(event: Event) -> FailureFamily {
         Event::PermissionRequest => FailureFamily::Permission,
         Event::PostToolUse | Event::PostToolUseFailure => FailureFamily::ToolResult,
         Event::UserPromptSubmit | Event::UserPromptExpansion => FailureFamily::Prompt,
-        Event::PostToolBatch | Event::TaskCreated | Event::ConfigChange | Event::PreCompact => {
-            FailureFamily::Block
-        }
+        Event::PostToolBatch
+        | Event::TaskCreated
+        | Event::ConfigChange
+        | Event::PreCompact
+        | Event::PreModelSwitch => FailureFamily::Block,
         Event::Elicitation
         | Event::ElicitationResult
         | Event::WorktreeCreate
@@ -65,7 +67,8 @@ pub const fn failure_family(event: Event) -> FailureFamily {
         | Event::SessionEnd
         | Event::CwdChanged
         | Event::FileChanged
-        | Event::PostCompact => FailureFamily::Notice,
+        | Event::PostCompact
+        | Event::PostModelSwitch => FailureFamily::Notice,
         Event::Setup
         | Event::InstructionsLoaded
         | Event::Notification

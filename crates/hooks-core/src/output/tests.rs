@@ -211,14 +211,19 @@ fn json_only_detection() {
     );
     // Python's json accepts NaN; serde_json does not: plain text (documented deviation).
     check(e, exit(0, "{\"x\": NaN}", ""), json!({"plain": "{\"x\": NaN}", "diags": [malformed]}));
-    // Plain text is context for SessionStart, UserPromptSubmit and UserPromptExpansion: no
-    // diagnostic.
-    for ev in [Event::SessionStart, Event::UserPromptSubmit, Event::UserPromptExpansion] {
+    // Plain text is context for SessionStart, UserPromptSubmit, UserPromptExpansion and
+    // PostModelSwitch (docs/claude-code-contract.md#cc-17.5): no diagnostic.
+    let context_events = [
+        Event::SessionStart,
+        Event::UserPromptSubmit,
+        Event::UserPromptExpansion,
+        Event::PostModelSwitch,
+    ];
+    for ev in context_events {
         check(ev, exit(0, " some context \n", ""), json!({"plain": "some context"}));
     }
     for ev in Event::ALL {
-        if !matches!(ev, Event::SessionStart | Event::UserPromptSubmit | Event::UserPromptExpansion)
-        {
+        if !context_events.contains(&ev) {
             check(ev, exit(0, "text", ""), json!({"plain": "text", "diags": [malformed]}));
         }
     }

@@ -1,12 +1,13 @@
 //! The own payload fields of the nineteen events docs/claude-code-contract.md#cc-4.1 adds to
-//! docs/spec.md#spec-4, read and written by table rather than by a struct per event.
+//! docs/spec.md#spec-4 and the two of docs/claude-code-contract.md#cc-17.1, read and written by
+//! table rather than by a struct per event.
 
 use serde_json::{Map, Value};
 
 use crate::event::Event;
 
 /// The JSON kind of a table-driven payload field (docs/claude-code-contract.md#cc-4.1: s, b, i, o,
-/// a, any).
+/// a, any; docs/claude-code-contract.md#cc-17.1: n).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FieldKind {
     /// A string.
@@ -15,6 +16,8 @@ pub enum FieldKind {
     Bool,
     /// An integer.
     Integer,
+    /// A number, integral or not (docs/claude-code-contract.md#cc-17.1).
+    Number,
     /// An object.
     Object,
     /// An array (entries pass through untyped).
@@ -30,6 +33,7 @@ impl FieldKind {
             FieldKind::String => "a string",
             FieldKind::Bool => "a boolean",
             FieldKind::Integer => "an integer",
+            FieldKind::Number => "a number",
             FieldKind::Object => "an object",
             FieldKind::Array => "a list",
             FieldKind::Any => "a JSON value",
@@ -42,6 +46,7 @@ impl FieldKind {
             FieldKind::String => Some("string"),
             FieldKind::Bool => Some("boolean"),
             FieldKind::Integer => Some("integer"),
+            FieldKind::Number => Some("number"),
             FieldKind::Object => Some("object"),
             FieldKind::Array => Some("array"),
             FieldKind::Any => None,
@@ -54,6 +59,7 @@ impl FieldKind {
             FieldKind::String => value.is_string(),
             FieldKind::Bool => value.is_boolean(),
             FieldKind::Integer => value.is_i64() || value.is_u64(),
+            FieldKind::Number => value.is_number(),
             FieldKind::Object => value.is_object(),
             FieldKind::Array => value.is_array(),
             FieldKind::Any => true,
@@ -70,19 +76,58 @@ pub struct FieldSpec {
     pub kind: FieldKind,
     /// False when the key may be left out (`?` in docs/claude-code-contract.md#cc-4.1).
     pub required: bool,
+    /// True when the key may be `null` and a `null` is kept in stdin (PreModelSwitch's and
+    /// PostModelSwitch's `requested_model`, docs/claude-code-contract.md#cc-17.1: an exception to
+    /// docs/spec.md#spec-5's null omission); otherwise a `null` optional key counts as absent.
+    pub nullable: bool,
     /// What the field holds (for schemas).
     pub description: &'static str,
 }
 
 const fn req(name: &'static str, kind: FieldKind, description: &'static str) -> FieldSpec {
-    FieldSpec { name, kind, required: true, description }
+    FieldSpec { name, kind, required: true, nullable: false, description }
 }
 
 const fn opt(name: &'static str, kind: FieldKind, description: &'static str) -> FieldSpec {
-    FieldSpec { name, kind, required: false, description }
+    FieldSpec { name, kind, required: false, nullable: false, description }
 }
 
-use FieldKind::{Array, Bool, Integer, Object, String as Str};
+/// An optional key whose `null` is kept (see [`FieldSpec::nullable`]).
+const fn opt_or_null(name: &'static str, kind: FieldKind, description: &'static str) -> FieldSpec {
+    FieldSpec { name, kind, required: false, nullable: true, description }
+}
+
+use FieldKind::{Array, Bool, Integer, Number, Object, String as Str};
+
+/// The own fields of PreModelSwitch and PostModelSwitch (docs/claude-code-contract.md#cc-17.1), in
+/// wire order.
+const MODEL_SWITCH: &[FieldSpec] = &[
+    req("from_model", Str, "The model in use before the switch."),
+    req("to_model", Str, "The model switched to (as requested or applied)."),
+    opt_or_null(
+        "requested_model",
+        Str,
+        "The model setting as the user or SDK requested it; `null` when none was (PostModelSwitch `auto`). Written even when `null`.",
+    ),
+    req(
+        "source",
+        Str,
+        "What asked for the switch: `command`, `picker`, `sdk`; PostModelSwitch also `auto`, `resume`.",
+    ),
+    opt(
+        "context_tokens",
+        Number,
+        "Tokens the next request re-sends (`0` before the first response).",
+    ),
+    opt("prompt_cache_warm", Bool, "True when the prompt cache is warm."),
+    opt("cache_ttl", Str, "The cache's time to live: `5m` or `1h`."),
+    opt(
+        "estimated_cache_write_usd",
+        Number,
+        "The estimated cost in US dollars of writing the context to `to_model`'s cache at the `cache_ttl` rate.",
+    ),
+    opt("pricing", Str, "Where the price comes from: `configured`, `catalog` or `default`."),
+];
 
 const TASK: &[FieldSpec] = &[
     req("task_id", Str, "The task's id."),
@@ -249,6 +294,7 @@ pub fn table_fields(event: Event) -> Option<&'static [FieldSpec]> {
                 ]
             }
         }
+        Event::PreModelSwitch | Event::PostModelSwitch => MODEL_SWITCH,
         Event::SessionStart
         | Event::UserPromptSubmit
         | Event::SessionEnd
@@ -296,7 +342,8 @@ impl TableInput {
     /// Builds the input from `fields`, checking each against the event's table: a missing
     /// required key or a wrong kind is the error `(field, expected)`, where `expected` is
     /// `None` for a missing key. Keys outside the table are left out; `null` counts as
-    /// absent for optional keys and as a wrong kind for required ones.
+    /// absent for optional keys (kept for [`FieldSpec::nullable`] ones) and as a wrong kind
+    /// for required ones.
     /// `event` must be table-driven ([`table_fields`] is `Some`); otherwise the input is
     /// empty.
     pub(crate) fn read(
@@ -308,6 +355,9 @@ impl TableInput {
             match obj.get(spec.name) {
                 None if spec.required => return Err((spec.name, None)),
                 None => {}
+                Some(Value::Null) if spec.nullable => {
+                    fields.insert(spec.name.to_owned(), Value::Null);
+                }
                 Some(Value::Null) if !spec.required => {}
                 Some(v) if v.is_null() || !spec.kind.admits(v) => {
                     return Err((spec.name, Some(spec.kind.expected())));

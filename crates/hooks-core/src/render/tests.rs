@@ -446,3 +446,47 @@ fn notices_dedupe_and_severity() {
         ]
     );
 }
+
+/// docs/claude-code-contract.md#cc-17.4 and docs/claude-code-contract.md#cc-17.5: what becomes
+/// of a switch, and the context of the next request.
+#[test]
+fn model_switch_effects() {
+    let e = Event::PreModelSwitch;
+    let ask =
+        r#"{"hookSpecificOutput":{"hookEventName":"PreModelSwitch","permissionDecision":"ask"}}"#;
+    let allow = r#"{"hookSpecificOutput":{"hookEventName":"PreModelSwitch","permissionDecision":"allow","permissionDecisionReason":"cheap"}}"#;
+    check(e, &[], json!({"outcome": "none", "reason": null}), &[]);
+    check(e, &[(0, allow, "")], json!({"outcome": "allow", "reason": null}), &[]);
+    check(
+        e,
+        &[(0, allow, ""), (0, ask, "")],
+        json!({"outcome": "ask", "reason": "PreModelSwitch hook requested confirmation"}),
+        &[],
+    );
+    check(
+        e,
+        &[(2, "", "too dear\n"), (0, ask, "")],
+        json!({"outcome": "deny", "reason": "too dear"}),
+        &[],
+    );
+    // A stop cancels the switch too (ours).
+    check(
+        e,
+        &[(0, r#"{"continue":false,"stopReason":"later"}"#, "")],
+        json!({"outcome": "deny", "reason": "later"}),
+        &[],
+    );
+    check(
+        Event::PostModelSwitch,
+        &[
+            (0, "plain\n", ""),
+            (
+                0,
+                r#"{"hookSpecificOutput":{"hookEventName":"PostModelSwitch","additionalContext":"json"}}"#,
+                "",
+            ),
+        ],
+        json!({"next_request_context": "plain\n\njson"}),
+        &[],
+    );
+}

@@ -241,6 +241,13 @@ impl JsonSchema for Effect {
                     "stop_raised": {"type": "boolean"},
                     "stop_reason": string_or_null("The reason when a hook stopped processing."),
                 })),
+                closed("PreModelSwitch: what becomes of the switch (`deny` cancels it, `ask` has the user confirm, `allow` skips the warm-cache confirmation, `none` is the host's normal flow).", json!({
+                    "outcome": {"enum": ["deny", "ask", "allow", "none"]},
+                    "reason": string_or_null("The deny reason, or the ask's prompt text."),
+                })),
+                closed("PostModelSwitch: context for the next model request.", json!({
+                    "next_request_context": string_or_null("Context lines joined by blank lines, if any."),
+                })),
                 closed("SessionEnd: nothing to do.", json!({})),
             ],
         }))

@@ -152,9 +152,14 @@ class Session:
         payload: Mapping[str, Any],
         *,
         stop_continuations: Optional[int] = None,
+        match_target: Optional[str] = None,
     ) -> FireResult:
         """Fires ``event`` with ``payload`` (the host's fields; ``session_id``,
         ``transcript_path``, ``cwd`` and ``permission_mode`` are filled when absent).
+
+        ``match_target`` is what PreModelSwitch and PostModelSwitch groups match: the target
+        model's canonical name, which the host resolves (it is not written to stdin); without
+        it every group runs, with a ``matcher_unresolved`` info.
 
         Every matching handler runs at once; their results are reduced in configuration
         order. A hook that fails (non-zero exit, timeout, a callback that raises or
@@ -164,7 +169,9 @@ class Session:
         """
         loop = asyncio.get_running_loop()
         future = loop.create_future()
-        handle = self._native.start_fire(event, json.dumps(payload), loop, future, stop_continuations)
+        handle = self._native.start_fire(
+            event, json.dumps(payload), loop, future, stop_continuations, match_target
+        )
         try:
             text = await future
         except asyncio.CancelledError:
@@ -179,23 +186,37 @@ class Session:
         payload: Mapping[str, Any],
         *,
         stop_continuations: Optional[int] = None,
+        match_target: Optional[str] = None,
     ) -> FireResult:
         """:meth:`fire` for scripts: blocks until the decision is made. Sessions with
         callbacks run them on a new event loop (so not from inside a running one)."""
         if self._native.has_callbacks():
-            return asyncio.run(self.fire(event, payload, stop_continuations=stop_continuations))
-        text = self._native.fire_blocking(event, json.dumps(payload), stop_continuations)
+            return asyncio.run(
+                self.fire(
+                    event,
+                    payload,
+                    stop_continuations=stop_continuations,
+                    match_target=match_target,
+                )
+            )
+        text = self._native.fire_blocking(
+            event, json.dumps(payload), stop_continuations, match_target
+        )
         return FireResult._from(json.loads(text))
 
     def list(
-        self, event: Optional[str] = None, payload: Optional[Dict[str, Any]] = None
+        self,
+        event: Optional[str] = None,
+        payload: Optional[Dict[str, Any]] = None,
+        *,
+        match_target: Optional[str] = None,
     ) -> Listing:
         """The audit: every handler of the snapshot (active or why not) and the load
         diagnostics, as ``hooks list --json --all`` shows them. With ``event`` (and its
-        ``payload``), the plan: the handlers of that event, each with its ``fate`` and
-        ``why``, exactly what :meth:`fire` with the same arguments runs."""
+        ``payload`` and ``match_target``), the plan: the handlers of that event, each with its
+        ``fate`` and ``why``, exactly what :meth:`fire` with the same arguments runs."""
         text = payload if payload is None else json.dumps(payload)
-        return Listing._from(json.loads(self._native.list(event, text)))
+        return Listing._from(json.loads(self._native.list(event, text, match_target)))
 
     def reload(self) -> None:
         """Takes a new snapshot from the files as they are now (headless trust still

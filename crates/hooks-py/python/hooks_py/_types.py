@@ -100,7 +100,7 @@ class Decision(_Value):
     stop_reason: Optional[str]
     notices: List[str]
     terminal_sequences: List[str]
-    #: For PreToolUse and PermissionRequest only.
+    #: For PreToolUse, PermissionRequest and PreModelSwitch only.
     permission: Optional[Permission]
     context: List[str]
     feedback: List[str]

@@ -165,6 +165,11 @@ pub(crate) struct EventParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<Map<String, Value>>")]
     pub payload: Option<Value>,
+    /// PreModelSwitch, PostModelSwitch: the target model's canonical name the groups'
+    /// matchers are tested against (the host resolves aliases; it never reaches stdin).
+    /// Missing or `null`: unresolved, every group runs (`matcher_unresolved`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub match_target: Option<String>,
 }
 
 /// The params of a `session` request: the host options the session starts again with (a

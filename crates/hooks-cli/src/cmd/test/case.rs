@@ -227,6 +227,9 @@ pub(crate) fn run(
     if let Some(n) = case.stop_continuations {
         args.extend(["--stop-continuations".into(), n.to_string().into()]);
     }
+    if let Some(target) = &case.match_target {
+        args.extend(["--match-target".into(), target.into()]);
+    }
     if case.wait_async {
         args.push("--wait-async".into());
     }

@@ -91,6 +91,10 @@ pub(crate) struct Case {
     /// The continuation count of the loop that is stopping (`--stop-continuations`).
     #[serde(default)]
     pub stop_continuations: Option<u32>,
+    /// PreModelSwitch, PostModelSwitch: the target model's canonical name the matchers are
+    /// tested against (`--match-target`).
+    #[serde(default)]
+    pub match_target: Option<String>,
     /// Wait for background handlers (`--wait-async`).
     #[serde(default)]
     pub wait_async: bool,
