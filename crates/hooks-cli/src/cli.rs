@@ -32,6 +32,9 @@ Environment:
   HOOKS_DEBUG_FILE  append that log to this file instead of stderr
   HOOKS_RECEIPTS    0, false or off: no receipts for fires (as --no-receipts); managed
                     requireReceipts keeps them on
+  HOOKS_STRICT_CONTAINMENT
+                    1, true or on: every descendant of a handler dies with it, also
+                    after a normal exit (managed strictHookContainment sets it for all)
   HOOKS_GITHUB_BASE where `marketplace add NAME owner/repo` clones from
                     [default: https://github.com]
   HOOKS_DOWNLOAD_STALL_TIMEOUT

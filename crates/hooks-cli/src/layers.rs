@@ -199,6 +199,7 @@ impl Setup {
         options.managed_settings = self.managed.clone();
         options.cli_settings = self.cli_settings.clone();
         options.receipts = !global.no_receipts && !receipts_off(env);
+        options.strict_containment = strict_containment(env);
         options
     }
 
@@ -253,6 +254,14 @@ impl Setup {
 fn receipts_off(env: &Env) -> bool {
     env.var("HOOKS_RECEIPTS").is_some_and(|v| {
         matches!(v.to_string_lossy().to_ascii_lowercase().trim(), "0" | "false" | "off")
+    })
+}
+
+/// True when `HOOKS_STRICT_CONTAINMENT` asks for strict containment (`1`, `true`, `on`,
+/// any case; docs/spec.md#spec-15.15).
+fn strict_containment(env: &Env) -> bool {
+    env.var("HOOKS_STRICT_CONTAINMENT").is_some_and(|v| {
+        matches!(v.to_string_lossy().to_ascii_lowercase().trim(), "1" | "true" | "on")
     })
 }
 

@@ -92,6 +92,9 @@ pub struct Settings {
     /// `requireReceipts` (managed only; ours, README "Receipts"): every fire appends its
     /// receipts, whatever the host or user chose.
     pub require_receipts: Option<bool>,
+    /// `strictHookContainment` (managed only; ours, docs/spec.md#spec-15.15): every
+    /// descendant of a handler dies with it, whatever the host or user chose.
+    pub strict_hook_containment: Option<bool>,
     /// `allowedHttpHookUrls`.
     pub allowed_http_hook_urls: Option<Vec<String>>,
     /// `httpHookAllowedEnvVars`.
@@ -118,6 +121,7 @@ const KEYS: &[&str] = &[
     "strictPluginOnlyCustomization",
     "disableCommandPluginSources",
     "requireReceipts",
+    "strictHookContainment",
     "allowedHttpHookUrls",
     "httpHookAllowedEnvVars",
     "enabledPlugins",
@@ -154,7 +158,8 @@ pub fn parse_settings(
         "allowManagedHooksOnly"
         | "strictPluginOnlyCustomization"
         | "disableCommandPluginSources"
-        | "requireReceipts" => scope.reads_managed_keys(),
+        | "requireReceipts"
+        | "strictHookContainment" => scope.reads_managed_keys(),
         "pluginConfigs" => scope.reads_plugin_configs(),
         _ => KEYS.contains(&key),
     };
@@ -169,6 +174,7 @@ pub fn parse_settings(
                 settings.disable_command_plugin_sources = boolean(&mut cx, m)
             }
             "requireReceipts" => settings.require_receipts = boolean(&mut cx, m),
+            "strictHookContainment" => settings.strict_hook_containment = boolean(&mut cx, m),
             "strictPluginOnlyCustomization" => {
                 settings.strict_plugin_only_hooks = match &m.value.value {
                     JsonValue::Bool(b) => Some(*b),
@@ -311,6 +317,8 @@ pub struct Policy {
     pub http: HttpPolicy,
     /// The managed layer's `requireReceipts: true` (README "Receipts").
     pub require_receipts: bool,
+    /// The managed layer's `strictHookContainment: true` (docs/spec.md#spec-15.15).
+    pub strict_containment: bool,
 }
 
 impl Policy {
@@ -345,6 +353,8 @@ impl Policy {
         by_precedence.sort_by_key(|l| rank(l.scope));
 
         policy.require_receipts = last_managed(|s| s.require_receipts).is_some_and(|(v, _)| v);
+        policy.strict_containment =
+            last_managed(|s| s.strict_hook_containment).is_some_and(|(v, _)| v);
         if let Some((true, file)) = last_managed(|s| s.disable_all_hooks) {
             policy.blocks.push(Block {
                 managed: true,

@@ -49,6 +49,8 @@ fn main() {
             cwd: cwd.clone(),
             env: env.clone().into(),
             timeout: Duration::from_secs(30),
+            strict_containment: false,
+            output_grace: None,
         };
         let direct = || {
             let _ = Command::new(argv[0]).args(&argv[1..]).status();

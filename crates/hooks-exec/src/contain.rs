@@ -1,33 +1,49 @@
 //! Reaching every descendant of a handler: process groups, a child subreaper, cgroup leaves.
 //!
-//! Every handler leads its own process group, and the whole group is killed when the
-//! handler is done (see [`crate::run_process`]). A process that leaves the group on
-//! purpose (`setsid`, `setpgid`, a double-fork daemon) is out of reach of a group kill.
-//! Two process-wide mechanisms close that gap on Linux; a host opts into each, as both
-//! change the whole process:
+//! Every handler leads its own process group. What dies with it follows
+//! docs/spec.md#spec-15.15:
+//!
+//! - When a handler **times out, is cancelled** (its run dropped) **or fails on I/O**, its
+//!   whole tree dies: the group is sent `SIGKILL`, its cgroup leaf is killed, and the
+//!   subreaper kills the orphans it left (see below).
+//! - When a handler **exits on its own**, the processes it detached keep running: nothing
+//!   is killed, its leaf's processes are moved to this process's cgroup and the leaf is
+//!   removed, and the subreaper only reaps the ones that have exited.
+//! - Under **strict containment** ([`Tree::new`]'s `strict`, the session's choice: the
+//!   user's `HOOKS_STRICT_CONTAINMENT` or managed `strictHookContainment`) every descendant
+//!   dies with its handler whatever ended it.
+//!
+//! A process that leaves the group on purpose (`setsid`, `setpgid`, a double-fork daemon) is
+//! out of reach of a group kill. Two process-wide mechanisms close that gap on Linux; a host
+//! opts into each, as both change the whole process:
 //!
 //! - [`enable_subreaper`] makes this process a child subreaper (`PR_SET_CHILD_SUBREAPER`):
 //!   every orphaned descendant of a handler is re-parented to this process instead of to
-//!   init. Whenever the last running handler ends (done, timed out, failed or dropped),
-//!   every child of this process that is not a handler is killed with `SIGKILL` and
-//!   reaped, level by level, until none is left. Because of that, a process that enables
-//!   it must not have children of its own besides handlers (or must accept that they are
-//!   killed then): the `hooks` CLI enables it, a library host decides. While other
-//!   handlers run an orphan cannot be told apart from theirs, so it is killed at the latest
-//!   when no handler runs any more, or by [`kill_orphans`] (the CLI calls it before it
+//!   init. Whenever the last running handler ends, every child of this process that is not
+//!   a handler and that started while a handler that was killed (or strictly contained) ran
+//!   is killed with `SIGKILL`, with its own descendants, and reaped; the other orphans are
+//!   left running and reaped once they exit. An orphan cannot say which handler it came
+//!   from, so the time it started decides: with handlers running side by side, work that a
+//!   handler which exited normally detached while another handler was running that then timed
+//!   out dies with the latter (the cgroup leaves tell them apart where they exist: what a
+//!   leaf of a normally exited handler held is never killed). A process that enables the
+//!   subreaper must not have children of its own besides handlers that start while a
+//!   handler runs (or must accept that they are killed then): the `hooks` CLI enables it, a
+//!   library host decides. [`kill_orphans`] runs the same sweep (the CLI calls it before it
 //!   exits).
 //! - [`enable_cgroups`] gives every handler a cgroup v2 leaf of its own under this
 //!   process's cgroup, when that cgroup is writable (root, or a delegated subtree such as
 //!   a systemd user session's) and the kernel has `cgroup.kill` (Linux 5.14). The handler
 //!   is moved into its leaf right after it starts, every descendant is born in it whatever
-//!   it does with sessions and groups, and the leaf is killed (`cgroup.kill`) and removed
-//!   when the handler is done. The move follows the start, so a descendant forked in the
-//!   first instants, before the move, stays outside the leaf: the process group and the
-//!   subreaper catch those.
+//!   it does with sessions and groups, and when the handler is done the leaf is killed
+//!   (`cgroup.kill`) and removed, or, after a normal exit outside strict containment, its
+//!   processes are moved out to this process's cgroup and it is removed. The move follows
+//!   the start, so a descendant forked in the first instants, before the move, stays
+//!   outside the leaf: the process group and the subreaper catch those.
 //!
 //! Neither mechanism exists outside Linux: there (macOS) only the process group is
-//! killed, and a process that leaves it on purpose survives its handler. [`containment`]
-//! says what is in effect.
+//! killed, and a process that leaves it on purpose survives its handler even at a timeout.
+//! [`containment`] says what is in effect.
 
 use std::io;
 use std::path::PathBuf;
@@ -59,14 +75,33 @@ struct Running {
     handlers: usize,
     /// Leaves that were killed but could not be removed yet (still populated).
     stale_leaves: Vec<PathBuf>,
+    /// Leaves of handlers that exited on their own whose processes could not all be moved
+    /// out yet: emptied again later, never killed.
+    released_leaves: Vec<PathBuf>,
     /// Handlers that ended unreaped (cancelled, or stuck past the grace): the runtime
     /// reaps them, so the sweep must not (pid and start time, which tells a reused pid
     /// apart).
     runtime_owned: Vec<(u32, u64)>,
+    /// Processes moved out of the leaf of a handler that exited on its own: detached work
+    /// the sweep never kills (pid and start time).
+    kept: Vec<(u32, u64)>,
+    /// When handlers whose trees die ran (killed, or strictly contained): start and end in
+    /// clock ticks since boot, the unit of a process's start time. An orphan that started
+    /// within one is killed by the sweep. The newest [`WINDOWS_KEPT`].
+    windows: Vec<(u64, u64)>,
 }
 
-static RUNNING: Mutex<Running> =
-    Mutex::new(Running { handlers: 0, stale_leaves: Vec::new(), runtime_owned: Vec::new() });
+/// How many windows of killed handlers the sweep remembers.
+const WINDOWS_KEPT: usize = 256;
+
+static RUNNING: Mutex<Running> = Mutex::new(Running {
+    handlers: 0,
+    stale_leaves: Vec::new(),
+    released_leaves: Vec::new(),
+    runtime_owned: Vec::new(),
+    kept: Vec::new(),
+    windows: Vec::new(),
+});
 
 fn running() -> std::sync::MutexGuard<'static, Running> {
     RUNNING.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -139,9 +174,10 @@ pub fn enable_cgroups() -> io::Result<PathBuf> {
     }
 }
 
-/// Kills and reaps every orphan re-parented to this process, and every leaf left, when no
-/// handler runs (with the subreaper enabled; otherwise it does nothing). For a host that
-/// exits while handlers may have left orphans: the CLI calls it last.
+/// When no handler runs: kills and reaps every orphan re-parented to this process that a
+/// killed (or strictly contained) handler left, and every killed leaf left; reaps the
+/// detached orphans that have exited and leaves the others running. For a host that exits
+/// while handlers may have left orphans: the CLI calls it last.
 pub fn kill_orphans() {
     let mut running = running();
     if running.handlers == 0 {
@@ -197,24 +233,33 @@ pub(crate) fn spawn<T>(start: impl FnOnce() -> io::Result<T>) -> io::Result<(T, 
 }
 
 /// One running handler's reach: its process group, its cgroup leaf, its place in the
-/// count of running handlers. Killed when told, or when dropped.
+/// count of running handlers. Killed when told, when dropped, or (strict) when it exits.
 pub(crate) struct Tree {
     pid: Option<u32>,
     pgid: Option<Pid>,
     leaf: Option<PathBuf>,
     counted: bool,
+    /// Every descendant dies with the handler, however it ended.
+    strict: bool,
+    /// The tree was killed: its window goes to the sweep.
+    killed: bool,
+    /// When the handler started, in clock ticks since boot.
+    started: u64,
 }
 
 impl Tree {
-    /// The tree of a handler just started with [`spawn`], in `leaf` if it has one.
-    pub(crate) fn new(pid: Option<u32>, leaf: Option<PathBuf>) -> Tree {
+    /// The tree of a handler just started with [`spawn`], in `leaf` if it has one;
+    /// `strict`: strict containment (module documentation).
+    pub(crate) fn new(pid: Option<u32>, leaf: Option<PathBuf>, strict: bool) -> Tree {
         let pgid = pid.and_then(|pid| i32::try_from(pid).ok()).and_then(Pid::from_raw);
-        Tree { pid, pgid, leaf, counted: true }
+        let started = pid.and_then(stat_of).map_or_else(now_ticks, |(_, start)| start);
+        Tree { pid, pgid, leaf, counted: true, strict, killed: false, started }
     }
 
     /// Sends `SIGKILL` to the group and the leaf. The group id is the handler's pid; it
     /// cannot be reused while any member of the group, or the unreaped handler, exists.
     pub(crate) fn kill(&mut self) {
+        self.killed = true;
         if let Some(pgid) = self.pgid.take() {
             // ESRCH (group already empty) is the common, expected answer.
             let _ = kill_process_group(pgid, Signal::KILL);
@@ -224,11 +269,32 @@ impl Tree {
         }
     }
 
-    /// Kills what is left, removes the leaf and leaves the count; the last handler to
-    /// leave kills the orphans. `reaped`: the handler itself was waited for (else the
-    /// runtime reaps it, and the sweep leaves it alone).
+    /// The handler exited on its own and was reaped: under strict containment its tree
+    /// dies; otherwise what it detached keeps running (its leaf's processes move to this
+    /// process's cgroup) and only the count is left.
+    pub(crate) fn exited(&mut self) {
+        if self.strict {
+            self.kill();
+        } else {
+            self.pgid = None;
+            if let Some(leaf) = self.leaf.take() {
+                let mut running = running();
+                if !release_leaf(&leaf, &mut running.kept) {
+                    running.released_leaves.push(leaf);
+                }
+            }
+        }
+        self.finish(true);
+    }
+
+    /// Kills what is left unless the handler exited (see [`Tree::exited`]), removes the
+    /// leaf and leaves the count; the last handler to leave runs the sweep. `reaped`: the
+    /// handler itself was waited for (else the runtime reaps it, and the sweep leaves it
+    /// alone).
     pub(crate) fn finish(&mut self, reaped: bool) {
-        self.kill();
+        if self.pgid.is_some() || self.leaf.is_some() {
+            self.kill();
+        }
         if !std::mem::replace(&mut self.counted, false) {
             return;
         }
@@ -239,6 +305,13 @@ impl Tree {
             && let Some((_, start)) = stat_of(pid)
         {
             running.runtime_owned.push((pid, start));
+        }
+        if self.killed {
+            if running.windows.len() >= WINDOWS_KEPT {
+                running.windows.remove(0);
+            }
+            // A tick either side: start times are whole ticks.
+            running.windows.push((self.started.saturating_sub(1), now_ticks() + 1));
         }
         running.handlers = running.handlers.saturating_sub(1);
         let deadline = Instant::now() + SETTLE;
@@ -260,32 +333,87 @@ impl Drop for Tree {
     }
 }
 
-/// With no handler running: kills the stale leaves and the orphans, and reaps them.
+/// Moves every process of a normally exited handler's leaf to this process's cgroup
+/// (recording each in `kept`) and removes the leaf; false when it is still populated
+/// (a process forked as the others moved).
+fn release_leaf(leaf: &std::path::Path, kept: &mut Vec<(u32, u64)>) -> bool {
+    let Some(home) = leaf.parent().and_then(|d| d.parent()) else { return false };
+    for _ in 0..4 {
+        let procs = std::fs::read_to_string(leaf.join("cgroup.procs")).unwrap_or_default();
+        for pid in procs.lines().filter_map(|l| l.trim().parse::<u32>().ok()) {
+            if let Some((_, start)) = stat_of(pid) {
+                kept.push((pid, start));
+            }
+            let _ = std::fs::write(home.join("cgroup.procs"), pid.to_string());
+        }
+        match std::fs::remove_dir(leaf) {
+            Ok(()) => return true,
+            Err(err) if err.kind() == io::ErrorKind::NotFound => return true,
+            Err(_) => {}
+        }
+    }
+    false
+}
+
+/// Clock ticks since boot, the unit of `/proc/PID/stat`'s start time.
+fn now_ticks() -> u64 {
+    let uptime = std::fs::read_to_string("/proc/uptime").unwrap_or_default();
+    let secs: f64 = uptime.split_whitespace().next().and_then(|s| s.parse().ok()).unwrap_or(0.0);
+    #[cfg(target_os = "linux")]
+    let hz = rustix::param::clock_ticks_per_second();
+    #[cfg(not(target_os = "linux"))]
+    let hz = 100;
+    // Whole ticks; uptimes fit in f64 with room to spare.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
+    let ticks = (secs * hz as f64) as u64;
+    ticks
+}
+
+/// With no handler running: kills the stale leaves and the orphans of killed handlers,
+/// reaps them, and empties the released leaves without killing anything.
 fn settle(running: &mut Running, deadline: Instant) {
     running.stale_leaves.retain(|leaf| {
         let _ = std::fs::write(leaf.join("cgroup.kill"), b"1");
         !cgroup::remove_leaf(leaf, deadline)
     });
+    let mut released = std::mem::take(&mut running.released_leaves);
+    released.retain(|leaf| !release_leaf(leaf, &mut running.kept));
+    running.released_leaves = released;
     if SUBREAPER.load(Ordering::Acquire) {
-        running.runtime_owned.retain(|&(pid, start)| stat_of(pid).is_some_and(|(_, s)| s == start));
-        sweep_orphans(&running.runtime_owned, deadline);
+        let alive = |&(pid, start): &(u32, u64)| stat_of(pid).is_some_and(|(_, s)| s == start);
+        running.runtime_owned.retain(alive);
+        running.kept.retain(alive);
+        sweep_orphans(running, deadline);
     }
 }
 
-/// Kills every child of this process and reaps it, until none is left or the deadline
-/// passes. Only called with no handler running and the spawn lock held, so every child is
-/// an orphan of a handler that ended.
-fn sweep_orphans(runtime_owned: &[(u32, u64)], deadline: Instant) {
+/// Kills every child of this process that started while a killed handler ran, with its
+/// descendants, and reaps it, until none is left or the deadline passes; reaps the other
+/// children that have exited. Only called with no handler running and the spawn lock
+/// held, so every child is an orphan of a handler that ended.
+fn sweep_orphans(running: &Running, deadline: Instant) {
     let me = std::process::id();
+    let doomed =
+        |start: u64| running.windows.iter().any(|&(from, to)| from <= start && start <= to);
     loop {
         if !has_children() {
             return;
         }
-        let orphans = children_of(me, runtime_owned);
+        let mut orphans = Vec::new();
+        for (raw, pid, start) in children_of(me, &running.runtime_owned) {
+            if doomed(start) && !running.kept.contains(&(raw, start)) {
+                orphans.push(pid);
+            } else {
+                // Detached work: reaped if it has exited, else left running.
+                let _ = rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::NOHANG);
+            }
+        }
         if orphans.is_empty() {
             return;
         }
-        for &pid in &orphans {
+        let mut reach = orphans.clone();
+        descendants_of(&mut reach);
+        for &pid in &reach {
             let _ = kill_process(pid, Signal::KILL);
         }
         for &pid in &orphans {
@@ -294,6 +422,33 @@ fn sweep_orphans(runtime_owned: &[(u32, u64)], deadline: Instant) {
         if Instant::now() >= deadline {
             return;
         }
+    }
+}
+
+/// Adds every descendant of the processes in `pids` (from `/proc`).
+fn descendants_of(pids: &mut Vec<Pid>) {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return };
+    let mut parents: Vec<(Pid, Pid)> = Vec::new();
+    for entry in entries.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+            continue;
+        };
+        let as_pid = |raw: u32| i32::try_from(raw).ok().and_then(Pid::from_raw);
+        if let Some((ppid, _)) = stat_of(pid)
+            && let (Some(pid), Some(ppid)) = (as_pid(pid), as_pid(ppid))
+        {
+            parents.push((pid, ppid));
+        }
+    }
+    let mut i = 0;
+    while i < pids.len() {
+        let parent = pids[i];
+        for &(pid, ppid) in &parents {
+            if ppid == parent && !pids.contains(&pid) {
+                pids.push(pid);
+            }
+        }
+        i += 1;
     }
 }
 
@@ -317,8 +472,9 @@ fn reap(pid: Pid, deadline: Instant) {
     }
 }
 
-/// The processes whose parent is `parent`, from `/proc`, except those in `except`.
-fn children_of(parent: u32, except: &[(u32, u64)]) -> Vec<Pid> {
+/// The processes whose parent is `parent`, with their start times, from `/proc`, except
+/// those in `except`.
+fn children_of(parent: u32, except: &[(u32, u64)]) -> Vec<(u32, Pid, u64)> {
     let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
     let mut children = Vec::new();
     for entry in entries.flatten() {
@@ -328,9 +484,9 @@ fn children_of(parent: u32, except: &[(u32, u64)]) -> Vec<Pid> {
         let Some((ppid, start)) = stat_of(pid) else { continue };
         if ppid == parent
             && !except.contains(&(pid, start))
-            && let Some(pid) = i32::try_from(pid).ok().and_then(Pid::from_raw)
+            && let Some(handle) = i32::try_from(pid).ok().and_then(Pid::from_raw)
         {
-            children.push(pid);
+            children.push((pid, handle, start));
         }
     }
     children

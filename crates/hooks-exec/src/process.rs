@@ -26,15 +26,20 @@
 //! - **Completion.** A handler is done when its direct child has exited **and** both
 //!   output pipes are closed. A background child that still holds stdout or stderr keeps
 //!   the handler running until it closes them or the timeout fires (reference behaviour):
-//!   the outcome is then a timeout even though the direct child exited.
+//!   the outcome is then a timeout even though the direct child exited. With
+//!   [`ProcessSpec::output_grace`] (the claude-code profile's 500 ms,
+//!   docs/claude-code-contract.md#cc-17.12) the outputs are read on for that long after the
+//!   direct child exits, then the engine closes its ends and the handler is done; the child
+//!   that held them is detached work.
 //! - **Process group.** Every handler is the leader of its own process group. When the
-//!   handler is done, times out, fails on I/O, or the future is dropped (cancellation),
-//!   the **whole group** is sent `SIGKILL`, so no grandchild outlives its handler (ours:
-//!   the reference kills the group only on timeout and cancellation). A process that
-//!   leaves the group on purpose (`setsid`, `setpgid`, a double-fork daemon) is reached
-//!   only through what the host enabled in [`crate::contain`]: a cgroup v2 leaf per
-//!   handler, and the child subreaper that kills orphans (the `hooks` CLI enables both
-//!   where the system offers them).
+//!   handler times out, fails on I/O, or the future is dropped (cancellation), the **whole
+//!   group** is sent `SIGKILL`. When it exits on its own, what it detached keeps running
+//!   (docs/spec.md#spec-15.15, as the reference and Claude Code do), unless
+//!   [`ProcessSpec::strict_containment`] says every descendant dies with it. A process
+//!   that leaves the group on purpose (`setsid`, `setpgid`, a double-fork daemon) is
+//!   reached only through what the host enabled in [`crate::contain`]: a cgroup v2 leaf per
+//!   handler, and the child subreaper that kills the orphans of killed handlers (the
+//!   `hooks` CLI enables both where the system offers them).
 //! - **Descriptors.** The handler gets exactly stdin, stdout and stderr: right before each
 //!   spawn every descriptor above 2 of this process is marked close-on-exec, so one a
 //!   host leaked (opened without `O_CLOEXEC`) does not reach it. This is process-wide: a
@@ -102,6 +107,12 @@ pub struct ProcessSpec {
     pub env: Arc<[(OsString, OsString)]>,
     /// Wall-clock limit from spawn until the handler is done.
     pub timeout: Duration,
+    /// Every descendant dies with the handler, even after a normal exit (strict
+    /// containment, docs/spec.md#spec-15.15); otherwise what it detached keeps running.
+    pub strict_containment: bool,
+    /// How long the outputs are read after the direct child exits while a descendant still
+    /// holds them; `None`: until they close or the timeout fires.
+    pub output_grace: Option<Duration>,
 }
 
 /// Runs one handler to completion and reports what was observed.
@@ -160,7 +171,7 @@ async fn run(
         Err(err) => return ended(Termination::LaunchFailed(launch_error_text(&err, spec))),
     };
     // Declared after `child`, so it is dropped (and kills the tree) before the child is.
-    let mut tree = Tree::new(child.id(), leaf);
+    let mut tree = Tree::new(child.id(), leaf, spec.strict_containment);
     let mut pipes = Pipes {
         stdin: child.stdin.take(),
         written: 0,
@@ -169,6 +180,8 @@ async fn run(
     };
     let mut wait = pin!(child.wait());
     let mut deadline = pin!(tokio::time::sleep(spec.timeout));
+    let mut grace = pin!(tokio::time::sleep(Duration::ZERO));
+    let mut grace_set = false;
     let mut status: Option<ExitStatus> = None;
 
     let phase = poll_fn(|cx| {
@@ -207,10 +220,19 @@ async fn run(
                 None => {}
             }
         }
-        if let Some(exit) = status
-            && pipes.outputs_closed()
-        {
-            return Poll::Ready(Phase::Exited(exit));
+        if let Some(exit) = status {
+            if pipes.outputs_closed() {
+                return Poll::Ready(Phase::Exited(exit));
+            }
+            if let Some(wait) = spec.output_grace {
+                if !grace_set {
+                    grace_set = true;
+                    grace.as_mut().reset(tokio::time::Instant::now() + wait);
+                }
+                if grace.as_mut().poll(cx).is_ready() {
+                    return Poll::Ready(Phase::Exited(exit));
+                }
+            }
         }
         if deadline.as_mut().poll(cx).is_ready() {
             return Poll::Ready(Phase::TimedOut);
@@ -221,8 +243,8 @@ async fn run(
 
     let termination = match phase {
         Phase::Exited(exit) => {
-            // Leftovers that closed their stdio (`cmd >/dev/null &`) die with the handler.
-            tree.finish(true);
+            // What it detached (`cmd >/dev/null &`, a daemon) runs on, unless strict.
+            tree.exited();
             termination_of(exit)
         }
         Phase::TimedOut | Phase::Failed(_) => {
@@ -488,6 +510,8 @@ mod tests {
             cwd: PathBuf::from("/"),
             env: Arc::new([]),
             timeout: Duration::from_secs(5),
+            strict_containment: false,
+            output_grace: None,
         }
     }
 

@@ -128,6 +128,10 @@ pub struct SessionOptions {
     /// Append a receipt per handler of each fire to the session's journal (README
     /// "Receipts"); on by default. Managed `requireReceipts: true` keeps them on.
     pub receipts: bool,
+    /// Strict containment (docs/spec.md#spec-15.15): every descendant of a handler dies
+    /// with it, also after a normal exit; off by default, so what a handler detached keeps
+    /// running. Managed `strictHookContainment: true` turns it on whatever this says.
+    pub strict_containment: bool,
 }
 
 impl SessionOptions {
@@ -153,6 +157,7 @@ impl SessionOptions {
             cli_settings: None,
             host_handlers: None,
             receipts: true,
+            strict_containment: false,
         }
     }
 
@@ -290,6 +295,8 @@ struct Loaded {
     trusted_files: BTreeMap<PathBuf, String>,
     /// The managed settings require receipts (README "Receipts").
     receipts_required: bool,
+    /// The managed settings ask for strict containment (docs/spec.md#spec-15.15).
+    strict_required: bool,
 }
 
 /// A hook session: the snapshot taken at start and the state kept between events.
@@ -669,6 +676,16 @@ impl Session {
             }
     }
 
+    /// True when every descendant of a handler dies with it: the host's choice, or managed
+    /// policy's (docs/spec.md#spec-15.15).
+    pub fn strict_containment(&self) -> bool {
+        self.options.strict_containment
+            || match self.loaded.read() {
+                Ok(l) => l.strict_required,
+                Err(poisoned) => poisoned.into_inner().strict_required,
+            }
+    }
+
     /// Appends one fire's receipts to the session's journal; a failure is a
     /// `receipt_failed` warning in `diagnostics`, a torn journal end `receipt_torn`.
     fn append_receipts(
@@ -897,6 +914,10 @@ impl Session {
         snapshot: &Snapshot,
     ) -> Pin<Box<JobFuture>> {
         let show_status = !background;
+        let strict_containment = self.strict_containment();
+        // A background handler has no caller waiting for its end.
+        let output_grace =
+            if background { None } else { self.options.profile.rules().output_grace };
         let (index, id, text) = (job.index, job.handler_id.clone(), job.status.clone());
         let status = Arc::clone(&self.status);
         let debug = self.debug.clone();
@@ -926,7 +947,8 @@ impl Session {
             let log = debug.clone();
             let log_id = id.clone();
             let process: DetachedRun = Box::pin(async move {
-                let spec = ProcessSpec { program, cwd, env, timeout };
+                let spec =
+                    ProcessSpec { program, cwd, env, timeout, strict_containment, output_grace };
                 let raw = match tx {
                     Some(tx) => process::run_process_detachable(&spec, &stdin, tx).await,
                     None => process::run_process(&spec, &stdin).await,
@@ -1276,8 +1298,15 @@ fn load(
     let sources = Sources::load(paths, request);
     let trusted_files = sources.trusted_settings_files();
     let receipts_required = sources.receipts_required;
+    let strict_required = sources.strict_containment;
     let (snapshot, diagnostics) = sources.into_snapshot(callbacks);
-    Loaded { snapshot: Arc::new(snapshot), diagnostics, trusted_files, receipts_required }
+    Loaded {
+        snapshot: Arc::new(snapshot),
+        diagnostics,
+        trusted_files,
+        receipts_required,
+        strict_required,
+    }
 }
 
 /// The session's background handlers: the running ones and what the finished ones

@@ -70,6 +70,8 @@ pub struct Sources {
     pub http_policy: HttpPolicy,
     /// The managed settings require receipts (README "Receipts").
     pub receipts_required: bool,
+    /// The managed settings ask for strict containment (docs/spec.md#spec-15.15).
+    pub strict_containment: bool,
     /// What plugin handlers get as `CLAUDE_PROJECT_DIR`: the project root, or under
     /// claude-code the start folder, like every other handler
     /// (docs/claude-code-contract.md#cc-10.1).
@@ -240,6 +242,7 @@ impl Sources {
             trust_store,
             summary: policy.summary,
             receipts_required: policy.require_receipts,
+            strict_containment: policy.strict_containment,
             http_policy: {
                 let mut http = request.http_policy;
                 http.extend(

@@ -1,6 +1,6 @@
 //! With a cgroup v2 leaf per handler ([`hooks_exec::contain::enable_cgroups`]) and no
-//! subreaper, every escape from a handler's process group dies with the handler, and the
-//! leaves are removed.
+//! subreaper, every escape from a handler's process group dies when the handler times out,
+//! is dropped or is strictly contained, survives its normal exit, and the leaves are removed.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -27,7 +27,8 @@ async fn escapes_die_with_their_handler_in_a_cgroup_leaf() {
     };
     assert!(!contain::containment().subreaper);
     assert_eq!(contain::containment().cgroup.as_ref(), Some(&dir));
-    cases::escapes_die_when_the_handler_exits().await;
+    cases::escapes_survive_a_normal_exit().await;
+    cases::escapes_die_when_a_strict_handler_exits().await;
     cases::escapes_die_at_the_timeout().await;
     cases::escapes_die_when_the_run_is_dropped().await;
     let leaves: Vec<_> = std::fs::read_dir(&dir)

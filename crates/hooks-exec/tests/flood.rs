@@ -34,6 +34,8 @@ async fn a_gibibyte_on_each_stream_keeps_memory_flat() {
         cwd: "/".into(),
         env: vec![("PATH".into(), "/usr/bin:/bin".into())].into(),
         timeout: Duration::from_secs(300),
+        strict_containment: false,
+        output_grace: None,
     };
     let before = peak_rss_kib();
     let out = run_process(&spec, b"{}").await;

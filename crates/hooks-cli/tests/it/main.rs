@@ -13,6 +13,7 @@ mod core_host;
 mod confinement;
 #[cfg(feature = "crash-points")]
 mod crash;
+mod detached;
 mod diagnostics;
 mod doctor;
 mod fuzz;

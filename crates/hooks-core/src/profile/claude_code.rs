@@ -33,4 +33,5 @@ pub(super) const RULES: Rules = Rules {
     async_answers: true,
     spills_long_texts: true,
     strips_otel: true,
+    output_grace: Some(std::time::Duration::from_millis(500)),
 };

@@ -33,4 +33,5 @@ pub(super) const RULES: Rules = Rules {
     async_answers: false,
     spills_long_texts: false,
     strips_otel: false,
+    output_grace: None,
 };

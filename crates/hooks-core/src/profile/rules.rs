@@ -69,6 +69,10 @@ pub struct Rules {
     pub spills_long_texts: bool,
     /// True when `OTEL_*` variables are stripped from handler environments.
     pub strips_otel: bool,
+    /// How long a synchronous command's outputs are read after its own process exits while
+    /// a descendant still holds them (docs/claude-code-contract.md#cc-17.12, "background
+    /// child"); `None`: until they close or the timeout fires (docs/spec.md#spec-6).
+    pub output_grace: Option<std::time::Duration>,
 }
 
 /// Which files make a profile's layers.

@@ -1,13 +1,17 @@
-//! The escapes from a handler's process group, each of which must die with the handler:
-//! a `setsid` child, a `setpgid` child, a double-fork daemon and a `setsid` grandchild
-//! holding stdout open. Each escaped process records its pid and start time.
+//! The escapes from a handler's process group: a `setsid` child, a `setpgid` child, a
+//! double-fork daemon and a `setsid` grandchild holding stdout open. Each must die when its
+//! handler times out or is cancelled, and under strict containment; after a normal exit the
+//! ones it detached keep running (docs/spec.md#spec-15.15). Each escaped process records its
+//! pid and start time.
 
 use std::time::Duration;
 
 use hooks_core::output::Termination;
 use hooks_exec::run_process;
 
-use crate::support::{Recorded, TempDir, fake, read_recorded, survivors_after};
+use rustix::process::{Pid, Signal, WaitOptions, kill_process, waitpid};
+
+use crate::support::{Recorded, TempDir, fake, read_recorded, survives, survivors_after};
 
 /// How long an escaped process would live if nothing killed it.
 const FOREVER_MS: &str = "600000";
@@ -35,11 +39,40 @@ async fn assert_all_dead(recorded: &[Recorded]) {
     assert!(left.is_empty(), "still alive (or unreaped): {left:?} of {recorded:?}");
 }
 
-/// The handler exits at once and its escapes closed their stdio: all die with it.
-pub(crate) async fn escapes_die_when_the_handler_exits() {
+/// The three escapes that sleep (the handler and the daemon's first fork exit).
+const SLEEPERS: usize = 3;
+
+/// The handler exits at once and its escapes closed their stdio: they keep running (the
+/// sweep that follows the last handler's end reaps what exited and kills nothing).
+pub(crate) async fn escapes_survive_a_normal_exit() {
     let dir = TempDir::new();
     let pids = dir.file("pids");
     let spec = fake(&args(&escapes(&pids, ESCAPES_RECORDED)));
+    let out = run_process(&spec, b"").await;
+    assert_eq!(out.termination, Termination::Exited(0));
+    let recorded = read_recorded(&pids);
+    assert_eq!(recorded.len(), ESCAPES_RECORDED, "{recorded:?}");
+    // Let the daemon's first fork exit, then sweep as a host does before it exits.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    hooks_exec::contain::kill_orphans();
+    let alive: Vec<Recorded> = recorded.iter().copied().filter(|p| survives(*p)).collect();
+    for p in &alive {
+        if let Some(pid) = i32::try_from(p.pid).ok().and_then(Pid::from_raw) {
+            let _ = kill_process(pid, Signal::KILL);
+            // Under the subreaper they are this process's children (else ECHILD at once).
+            let _ = waitpid(Some(pid), WaitOptions::empty());
+        }
+    }
+    assert_eq!(alive.len(), SLEEPERS, "detached work killed: {alive:?} of {recorded:?}");
+    assert_all_dead(&recorded).await;
+}
+
+/// Under strict containment the escapes of a handler that exits at once die with it.
+pub(crate) async fn escapes_die_when_a_strict_handler_exits() {
+    let dir = TempDir::new();
+    let pids = dir.file("pids");
+    let mut spec = fake(&args(&escapes(&pids, ESCAPES_RECORDED)));
+    spec.strict_containment = true;
     let out = run_process(&spec, b"").await;
     assert_eq!(out.termination, Termination::Exited(0));
     let recorded = read_recorded(&pids);

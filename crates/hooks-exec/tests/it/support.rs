@@ -34,6 +34,8 @@ pub(crate) fn spec(program: Program) -> ProcessSpec {
         cwd: PathBuf::from("/"),
         env: base_env().into(),
         timeout: Duration::from_secs(10),
+        strict_containment: false,
+        output_grace: None,
     }
 }
 
