@@ -270,12 +270,13 @@ pub struct HandlerRun {
     pub stdout_truncated: bool,
     /// True when stderr passed the capture cap.
     pub stderr_truncated: bool,
-    /// The explanation a process that did not exit 0 printed (docs/spec.md#spec-7.8):
+    /// The explanation a process that failed without blocking printed (docs/spec.md#spec-7.8):
     /// the first non-blank line of its stderr, trimmed, credentials in URLs redacted
     /// ([`hooks_core::redact::redact_text`]), control characters escaped
     /// ([`hooks_core::text::escape_control`]) and at most [`STDERR_LINE_CAP`]
-    /// characters (a cut line ends with `…`). `None` after an exit 0, for a blank stderr
-    /// and for what is not a process.
+    /// characters (a cut line ends with `…`). `None` after an exit 0 or 2 (an exit 2's
+    /// stderr is its block reason, or shown nowhere: docs/claude-code-contract.md#cc-F56),
+    /// for a blank stderr and for what is not a process.
     pub stderr_line: Option<String>,
 }
 
@@ -306,7 +307,9 @@ impl HandlerRun {
             elapsed_ms,
             stdout_truncated: raw.stdout_truncated,
             stderr_truncated: raw.stderr_truncated,
-            stderr_line: (exit_code != Some(0)).then(|| stderr_line(&raw.stderr)).flatten(),
+            stderr_line: (!matches!(exit_code, Some(0 | 2)))
+                .then(|| stderr_line(&raw.stderr))
+                .flatten(),
         }
     }
 
@@ -392,7 +395,7 @@ mod tests {
     }
 
     #[test]
-    fn only_a_process_that_did_not_exit_0_carries_its_stderr_line() {
+    fn only_a_process_that_failed_without_blocking_carries_its_stderr_line() {
         let raw = |termination| RawOutput {
             termination,
             stdout: Vec::new(),
@@ -402,6 +405,9 @@ mod tests {
         };
         let ok = HandlerRun::of_process("E:0:0".into(), &raw(Termination::Exited(0)), 1);
         assert_eq!(ok.stderr_line, None);
+        // cc-F56: an exit 2's stderr is shown nowhere but where the event puts it.
+        let blocked = HandlerRun::of_process("E:0:0".into(), &raw(Termination::Exited(2)), 1);
+        assert_eq!(blocked.stderr_line, None);
         let failed = HandlerRun::of_process("E:0:0".into(), &raw(Termination::Exited(127)), 1);
         assert_eq!((failed.exit_code, failed.stderr_line.as_deref()), (Some(127), Some("why")));
         let killed = HandlerRun::of_process("E:0:0".into(), &raw(Termination::Signaled(9)), 1);

@@ -665,7 +665,9 @@ fn a_failed_handler_says_why_on_stderr_and_in_its_report() {
     assert_eq!(runs[2]["stderr_line"], "slow");
     assert!(runs[3]["start_error"].is_string(), "{}", runs[3]);
     assert_eq!(runs[4]["stderr_line"], serde_json::Value::Null);
-    assert_eq!(runs[5]["stderr_line"], "nope");
+    // An exit 2's stderr is its block reason, not a failure's explanation.
+    assert_eq!(runs[5]["stderr_line"], serde_json::Value::Null);
+    assert_eq!(v["decision"]["permission"]["reason"], "nope");
     let lines: Vec<&str> = out.stderr.lines().filter(|l| l.starts_with("hook ")).collect();
     assert_eq!(lines.len(), 4, "{}", out.stderr);
     assert_eq!(lines[0], "hook PreToolUse:0:0 exited 127: foreman was not found on PATH");

@@ -166,9 +166,10 @@ class HandlerRun(_Value):
     signal: Optional[int] = None
     #: Why it could not start (the program was not found, the command is empty).
     start_error: Optional[str] = None
-    #: What a process that did not exit 0 printed: the first non-blank line of its stderr,
+    #: What a process that failed without blocking printed (not after an exit 0 or 2): the
+    #: first non-blank line of its stderr,
     #: credentials in URLs redacted, control characters escaped, at most 200 characters
-    #: (``…`` marks a cut); ``None`` after an exit 0 or a blank stderr.
+    #: (``…`` marks a cut); ``None`` otherwise.
     stderr_line: Optional[str] = None
 
 
