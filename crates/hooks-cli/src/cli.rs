@@ -21,7 +21,9 @@ Exit codes:
 pub(crate) const ENVIRONMENT: &str = "\
 Environment:
   DEEPAGENTS_HOME   the home folder when --home is not given [default: ~/.deepagents]
-  HOME              locates ~/.deepagents
+  CLAUDE_CONFIG_DIR claude-code: the home folder when --home is not given
+                    [default: ~/.claude]
+  HOME              locates ~/.deepagents and ~/.claude
   NO_COLOR          set and non-empty: no colours with --color auto
   CLICOLOR_FORCE    set and not 0: colours with --color auto even without a terminal
   TERM              dumb: no colours with --color auto (CLICOLOR_FORCE still wins)
@@ -46,7 +48,8 @@ Environment:
   Handlers get this environment minus credentials, plus CLAUDE_PROJECT_DIR and, for
   plugin hooks, CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA. claude-code also strips
   OTEL_* and sets CLAUDE_CODE_SESSION_ID, CLAUDE_EFFORT (when the payload has an
-  effort) and, for SessionStart, CLAUDE_ENV_FILE (docs/claude-code.md).";
+  effort) and, for SessionStart, Setup, CwdChanged and FileChanged, CLAUDE_ENV_FILE
+  (docs/claude-code.md).";
 
 /// Help text blocks joined by blank lines (an `after_help`).
 fn blocks(parts: &[&str]) -> String {
@@ -77,6 +80,16 @@ Examples:
   # A model switch, its groups matched against the name the host resolved
   hooks run PreModelSwitch --match-target claude-opus-4-6 \\
       --payload '{\"from_model\":\"sonnet\",\"to_model\":\"opus\",\"source\":\"command\"}'";
+
+const RUN_FAILURES: &str = "\
+Failed handlers:
+  Each handler that fails without blocking gets one line on stderr, its text escaped
+  (LINE is the first non-blank line of its stderr, also its report's stderr_line;
+  \": LINE\" is left out when stderr was blank):
+    hook ID exited N: LINE             any exit status but 0 and 2
+    hook ID was killed by signal N: LINE
+    hook ID timed out after S s: LINE
+    hook ID could not start: WHY       the program was not found, the command is empty";
 
 const SERVE_EXAMPLES: &str = "\
 Examples:
@@ -198,7 +211,7 @@ pub struct Cli {
 #[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
     /// Home folder (user hooks.json, trust store, plugin data) [default: $DEEPAGENTS_HOME,
-    /// else ~/.deepagents]
+    /// else ~/.deepagents; claude-code: $CLAUDE_CONFIG_DIR, else ~/.claude]
     #[arg(long, global = true, value_name = "DIR")]
     pub home: Option<PathBuf>,
     /// Project root [default: the nearest ancestor of the current directory holding .git,
@@ -268,7 +281,7 @@ pub enum ColorChoice {
 #[non_exhaustive]
 pub enum Command {
     /// Fire one event through the configured hooks and print the decision as JSON
-    #[command(after_help = blocks(&[RUN_EXAMPLES, EXIT_CODES]))]
+    #[command(after_help = blocks(&[RUN_EXAMPLES, RUN_FAILURES, EXIT_CODES]))]
     Run(RunArgs),
     /// Serve one session over stdin/stdout, one JSON object per line (see docs/serve.md)
     #[command(after_help = SERVE_EXAMPLES)]

@@ -55,6 +55,7 @@ fn man_page_of(cmd: clap::Command, parents: &[String]) -> std::io::Result<(Strin
         let Some(heading) = lines.next() else { continue };
         let heading = match heading.trim_end_matches(':') {
             "Exit codes" => "\"EXIT STATUS\"".to_owned(),
+            other if other.contains(' ') => format!("\"{}\"", other.to_uppercase()),
             other => other.to_uppercase(),
         };
         extra.push_str(&format!(".SH {heading}\n.nf\n"));

@@ -160,14 +160,7 @@ impl Setup {
         let grant =
             if self.trust_project_hooks { ProjectGrant::BytesAtStart } else { ProjectGrant::None };
         let summary = Sources::settings_summary(&self.paths, &self.load_request(grant));
-        ClaudePluginSettings {
-            // A managed `false` already decides the merged map (it ranks first).
-            enabled_plugins: summary.enabled_plugins,
-            force_enabled: summary.force_enabled,
-            managed_disabled: Default::default(),
-            plugin_config_layers: summary.plugin_config_layers,
-            disable_command_plugin_sources: summary.disable_command_plugin_sources,
-        }
+        ClaudePluginSettings::from_summary(summary)
     }
 
     /// The managed marketplace policy (`strictKnownMarketplaces`,

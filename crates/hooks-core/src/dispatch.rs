@@ -449,11 +449,12 @@ impl Dispatch {
     }
 
     /// Parses a job's raw result into the handler result the reduction takes; `None` for
-    /// legacy handlers (their result is ignored) and for indexes without a job.
+    /// indexes without a job and for legacy handlers (their result is ignored), except one
+    /// whose program could not start ([`legacy_result`]).
     fn parse(&self, index: usize, output: &JobOutput) -> Option<HandlerResult> {
         let job = self.jobs.get(index)?;
         if job.legacy {
-            return None;
+            return legacy_result(output);
         }
         let mut result = self.parse_job(job, output);
         // docs/claude-code-contract.md#cc-17.7: with `onFailure: "block"` a failure counts as
@@ -643,6 +644,19 @@ impl Dispatch {
             decision,
             effect,
         }
+    }
+}
+
+/// The result of a legacy handler (docs/spec.md#spec-3): none, its output and exit status
+/// are ignored; but a program that cannot start is `nonzero_exit` `Hook exited with status
+/// 1`, as the reference's legacy adapter (which runs the program and exits 1 when it cannot)
+/// reports it.
+fn legacy_result(output: &JobOutput) -> Option<HandlerResult> {
+    match output {
+        JobOutput::Process(raw) if matches!(raw.termination, Termination::LaunchFailed(_)) => {
+            Some(HandlerResult::failure(codes::NONZERO_EXIT, "Hook exited with status 1"))
+        }
+        _ => None,
     }
 }
 

@@ -44,10 +44,11 @@ pub use host::{HostCall, HostFuture, HostHandlers};
 pub use process::{
     PREFILL_MAX, ProcessSpec, Program, REAP_GRACE, run_process, run_process_detachable,
 };
+pub use report::HandlerRun;
 pub use review::{TrustReview, TrustSubject, settings_changes};
 pub use session::{
-    AsyncResultListener, Fired, HandlerRun, ReceiptAt, RewakeListener, Session, SessionError,
-    SessionOptions, StatusListener,
+    AsyncResultListener, Fired, ReceiptAt, RewakeListener, Session, SessionError, SessionOptions,
+    StatusListener,
 };
 pub use settings::managed_files;
 pub use source::{CliSettings, LoadRequest, Source};

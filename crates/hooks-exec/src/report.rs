@@ -1,7 +1,10 @@
 //! The host-facing report types: what `hooks list`, `hooks serve`'s `list` and the
 //! bindings show of each handler (the list entry, with its fate in a plan when there is
-//! one). One definition, so the command line, serve and the Python binding never differ.
+//! one), and what `hooks run`, serve's `fire` and the bindings show of each handler's run
+//! ([`HandlerRun`]). One definition, so the command line, serve and the Python binding
+//! never differ.
 
+use hooks_core::output::{RawOutput, Termination};
 use hooks_core::plan::Fate;
 use hooks_core::plan::standing;
 use hooks_core::snapshot::{Handler, Program};
@@ -245,4 +248,178 @@ pub fn event_names(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     map.insert("type".to_owned(), serde_json::json!("string"));
     map.insert("enum".to_owned(), serde_json::json!(names));
     schemars::Schema::from(map)
+}
+
+/// One handler's run, as reported to hosts.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(
+    feature = "schemars",
+    derive(schemars::JsonSchema),
+    schemars(rename = "handler_run", deny_unknown_fields)
+)]
+pub struct HandlerRun {
+    /// The handler id.
+    pub id: String,
+    /// Exit status; `None` when it timed out, was killed by a signal, could not start, or
+    /// is a callback.
+    pub exit_code: Option<i32>,
+    /// The signal that ended it, when one did (not a timeout's kill).
+    pub signal: Option<i32>,
+    /// True when it ran past its timeout.
+    pub timed_out: bool,
+    /// Why it could not start (the program was not found, the command is empty, its
+    /// pipes failed), escaped and redacted like `stderr_line`; `None` when it started.
+    pub start_error: Option<String>,
+    /// Wall time from start to done, in milliseconds.
+    pub elapsed_ms: u64,
+    /// True when stdout passed the capture cap.
+    pub stdout_truncated: bool,
+    /// True when stderr passed the capture cap.
+    pub stderr_truncated: bool,
+    /// The explanation a process that failed without blocking printed (docs/spec.md#spec-7.8):
+    /// the first non-blank line of its stderr, trimmed, credentials in URLs redacted
+    /// ([`hooks_core::redact::redact_text`]), control characters escaped
+    /// ([`hooks_core::text::escape_control`]) and at most [`STDERR_LINE_CAP`]
+    /// characters (a cut line ends with `…`). `None` after an exit 0 or 2 (an exit 2's
+    /// stderr is its block reason, or shown nowhere: docs/claude-code-contract.md#cc-F56),
+    /// for a blank stderr and for what is not a process.
+    pub stderr_line: Option<String>,
+}
+
+/// The most characters of [`HandlerRun::stderr_line`], the `…` of a cut line included.
+pub const STDERR_LINE_CAP: usize = 200;
+
+impl HandlerRun {
+    /// The run of a process, from what the runner observed.
+    pub(crate) fn of_process(id: String, raw: &RawOutput, elapsed_ms: u64) -> Self {
+        let start_error = match &raw.termination {
+            Termination::LaunchFailed(why) | Termination::IoFailed(why) => Some(shown(why)),
+            Termination::InvalidCommand => Some("the command is empty".to_owned()),
+            _ => None,
+        };
+        let exit_code = match raw.termination {
+            Termination::Exited(c) => Some(c),
+            _ => None,
+        };
+        HandlerRun {
+            id,
+            exit_code,
+            signal: match raw.termination {
+                Termination::Signaled(s) => Some(s),
+                _ => None,
+            },
+            timed_out: matches!(raw.termination, Termination::TimedOut { .. }),
+            start_error,
+            elapsed_ms,
+            stdout_truncated: raw.stdout_truncated,
+            stderr_truncated: raw.stderr_truncated,
+            stderr_line: (!matches!(exit_code, Some(0 | 2)))
+                .then(|| stderr_line(&raw.stderr))
+                .flatten(),
+        }
+    }
+
+    /// The run of a job that is not a process (a callback, an http or host call): no exit
+    /// status, no streams.
+    pub(crate) fn not_a_process(id: String, timed_out: bool, elapsed_ms: u64) -> Self {
+        HandlerRun {
+            id,
+            exit_code: None,
+            signal: None,
+            timed_out,
+            start_error: None,
+            elapsed_ms,
+            stdout_truncated: false,
+            stderr_truncated: false,
+            stderr_line: None,
+        }
+    }
+
+    /// The run of a command that detached (docs/claude-code-contract.md#cc-9.3): the rest of
+    /// it is a background task.
+    pub(crate) fn detached(id: String, elapsed_ms: u64) -> Self {
+        Self::not_a_process(id, false, elapsed_ms)
+    }
+}
+
+/// The first non-blank line of `stderr`, as [`HandlerRun::stderr_line`] shows it.
+pub fn stderr_line(stderr: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(stderr);
+    let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
+    Some(shown(line))
+}
+
+/// `text` redacted, escaped and cut to [`STDERR_LINE_CAP`] characters (`…` marks a cut).
+fn shown(text: &str) -> String {
+    let escaped = hooks_core::text::escape_control(&hooks_core::redact::redact_text(text));
+    if escaped.chars().count() <= STDERR_LINE_CAP {
+        return escaped;
+    }
+    // Cut between escapes, never inside one: escape each character again.
+    let redacted = hooks_core::redact::redact_text(text);
+    let (mut out, mut len) = (String::new(), 0);
+    for c in redacted.chars() {
+        let mut piece = String::new();
+        hooks_core::text::push_escaped(&mut piece, c);
+        let n = piece.chars().count();
+        if len + n > STDERR_LINE_CAP - 1 {
+            break;
+        }
+        out.push_str(&piece);
+        len += n;
+    }
+    out.push('…');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stderr_line_is_the_first_non_blank_one_escaped_and_redacted() {
+        let got = stderr_line(b"\n  \n  foreman was not found on PATH  \nsecond\n");
+        assert_eq!(got.as_deref(), Some("foreman was not found on PATH"));
+        assert_eq!(stderr_line(b" \n\t\n"), None);
+        let got = stderr_line(b"\x1b[31mred\x1b[0m https://user:pw@example.com/x").unwrap();
+        assert_eq!(got, "\\x1b[31mred\\x1b[0m https://***@example.com/x");
+    }
+
+    #[test]
+    fn a_long_stderr_line_is_cut_at_200_characters_and_marked() {
+        let long = "é".repeat(500);
+        let got = stderr_line(long.as_bytes()).unwrap();
+        assert_eq!(got.chars().count(), STDERR_LINE_CAP);
+        assert!(got.ends_with('…'), "{got}");
+        // An escape is never cut in the middle.
+        let controls = "\u{7}".repeat(100);
+        let got = stderr_line(format!("x{controls}").as_bytes()).unwrap();
+        assert!(got.ends_with("\\x07…"), "{got}");
+        assert!(got.chars().count() <= STDERR_LINE_CAP);
+        let exact = "a".repeat(STDERR_LINE_CAP);
+        assert_eq!(stderr_line(exact.as_bytes()).unwrap(), exact);
+    }
+
+    #[test]
+    fn only_a_process_that_failed_without_blocking_carries_its_stderr_line() {
+        let raw = |termination| RawOutput {
+            termination,
+            stdout: Vec::new(),
+            stderr: b"why\n".to_vec(),
+            stdout_truncated: false,
+            stderr_truncated: false,
+        };
+        let ok = HandlerRun::of_process("E:0:0".into(), &raw(Termination::Exited(0)), 1);
+        assert_eq!(ok.stderr_line, None);
+        // cc-F56: an exit 2's stderr is shown nowhere but where the event puts it.
+        let blocked = HandlerRun::of_process("E:0:0".into(), &raw(Termination::Exited(2)), 1);
+        assert_eq!(blocked.stderr_line, None);
+        let failed = HandlerRun::of_process("E:0:0".into(), &raw(Termination::Exited(127)), 1);
+        assert_eq!((failed.exit_code, failed.stderr_line.as_deref()), (Some(127), Some("why")));
+        let killed = HandlerRun::of_process("E:0:0".into(), &raw(Termination::Signaled(9)), 1);
+        assert_eq!((killed.signal, killed.exit_code), (Some(9), None));
+        let lost = Termination::LaunchFailed("No such file or directory (os error 2)".into());
+        let lost = HandlerRun::of_process("E:0:0".into(), &raw(lost), 1);
+        assert_eq!(lost.start_error.as_deref(), Some("No such file or directory (os error 2)"));
+    }
 }

@@ -58,6 +58,7 @@ use crate::env::{EnvPolicy, scrub, strip_profile};
 use crate::host::{HostHandlers, run_host_call};
 use crate::process::{self, ProcessSpec};
 use crate::receipts::Journal;
+use crate::report::HandlerRun;
 use crate::settings::CliSettings;
 use crate::sources::{LoadRequest, Sources};
 use crate::trust::ProjectGrant;
@@ -199,44 +200,6 @@ pub type RewakeListener = Arc<dyn Fn(&Rewake) + Send + Sync>;
 /// Called with each background handler's result as soon as it finishes (also when it is
 /// cancelled at session end), from the runtime thread that ran it.
 pub type AsyncResultListener = Arc<dyn Fn(&AsyncResult) + Send + Sync>;
-
-/// One handler's run, as reported to hosts.
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(
-    feature = "schemars",
-    derive(schemars::JsonSchema),
-    schemars(rename = "handler_run", deny_unknown_fields)
-)]
-pub struct HandlerRun {
-    /// The handler id.
-    pub id: String,
-    /// Exit status; `None` when it timed out, was killed by a signal, could not start, or
-    /// is a callback.
-    pub exit_code: Option<i32>,
-    /// True when it ran past its timeout.
-    pub timed_out: bool,
-    /// Wall time from start to done, in milliseconds.
-    pub elapsed_ms: u64,
-    /// True when stdout passed the capture cap.
-    pub stdout_truncated: bool,
-    /// True when stderr passed the capture cap.
-    pub stderr_truncated: bool,
-}
-
-impl HandlerRun {
-    /// The run of a job that is not a process (a callback, an http or host call): no exit
-    /// status, no streams.
-    fn not_a_process(id: String, output: &JobOutput, elapsed: Duration) -> Self {
-        HandlerRun {
-            id,
-            exit_code: None,
-            timed_out: matches!(output, JobOutput::TimedOut),
-            elapsed_ms: millis(elapsed),
-            stdout_truncated: false,
-            stderr_truncated: false,
-        }
-    }
-}
 
 /// The result of firing one event.
 #[derive(Debug, Clone, Serialize)]
@@ -961,28 +924,11 @@ impl Session {
             let raw = match until_detached(process, rx).await {
                 Ok(raw) => raw,
                 Err(rest) => {
-                    let run = HandlerRun {
-                        id,
-                        exit_code: None,
-                        timed_out: false,
-                        elapsed_ms: millis(started.elapsed()),
-                        stdout_truncated: false,
-                        stderr_truncated: false,
-                    };
+                    let run = HandlerRun::detached(id, millis(started.elapsed()));
                     return (index, Ran::Detached(rest), run);
                 }
             };
-            let run = HandlerRun {
-                id,
-                exit_code: match raw.termination {
-                    Termination::Exited(c) => Some(c),
-                    _ => None,
-                },
-                timed_out: matches!(raw.termination, Termination::TimedOut { .. }),
-                elapsed_ms: millis(started.elapsed()),
-                stdout_truncated: raw.stdout_truncated,
-                stderr_truncated: raw.stderr_truncated,
-            };
+            let run = HandlerRun::of_process(id, &raw, millis(started.elapsed()));
             (index, Ran::Output(JobOutput::Process(raw)), run)
         })
     }
@@ -1008,7 +954,11 @@ impl Session {
             if let Some(log) = &debug {
                 log.callback(&id, elapsed);
             }
-            let run = HandlerRun::not_a_process(id, &output, elapsed);
+            let run = HandlerRun::not_a_process(
+                id,
+                matches!(output, JobOutput::TimedOut),
+                millis(elapsed),
+            );
             (index, Ran::Output(output), run)
         })
     }
@@ -1040,7 +990,11 @@ impl Session {
                 let ms = started.elapsed().as_secs_f64() * 1e3;
                 log.http(&id, &url, &body, &output, ms);
             }
-            let run = HandlerRun::not_a_process(id, &output, started.elapsed());
+            let run = HandlerRun::not_a_process(
+                id,
+                matches!(output, JobOutput::TimedOut),
+                millis(started.elapsed()),
+            );
             (index, Ran::Output(output), run)
         })
     }
@@ -1066,7 +1020,11 @@ impl Session {
                 }
                 None => JobOutput::Host(Err("no host answers it".to_owned())),
             };
-            let run = HandlerRun::not_a_process(id, &output, started.elapsed());
+            let run = HandlerRun::not_a_process(
+                id,
+                matches!(output, JobOutput::TimedOut),
+                millis(started.elapsed()),
+            );
             (index, Ran::Output(output), run)
         })
     }

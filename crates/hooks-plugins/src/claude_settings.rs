@@ -34,6 +34,23 @@ pub struct ClaudePluginSettings {
     pub disable_command_plugin_sources: bool,
 }
 
+impl ClaudePluginSettings {
+    /// What the session's settings layers say (their summary, read with the session's
+    /// trust): the merged `enabledPlugins` (a managed `false` already decides it, as the
+    /// highest layer, so `managed_disabled` stays empty), the managed force-enabled ids,
+    /// each layer's `pluginConfigs` and `disableCommandPluginSources`. The CLI and the
+    /// Python binding both take it, so they enable the same plugins.
+    pub fn from_summary(summary: hooks_core::settings::SettingsSummary) -> Self {
+        ClaudePluginSettings {
+            enabled_plugins: summary.enabled_plugins,
+            force_enabled: summary.force_enabled,
+            managed_disabled: BTreeSet::new(),
+            plugin_config_layers: summary.plugin_config_layers,
+            disable_command_plugin_sources: summary.disable_command_plugin_sources,
+        }
+    }
+}
+
 /// The option store, or `None` with a warning when it cannot be read (sensitive options
 /// are then unset, the others take the settings and defaults).
 pub(crate) fn load_store(home: &Home, diags: &mut Vec<Diagnostic>) -> Option<OptionStore> {

@@ -18,13 +18,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use hooks_core::{Capabilities, Event, Invocation, payload::CommonDefaults};
+use hooks_core::profile::Layers;
+use hooks_core::{Capabilities, Event, Invocation, Profile, payload::CommonDefaults};
 use hooks_exec::report::ListedHandler;
 use hooks_exec::{
-    CallbackGroup, CallbackInput, Fired, Home, HostCall, HostFuture, HostHandlers, Session,
-    SessionOptions,
+    CallbackGroup, CallbackInput, Fired, Home, HostCall, HostFuture, HostHandlers, LoadRequest,
+    Paths, ProjectGrant, Session, SessionOptions, Sources,
 };
-use hooks_plugins::{LayerOptions, dev_plugin_layer, plugin_layers};
+use hooks_plugins::{
+    ClaudeLayerOptions, ClaudePaths, ClaudePluginSettings, LayerOptions, claude_plugin_layers,
+    dev_plugin_layer, plugin_layers,
+};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use serde_json::{Value, json};
@@ -251,6 +255,8 @@ impl NativeSession {
         options.trust_project_hooks = trust_project_hooks;
         options.env = env.map(|vars| vars.into_iter().map(|(k, v)| (k.into(), v.into())).collect());
         options.env_allow = env_allow;
+        let profile = parse_profile(profile)?;
+        options.profile = profile;
         options.capabilities = capabilities_for(profile, &capabilities)?;
         for (event, matcher, callables, timeout) in hooks {
             let event = parse_event(&event)?;
@@ -287,12 +293,18 @@ impl NativeSession {
         }
         let session = py.detach(move || -> Result<Session, String> {
             // The plugin documents live in the home; the session's own rule reads it.
-            let (_, home) = options
+            let (names, home) = options
                 .resolved_home()
                 .map_err(|e| format!("cannot determine the hooks home: {e}"))?;
-            let home = Home::new(home);
             let (mut docs, mut diags) =
-                plugin_layers(&home, &LayerOptions { require_verified, ..LayerOptions::default() });
+                match claude_layer_options(&options, &names, &home, require_verified) {
+                    Some(claude) => claude_plugin_layers(&Home::new(home.clone()), &claude),
+                    None => plugin_layers(
+                        &Home::new(home.clone()),
+                        &LayerOptions { require_verified, ..LayerOptions::default() },
+                    ),
+                };
+            let home = Home::new(home);
             for (dir, id) in &plugin_dirs {
                 let (d, g) = dev_plugin_layer(&home, dir, id.as_deref());
                 docs.extend(d);
@@ -510,19 +522,79 @@ impl FireHandle {
     }
 }
 
-/// The capabilities of a profile (`deep-agents`, the default, or `agent-sdk`) plus the
-/// named optional outputs (`updated-input`, `pre-tool-use-updated-input`,
-/// `permission-request-updated-input`).
-fn capabilities_for(profile: &str, names: &[String]) -> PyResult<Capabilities> {
-    let base = match profile {
-        "deep-agents" => Capabilities::deep_agents(),
-        "agent-sdk" => Capabilities::agent_sdk(),
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "unknown profile '{other}'; expected deep-agents or agent-sdk"
-            )));
-        }
+/// The profile named as the CLI's `--profile` names it (`deepagents`, `claude-code`). The
+/// old spellings, which named capability sets, say where they went.
+fn parse_profile(name: &str) -> PyResult<Profile> {
+    match name {
+        "deep-agents" => Err(PyValueError::new_err(
+            "profile='deep-agents' is now profile='deepagents' (the hook contract, as \
+             `hooks --profile`); what the host applies is capabilities=[...]",
+        )),
+        "agent-sdk" => Err(PyValueError::new_err(
+            "profile='agent-sdk' is now capabilities=['updated-input']; profile names the \
+             hook contract: 'deepagents' (the default) or 'claude-code'",
+        )),
+        other => other.parse::<Profile>().map_err(|_| {
+            PyValueError::new_err(format!(
+                "unknown profile '{other}'; expected deepagents or claude-code"
+            ))
+        }),
+    }
+}
+
+/// claude-code: how the session finds Claude Code's plugins and ours, enabled by its own
+/// settings layers, exactly as `hooks run --profile claude-code` does (docs/claude-code.md
+/// "Plugins"); `None` in the deepagents profile.
+fn claude_layer_options(
+    options: &SessionOptions,
+    names: &hooks_exec::AppNames,
+    home: &std::path::Path,
+    require_verified: bool,
+) -> Option<ClaudeLayerOptions> {
+    if options.profile.rules().layers != Layers::ClaudeSettings {
+        return None;
+    }
+    let var = |name: &str| match &options.env {
+        Some(env) => env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()),
+        None => std::env::var_os(name),
     };
+    let paths = ClaudePaths::from_env(var)?;
+    let session_paths = match &options.project {
+        Some(root) => Paths::new(root.clone(), home.to_path_buf(), names),
+        None => Paths::discover(&options.cwd, home.to_path_buf(), names),
+    };
+    let grant = match options.trust_project_hooks {
+        true => ProjectGrant::BytesAtStart,
+        false => ProjectGrant::None,
+    };
+    let request = LoadRequest {
+        profile: options.profile,
+        grant,
+        project_file: None,
+        plugin_documents: Vec::new(),
+        plugin_diagnostics: Vec::new(),
+        start_dir: Some(options.cwd.clone()),
+        user_home: var("HOME").map(PathBuf::from),
+        managed_settings: options.managed_settings.clone(),
+        cli_settings: options.cli_settings.clone(),
+        http_policy: hooks_core::policy::HttpPolicy::default(),
+    };
+    let summary = Sources::settings_summary(&session_paths, &request);
+    Some(ClaudeLayerOptions {
+        paths,
+        settings: ClaudePluginSettings::from_summary(summary),
+        start_dir: options.cwd.clone(),
+        repo_root: Some(session_paths.project_root),
+        require_verified,
+    })
+}
+
+/// The capabilities of a profile (what the host applies: deepagents none of the optional
+/// outputs, claude-code all of 4.2's) plus the named optional outputs, as the CLI's
+/// `--capability` names them (`updated-input`, `pre-tool-use-updated-input`,
+/// `permission-request-updated-input`, `defer`).
+fn capabilities_for(profile: Profile, names: &[String]) -> PyResult<Capabilities> {
+    let base = profile.rules().capabilities;
     names.iter().try_fold(base, |caps, name| {
         caps.with_named(name).ok_or_else(|| {
             PyValueError::new_err(format!(

@@ -402,3 +402,62 @@ def test_fires_append_receipts_unless_turned_off(world: World) -> None:
     result = run(off.fire("PreToolUse", dict(bash("ls"), session_id="py-s2")))
     assert result.receipt is None
     assert not (world.home / ".state" / "receipts" / "py-s2.jsonl").exists()
+
+
+def test_profile_claude_code_reads_the_claude_code_settings_layers(world: World) -> None:
+    claude = world.project / ".claude"
+    claude.mkdir()
+    (claude / "settings.json").write_text(json.dumps(group("Stop", [prints({"systemMessage": "from .claude"})])))
+    # The deepagents profile does not read Claude Code's files.
+    assert world.session(trust_project_hooks=True).fire_sync("Stop", STOP).matched == []
+    s = world.session(profile="claude-code", trust_project_hooks=True, home=world.root / "claude-home")
+    assert s.list().to_dict()["profile"] == "claude-code"
+    r = s.fire_sync("Stop", STOP)
+    assert r.matched == ["Stop:0:0"], s.list().to_dict()
+    assert r.decision.notices == ["from .claude"]
+    assert [h.layer for h in s.list().handlers] == ["project"]
+
+
+def test_profile_claude_code_finds_claude_code_plugins_under_claude_config_dir(world: World) -> None:
+    # Claude Code's own install of a plugin, enabled by the user's settings.
+    config = world.root / "claude-config"
+    plugin = config / "plugins" / "cache" / "m" / "demo" / "1.0.0"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": "demo", "version": "1.0.0"}))
+    (plugin / "hooks").mkdir()
+    (plugin / "hooks" / "hooks.json").write_text(json.dumps(group("Stop", [prints({"systemMessage": "from the plugin"})])))
+    installed = {"version": 2, "plugins": {"demo@m": [{"installPath": str(plugin), "version": "1.0.0"}]}}
+    (config / "plugins" / "installed_plugins.json").write_text(json.dumps(installed))
+    (config / "settings.json").write_text(json.dumps({"enabledPlugins": {"demo@m": True}}))
+    env = dict(world.env, CLAUDE_CONFIG_DIR=str(config))
+    s = world.session(profile="claude-code", env=env, home=None)
+    r = s.fire_sync("Stop", STOP)
+    assert r.decision.notices == ["from the plugin"], s.list().to_dict()
+    assert [h.layer for h in s.list().handlers] == ["plugin"]
+
+
+def test_capabilities_are_separate_from_the_profile(world: World) -> None:
+    rewrite = prints({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": "ls -a"}}})
+    world.write_user(group("PreToolUse", [rewrite]))
+    plain = world.session().fire_sync("PreToolUse", bash("ls"))
+    assert plain.decision.to_dict().get("updated_input") is None
+    for caps in (["updated-input"], "updated-input", ["pre-tool-use-updated-input"]):
+        r = world.session(capabilities=caps).fire_sync("PreToolUse", bash("ls"))
+        assert r.decision.to_dict()["updated_input"] == {"command": "ls -a"}, caps
+
+
+def test_the_old_profile_spellings_name_the_new_parameters(world: World) -> None:
+    with pytest.raises(ValueError, match=r"capabilities=\['updated-input'\]"):
+        world.session(profile="agent-sdk")
+    with pytest.raises(ValueError, match="profile='deepagents'"):
+        world.session(profile="deep-agents")
+
+
+def test_a_failed_handler_says_why_in_its_run(world: World) -> None:
+    world.write_user(group("Stop", [sh("cat >/dev/null; echo 'foreman was not found on PATH' >&2; exit 127")]))
+    r = world.session().fire_sync("Stop", STOP)
+    run = r.handlers[0]
+    assert (run.exit_code, run.stderr_line) == (127, "foreman was not found on PATH")
+    assert run.to_dict()["stderr_line"] == "foreman was not found on PATH"
+    # The diagnostic stays the reference's.
+    assert [d.message for d in r.decision.diagnostics] == ["Hook exited with status 127"]

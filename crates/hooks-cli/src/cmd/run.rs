@@ -21,7 +21,9 @@
 use std::path::Path;
 
 use anyhow::Context as _;
+use hooks_core::output::format_seconds;
 use hooks_core::render::{Notice, render_notices};
+use hooks_core::text::escape_control;
 use hooks_core::{
     Diagnostic, Event, Invocation, Snapshot,
     background::{AsyncResult, Rewake},
@@ -29,7 +31,7 @@ use hooks_core::{
     payload::EventInput,
     plan::Plan,
 };
-use hooks_exec::{Fired, Session};
+use hooks_exec::{Fired, HandlerRun, Session};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -228,6 +230,17 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
         }
     };
     let (fired, background) = fired;
+    let snapshot = session.snapshot();
+    for run in &fired.handlers {
+        let timeout = snapshot
+            .handlers()
+            .iter()
+            .find(|h| h.id.as_deref() == Some(run.id.as_str()))
+            .map(|h| h.effective_timeout);
+        if let Some(line) = failure_line(run, timeout) {
+            let _ = writeln!(cx.err, "{line}");
+        }
+    }
     for d in &fired.decision.diagnostics {
         if d.code == codes::STOP_HOOK_ACTIVE_CONFLICT {
             cx.warn(d.message.clone());
@@ -240,6 +253,39 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
     }
     writeln!(cx.out, "{}", crate::cmd::json::pretty(&output)?)?;
     Ok(if fired.is_blocking() { 2 } else { 0 })
+}
+
+/// The stderr line of a handler that failed without blocking (docs/spec.md#spec-7.8), or
+/// `None` for one that exited 0 or 2 (or is not a process and did not time out):
+///
+/// - `hook ID exited N: LINE` (any other exit status),
+/// - `hook ID was killed by signal N: LINE`,
+/// - `hook ID timed out after S s: LINE`,
+/// - `hook ID could not start: WHY` (the program was not found, the command is empty),
+///
+/// where `LINE` is the report's `stderr_line` (`: LINE` left out when stderr was blank).
+/// Handler text is escaped for the terminal ([`hooks_core::text::escape_control`]).
+pub(crate) fn failure_line(run: &HandlerRun, timeout: Option<f64>) -> Option<String> {
+    let id = escape_control(&run.id);
+    let what = if let Some(why) = &run.start_error {
+        return Some(format!("hook {id} could not start: {}", escape_control(why)));
+    } else if run.timed_out {
+        match timeout {
+            Some(t) => format!("timed out after {} s", format_seconds(t)),
+            None => "timed out".to_owned(),
+        }
+    } else if let Some(signal) = run.signal {
+        format!("was killed by signal {signal}")
+    } else {
+        match run.exit_code {
+            Some(0 | 2) | None => return None,
+            Some(code) => format!("exited {code}"),
+        }
+    };
+    Some(match &run.stderr_line {
+        Some(line) => format!("hook {id} {what}: {}", escape_control(line)),
+        None => format!("hook {id} {what}"),
+    })
 }
 
 /// What the background handlers of a one-shot run delivered: results and rewakes.

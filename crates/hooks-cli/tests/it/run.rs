@@ -627,3 +627,70 @@ fn deeply_nested_commands_fail_open_without_crashing() {
         assert_eq!(first["result"]["matched"], json!(["PreToolUse:0:0"]), "{}", out.stdout);
     }
 }
+
+/// A handler that fails without blocking says why, in its report and on stderr
+/// (docs/spec.md#spec-7.8); the diagnostic stays the reference's.
+#[test]
+fn a_failed_handler_says_why_on_stderr_and_in_its_report() {
+    let env = crate::common::TestEnv::new("run-failed-says-why");
+    let missing = env.root.join("no-such-program").display().to_string();
+    let hooks = json!({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": "cat >/dev/null; echo '  ' >&2; echo 'foreman was not found on PATH' >&2; echo second >&2; exit 127"},
+        {"type": "command", "command": "printf 'bad \\033[2J https://u:secret@example.com/x\\n' >&2; kill -9 $$"},
+        {"type": "command", "command": "echo slow >&2; sleep 30", "timeout": 1},
+        {"type": "command", "argv": [missing]},
+        {"type": "command", "command": "echo fine >&2; exit 0"},
+        {"type": "command", "command": "echo nope >&2; exit 2"},
+    ]}]}});
+    env.user_layers(&hooks.to_string());
+    let payload = r#"{"tool_name": "Bash", "tool_input": {"command": "ls"}}"#;
+    let started = std::time::Instant::now();
+    let out = env.run(&["run", "PreToolUse", "--payload", payload]);
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let v = out.json();
+    // The reference's diagnostic text, unchanged.
+    let messages: Vec<&str> = v["decision"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "nonzero_exit")
+        .filter_map(|d| d["message"].as_str())
+        .collect();
+    assert_eq!(messages, ["Hook exited with status 127", "Hook exited with status -9"]);
+    let runs = v["handlers"].as_array().unwrap();
+    assert_eq!(runs[0]["exit_code"], 127);
+    assert_eq!(runs[0]["stderr_line"], "foreman was not found on PATH");
+    assert_eq!(runs[1]["signal"], 9);
+    assert_eq!(runs[1]["stderr_line"], "bad \\x1b[2J https://***@example.com/x");
+    assert_eq!(runs[2]["timed_out"], true);
+    assert_eq!(runs[2]["stderr_line"], "slow");
+    assert!(runs[3]["start_error"].is_string(), "{}", runs[3]);
+    assert_eq!(runs[4]["stderr_line"], serde_json::Value::Null);
+    // An exit 2's stderr is its block reason, not a failure's explanation.
+    assert_eq!(runs[5]["stderr_line"], serde_json::Value::Null);
+    assert_eq!(v["decision"]["permission"]["reason"], "nope");
+    let lines: Vec<&str> = out.stderr.lines().filter(|l| l.starts_with("hook ")).collect();
+    assert_eq!(lines.len(), 4, "{}", out.stderr);
+    assert_eq!(lines[0], "hook PreToolUse:0:0 exited 127: foreman was not found on PATH");
+    assert_eq!(
+        lines[1],
+        "hook PreToolUse:0:1 was killed by signal 9: bad \\x1b[2J https://***@example.com/x"
+    );
+    assert_eq!(lines[2], "hook PreToolUse:0:2 timed out after 1 s: slow");
+    assert!(lines[3].starts_with("hook PreToolUse:0:3 could not start: "), "{}", lines[3]);
+    assert!(!out.stderr.contains('\x1b') && !out.stderr.contains("secret"), "{}", out.stderr);
+
+    // cc-F12: the claude-code notice is unchanged; the stderr line is the same.
+    let hooks = json!({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": "printf 'line1\\nline2' >&2; exit 1"},
+    ]}]}});
+    env.user_layers(&hooks.to_string());
+    let out = env.run(&["--profile", "claude-code", "run", "PreToolUse", "--payload", payload]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.json()["decision"]["notices"],
+        json!(["PreToolUse hook error: Failed with non-blocking status code: line1"])
+    );
+    assert!(out.stderr.contains("hook PreToolUse:0:0 exited 1: line1\n"), "{}", out.stderr);
+}

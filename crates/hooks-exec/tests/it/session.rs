@@ -240,6 +240,26 @@ fn legacy_handlers_get_the_legacy_stdin_and_are_ignored() {
     assert_eq!(stdin, json!({"event": "session.end", "thread_id": "s-1"}));
 }
 
+// docs/spec.md#spec-3: the reference's legacy adapter exits 1 when the program cannot
+// start, which it reports as any exit 1.
+#[test]
+fn a_legacy_handler_whose_program_cannot_start_is_nonzero_exit() {
+    let w = World::new();
+    let missing = w.tmp.file("no-such-program");
+    w.write_user(&json!({"hooks": [{"command": [missing], "events": ["session.end"]}]}));
+    let s = w.start();
+    let fired = rt().block_on(s.fire(w.invocation(Event::SessionEnd, json!({"reason": "other"}))));
+    let got: Vec<(&str, &str, Option<&str>)> = fired
+        .decision
+        .diagnostics
+        .iter()
+        .map(|d| (d.code.as_str(), d.message.as_str(), d.handler_id.as_deref()))
+        .collect();
+    assert_eq!(got, [("nonzero_exit", "Hook exited with status 1", Some("SessionEnd:0:0"))]);
+    let run = &fired.handlers[0];
+    assert!(run.start_error.is_some(), "{run:?}");
+}
+
 #[test]
 fn status_slot_shows_the_latest_active_handler_then_empty() {
     let w = World::new();

@@ -71,10 +71,14 @@ class Session:
     ``~/.deepagents``. ``trust_project_hooks`` loads the project file present at start
     without a trust-store entry (headless trust). ``env`` is the environment handlers
     inherit (default: this process's), scrubbed of credentials except the names in
-    ``allow_env``. ``profile`` is ``"deep-agents"`` (default: what Deep Agents Code
-    applies) or ``"agent-sdk"`` (tool-input rewrites applied); ``capabilities`` adds
-    ``"updated-input"``, ``"pre-tool-use-updated-input"`` or
-    ``"permission-request-updated-input"``. ``plugin_dirs`` are plugin folders loaded as
+    ``allow_env``. ``profile`` is the hook contract, as ``hooks --profile`` names it:
+    ``"deepagents"`` (default: Deep Agents Code's files and rules) or ``"claude-code"``
+    (Claude Code's settings layers, ``.claude/settings.json`` and the others, and its
+    plugins; ``home`` then defaults to ``$CLAUDE_CONFIG_DIR``, else ``~/.claude``).
+    ``capabilities`` names the optional outputs the host applies beyond the profile's, as
+    ``hooks run --capability`` does: ``"updated-input"`` (what the Claude Agent SDK
+    applies), ``"pre-tool-use-updated-input"``, ``"permission-request-updated-input"``,
+    ``"defer"``; a string is one name. ``plugin_dirs`` are plugin folders loaded as
     installed (a path, or ``(path, id)``). ``hooks`` maps event names to
     :class:`HookMatcher` lists, as ``ClaudeAgentOptions(hooks=...)`` does.
     ``host_handlers`` maps ``"prompt"``, ``"agent"`` or ``"mcp_tool"`` to a function (or
@@ -99,7 +103,7 @@ class Session:
         trust_project_hooks: bool = False,
         env: Optional[Mapping[str, str]] = None,
         allow_env: Iterable[str] = (),
-        profile: str = "deep-agents",
+        profile: str = "deepagents",
         capabilities: Iterable[str] = (),
         plugin_dirs: Iterable[Union[PathLike, Tuple[PathLike, Optional[str]]]] = (),
         require_verified: bool = False,
@@ -138,7 +142,7 @@ class Session:
             None if env is None else list(env.items()),
             list(allow_env),
             profile,
-            list(capabilities),
+            [capabilities] if isinstance(capabilities, str) else list(capabilities),
             dirs,
             require_verified,
             groups,

@@ -162,6 +162,15 @@ class HandlerRun(_Value):
     stdout_truncated: bool
     stderr_truncated: bool
     _raw: Dict[str, Any] = _field(default_factory=dict, repr=False, compare=False)
+    #: The signal that ended it, if one did (not a timeout's kill).
+    signal: Optional[int] = None
+    #: Why it could not start (the program was not found, the command is empty).
+    start_error: Optional[str] = None
+    #: What a process that failed without blocking printed (not after an exit 0 or 2): the
+    #: first non-blank line of its stderr,
+    #: credentials in URLs redacted, control characters escaped, at most 200 characters
+    #: (``…`` marks a cut); ``None`` otherwise.
+    stderr_line: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -198,6 +207,9 @@ class FireResult(_Value):
                 HandlerRun(
                     h["id"], h.get("exit_code"), h["timed_out"], h["elapsed_ms"],
                     h["stdout_truncated"], h["stderr_truncated"], h,
+                    signal=h.get("signal"),
+                    start_error=h.get("start_error"),
+                    stderr_line=h.get("stderr_line"),
                 )
                 for h in d["handlers"]
             ],
