@@ -6,7 +6,7 @@ use hooks_core::output::Termination;
 use hooks_exec::run_process;
 use tokio::task::JoinSet;
 
-use crate::support::{TempDir, fake, read_recorded, survivors_after};
+use crate::support::{TempDir, fake, read_recorded, survives, survivors_after};
 
 /// A handler that ignores SIGTERM, starts one grandchild that ignores SIGTERM and one that
 /// holds stdout and stderr, then sleeps far past its timeout.
@@ -101,19 +101,37 @@ async fn a_background_child_holding_stdout_keeps_the_handler_until_the_timeout()
     assert!(left.is_empty(), "still alive: {left:?}");
 }
 
+/// A background child that released the pipes does not hold the handler, and after the
+/// handler's normal exit it keeps running (docs/spec.md#spec-15.15); under strict
+/// containment it dies with the handler.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_background_child_that_released_its_pipes_dies_with_the_handler() {
-    let dir = TempDir::new();
-    let pids = dir.file("pids");
-    let spec = fake(&["--write-pid", &pids, "--fork-grandchild-sleep-ms", "30000", "--exit", "3"]);
-    let started = Instant::now();
-    let out = run_process(&spec, b"").await;
-    assert_eq!(out.termination, Termination::Exited(3));
-    assert!(started.elapsed() < Duration::from_secs(5), "waited for the grandchild");
-    let recorded = read_recorded(&pids);
-    assert_eq!(recorded.len(), 2);
-    let left = survivors_after(&recorded, Duration::from_secs(2)).await;
-    assert!(left.is_empty(), "still alive: {left:?}");
+async fn a_background_child_that_released_its_pipes_outlives_a_normal_exit_unless_strict() {
+    for strict in [false, true] {
+        let dir = TempDir::new();
+        let pids = dir.file("pids");
+        let mut spec =
+            fake(&["--write-pid", &pids, "--fork-grandchild-sleep-ms", "30000", "--exit", "3"]);
+        spec.strict_containment = strict;
+        let started = Instant::now();
+        let out = run_process(&spec, b"").await;
+        assert_eq!(out.termination, Termination::Exited(3));
+        assert!(started.elapsed() < Duration::from_secs(5), "waited for the grandchild");
+        let recorded = read_recorded(&pids);
+        assert_eq!(recorded.len(), 2);
+        if strict {
+            let left = survivors_after(&recorded, Duration::from_secs(2)).await;
+            assert!(left.is_empty(), "still alive under strict containment: {left:?}");
+        } else {
+            let alive: Vec<_> = recorded.iter().copied().filter(|p| survives(*p)).collect();
+            assert_eq!(alive.len(), 1, "the detached child was killed: {recorded:?}");
+            let pid = i32::try_from(alive[0].pid).ok().and_then(rustix::process::Pid::from_raw);
+            if let Some(pid) = pid {
+                let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+            }
+            let left = survivors_after(&recorded, Duration::from_secs(2)).await;
+            assert!(left.is_empty(), "still alive after the test's kill: {left:?}");
+        }
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
