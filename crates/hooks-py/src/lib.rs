@@ -230,7 +230,7 @@ struct NativeSession {
 #[pymethods]
 impl NativeSession {
     #[new]
-    #[pyo3(signature = (cwd, project, home, trust_project_hooks, env, env_allow, profile, capabilities, plugin_dirs, require_verified, hooks, host_handlers, receipts=true))]
+    #[pyo3(signature = (cwd, project, home, trust_project_hooks, env, env_allow, profile, capabilities, plugin_dirs, require_verified, hooks, host_handlers, receipts=true, strict_containment=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -247,9 +247,11 @@ impl NativeSession {
         hooks: Vec<GroupSpec>,
         host_handlers: Vec<(String, Py<PyAny>)>,
         receipts: bool,
+        strict_containment: bool,
     ) -> PyResult<Self> {
         let mut options = SessionOptions::new(cwd);
         options.receipts = receipts;
+        options.strict_containment = strict_containment;
         options.project = project;
         options.home = home;
         options.trust_project_hooks = trust_project_hooks;

@@ -461,3 +461,21 @@ def test_a_failed_handler_says_why_in_its_run(world: World) -> None:
     assert run.to_dict()["stderr_line"] == "foreman was not found on PATH"
     # The diagnostic stays the reference's.
     assert [d.message for d in r.decision.diagnostics] == ["Hook exited with status 127"]
+
+
+def test_detached_work_outlives_a_normal_exit_unless_containment_is_strict(world: World) -> None:
+    # docs/spec.md#spec-15.15: a handler that exits on its own leaves what it detached
+    # running; strict_containment=True kills every descendant with it.
+    for strict in (False, True):
+        pid_file = world.root / f"worker-{strict}"
+        world.write_user(group("PreToolUse", [sh(f"sleep 30 </dev/null >/dev/null 2>&1 & echo $! > {pid_file}")]))
+        result = world.session(strict_containment=strict).fire_sync("PreToolUse", bash("ls"))
+        assert result.handlers[0].exit_code == 0
+        worker = int(pid_file.read_text())
+        deadline = time.monotonic() + 3
+        while strict and alive(worker) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        survived = alive(worker)
+        if survived:
+            os.kill(worker, 9)
+        assert survived is not strict, f"strict={strict}: worker alive={survived}"

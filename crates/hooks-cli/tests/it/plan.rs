@@ -119,6 +119,8 @@ struct CcCase {
     /// Arguments of the run and the dry run only.
     run_args: &'static [&'static str],
     env: &'static [(&'static str, &'static str)],
+    /// The invocation's `match_target` (run, dry run and listing), when not empty.
+    target: &'static str,
     event: &'static str,
     payload: Value,
     runs: &'static [&'static str],
@@ -145,6 +147,12 @@ fn matching(matcher: &str, handlers: &[Value]) -> Value {
 /// `{"hooks": {event: groups}}`.
 fn hooks(event: &str, groups: &[Value]) -> Value {
     json!({"hooks": {event: groups}})
+}
+
+/// A model switch from `source` (docs/claude-code-contract.md#cc-17.1).
+fn switch(source: &str) -> Value {
+    json!({"from_model": "claude-sonnet-4-5", "to_model": "claude-opus-5", "source": source,
+        "requested_model": null})
 }
 
 fn bash(command: &str) -> Value {
@@ -784,6 +792,92 @@ fn cc_cases() -> Vec<CcCase> {
             ..CcCase::default()
         },
         CcCase {
+            name: "F59 the model-switch events; a prompt handler there is left out",
+            settings: json!({"hooks": {
+                "PreModelSwitch": [group(&[cmd("true"), json!({"type": "prompt", "prompt": "ok?"})])],
+                "PostModelSwitch": [group(&[cmd("true")])]}}),
+            event: "PreModelSwitch",
+            payload: switch("command"),
+            runs: &["PreModelSwitch:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F59 (deepagents) the model-switch events",
+            profile: "deepagents",
+            settings: json!({"hooks": {"PreModelSwitch": [group(&[cmd("true")])]}}),
+            event: "PreModelSwitch",
+            payload: switch("command"),
+            runs: &["PreModelSwitch:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F60 a matcher on the host's match_target",
+            settings: hooks(
+                "PreModelSwitch",
+                &[matching("claude-opus-4-6", &[cmd("echo retired >&2; exit 2")])],
+            ),
+            target: "claude-opus-4-6",
+            event: "PreModelSwitch",
+            payload: switch("command"),
+            runs: &["PreModelSwitch:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F60 another match_target does not run it",
+            settings: hooks("PreModelSwitch", &[matching("claude-opus-4-6", &[cmd("exit 2")])]),
+            target: "claude-opus-5",
+            event: "PreModelSwitch",
+            payload: switch("command"),
+            runs: &[],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F61 without match_target every group runs",
+            settings: hooks("PreModelSwitch", &[matching("claude-opus-4-6", &[cmd("exit 2")])]),
+            event: "PreModelSwitch",
+            payload: switch("command"),
+            runs: &["PreModelSwitch:0:0"],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F62, F63, F64 and F65 PreModelSwitch handlers",
+            settings: hooks(
+                "PreModelSwitch",
+                &[group(&[
+                    cmd(
+                        r#"printf '{"hookSpecificOutput":{"hookEventName":"PreModelSwitch","permissionDecision":"ask","permissionDecisionReason":"R1"}}'"#,
+                    ),
+                    with("sleep 5", json!({"timeout": 1})),
+                    cmd("echo boom >&2; exit 1"),
+                    cmd(r#"printf '{"systemMessage":"re-cache about $1.14"}'"#),
+                ])],
+            ),
+            event: "PreModelSwitch",
+            payload: switch("command"),
+            runs: &[
+                "PreModelSwitch:0:0",
+                "PreModelSwitch:0:1",
+                "PreModelSwitch:0:2",
+                "PreModelSwitch:0:3",
+            ],
+            ..CcCase::default()
+        },
+        CcCase {
+            name: "F66 and F67 PostModelSwitch",
+            settings: hooks(
+                "PostModelSwitch",
+                &[
+                    matching(".*opus.*", &[cmd("echo Delegate to subagents.")]),
+                    group(&[cmd("echo x >&2; exit 2")]),
+                ],
+            ),
+            target: "claude-opus-5",
+            event: "PostModelSwitch",
+            payload: switch("auto"),
+            runs: &["PostModelSwitch:0:0", "PostModelSwitch:1:0"],
+            ..CcCase::default()
+        },
+        CcCase {
             name: "F68 an exec-form handler whose script is missing, onFailure block",
             settings: hooks(
                 "PreToolUse",
@@ -904,8 +998,9 @@ fn cc_cases() -> Vec<CcCase> {
 /// layers load); `hooks list` and `validate` tests cover them.
 const LOAD_ONLY: &[u32] = &[2, 50, 51];
 
-/// The fixtures the cases cover: F01 to F58, and section 17's from F68 (onFailure) to F77.
-const FIXTURES: &[std::ops::RangeInclusive<u32>] = &[1..=58, 68..=77];
+/// The fixtures the cases cover: F01 to F58, and section 17's F59 to F77 (the model-switch
+/// events and onFailure).
+const FIXTURES: &[std::ops::RangeInclusive<u32>] = &[1..=58, 59..=77];
 
 #[test]
 fn the_dry_run_and_the_run_agree_on_the_claude_code_fixtures() {
@@ -941,6 +1036,9 @@ fn the_dry_run_and_the_run_agree_on_the_claude_code_fixtures() {
             cmd.arg("--managed").arg(&managed).args(args);
             if args[0] == "run" {
                 cmd.args(case.run_args);
+            }
+            if !case.target.is_empty() {
+                cmd.args(["--match-target", case.target]);
             }
             cmd.env("CLAUDE_CONFIG_DIR", &claude).envs(case.env.iter().copied());
             cmd

@@ -93,6 +93,11 @@ class Session:
     fire to the session's journal under the home (README "Receipts"); each
     :class:`FireResult` then carries its ``receipt`` position. Managed
     ``requireReceipts`` keeps them on.
+    ``strict_containment`` (default: ``HOOKS_STRICT_CONTAINMENT`` of this process is ``1``,
+    ``true`` or ``on``) kills every descendant of a handler with it, also after a normal
+    exit; otherwise what a handler detached keeps running once it exits on its own, and
+    its tree dies only at its timeout or cancellation (docs/spec.md#spec-15.15). Managed
+    ``strictHookContainment`` turns it on whatever this says.
     """
 
     def __init__(
@@ -110,7 +115,11 @@ class Session:
         hooks: Optional[Mapping[str, Sequence[HookMatcher]]] = None,
         host_handlers: Optional[Mapping[str, Callable[[Dict[str, Any]], Any]]] = None,
         receipts: bool = True,
+        strict_containment: Optional[bool] = None,
     ) -> None:
+        if strict_containment is None:
+            flag = os.environ.get("HOOKS_STRICT_CONTAINMENT", "").strip().lower()
+            strict_containment = flag in ("1", "true", "on")
         answers = []
         for kind, fn in (host_handlers or {}).items():
             if not callable(fn):
@@ -148,6 +157,7 @@ class Session:
             groups,
             answers,
             receipts,
+            bool(strict_containment),
         )
 
     async def fire(

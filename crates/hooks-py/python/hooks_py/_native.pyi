@@ -27,6 +27,7 @@ class NativeSession:
         hooks: Sequence[Tuple[str, Optional[str], List[Callable[..., Any]], Optional[float]]],
         host_handlers: Sequence[Tuple[str, Callable[..., Any]]],
         receipts: bool = ...,
+        strict_containment: bool = ...,
     ) -> None: ...
     def start_fire(
         self,
