@@ -219,6 +219,9 @@ pub mod codes {
     pub const MALFORMED_JSON: &str = "malformed_json";
     /// Output that fails the output schema.
     pub const INVALID_OUTPUT: &str = "invalid_output";
+    /// A PreToolUse or PermissionRequest payload that cannot be matched: the call is denied
+    /// (docs/claude-code-contract.md#cc-17.12).
+    pub const INVALID_PAYLOAD: &str = "invalid_payload";
     /// An output field this host does not apply.
     pub const UNSUPPORTED_FIELD: &str = "unsupported_field";
     /// `hookSpecificOutput.hookEventName` names another event.
@@ -316,6 +319,9 @@ pub mod codes {
     /// The worktree was not created: a WorktreeCreate handler failed or none gave a path
     /// (docs/claude-code-contract.md#cc-4.4); the decision says `worktree_failed`.
     pub const WORKTREE_CREATE_FAILED: &str = "worktree_create_failed";
+    /// A WorktreeRemove handler failed and the worktree's folder is still there: the removal
+    /// failed (docs/claude-code-contract.md#cc-17.12).
+    pub const WORKTREE_REMOVE_FAILED: &str = "worktree_remove_failed";
     /// Claude Code settings files exist in the project but the deepagents profile does not
     /// read them (ours): how to read them instead.
     pub const CLAUDE_SETTINGS_IGNORED: &str = "claude_settings_ignored";

@@ -67,15 +67,15 @@ use crate::capabilities::Capabilities;
 use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
 use crate::output::{
-    HandlerResult, RawOutput, format_seconds, parse_output_for, parse_output_value_for,
-    parse_worktree_command,
+    HandlerResult, RawOutput, format_seconds, is_missing_file_exit, missing_file_result,
+    parse_output_for, parse_output_value_for, parse_worktree_command,
 };
 use crate::payload::{EventInput, Invocation};
 use crate::plan::Plan;
-use crate::profile::Profile;
+use crate::profile::{Outputs, Profile};
 use crate::reduce::{Decision, ReduceContext, Reduction};
 use crate::render::{Effect, render_effect};
-use crate::snapshot::{Handler, Program, Snapshot};
+use crate::snapshot::{Handler, Layer, Program, Snapshot};
 
 mod delegated;
 mod host;
@@ -287,6 +287,8 @@ pub struct Dispatch {
     timed_out_callbacks: BTreeMap<usize, String>,
     /// Claude-code: the `CLAUDE_ENV_FILE` path and what it holds after the handlers (10.2).
     env_file: Option<(String, String)>,
+    /// True, by job index, for the jobs of plugin handlers.
+    plugin_jobs: Vec<bool>,
 }
 
 impl Dispatch {
@@ -386,9 +388,12 @@ impl Dispatch {
         reduction.set_async_pending(
             jobs.iter().filter(|j| j.background.is_some()).map(|j| j.handler_id.clone()).collect(),
         );
+        let plugin_jobs =
+            jobs.iter().map(|j| matches!(handlers[j.handler].layer, Layer::Plugin(_))).collect();
         Dispatch {
             event,
             plan,
+            plugin_jobs,
             accepted: jobs.iter().map(|j| j.background.is_some()).collect(),
             profile,
             invocation,
@@ -434,6 +439,32 @@ impl Dispatch {
         &self.jobs
     }
 
+    /// The WorktreeRemove folder the host checks after the handlers: the payload's
+    /// `worktree_path`, joined to its `cwd` when relative. `None` for other events.
+    pub fn worktree_to_check(&self) -> Option<String> {
+        let EventInput::Table(t) = &self.invocation.input else { return None };
+        if t.event() != Event::WorktreeRemove {
+            return None;
+        }
+        let path = t.get_str("worktree_path")?;
+        if path.starts_with('/') {
+            return Some(path.to_owned());
+        }
+        Some(format!("{}/{path}", self.invocation.common.cwd.trim_end_matches('/')))
+    }
+
+    /// The host observed the WorktreeRemove folder ([`Dispatch::worktree_to_check`]) still
+    /// there after the handlers: a failed handler then fails the removal with
+    /// `worktree_remove_failed` (docs/claude-code-contract.md#cc-17.12).
+    pub fn worktree_remains(&mut self, path: String) {
+        self.reduction.set_worktree_remains(path);
+    }
+
+    /// True when the job at `index` runs a plugin's handler.
+    fn from_plugin(&self, index: usize) -> bool {
+        self.plugin_jobs.get(index).copied().unwrap_or(false)
+    }
+
     /// Parses a job's raw result into the handler result the reduction takes; `None` for
     /// legacy handlers (their result is ignored) and for indexes without a job.
     fn parse(&self, index: usize, output: &JobOutput) -> Option<HandlerResult> {
@@ -446,6 +477,12 @@ impl Dispatch {
             // JSON.
             JobOutput::Process(raw) if self.event == Event::WorktreeCreate => {
                 parse_worktree_command(raw, &self.caps, self.profile)
+            }
+            JobOutput::Process(raw)
+                if self.profile.rules().outputs == Outputs::ClaudeCode
+                    && is_missing_file_exit(self.event, raw, self.from_plugin(index)) =>
+            {
+                missing_file_result(self.event, raw)
             }
             JobOutput::Process(raw) => parse_output_for(self.event, raw, &self.caps, self.profile),
             // docs/claude-code-contract.md#cc-9.4: a callback's `{"async": true, ...}` contributes
@@ -587,6 +624,31 @@ impl Dispatch {
             effect,
         }
     }
+}
+
+/// The outcome of a PreToolUse or PermissionRequest invocation that cannot be matched
+/// because its payload is invalid (docs/claude-code-contract.md#cc-17.12, both profiles): the
+/// call is denied with `Hook matching failed: {message}` and an `invalid_payload` error, no
+/// handler runs. `None` for the other events (the payload error stands).
+pub fn matching_failed(
+    event: Event,
+    profile: Profile,
+    tool_name: Option<&str>,
+    message: &str,
+) -> Option<Outcome> {
+    if !event.has_permission() {
+        return None;
+    }
+    let ctx = ReduceContext { profile, ..ReduceContext::default() };
+    let mut decision = Decision::new(event);
+    decision.diagnostics.push(Diagnostic::error(codes::INVALID_PAYLOAD, message.to_owned()));
+    decision.permission = crate::reduce::Permission {
+        behavior: crate::reduce::PermissionBehavior::Deny,
+        reason: Some(format!("Hook matching failed: {message}")),
+        interrupt: false,
+    };
+    let effect = render_effect(&decision, tool_name, &ctx);
+    Some(Outcome { matched: Vec::new(), blocking: decision.is_blocking(), decision, effect })
 }
 
 /// The job of one handler the plan runs.

@@ -1047,7 +1047,14 @@ fn claude_code_status(
                 let before = result.diagnostics.len();
                 validate_output(event, Value::Object(map), caps, profile, result);
                 if !result.diagnostics[before..].iter().any(|d| d.code == codes::INVALID_OUTPUT) {
-                    // A schema-valid object alone decides (6.5 rule 5).
+                    // A schema-valid object alone decides (6.5 rule 5); an Elicitation's
+                    // `hookSpecificOutput` applies only on exit 0
+                    // (docs/claude-code-contract.md#cc-17.12).
+                    if matches!(event, Event::Elicitation | Event::ElicitationResult)
+                        && let Some(out) = &mut result.output
+                    {
+                        out.specific = None;
+                    }
                     return;
                 }
                 result.output = None;
@@ -1065,6 +1072,28 @@ fn claude_code_status(
             result.diagnostics.push(Diagnostic::warning(codes::NONZERO_EXIT, text));
         }
     }
+}
+
+/// True when a claude-code handler's exit 2 is a missing file rather than a block
+/// (docs/claude-code-contract.md#cc-17.12): on Stop, SubagentStop, TaskCompleted and a plugin's
+/// UserPromptSubmit, exit 2 with blank stdout and stderr saying `No such file or directory`.
+pub(crate) fn is_missing_file_exit(event: Event, raw: &RawOutput, from_plugin: bool) -> bool {
+    let on = matches!(event, Event::Stop | Event::SubagentStop | Event::TaskCompleted)
+        || (event == Event::UserPromptSubmit && from_plugin);
+    on && raw.termination == Termination::Exited(2)
+        && is_blank(&raw.stdout)
+        && String::from_utf8_lossy(&raw.stderr).contains("No such file or directory")
+}
+
+/// The result of a missing-file exit 2 ([`is_missing_file_exit`]): a non-blocking error,
+/// `nonzero_exit` with its notice, as another non-zero exit.
+pub(crate) fn missing_file_result(event: Event, raw: &RawOutput) -> HandlerResult {
+    let stderr = String::from_utf8_lossy(&raw.stderr);
+    let text = format!("Failed with non-blocking status code: {}", first_line(py_trim(&stderr)));
+    let mut result = HandlerResult::default();
+    result.notices.push(hook_error_notice(event, &text));
+    result.diagnostics.push(Diagnostic::warning(codes::NONZERO_EXIT, text));
+    result
 }
 
 /// The first line of a (trimmed) text.
