@@ -461,7 +461,7 @@ impl Dispatch {
     }
 
     /// True when the job at `index` runs a plugin's handler.
-    fn from_plugin(&self, index: usize) -> bool {
+    fn runs_plugin(&self, index: usize) -> bool {
         self.plugin_jobs.get(index).copied().unwrap_or(false)
     }
 
@@ -480,7 +480,7 @@ impl Dispatch {
             }
             JobOutput::Process(raw)
                 if self.profile.rules().outputs == Outputs::ClaudeCode
-                    && is_missing_file_exit(self.event, raw, self.from_plugin(index)) =>
+                    && is_missing_file_exit(self.event, raw, self.runs_plugin(index)) =>
             {
                 missing_file_result(self.event, raw)
             }
