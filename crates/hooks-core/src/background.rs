@@ -219,12 +219,17 @@ pub fn detach_line(line: &[u8]) -> Option<Option<f64>> {
     Some(timeout)
 }
 
-/// The async response of a detached command (docs/claude-code-contract.md#cc-9.3): the first line
-/// after the detach line that starts with `{` and parses as an object, other detach lines
-/// skipped.
+/// The async response of a detached command (docs/claude-code-contract.md#cc-9.3): all of
+/// stdout after the detach line when it is one object, even over several lines
+/// (docs/claude-code-contract.md#cc-17.11); else the first line after the detach line that
+/// starts with `{` and parses as an object, other detach lines skipped.
 pub fn async_response(stdout: &[u8]) -> Option<Value> {
     let mut lines = stdout.split(|b| *b == b'\n');
     lines.next();
+    let rest = stdout.iter().position(|b| *b == b'\n').map_or(&[][..], |i| &stdout[i + 1..]);
+    if let Some(value) = whole_object(rest) {
+        return Some(value);
+    }
     for line in lines {
         if detach_line(line).is_some() {
             continue;

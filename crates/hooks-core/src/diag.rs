@@ -223,6 +223,9 @@ pub mod codes {
     pub const MALFORMED_JSON: &str = "malformed_json";
     /// Output that fails the output schema.
     pub const INVALID_OUTPUT: &str = "invalid_output";
+    /// A PreToolUse or PermissionRequest payload that cannot be matched: the call is denied
+    /// (docs/claude-code-contract.md#cc-17.12).
+    pub const INVALID_PAYLOAD: &str = "invalid_payload";
     /// An output field this host does not apply.
     pub const UNSUPPORTED_FIELD: &str = "unsupported_field";
     /// `hookSpecificOutput.hookEventName` names another event.
@@ -327,6 +330,9 @@ pub mod codes {
     /// A handler with `onFailure: "block"` failed, and its failure blocks as an exit 2 would
     /// (docs/claude-code-contract.md#cc-17.8; warning, beside the failure's own diagnostic).
     pub const ONFAILURE_BLOCKED: &str = "onfailure_blocked";
+    /// A WorktreeRemove handler failed and the worktree's folder is still there: the removal
+    /// failed (docs/claude-code-contract.md#cc-17.12).
+    pub const WORKTREE_REMOVE_FAILED: &str = "worktree_remove_failed";
     /// Claude Code settings files exist in the project but the deepagents profile does not
     /// read them (ours): how to read them instead.
     pub const CLAUDE_SETTINGS_IGNORED: &str = "claude_settings_ignored";

@@ -68,14 +68,15 @@ use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
 use crate::output::{
     Failure, HandlerResult, HookOutput, RawOutput, Termination, fail_closed, format_seconds,
-    parse_output_for, parse_output_value_for, parse_worktree_command, process_failure,
+    is_missing_file_exit, missing_file_result, parse_output_for, parse_output_value_for,
+    parse_worktree_command, process_failure,
 };
 use crate::payload::{EventInput, Invocation};
 use crate::plan::Plan;
-use crate::profile::Profile;
+use crate::profile::{Outputs, Profile};
 use crate::reduce::{Decision, ReduceContext, Reduction};
 use crate::render::{Effect, render_effect};
-use crate::snapshot::{Handler, Program, Snapshot};
+use crate::snapshot::{Handler, Layer, Program, Snapshot};
 
 mod delegated;
 mod host;
@@ -294,6 +295,8 @@ pub struct Dispatch {
     /// How each job's handler is named in a timeout's deny reason, by job index; empty unless
     /// the event's timeouts block ([`Event::timeout_blocks`]).
     displays: Vec<String>,
+    /// True, by job index, for the jobs of plugin handlers.
+    plugin_jobs: Vec<bool>,
 }
 
 impl Dispatch {
@@ -399,9 +402,12 @@ impl Dispatch {
             jobs.iter().filter(|j| j.background.is_some()).map(|j| j.handler_id.clone()).collect(),
         );
         refused_urls_fail_closed(&plan, snapshot, jobs.len(), &mut reduction);
+        let plugin_jobs =
+            jobs.iter().map(|j| matches!(handlers[j.handler].layer, Layer::Plugin(_))).collect();
         Dispatch {
             event,
             plan,
+            plugin_jobs,
             accepted: jobs.iter().map(|j| j.background.is_some()).collect(),
             profile,
             invocation,
@@ -448,6 +454,32 @@ impl Dispatch {
         &self.jobs
     }
 
+    /// The WorktreeRemove folder the host checks after the handlers: the payload's
+    /// `worktree_path`, joined to its `cwd` when relative. `None` for other events.
+    pub fn worktree_to_check(&self) -> Option<String> {
+        let EventInput::Table(t) = &self.invocation.input else { return None };
+        if t.event() != Event::WorktreeRemove {
+            return None;
+        }
+        let path = t.get_str("worktree_path")?;
+        if path.starts_with('/') {
+            return Some(path.to_owned());
+        }
+        Some(format!("{}/{path}", self.invocation.common.cwd.trim_end_matches('/')))
+    }
+
+    /// The host observed the WorktreeRemove folder ([`Dispatch::worktree_to_check`]) still
+    /// there after the handlers: a failed handler then fails the removal with
+    /// `worktree_remove_failed` (docs/claude-code-contract.md#cc-17.12).
+    pub fn worktree_remains(&mut self, path: String) {
+        self.reduction.set_worktree_remains(path);
+    }
+
+    /// True when the job at `index` runs a plugin's handler.
+    fn runs_plugin(&self, index: usize) -> bool {
+        self.plugin_jobs.get(index).copied().unwrap_or(false)
+    }
+
     /// Parses a job's raw result into the handler result the reduction takes; `None` for
     /// indexes without a job and for legacy handlers (their result is ignored), except one
     /// whose program could not start ([`legacy_result`]).
@@ -456,7 +488,7 @@ impl Dispatch {
         if job.legacy {
             return legacy_result(output);
         }
-        let mut result = self.parse_job(job, output);
+        let mut result = self.parse_job(index, job, output);
         // docs/claude-code-contract.md#cc-17.7: with `onFailure: "block"` a failure counts as
         // exit 2.
         if let Some(display) = &job.block_on_failure {
@@ -498,12 +530,18 @@ impl Dispatch {
     }
 
     /// [`Dispatch::parse`] of one job's output, before `onFailure` and the event's timeout rule.
-    fn parse_job(&self, job: &Job, output: &JobOutput) -> HandlerResult {
+    fn parse_job(&self, index: usize, job: &Job, output: &JobOutput) -> HandlerResult {
         match output {
             // docs/claude-code-contract.md#cc-4.2: a WorktreeCreate command prints the path, not
             // JSON.
             JobOutput::Process(raw) if self.event == Event::WorktreeCreate => {
                 parse_worktree_command(raw, &self.caps, self.profile)
+            }
+            JobOutput::Process(raw)
+                if self.profile.rules().outputs == Outputs::ClaudeCode
+                    && is_missing_file_exit(self.event, raw, self.runs_plugin(index)) =>
+            {
+                missing_file_result(self.event, raw)
             }
             JobOutput::Process(raw) => parse_output_for(self.event, raw, &self.caps, self.profile),
             // docs/claude-code-contract.md#cc-9.4: a callback's `{"async": true, ...}` contributes
@@ -658,6 +696,31 @@ fn legacy_result(output: &JobOutput) -> Option<HandlerResult> {
         }
         _ => None,
     }
+}
+
+/// The outcome of a PreToolUse or PermissionRequest invocation that cannot be matched
+/// because its payload is invalid (docs/claude-code-contract.md#cc-17.12, both profiles): the
+/// call is denied with `Hook matching failed: {message}` and an `invalid_payload` error, no
+/// handler runs. `None` for the other events (the payload error stands).
+pub fn matching_failed(
+    event: Event,
+    profile: Profile,
+    tool_name: Option<&str>,
+    message: &str,
+) -> Option<Outcome> {
+    if !event.has_permission() {
+        return None;
+    }
+    let ctx = ReduceContext { profile, ..ReduceContext::default() };
+    let mut decision = Decision::new(event);
+    decision.diagnostics.push(Diagnostic::error(codes::INVALID_PAYLOAD, message.to_owned()));
+    decision.permission = crate::reduce::Permission {
+        behavior: crate::reduce::PermissionBehavior::Deny,
+        reason: Some(format!("Hook matching failed: {message}")),
+        interrupt: false,
+    };
+    let effect = render_effect(&decision, tool_name, &ctx);
+    Some(Outcome { matched: Vec::new(), blocking: decision.is_blocking(), decision, effect })
 }
 
 /// The job of one handler the plan runs.

@@ -510,14 +510,31 @@ impl HandlerResult {
     }
 
     /// The texts docs/claude-code-contract.md#cc-6.5-8 saves to a file when they are long, with
-    /// their field names: `additionalContext`, `systemMessage` and plain stdout.
+    /// their field names: `additionalContext`, `systemMessage`, SessionStart's
+    /// `initialUserMessage` (docs/claude-code-contract.md#cc-17.11) and plain stdout, each
+    /// measured alone.
     pub fn texts_mut(&mut self) -> Vec<(&'static str, &mut String)> {
         let mut texts = Vec::new();
         if let Some(out) = &mut self.output {
-            if let Some(text) =
-                out.specific.as_mut().and_then(SpecificOutput::additional_context_mut)
-            {
-                texts.push(("additionalContext", text));
+            match &mut out.specific {
+                Some(SpecificOutput::SessionStart {
+                    additional_context,
+                    initial_user_message,
+                    ..
+                }) => {
+                    if let Some(text) = additional_context {
+                        texts.push(("additionalContext", text));
+                    }
+                    if let Some(text) = initial_user_message {
+                        texts.push(("initialUserMessage", text));
+                    }
+                }
+                Some(specific) => {
+                    if let Some(text) = specific.additional_context_mut() {
+                        texts.push(("additionalContext", text));
+                    }
+                }
+                None => {}
             }
             if let Some(text) = &mut out.system_message {
                 texts.push(("systemMessage", text));
@@ -531,8 +548,9 @@ impl HandlerResult {
 }
 
 /// Characters of a text a claude-code decision keeps in place of one longer than
-/// [`TEXT_CAP`] saved to a file (docs/claude-code-contract.md#cc-6.5-8).
-pub const LONG_TEXT_PREVIEW: usize = 1_000;
+/// [`TEXT_CAP`] saved to a file (docs/claude-code-contract.md#cc-6.5-8, 2,000 since
+/// docs/claude-code-contract.md#cc-17.11).
+pub const LONG_TEXT_PREVIEW: usize = 2_000;
 
 /// True when `text` is long enough to be saved to a file (6.5 rule 8: over
 /// [`TEXT_CAP`] characters).
@@ -578,8 +596,11 @@ pub fn parse_output(event: Event, raw: &RawOutput, caps: &Capabilities) -> Handl
 /// [`parse_output`] under a profile's rules: `deepagents` is docs/spec.md#spec-7 exactly;
 /// `claude-code` follows docs/claude-code-contract.md#cc-6.5:
 ///
-/// - stdout is JSON when its first character after whitespace (and a BOM) is `{` and all
-///   of it is one object; anything else (arrays and strings included) is plain text;
+/// - stdout is JSON when, whitespace and a BOM around it ignored, it starts with `{` and
+///   ends with `}` (docs/claude-code-contract.md#cc-17.10); when that does not parse it is
+///   `invalid_output` with the parser's message, never context, unless it is two or more
+///   lines of JSON none of which sets an output field (plain text then); anything else
+///   (arrays and strings included) is plain text;
 /// - exit 0: plain text is context on SessionStart and UserPromptSubmit, elsewhere
 ///   `plain_stdout_ignored` (info; never `malformed_json`); stderr goes to the debug log
 ///   (`hook_stderr`, info); an object failing its schema adds an `invalid_output` notice;
@@ -900,18 +921,75 @@ pub(crate) fn hook_error_notice(event: Event, text: &str) -> String {
     format!("{event} hook error: {text}")
 }
 
-/// stdout as a JSON object under docs/claude-code-contract.md#cc-6.5-1: the first character after
-/// whitespace (a UTF-8 BOM allowed) is `{`, and all of it parses as one object.
-fn claude_code_json(stdout: &[u8]) -> Option<Map<String, Value>> {
+/// What claude-code reads in a handler's stdout (docs/claude-code-contract.md#cc-17.10).
+#[derive(Debug)]
+enum Stdout {
+    /// Nothing but whitespace.
+    Blank,
+    /// One JSON object.
+    Json(Map<String, Value>),
+    /// Plain text.
+    Text,
+    /// It looked like JSON and did not parse: the parser's message.
+    Broken(String),
+}
+
+/// The top-level keys that make a line of multi-line stdout an output rather than data
+/// (docs/spec.md#spec-7.6's universal fields; docs/claude-code-contract.md#cc-17.16-22).
+const OUTPUT_KEYS: [&str; 8] = [
+    "continue",
+    "stopReason",
+    "suppressOutput",
+    "systemMessage",
+    "terminalSequence",
+    "decision",
+    "reason",
+    "hookSpecificOutput",
+];
+
+/// stdout under docs/claude-code-contract.md#cc-17.10, whitespace and a UTF-8 BOM around it
+/// ignored: starting with `{` and ending with `}` it is JSON; when that does not parse as one
+/// object but it has two or more lines that each parse alone and none of them is an object
+/// setting an output field ([`OUTPUT_KEYS`]), it is plain text; otherwise it is broken.
+/// Anything else (a `{` without the closing `}`, arrays, strings) is plain text.
+fn classify_stdout(stdout: &[u8]) -> Stdout {
+    if is_blank(stdout) {
+        return Stdout::Blank;
+    }
     let body = stdout.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(stdout);
-    let start = body.iter().position(|b| !b.is_ascii_whitespace())?;
-    if body[start] != b'{' {
-        return None;
+    let body = body.trim_ascii();
+    if !(body.starts_with(b"{") && body.ends_with(b"}")) {
+        return Stdout::Text;
     }
-    match serde_json::from_slice::<Value>(&body[start..]) {
-        Ok(Value::Object(map)) => Some(map),
-        _ => None,
+    let err = match serde_json::from_slice::<Value>(body) {
+        Ok(Value::Object(map)) => return Stdout::Json(map),
+        // Unreachable for text between braces; kept for completeness.
+        Ok(_) => return Stdout::Text,
+        Err(err) => err,
+    };
+    let lines: Vec<&[u8]> =
+        body.split(|b| *b == b'\n').map(<[u8]>::trim_ascii).filter(|l| !l.is_empty()).collect();
+    if lines.len() >= 2 {
+        let parsed: Option<Vec<Value>> =
+            lines.iter().map(|l| serde_json::from_slice::<Value>(l).ok()).collect();
+        if let Some(values) = parsed {
+            let sets_field = values.iter().any(|v| {
+                v.as_object().is_some_and(|m| OUTPUT_KEYS.iter().any(|k| m.contains_key(*k)))
+            });
+            if !sets_field {
+                return Stdout::Text;
+            }
+        }
     }
+    Stdout::Broken(err.to_string())
+}
+
+/// The `invalid_output` diagnostic of stdout that looked like JSON and did not parse.
+fn broken_json(message: &str) -> Diagnostic {
+    Diagnostic::warning(
+        codes::INVALID_OUTPUT,
+        format!("Hook output failed protocol validation: invalid JSON: {message}"),
+    )
 }
 
 fn is_blank(bytes: &[u8]) -> bool {
@@ -965,13 +1043,25 @@ fn claude_code_status(
     result: &mut HandlerResult,
 ) {
     let profile = Profile::ClaudeCode;
-    let json = claude_code_json(&raw.stdout);
+    let stdout = classify_stdout(&raw.stdout);
+    let broken = match &stdout {
+        Stdout::Broken(message) => Some(broken_json(message)),
+        _ => None,
+    };
+    let json = match stdout {
+        Stdout::Json(map) => Some(map),
+        _ => None,
+    };
     let stderr = String::from_utf8_lossy(&raw.stderr);
     let stderr = py_trim(&stderr);
     match status {
         0 => {
             if let Some(map) = json {
                 validate_output(event, Value::Object(map), caps, profile, result);
+                invalid_output_notices(event, result);
+            } else if let Some(diagnostic) = broken {
+                // docs/claude-code-contract.md#cc-17.10-1: never context, on any event.
+                result.diagnostics.push(diagnostic);
                 invalid_output_notices(event, result);
             } else if !is_blank(&raw.stdout) {
                 let text = py_trim(&String::from_utf8_lossy(&raw.stdout)).to_owned();
@@ -1004,6 +1094,7 @@ fn claude_code_status(
         }
         2 => {
             let mut own = None;
+            result.diagnostics.extend(broken);
             if let Some(map) = json {
                 validate_output(event, Value::Object(map), caps, profile, result);
                 if !has_invalid_output(result) {
@@ -1023,10 +1114,20 @@ fn claude_code_status(
                 let before = result.diagnostics.len();
                 validate_output(event, Value::Object(map), caps, profile, result);
                 if !result.diagnostics[before..].iter().any(|d| d.code == codes::INVALID_OUTPUT) {
-                    // A schema-valid object alone decides (6.5 rule 5).
+                    // A schema-valid object alone decides (6.5 rule 5); an Elicitation's
+                    // `hookSpecificOutput` applies only on exit 0
+                    // (docs/claude-code-contract.md#cc-17.12).
+                    if matches!(event, Event::Elicitation | Event::ElicitationResult)
+                        && let Some(out) = &mut result.output
+                    {
+                        out.specific = None;
+                    }
                     return;
                 }
                 result.output = None;
+                invalid_output_notices(event, result);
+            } else if let Some(diagnostic) = broken {
+                result.diagnostics.push(diagnostic);
                 invalid_output_notices(event, result);
             }
             let text = if stderr.is_empty() {
@@ -1038,6 +1139,28 @@ fn claude_code_status(
             result.diagnostics.push(Diagnostic::warning(codes::NONZERO_EXIT, text));
         }
     }
+}
+
+/// True when a claude-code handler's exit 2 is a missing file rather than a block
+/// (docs/claude-code-contract.md#cc-17.12): on Stop, SubagentStop, TaskCompleted and a plugin's
+/// UserPromptSubmit, exit 2 with blank stdout and stderr saying `No such file or directory`.
+pub(crate) fn is_missing_file_exit(event: Event, raw: &RawOutput, from_plugin: bool) -> bool {
+    let on = matches!(event, Event::Stop | Event::SubagentStop | Event::TaskCompleted)
+        || (event == Event::UserPromptSubmit && from_plugin);
+    on && raw.termination == Termination::Exited(2)
+        && is_blank(&raw.stdout)
+        && String::from_utf8_lossy(&raw.stderr).contains("No such file or directory")
+}
+
+/// The result of a missing-file exit 2 ([`is_missing_file_exit`]): a non-blocking error,
+/// `nonzero_exit` with its notice, as another non-zero exit.
+pub(crate) fn missing_file_result(event: Event, raw: &RawOutput) -> HandlerResult {
+    let stderr = String::from_utf8_lossy(&raw.stderr);
+    let text = format!("Failed with non-blocking status code: {}", first_line(py_trim(&stderr)));
+    let mut result = HandlerResult::default();
+    result.notices.push(hook_error_notice(event, &text));
+    result.diagnostics.push(Diagnostic::warning(codes::NONZERO_EXIT, text));
+    result
 }
 
 /// The first line of a (trimmed) text.

@@ -498,6 +498,67 @@ pub fn payload_own_keys(event: Event) -> &'static [&'static str] {
     }
 }
 
+/// The type of a key of [`payload_later_keys`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LaterKind {
+    /// A string.
+    Str,
+    /// A JSON number.
+    Num,
+    /// A boolean.
+    Bool,
+    /// An object.
+    Obj,
+}
+
+impl LaterKind {
+    fn admits(self, value: &Value) -> bool {
+        match self {
+            LaterKind::Str => value.is_string(),
+            LaterKind::Num => value.is_number(),
+            LaterKind::Bool => value.is_boolean(),
+            LaterKind::Obj => value.is_object(),
+        }
+    }
+
+    fn expected(self) -> &'static str {
+        match self {
+            LaterKind::Str => "a string",
+            LaterKind::Num => "a number",
+            LaterKind::Bool => "a boolean",
+            LaterKind::Obj => "an object",
+        }
+    }
+}
+
+/// The top-level payload keys Claude Code added after 2.1.240 that the deepagents profile
+/// reads as `event`'s own keys after [`payload_own_keys`], with their types
+/// (docs/claude-code-contract.md#cc-17.13; `agent_id` and `agent_type` are common keys
+/// already). The claude-code profile passes them through as any other key.
+pub fn payload_later_keys(event: Event) -> &'static [(&'static str, LaterKind)] {
+    use LaterKind::{Bool, Num, Obj, Str};
+    match event {
+        Event::SessionStart => &[
+            ("seconds_since_last_response", Num),
+            ("context_tokens", Num),
+            ("prompt_cache_likely_expired", Bool),
+            ("estimated_cache_write_usd", Num),
+            ("scratchpad_dir", Str),
+        ],
+        Event::UserPromptSubmit => &[("session_title", Str), ("scratchpad_dir", Str)],
+        Event::PreToolUse
+        | Event::PermissionRequest
+        | Event::PostToolUse
+        | Event::PostToolUseFailure
+        | Event::PermissionDenied => &[("mcp_server", Obj), ("scratchpad_dir", Str)],
+        _ => &[("scratchpad_dir", Str)],
+    }
+}
+
+fn is_later_key(event: Event, key: &str) -> bool {
+    payload_later_keys(event).iter().any(|(k, _)| *k == key)
+}
+
 /// Per event (indexed by discriminant): the table-driven events' own keys and required
 /// keys without [`defaulted_keys`] (empty for the typed twelve).
 fn table_names() -> &'static [(Vec<&'static str>, Vec<&'static str>)] {
@@ -906,13 +967,26 @@ impl Invocation {
                     .map(|(k, v)| (k.clone(), v.clone()))
                     .collect();
             }
-            UnknownKeys::Dropped => warnings.extend(unknown.map(|(k, _)| {
-                Diagnostic::warning(
-                    codes::UNKNOWN_FIELD,
-                    format!("Unknown {event} payload field ignored: {k}"),
-                )
-                .with_field(k.clone())
-            })),
+            UnknownKeys::Dropped => {
+                // docs/claude-code-contract.md#cc-17.13: the keys Claude Code added since 2.1.240
+                // are own keys after the others, type-checked, with no default.
+                for &(key, kind) in payload_later_keys(event) {
+                    match received.get(key) {
+                        None | Some(Value::Null) => {}
+                        Some(v) if kind.admits(v) => {
+                            extra.insert(key.to_owned(), v.clone());
+                        }
+                        Some(_) => return Err(r.wrong(key, kind.expected())),
+                    }
+                }
+                warnings.extend(unknown.filter(|(k, _)| !is_later_key(event, k)).map(|(k, _)| {
+                    Diagnostic::warning(
+                        codes::UNKNOWN_FIELD,
+                        format!("Unknown {event} payload field ignored: {k}"),
+                    )
+                    .with_field(k.clone())
+                }));
+            }
         }
         let stated_stop_hook_active = stated_stop_hook_active(&r)?;
         let invocation =
@@ -2282,5 +2356,76 @@ pub(crate) mod tests {
                 }
             }
         }
+    }
+
+    /// docs/claude-code-contract.md#cc-17.13: deepagents reads the newer keys after its own,
+    /// type-checked and without defaults; claude-code passes them through.
+    #[test]
+    fn later_claude_code_keys_are_own_keys_in_deepagents() {
+        let defaults = CommonDefaults::new("s", "/t", "/c");
+        let payload = json!({"tool_name": "mcp__db__q", "tool_input": {}, "tool_use_id": "t1",
+            "scratchpad_dir": "/tmp/pad", "mcp_server": {"name": "db", "source": "plugin"}});
+        let (inv, warnings) = Invocation::from_host_json_for(
+            Profile::DeepAgents,
+            Event::PreToolUse,
+            &payload,
+            &defaults,
+        )
+        .unwrap();
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let wire = String::from_utf8(inv.to_wire()).unwrap();
+        assert!(
+            wire.ends_with(r#""tool_use_id":"t1","mcp_server":{"name":"db","source":"plugin"},"scratchpad_dir":"/tmp/pad"}"#),
+            "{wire}"
+        );
+        // No defaults: absent stays absent.
+        let bare = json!({"tool_name": "Bash", "tool_input": {}, "tool_use_id": "t1"});
+        let (inv, _) = Invocation::from_host_json_for(
+            Profile::DeepAgents,
+            Event::PreToolUse,
+            &bare,
+            &defaults,
+        )
+        .unwrap();
+        assert!(!String::from_utf8(inv.to_wire()).unwrap().contains("scratchpad_dir"));
+        // Type-checked.
+        let bad = json!({"source": "resume", "context_tokens": "many"});
+        let err = Invocation::from_host_json_for(
+            Profile::DeepAgents,
+            Event::SessionStart,
+            &bad,
+            &defaults,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "SessionStart payload: field 'context_tokens' must be a number"
+        );
+        // Other keys are still dropped with unknown_field.
+        let other = json!({"prompt": "p", "session_title": "T", "later": 1});
+        let (inv, warnings) = Invocation::from_host_json_for(
+            Profile::DeepAgents,
+            Event::UserPromptSubmit,
+            &other,
+            &defaults,
+        )
+        .unwrap();
+        let codes: Vec<&str> = warnings.iter().map(|w| w.code.as_str()).collect();
+        assert_eq!(codes, ["unknown_field"]);
+        assert!(
+            String::from_utf8(inv.to_wire())
+                .unwrap()
+                .ends_with(r#""prompt":"p","session_title":"T"}"#)
+        );
+        // claude-code passes everything through.
+        let (inv, warnings) = Invocation::from_host_json_for(
+            Profile::ClaudeCode,
+            Event::UserPromptSubmit,
+            &other,
+            &defaults,
+        )
+        .unwrap();
+        assert!(warnings.is_empty());
+        assert!(String::from_utf8(inv.to_wire()).unwrap().contains(r#""later":1"#));
     }
 }

@@ -391,8 +391,12 @@ pub struct Reduction {
     cwd: Option<String>,
     /// Results applied so far.
     applied: usize,
-    /// WorktreeCreate: results that failed (non-zero exit, timeout, launch failure, ...).
+    /// WorktreeCreate, WorktreeRemove: results that failed (non-zero exit, timeout, launch
+    /// failure, ...).
     worktree_failures: usize,
+    /// WorktreeRemove: the worktree's folder still exists after the handlers, as the host
+    /// observed it (docs/claude-code-contract.md#cc-17.12).
+    worktree_remains: Option<String>,
     /// Elicitation, ElicitationResult: an exit 2 forces `decline` (11.3).
     forced_decline: bool,
 }
@@ -411,6 +415,7 @@ impl Reduction {
             cwd: None,
             applied: 0,
             worktree_failures: 0,
+            worktree_remains: None,
             forced_decline: false,
         }
     }
@@ -518,6 +523,22 @@ impl Reduction {
                 ));
             }
         }
+        // docs/claude-code-contract.md#cc-17.12: a failed WorktreeRemove handler with the folder
+        // still there fails the removal (claude-code).
+        if event == Event::WorktreeRemove
+            && self.worktree_failures > 0
+            && self.ctx.profile.rules().outputs == Outputs::ClaudeCode
+            && let Some(path) = &self.worktree_remains
+        {
+            d.diagnostics.push(Diagnostic::warning(
+                codes::WORKTREE_REMOVE_FAILED,
+                format!(
+                    "Worktree removal failed: {} of {} WorktreeRemove hooks failed and {path} \
+                     still exists",
+                    self.worktree_failures, self.applied
+                ),
+            ));
+        }
         // 11.3: an exit 2 forces decline; content goes only with accept (or no action).
         if matches!(event, Event::Elicitation | Event::ElicitationResult) {
             if self.forced_decline {
@@ -558,6 +579,14 @@ impl Reduction {
         if self.decision.event == Event::WorktreeCreate
             && output.is_none()
             && diagnostics.iter().any(|d| d.severity != Severity::Info)
+        {
+            self.worktree_failures += 1;
+        }
+        // docs/claude-code-contract.md#cc-17.12: any non-zero exit or failure of a WorktreeRemove
+        // handler.
+        if self.decision.event == Event::WorktreeRemove
+            && (diagnostics.iter().any(|d| d.severity != Severity::Info)
+                || output.as_ref().is_some_and(|o| o.exit_block))
         {
             self.worktree_failures += 1;
         }
@@ -704,6 +733,12 @@ impl Reduction {
         }
     }
 
+    /// WorktreeRemove: the worktree's folder `path` still exists after the handlers ran
+    /// (docs/claude-code-contract.md#cc-17.12).
+    pub(crate) fn set_worktree_remains(&mut self, path: String) {
+        self.worktree_remains = Some(path);
+    }
+
     /// Sets the claude-code continuation cap (see [`ReduceContext::continuation_cap`]).
     pub(crate) fn set_continuation_cap(&mut self, cap: Option<u32>) {
         self.ctx.continuation_cap = cap;
@@ -820,7 +855,10 @@ impl Reduction {
     /// "block"` for the 21 events docs/spec.md#spec-4 lacks, in both profiles.
     fn block_table_event(&mut self, id: &str, text: String, exit_block: bool) {
         let event = self.decision.event;
+        let cc = self.ctx.profile.rules().outputs == Outputs::ClaudeCode;
         match event {
+            // docs/claude-code-contract.md#cc-17.12: Setup's exit 2 and stderr are ignored.
+            Event::Setup if exit_block && cc => {}
             // Exit 2: a notice with the stderr.
             Event::Setup
             | Event::CwdChanged
@@ -881,7 +919,9 @@ impl Reduction {
             }
             Event::ConfigChange => self.decision.config_change_blocked = true,
             Event::WorktreeCreate if exit_block => self.worktree_failures += 1,
-            Event::Elicitation | Event::ElicitationResult if exit_block => {
+            // docs/claude-code-contract.md#cc-17.12: claude-code's `decision: "block"` declines
+            // too.
+            Event::Elicitation | Event::ElicitationResult if exit_block || cc => {
                 self.forced_decline = true;
             }
             _ => {
@@ -1309,6 +1349,13 @@ impl Reduction {
             }
             SpecificOutput::Elicitation { action, content }
             | SpecificOutput::ElicitationResult { action, content } => {
+                // docs/claude-code-contract.md#cc-17.12: a decline from any handler beats accept
+                // and cancel.
+                if action == Some(ElicitationAction::Decline)
+                    && self.ctx.profile.rules().outputs == Outputs::ClaudeCode
+                {
+                    self.forced_decline = true;
+                }
                 if let Some(action) = action {
                     let answer = self
                         .decision

@@ -163,22 +163,28 @@ pub fn parse_settings(
         "pluginConfigs" => scope.reads_plugin_configs(),
         _ => KEYS.contains(&key),
     };
+    let managed = scope.reads_managed_keys();
     let mut hashed = Map::new();
     for m in members.iter().filter(|m| read(&m.key)) {
         hashed.insert(m.key.clone(), m.value.to_serde());
         match m.key.as_str() {
             "hooks" => parse_hooks_member(&mut cx, &mut settings.hooks, &root, scope.config_kind()),
-            "disableAllHooks" => settings.disable_all_hooks = boolean(&mut cx, m),
-            "allowManagedHooksOnly" => settings.allow_managed_hooks_only = boolean(&mut cx, m),
-            "disableCommandPluginSources" => {
-                settings.disable_command_plugin_sources = boolean(&mut cx, m)
+            "disableAllHooks" => settings.disable_all_hooks = lock(&mut cx, m, managed),
+            "allowManagedHooksOnly" => {
+                settings.allow_managed_hooks_only = lock(&mut cx, m, managed)
             }
-            "requireReceipts" => settings.require_receipts = boolean(&mut cx, m),
-            "strictHookContainment" => settings.strict_hook_containment = boolean(&mut cx, m),
+            "disableCommandPluginSources" => {
+                settings.disable_command_plugin_sources = lock(&mut cx, m, managed)
+            }
+            "requireReceipts" => settings.require_receipts = lock(&mut cx, m, managed),
+            "strictHookContainment" => settings.strict_hook_containment = lock(&mut cx, m, managed),
             "strictPluginOnlyCustomization" => {
                 settings.strict_plugin_only_hooks = match &m.value.value {
                     JsonValue::Bool(b) => Some(*b),
-                    _ => strings(&mut cx, m).map(|list| list.iter().any(|s| s == "hooks")),
+                    JsonValue::Array(_) => {
+                        strings(&mut cx, m).map(|list| list.iter().any(|s| s == "hooks"))
+                    }
+                    _ => lock(&mut cx, m, managed),
                 }
             }
             "allowedHttpHookUrls" => settings.allowed_http_hook_urls = strings(&mut cx, m),
@@ -202,6 +208,20 @@ fn boolean(cx: &mut Loader<'_>, m: &JsonMember) -> Option<bool> {
             cx.invalid(&m.key, "expected true or false; the key is ignored", m.value.pos);
             None
         }
+    }
+}
+
+/// A lock key of docs/claude-code-contract.md#cc-1.4: a boolean; in a managed file a value of
+/// another type applies the lock (docs/claude-code-contract.md#cc-17.12: a typo must not open
+/// it), elsewhere the key is ignored. Either way an `invalid_config` warning.
+fn lock(cx: &mut Loader<'_>, m: &JsonMember, managed: bool) -> Option<bool> {
+    match &m.value.value {
+        JsonValue::Bool(b) => Some(*b),
+        _ if managed => {
+            cx.invalid(&m.key, "expected true or false; the lock applies", m.value.pos);
+            Some(true)
+        }
+        _ => boolean(cx, m),
     }
 }
 
@@ -533,6 +553,23 @@ mod tests {
         assert_eq!(user.plugin_configs.len(), 1);
         assert_eq!(user.allow_managed_hooks_only, None);
         assert_eq!(parse(text, SettingsScope::Managed).allow_managed_hooks_only, Some(true));
+    }
+
+    /// docs/claude-code-contract.md#cc-17.12: a managed lock key with a non-boolean value
+    /// applies the lock (with `invalid_config`); elsewhere it is ignored.
+    #[test]
+    fn managed_lock_keys_with_other_values_lock() {
+        let text = r#"{"disableAllHooks": "yes", "allowManagedHooksOnly": 1,
+            "disableCommandPluginSources": null, "strictPluginOnlyCustomization": {}}"#;
+        let managed = parse(text, SettingsScope::Managed);
+        assert_eq!(managed.disable_all_hooks, Some(true));
+        assert_eq!(managed.allow_managed_hooks_only, Some(true));
+        assert_eq!(managed.disable_command_plugin_sources, Some(true));
+        assert_eq!(managed.strict_plugin_only_hooks, Some(true));
+        let codes: Vec<&str> = managed.hooks.diagnostics.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(codes, ["invalid_config"; 4]);
+        let user = parse(text, SettingsScope::User);
+        assert_eq!(user.disable_all_hooks, None);
     }
 
     /// 1.7: the hash covers the 1.4 keys only, canonically (key order and spacing do not

@@ -602,11 +602,17 @@ impl Session {
     fn finish_fire(
         &self,
         snapshot: &Snapshot,
-        dispatch: Dispatch,
+        mut dispatch: Dispatch,
         answers: Answers,
         refused: Vec<Diagnostic>,
     ) -> Fired {
         let event = dispatch.event();
+        // docs/claude-code-contract.md#cc-17.12: is the removed worktree still there?
+        if let Some(path) = dispatch.worktree_to_check()
+            && std::fs::symlink_metadata(&path).is_ok()
+        {
+            dispatch.worktree_remains(path);
+        }
         let receipt_facts = answers.traces.map(|traces| {
             let session_id = dispatch.invocation().common.session_id.clone();
             (session_id, dispatch.plan().clone(), traces)
@@ -628,6 +634,29 @@ impl Session {
             handlers: answers.runs.into_iter().flatten().collect(),
             receipt,
         }
+    }
+
+    /// The fire of a PreToolUse or PermissionRequest whose payload cannot be matched
+    /// ([`hooks_core::dispatch::matching_failed`], docs/claude-code-contract.md#cc-17.12): denied,
+    /// no handler run. `None` for the other events.
+    pub fn matching_failed(
+        &self,
+        event: Event,
+        tool_name: Option<&str>,
+        message: &str,
+    ) -> Option<Fired> {
+        let snapshot = self.snapshot();
+        let outcome =
+            hooks_core::dispatch::matching_failed(event, snapshot.profile(), tool_name, message)?;
+        Some(Fired {
+            event,
+            snapshot_id: snapshot.id().to_owned(),
+            matched: outcome.matched,
+            decision: outcome.decision,
+            effect: outcome.effect,
+            handlers: Vec::new(),
+            receipt: None,
+        })
     }
 
     /// True when fires append receipts: the host's choice, or managed policy's.

@@ -166,7 +166,55 @@ pub fn claude_plugin_layers(
             diags.extend(g);
         }
     }
+    let docs = one_plugin_per_name(docs, &mut diags);
     (docs, diags)
+}
+
+/// Of two enabled plugins with one name (the id before `@`), the later's documents are left
+/// out with `duplicate_plugin` (docs/claude-code-contract.md#cc-17.12). Disabled plugins and
+/// the documents of one id do not count.
+fn one_plugin_per_name(
+    docs: Vec<LayerDocument>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<LayerDocument> {
+    let mut first: BTreeMap<String, String> = BTreeMap::new();
+    let mut reported: HashSet<String> = HashSet::new();
+    let mut kept = Vec::with_capacity(docs.len());
+    for doc in docs {
+        let hooks_core::snapshot::Layer::Plugin(info) = &doc.layer else {
+            kept.push(doc);
+            continue;
+        };
+        if doc.inactive.is_some() {
+            kept.push(doc);
+            continue;
+        }
+        let name = info.id.split_once('@').map_or(info.id.as_str(), |(n, _)| n).to_owned();
+        match first.get(&name) {
+            Some(earlier) if *earlier != info.id => {
+                if reported.insert(info.id.clone()) {
+                    diags.push(
+                        Diagnostic::warning(
+                            hooks_core::diag::codes::DUPLICATE_PLUGIN,
+                            format!(
+                                "plugin {} has the name {name} of the enabled plugin {earlier}, \
+                                 which loads; its hooks are left out",
+                                info.id
+                            ),
+                        )
+                        .with_source(doc.source.clone())
+                        .with_subject(info.id.clone()),
+                    );
+                }
+            }
+            Some(_) => kept.push(doc),
+            None => {
+                first.insert(name, info.id.clone());
+                kept.push(doc);
+            }
+        }
+    }
+    kept
 }
 
 /// Where the marketplace's `renames` lead installed plugin `id` (12.5). A cycle is one

@@ -58,6 +58,17 @@ pub(crate) struct Given<'a> {
     pub match_target: Option<&'a str>,
 }
 
+/// A payload that is JSON but not a valid payload of its event: the message and the
+/// `tool_name` it names, if any.
+#[derive(Debug)]
+pub(crate) struct PayloadInvalid {
+    /// The error as people read it (with what the event needs).
+    pub message: String,
+    /// The error alone.
+    pub error: String,
+    pub tool_name: Option<String>,
+}
+
 /// Reads the invocation of `event` the command line gives, under the profile, and
 /// prints its payload warnings.
 pub(crate) fn read_invocation(
@@ -65,6 +76,17 @@ pub(crate) fn read_invocation(
     event: Event,
     given: &Given<'_>,
 ) -> anyhow::Result<(Invocation, Vec<Diagnostic>)> {
+    read_checked_invocation(cx, event, given)?.map_err(|invalid| anyhow!(invalid.message))
+}
+
+/// [`read_invocation`], with a payload that is JSON but invalid for its event as
+/// `Ok(Err(_))` (`hooks run` denies such a PreToolUse or PermissionRequest,
+/// docs/claude-code-contract.md#cc-17.12).
+pub(crate) fn read_checked_invocation(
+    cx: &mut Ctx<'_>,
+    event: Event,
+    given: &Given<'_>,
+) -> anyhow::Result<Result<(Invocation, Vec<Diagnostic>), PayloadInvalid>> {
     let value = match given.payload {
         Some(payload) => read_payload(cx, payload)?,
         None => {
@@ -89,8 +111,15 @@ pub(crate) fn read_invocation(
         permission_mode: Some("default".to_owned()),
     };
     let profile = crate::layers::profile(cx.global, cx.env)?;
-    let (invocation, warnings) = Invocation::from_host_json_for(profile, event, &value, &defaults)
-        .map_err(|e| anyhow!(payload_error(&e)))?;
+    let (invocation, warnings) =
+        match Invocation::from_host_json_for(profile, event, &value, &defaults) {
+            Ok(read) => read,
+            Err(e) => {
+                let tool_name = value.get("tool_name").and_then(Value::as_str).map(str::to_owned);
+                let (message, error) = (payload_error(&e), e.to_string());
+                return Ok(Err(PayloadInvalid { message, error, tool_name }));
+            }
+        };
     for w in &warnings {
         cx.warn(format!("payload: {}", w.message));
     }
@@ -101,7 +130,7 @@ pub(crate) fn read_invocation(
         ));
     }
     let invocation = invocation.with_match_target(given.match_target.map(str::to_owned));
-    Ok((invocation, warnings))
+    Ok(Ok((invocation, warnings)))
 }
 
 /// Reads `--payload`: `-` is stdin, an existing file is read, text starting with `{` is

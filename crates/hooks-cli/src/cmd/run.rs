@@ -38,7 +38,7 @@ use serde_json::{Value, json};
 
 use crate::cli::RunArgs;
 pub(crate) use crate::cmd::input::payload_error;
-use crate::cmd::input::{Given, read_invocation};
+use crate::cmd::input::{Given, read_checked_invocation};
 use crate::cmd::list;
 use crate::context::Ctx;
 use crate::layers::Setup;
@@ -187,7 +187,14 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
         cwd: args.cwd.as_deref(),
         match_target: args.match_target.as_deref(),
     };
-    let (invocation, warnings) = read_invocation(cx, event, &given)?;
+    let read = read_checked_invocation(cx, event, &given)?;
+    // docs/claude-code-contract.md#cc-17.12: a PreToolUse or PermissionRequest that cannot be
+    // matched is denied; another event's invalid payload is an error.
+    if let Err(invalid) = &read
+        && !event.has_permission()
+    {
+        anyhow::bail!("{}", invalid.message);
+    }
     let setup = Setup::new(cx.global, cx.env)?;
     let mut options = setup.host_session_options(
         cx.global,
@@ -198,6 +205,21 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
     let (debug, debug_lines) = cx.debug_log();
     options.debug = debug;
     let session = Session::start(options)?;
+    let (invocation, warnings) = match read {
+        Ok(read) => read,
+        Err(invalid) => {
+            let load_diagnostics = session.load_diagnostics();
+            let message = invalid.error;
+            cx.warn(format!("payload: {message}; the call is denied"));
+            let tool = invalid.tool_name.as_deref();
+            let fired = session
+                .matching_failed(event, tool, &message)
+                .context("a permission event's matching failure")?;
+            let output = RunOutput::new(&fired, &load_diagnostics, &[], tool);
+            writeln!(cx.out, "{}", crate::cmd::json::pretty(&output)?)?;
+            return Ok(2);
+        }
+    };
     if let Some(count) = args.stop_continuations {
         match &invocation.input {
             EventInput::SubagentStop(i) => session

@@ -36,6 +36,7 @@ mod redaction;
 mod run;
 mod schema;
 mod serve;
+mod since_2_1_240_outputs;
 mod store_gc;
 mod terminal;
 mod trust;

@@ -191,7 +191,6 @@ fn invalid_output_on_exit_0_denies_and_plain_text_does_not() {
 }
 
 #[test]
-#[ignore = "needs docs/claude-code-contract.md#cc-17.10 (a `{...}` that fails to parse is invalid_output)"]
 fn a_braced_parse_failure_on_exit_0_denies() {
     // cc-F72 (c).
     let env = TestEnv::new("onfailure-f72c");

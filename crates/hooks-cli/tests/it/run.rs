@@ -139,21 +139,24 @@ fn engine_errors_exit_1_with_a_clear_message() {
         assert!(out.stderr.contains(expect), "{args:?}: {}", out.stderr);
     };
     check(
-        &["run", "PreToolUse", "--payload", "{}"],
-        "PreToolUse payload: missing field 'tool_name'; PreToolUse needs tool_name, \
-         tool_input (session_id, transcript_path, cwd and permission_mode are filled when \
-         absent, and tool_use_id defaulted with a payload_defaulted warning); for example \
-         {\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"echo hello\"},\"tool_use_id\":\"toolu_example\"}",
+        &["run", "PostToolUse", "--payload", "{}"],
+        "PostToolUse payload: missing field 'tool_name'; PostToolUse needs tool_name, \
+         tool_input",
     );
     check(
         &[
             "run",
-            "PreToolUse",
+            "PostToolUse",
             "--payload",
             r#"{"tool_name": 3, "tool_input": {}, "tool_use_id": "t"}"#,
         ],
         "field 'tool_name' must be a string",
     );
+    // docs/claude-code-contract.md#cc-17.12: PreToolUse and PermissionRequest deny instead.
+    let out = env.run(&["run", "PreToolUse", "--payload", "{}"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("missing field 'tool_name'; the call is denied"), "{}", out.stderr);
+    assert_eq!(out.json()["decision"]["permission"]["behavior"], "deny");
     check(&["run", "Stop", "--payload", "{nope"], "the payload in --payload is not valid JSON");
     check(
         &["run", "Stop", "--payload", "missing.json"],

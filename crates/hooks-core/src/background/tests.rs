@@ -129,6 +129,13 @@ fn f32_detached_response_is_the_first_later_object_line() {
     assert_eq!(codes_of(&done.result), vec!["ignored_output_field"]);
 }
 
+/// cc-17.11: a pretty-printed object after the detach line is the response.
+#[test]
+fn multi_line_async_json_is_read() {
+    let out = "{\"async\": true}\n{\n  \"systemMessage\": \"done\"\n}\n";
+    assert_eq!(async_response(out.as_bytes()), Some(serde_json::json!({"systemMessage": "done"})));
+}
+
 mod dispatch {
     use crate::{
         Capabilities, ConfigKind, Dispatch, Event, Invocation, LayerDocument, Profile, Snapshot,

@@ -304,7 +304,10 @@ impl Loader<'_> {
         let mut kept = Vec::with_capacity(group.handlers.len());
         for h in std::mem::take(&mut group.handlers) {
             let ty = h.kind.name();
-            if event.accepts_handler_type(ty) {
+            let dropped_agent = ty == "agent"
+                && event == Event::PermissionRequest
+                && !self.profile.rules().agent_on_permission_request;
+            if event.accepts_handler_type(ty) && !dropped_agent {
                 kept.push(h);
                 continue;
             }

@@ -78,8 +78,14 @@ pub(super) fn adjust_jobs(
     let mut diagnostics = Vec::new();
     if rules.sessionend_budget && event == Event::SessionEnd && !jobs.is_empty() {
         let budget = sessionend_budget(jobs, handlers, host, &mut diagnostics);
+        // docs/claude-code-contract.md#cc-17.12: a handler without its own `timeout` keeps
+        // 1.5 s (or the host's variable) even when another handler raised the budget.
+        let unset = host_sessionend_timeout(host).unwrap_or(SESSIONEND_MIN_BUDGET);
         for job in jobs.iter_mut() {
-            job.timeout = job.timeout.min(budget);
+            let own = handlers.get(job.handler).is_some_and(|h| h.timeout.is_some())
+                || matches!(job.kind, JobKind::Callback { .. });
+            let limit = if own { budget } else { budget.min(unset) };
+            job.timeout = job.timeout.min(limit);
         }
     }
     diagnostics
@@ -118,6 +124,12 @@ fn sessionend_budget(
         .filter_map(|h| h.timeout)
         .fold(SESSIONEND_MIN_BUDGET, f64::max);
     largest.min(SESSIONEND_MAX_BUDGET)
+}
+
+/// The host's `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS` in seconds, when valid.
+fn host_sessionend_timeout(host: &HostContext) -> Option<f64> {
+    let raw = host.sessionend_timeout_ms.as_ref()?;
+    raw.trim().parse::<u64>().ok().map(|ms| ms as f64 / 1000.0)
 }
 
 /// The text of a callback that did not answer in time (docs/claude-code-contract.md#cc-11.5).

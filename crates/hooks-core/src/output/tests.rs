@@ -724,3 +724,50 @@ fn ansi_escapes_are_removed_and_worktree_paths_resolved() {
     assert!(resolve_worktree_path("rel", None).is_err());
     assert!(resolve_worktree_path("/a\u{202e}b", None).is_err());
 }
+
+/// docs/claude-code-contract.md#cc-17.10 under claude-code (cc-F78, cc-F79 cover the CLI).
+#[test]
+fn claude_code_json_or_plain_text() {
+    let caps = Capabilities::claude_code();
+    let cc = |stdout: &str| {
+        parse_output_for(Event::UserPromptSubmit, &exit(0, stdout, ""), &caps, Profile::ClaudeCode)
+    };
+    let codes =
+        |r: &HandlerResult| r.diagnostics.iter().map(|d| d.code.clone()).collect::<Vec<_>>();
+    // Rule 1: braces on both ends and no parse: invalid_output with a notice, no context.
+    for broken in ["{not json}", "\u{feff} {bad} \n", "{\"a\":1}\n{\"continue\":false}"] {
+        let r = cc(broken);
+        assert_eq!(r.plain_text, None, "{broken:?}");
+        assert_eq!(codes(&r), vec![codes::INVALID_OUTPUT], "{broken:?}");
+        assert_eq!(r.notices.len(), 1, "{broken:?}");
+        assert!(
+            r.notices[0].starts_with(
+                "UserPromptSubmit hook error: Hook output failed protocol \
+                                      validation: invalid JSON: "
+            ),
+            "{:?}",
+            r.notices
+        );
+    }
+    // Lines that each parse and set no output field: plain text.
+    let r = cc("{\"a\":1}\n{\"b\":2}\n");
+    assert_eq!(r.plain_text.as_deref(), Some("{\"a\":1}\n{\"b\":2}"));
+    assert!(r.diagnostics.is_empty() && r.notices.is_empty(), "{:?}", r.diagnostics);
+    // A pretty-printed object is JSON.
+    let r = cc("{\n  \"systemMessage\": \"hi\"\n}\n");
+    assert_eq!(r.output.and_then(|o| o.system_message).as_deref(), Some("hi"));
+    // Rules 2 and 3: plain text.
+    for text in ["{\"a\":1} trailing", "[1, 2]", "\"s\"", "{ unclosed"] {
+        let r = cc(text);
+        assert_eq!(r.plain_text.as_deref(), Some(text), "{text:?}");
+        assert!(r.diagnostics.is_empty(), "{text:?}: {:?}", r.diagnostics);
+    }
+    // deepagents keeps docs/spec.md#spec-7: context on a context event.
+    let da = parse_output_for(
+        Event::UserPromptSubmit,
+        &exit(0, "{not json}", ""),
+        &caps,
+        Profile::DeepAgents,
+    );
+    assert_eq!(da.plain_text.as_deref(), Some("{not json}"));
+}

@@ -21,6 +21,7 @@ pub(super) const RULES: Rules = Rules {
     matcher_without_target: NoTargetMatcher::MatchesAll,
     exact_matchers: ExactMatchers::ClaudeCode,
     id_names_profile: true,
+    agent_on_permission_request: false,
     unknown_payload_keys: UnknownKeys::Passed,
     outputs: Outputs::ClaudeCode,
     failure_effects: FailureEffects::Families,

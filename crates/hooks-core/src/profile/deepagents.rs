@@ -21,6 +21,7 @@ pub(super) const RULES: Rules = Rules {
     matcher_without_target: NoTargetMatcher::Unsupported,
     exact_matchers: ExactMatchers::Spec,
     id_names_profile: false,
+    agent_on_permission_request: true,
     unknown_payload_keys: UnknownKeys::Dropped,
     outputs: Outputs::Spec,
     failure_effects: FailureEffects::SpecExitTwo,

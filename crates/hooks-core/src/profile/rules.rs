@@ -39,6 +39,10 @@ pub struct Rules {
     /// the reference's bytes).
     pub id_names_profile: bool,
 
+    /// True when agent handlers run on PermissionRequest (claude-code dropped them,
+    /// docs/claude-code-contract.md#cc-17.12).
+    pub agent_on_permission_request: bool,
+
     // Payload and outputs.
     /// What happens to payload keys the event does not define.
     pub unknown_payload_keys: UnknownKeys,

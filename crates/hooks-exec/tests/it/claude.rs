@@ -429,7 +429,8 @@ fn setup_cwd_changed_and_file_changed_handlers_append_to_the_session_env_file() 
 
 /// 6.5 rule 8: a context or system message over 10,000 characters is saved to
 /// `{session_dir}/hook-output/{fingerprint:12}-{n}.txt` (0600, folder 0700) and replaced by
-/// its first 1,000 characters and the path, with `output_truncated`; a shorter one stays.
+/// its first 2,000 characters (cc-17.11) and the path, with `output_truncated`; a shorter one
+/// stays.
 #[test]
 fn long_strings_are_saved_to_files_in_the_session_folder() {
     let w = World::new();
@@ -452,7 +453,7 @@ fn long_strings_are_saved_to_files_in_the_session_folder() {
     assert_eq!(context.len(), 2, "{context:?}");
     let want = format!(
         "{}\n[hook output: 12000 characters, full text in {}]",
-        "x".repeat(1_000),
+        "x".repeat(2_000),
         first.display()
     );
     assert_eq!(context[0], want);
@@ -461,7 +462,7 @@ fn long_strings_are_saved_to_files_in_the_session_folder() {
     assert!(notice.ends_with(&format!("full text in {}]", second.display())), "{notice}");
     assert_eq!(
         notice.chars().count(),
-        1_000
+        2_000
             + format!("\n[hook output: 12001 characters, full text in {}]", second.display())
                 .chars()
                 .count()

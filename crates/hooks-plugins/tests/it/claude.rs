@@ -628,3 +628,38 @@ fn marketplace_renames_move_and_remove_installed_plugins() {
             .any(|d| d.code == core_codes::PLUGIN_RENAMED && d.subject.as_deref() == Some("old@m"))
     );
 }
+
+/// docs/claude-code-contract.md#cc-17.12: of two enabled plugins with one name, the later's
+/// hooks are left out with `duplicate_plugin`; a disabled one does not count.
+#[test]
+fn two_enabled_plugins_with_one_name_load_once() {
+    let (d, home) = home();
+    let c = Claude::new(d.path());
+    let plugins = c.paths.plugins_root.clone();
+    let a = Claude::cached(&plugins, "fmt@a", "1.0.0", json!({}), &hook("echo a"));
+    let b = Claude::cached(&plugins, "fmt@b", "1.0.0", json!({}), &hook("echo b"));
+    let other = Claude::cached(&plugins, "other@b", "1.0.0", json!({}), &hook("echo o"));
+    Claude::installed(
+        &plugins,
+        json!({
+            "fmt@a": [{"installPath": a, "version": "1.0.0", "scope": "user"}],
+            "fmt@b": [{"installPath": b, "version": "1.0.0", "scope": "user"}],
+            "other@b": [{"installPath": other, "version": "1.0.0", "scope": "user"}],
+        }),
+    );
+    let (docs, diags) = claude_plugin_layers(&home, &c.options(d.path()));
+    let loaded: Vec<String> = ids(&docs).into_iter().map(|(id, _, _)| id).collect();
+    assert_eq!(loaded, ["fmt@a", "other@b"], "{diags:?}");
+    let dup: Vec<_> = diags.iter().filter(|g| g.code == core_codes::DUPLICATE_PLUGIN).collect();
+    assert_eq!(dup.len(), 1, "{diags:?}");
+    assert!(dup[0].message.contains("fmt@b") && dup[0].message.contains("fmt@a"), "{dup:?}");
+
+    // With fmt@a disabled, fmt@b loads.
+    let mut options = c.options(d.path());
+    options.settings.enabled_plugins.insert("fmt@a".to_owned(), false);
+    let (docs, diags) = claude_plugin_layers(&home, &options);
+    let active: Vec<String> =
+        ids(&docs).into_iter().filter(|(_, _, on)| *on).map(|(id, _, _)| id).collect();
+    assert_eq!(active, ["fmt@b", "other@b"], "{diags:?}");
+    assert!(!diags.iter().any(|g| g.code == core_codes::DUPLICATE_PLUGIN), "{diags:?}");
+}
