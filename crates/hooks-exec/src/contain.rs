@@ -9,9 +9,9 @@
 //! - When a handler **exits on its own**, the processes it detached keep running: nothing
 //!   is killed, its leaf's processes are moved to this process's cgroup and the leaf is
 //!   removed, and the subreaper only reaps the ones that have exited.
-//! - Under **strict containment** ([`Tree::new`]'s `strict`, the session's choice: the
-//!   user's `HOOKS_STRICT_CONTAINMENT` or managed `strictHookContainment`) every descendant
-//!   dies with its handler whatever ended it.
+//! - Under **strict containment** ([`crate::ProcessSpec::strict_containment`], the
+//!   session's choice: the user's `HOOKS_STRICT_CONTAINMENT` or managed
+//!   `strictHookContainment`) every descendant dies with its handler whatever ended it.
 //!
 //! A process that leaves the group on purpose (`setsid`, `setpgid`, a double-fork daemon) is
 //! out of reach of a group kill. Two process-wide mechanisms close that gap on Linux; a host
@@ -34,12 +34,11 @@
 //! - [`enable_cgroups`] gives every handler a cgroup v2 leaf of its own under this
 //!   process's cgroup, when that cgroup is writable (root, or a delegated subtree such as
 //!   a systemd user session's) and the kernel has `cgroup.kill` (Linux 5.14). The handler
-//!   is moved into its leaf right after it starts, every descendant is born in it whatever
-//!   it does with sessions and groups, and when the handler is done the leaf is killed
-//!   (`cgroup.kill`) and removed, or, after a normal exit outside strict containment, its
-//!   processes are moved out to this process's cgroup and it is removed. The move follows
-//!   the start, so a descendant forked in the first instants, before the move, stays
-//!   outside the leaf: the process group and the subreaper catch those.
+//!   is born in its leaf (this process enters the new leaf for the spawn and leaves it
+//!   after, under the spawn lock), every descendant is born in it whatever it does with
+//!   sessions and groups, and when the handler is stopped (or strictly contained) the leaf
+//!   is killed (`cgroup.kill`) and removed; after a normal exit outside strict containment
+//!   its processes are moved out to this process's cgroup and it is removed.
 //!
 //! Neither mechanism exists outside Linux: there (macOS) only the process group is
 //! killed, and a process that leaves it on purpose survives its handler even at a timeout.
