@@ -599,6 +599,32 @@ pub(crate) fn alias_settings(
 const COMPONENT_KEYS: [&str; 7] =
     ["commands", "agents", "skills", "hooks", "mcpServers", "lspServers", "outputStyles"];
 
+/// Leaves out the hook documents whose path passes through a symbolic link, each with a
+/// `plugin_path_rejected` error (docs/claude-code-contract.md#cc-17.12): Claude Code refuses
+/// component paths through links, even ones that stay inside the plugin folder.
+fn refuse_linked_hook_files(id: &str, folder: &mut PluginFolder) {
+    let mut refused = Vec::new();
+    folder.hook_files.retain(|f| {
+        if f.through_link {
+            refused.push(f.rel.clone());
+        }
+        !f.through_link
+    });
+    for rel in refused {
+        folder.diagnostics.push(
+            Diagnostic::error(
+                hooks_core::diag::codes::PLUGIN_PATH_REJECTED,
+                format!(
+                    "plugin {id}: hooks path rejected: the path to {rel} passes through a \
+                     symbolic link"
+                ),
+            )
+            .with_source(folder.root.join(&rel).display().to_string())
+            .with_subject(id.to_owned()),
+        );
+    }
+}
+
 /// Loads one Claude Code or seed plugin, under `id`; `old_id` is the id it is installed
 /// under when its marketplace renamed it.
 #[allow(clippy::too_many_arguments)]
@@ -616,6 +642,7 @@ fn load_one(
     let (name, market) = id.split_once('@').unwrap_or((id, ""));
     let entry = marketplace_entry(dir, market, name);
     let mut folder = read_plugin_folder(&found.install_path);
+    refuse_linked_hook_files(id, &mut folder);
     let strict =
         entry.as_ref().and_then(|e| e.get("strict")).and_then(Value::as_bool) != Some(false);
     if !strict && COMPONENT_KEYS.iter().any(|k| folder.manifest.contains_key(*k)) {

@@ -51,6 +51,9 @@ pub struct HookFile {
     pub bytes: Vec<u8>,
     /// True for the inline object of the metadata file.
     pub inline: bool,
+    /// True when the path it was read by passes through a symbolic link inside the plugin
+    /// folder (claude-code refuses those, docs/claude-code-contract.md#cc-17.12).
+    pub through_link: bool,
 }
 
 /// A plugin folder as read from disk.
@@ -139,6 +142,7 @@ impl PluginFolder {
                 source: label,
                 bytes: serde_json::to_vec(&inline.doc).unwrap_or_default(),
                 inline: true,
+                through_link: false,
             });
         }
     }
@@ -414,6 +418,7 @@ pub fn read_plugin_folder(root: &Path) -> PluginFolder {
             source: inline.path.display().to_string(),
             bytes: serde_json::to_vec(&inline.doc).unwrap_or_default(),
             inline: true,
+            through_link: false,
         });
     }
     folder
@@ -600,12 +605,15 @@ fn read_hook_documents(
         }
         seen.push(real.clone());
         let inside = real.strip_prefix(root_real).unwrap_or(&real);
+        // Written path and real path differ below the root: a link on the way.
+        let through_link = !target.strip_prefix(root).is_ok_and(|rel| rel == inside);
         match fs::read(&real) {
             Ok(bytes) => folder.hook_files.push(HookFile {
                 rel: inside.to_string_lossy().into_owned(),
                 source: root.join(inside).display().to_string(),
                 bytes,
                 inline: false,
+                through_link,
             }),
             Err(e) => folder.diagnostics.push(failed(
                 name,

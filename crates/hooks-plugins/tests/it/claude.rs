@@ -663,3 +663,38 @@ fn two_enabled_plugins_with_one_name_load_once() {
     assert_eq!(active, ["fmt@b", "other@b"], "{diags:?}");
     assert!(!diags.iter().any(|g| g.code == core_codes::DUPLICATE_PLUGIN), "{diags:?}");
 }
+
+#[test]
+fn hook_paths_through_a_link_are_refused() {
+    // docs/claude-code-contract.md#cc-17.12: a component path that passes through a
+    // symbolic link is refused, even when the link stays inside the plugin folder.
+    let (d, home) = home();
+    let c = Claude::new(d.path());
+    let plugins = c.paths.plugins_root.clone();
+    let plain = Claude::cached(&plugins, "plain@m", "1.0.0", json!({}), &hook("echo plain"));
+    let file = Claude::cached(&plugins, "file@m", "1.0.0", json!({}), "");
+    fs::write(file.join("real.json"), hook("echo file")).unwrap();
+    std::os::unix::fs::symlink(file.join("real.json"), file.join("hooks/hooks.json")).unwrap();
+    let folder = Claude::cached(&plugins, "folder@m", "1.0.0", json!({"hooks": "./h/x.json"}), "");
+    fs::create_dir_all(folder.join("real")).unwrap();
+    fs::write(folder.join("real/x.json"), hook("echo folder")).unwrap();
+    std::os::unix::fs::symlink(folder.join("real"), folder.join("h")).unwrap();
+    Claude::installed(
+        &plugins,
+        json!({
+            "plain@m": [{"installPath": plain, "version": "1.0.0", "scope": "user"}],
+            "file@m": [{"installPath": file, "version": "1.0.0", "scope": "user"}],
+            "folder@m": [{"installPath": folder, "version": "1.0.0", "scope": "user"}],
+        }),
+    );
+    let (docs, diags) = claude_plugin_layers(&home, &c.options(d.path()));
+    let loaded: Vec<String> = ids(&docs).into_iter().map(|(id, _, _)| id).collect();
+    assert_eq!(loaded, ["plain@m"], "{diags:?}");
+    let mut rejected: Vec<_> = diags
+        .iter()
+        .filter(|g| g.code == core_codes::PLUGIN_PATH_REJECTED)
+        .map(|g| g.subject.clone().unwrap_or_default())
+        .collect();
+    rejected.sort();
+    assert_eq!(rejected, ["file@m", "folder@m"], "{diags:?}");
+}
