@@ -242,7 +242,7 @@ pub(crate) struct Tree {
     strict: bool,
     /// The tree was killed: its window goes to the sweep.
     killed: bool,
-    /// When the handler started, in clock ticks since boot.
+    /// When the handler started, in clock ticks since boot (with the subreaper enabled).
     started: u64,
 }
 
@@ -251,7 +251,11 @@ impl Tree {
     /// `strict`: strict containment (module documentation).
     pub(crate) fn new(pid: Option<u32>, leaf: Option<PathBuf>, strict: bool) -> Tree {
         let pgid = pid.and_then(|pid| i32::try_from(pid).ok()).and_then(Pid::from_raw);
-        let started = pid.and_then(stat_of).map_or_else(now_ticks, |(_, start)| start);
+        // Only the subreaper's sweep reads the window: no `/proc` read per spawn without it.
+        let started = match SUBREAPER.load(Ordering::Acquire) {
+            true => pid.and_then(stat_of).map_or_else(now_ticks, |(_, start)| start),
+            false => 0,
+        };
         Tree { pid, pgid, leaf, counted: true, strict, killed: false, started }
     }
 
@@ -305,7 +309,7 @@ impl Tree {
         {
             running.runtime_owned.push((pid, start));
         }
-        if self.killed {
+        if self.killed && SUBREAPER.load(Ordering::Acquire) {
             if running.windows.len() >= WINDOWS_KEPT {
                 running.windows.remove(0);
             }
