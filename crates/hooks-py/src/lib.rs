@@ -335,15 +335,19 @@ impl NativeSession {
         stop_continuations: Option<u32>,
         match_target: Option<String>,
     ) -> PyResult<FireHandle> {
-        let (invocation, tool, warnings) =
-            self.invocation(event, payload, stop_continuations, match_target)?;
+        let prepared = self.prepare(event, payload, stop_continuations, match_target)?;
         let resolve = bridge(py)?.resolve.clone_ref(py);
         let session = Arc::clone(&self.session);
         let event_loop = Arc::new(event_loop);
         let scope = Arc::clone(&event_loop);
         let task = runtime()?.spawn(EVENT_LOOP.scope(scope, async move {
-            let text =
-                fired_json(&session.fire(invocation).await, tool.as_deref(), &warnings).to_string();
+            let text = match prepared {
+                Prepared::Fire(invocation, tool, warnings) => {
+                    fired_json(&session.fire(*invocation).await, tool.as_deref(), &warnings)
+                        .to_string()
+                }
+                Prepared::Denied(text) => text,
+            };
             attach(|py| {
                 let _ = event_loop.bind(py).call_method1(
                     "call_soon_threadsafe",
@@ -366,7 +370,10 @@ impl NativeSession {
         match_target: Option<String>,
     ) -> PyResult<String> {
         let (invocation, tool, warnings) =
-            self.invocation(event, payload, stop_continuations, match_target)?;
+            match self.prepare(event, payload, stop_continuations, match_target)? {
+                Prepared::Fire(invocation, tool, warnings) => (*invocation, tool, warnings),
+                Prepared::Denied(text) => return Ok(text),
+            };
         let rt = runtime()?;
         let session = Arc::clone(&self.session);
         Ok(py.detach(move || {
@@ -443,7 +450,42 @@ impl NativeSession {
     }
 }
 
+/// What a fire does with its input: fire the invocation, or answer at once.
+enum Prepared {
+    /// The invocation, the tool a notice names, the payload's warnings.
+    Fire(Box<Invocation>, Option<String>, Vec<hooks_core::Diagnostic>),
+    /// The result's JSON: a PreToolUse or PermissionRequest payload that cannot be matched
+    /// is denied (docs/claude-code-contract.md#cc-17.12, as `hooks run` does).
+    Denied(String),
+}
+
 impl NativeSession {
+    /// The invocation of a fire, or its deny when a permission event's payload cannot be
+    /// matched; other bad input raises `ValueError`.
+    fn prepare(
+        &self,
+        event: &str,
+        payload: &str,
+        stop_continuations: Option<u32>,
+        match_target: Option<String>,
+    ) -> PyResult<Prepared> {
+        match self.invocation(event, payload, stop_continuations, match_target) {
+            Ok((invocation, tool, warnings)) => {
+                Ok(Prepared::Fire(Box::new(invocation), tool, warnings))
+            }
+            Err(err) => {
+                let Ok(parsed) = parse_event(event) else { return Err(err) };
+                let value: Option<Value> = serde_json::from_str(payload).ok();
+                let tool = value.as_ref().and_then(|v| v.get("tool_name")).and_then(Value::as_str);
+                let message = Python::attach(|py| err.value(py).to_string());
+                match self.session.matching_failed(parsed, tool, &message) {
+                    Some(fired) => Ok(Prepared::Denied(fired_json(&fired, tool, &[]).to_string())),
+                    None => Err(err),
+                }
+            }
+        }
+    }
+
     fn invocation(
         &self,
         event: &str,

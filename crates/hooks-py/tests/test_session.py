@@ -348,8 +348,16 @@ def test_bad_input_raises_clear_errors(world: World) -> None:
     s = world.session()
     with pytest.raises(ValueError, match="did you mean 'PreToolUse'"):
         s.fire_sync("PreToolUs", bash("ls"))
-    with pytest.raises(ValueError, match="tool_name"):
-        s.fire_sync("PreToolUse", {"tool_input": {}})
+    # docs/claude-code-contract.md#cc-F86: a PreToolUse or PermissionRequest payload that
+    # cannot be matched is denied, not raised; other events' payloads still raise.
+    denied = s.fire_sync("PreToolUse", {"tool_input": {}})
+    assert denied.blocking and denied.matched == []
+    assert denied.decision.permission.behavior == "deny"
+    assert denied.decision.permission.reason.startswith("Hook matching failed: ")
+    assert "tool_name" in denied.decision.permission.reason
+    assert [d.code for d in denied.decision.diagnostics] == ["invalid_payload"]
+    with pytest.raises(ValueError, match="prompt"):
+        s.fire_sync("UserPromptSubmit", {})
     with pytest.raises(ValueError, match="Invalid hook matcher"):
         world.session(hooks={"PreToolUse": [HookMatcher(matcher="(", hooks=[lambda *a: {}])]})
     with pytest.raises(ValueError, match="unknown profile"):
