@@ -42,6 +42,7 @@ fn check_request(line: &[u8], request: &Request) {
             return;
         }
         Request::Reload { id }
+        | Request::Unmatchable { id, .. }
         | Request::List { id, .. }
         | Request::Shutdown { id }
         | Request::Session { id, .. } => (id, None),

@@ -18,7 +18,8 @@
 //!
 //! Error codes follow JSON-RPC: -32700 the line is not JSON, -32600 not a request object,
 //! -32601 unknown method, -32602 bad params (unknown event, payload missing a field),
-//! -32603 an event task failed.
+//! -32603 an event task failed. A PreToolUse or PermissionRequest whose payload cannot be
+//! matched is no error: it is answered with a deny (docs/claude-code-contract.md#cc-17.12).
 //!
 //! The messages are the types of [`protocol`]; the JSON Schema (`hooks schema serve`) is
 //! generated from them. The full protocol is in `docs/serve.md`.
@@ -463,6 +464,10 @@ pub(crate) enum Request {
     /// `event`, with the invocation its params describe and what reading its payload
     /// reported.
     Event { id: Id, invocation: Box<Invocation>, payload_diagnostics: Vec<Diagnostic> },
+    /// `event` for a PreToolUse or PermissionRequest whose payload cannot be matched: the
+    /// call is denied, no handler runs (docs/claude-code-contract.md#cc-17.12), as in
+    /// `hooks run`.
+    Unmatchable { id: Id, event: Event, tool_name: Option<String>, message: String },
     /// `session`, with the host options to start the session with.
     Session { id: Id, params: SessionParams },
     /// `reload`.
@@ -492,9 +497,12 @@ pub(crate) fn parse_request(
     };
     let id = request.id;
     match request.method {
-        Method::Event => match invocation(request.params, profile, defaults) {
-            Ok((invocation, payload_diagnostics)) => {
+        Method::Event => match checked_invocation(request.params, profile, defaults) {
+            Ok(Ok((invocation, payload_diagnostics))) => {
                 Ok(Request::Event { id, invocation: Box::new(invocation), payload_diagnostics })
+            }
+            Ok(Err(Unmatchable { event, tool_name, error, .. })) => {
+                Ok(Request::Unmatchable { id, event, tool_name, message: error })
             }
             Err(message) => Err(ErrorResponse::new(Some(id), INVALID_PARAMS, message)),
         },
@@ -618,12 +626,39 @@ fn invocation(
     profile: Profile,
     defaults: &CommonDefaults,
 ) -> Result<(Invocation, Vec<Diagnostic>), String> {
+    checked_invocation(params, profile, defaults)?.map_err(|u| u.message)
+}
+
+/// A PreToolUse or PermissionRequest payload that is JSON but not a valid payload of its
+/// event (docs/claude-code-contract.md#cc-17.12): the event, the `tool_name` the payload
+/// names, the error, and the error as people read it (with what the event needs).
+struct Unmatchable {
+    event: Event,
+    tool_name: Option<String>,
+    error: String,
+    message: String,
+}
+
+/// [`invocation`], with an invalid payload of a permission event as `Ok(Err(_))`.
+fn checked_invocation(
+    params: Option<Value>,
+    profile: Profile,
+    defaults: &CommonDefaults,
+) -> Result<Result<(Invocation, Vec<Diagnostic>), Unmatchable>, String> {
     let params = event_params(params)?;
     let payload = params.payload.unwrap_or_else(|| Value::Object(Map::new()));
-    let (invocation, diagnostics) =
-        Invocation::from_host_json_for(profile, params.event, &payload, defaults)
-            .map_err(|e| payload_error(&e))?;
-    Ok((invocation.with_match_target(params.match_target), diagnostics))
+    match Invocation::from_host_json_for(profile, params.event, &payload, defaults) {
+        Ok((invocation, diagnostics)) => {
+            Ok(Ok((invocation.with_match_target(params.match_target), diagnostics)))
+        }
+        Err(e) if params.event.has_permission() => Ok(Err(Unmatchable {
+            event: params.event,
+            tool_name: payload.get("tool_name").and_then(Value::as_str).map(str::to_owned),
+            error: e.to_string(),
+            message: payload_error(&e),
+        })),
+        Err(e) => Err(payload_error(&e)),
+    }
 }
 
 /// The [`SessionParams`] of a `session` request (missing or `null` params: no change).
@@ -669,6 +704,23 @@ fn handle(
                 let fired = session.fire(*invocation).await;
                 EventDone { id, fired, load_diagnostics, payload_diagnostics, tool_name }
             });
+        }
+        Request::Unmatchable { id, event, tool_name, message } => {
+            host.fired = true;
+            let load_diagnostics = host.session.load_diagnostics();
+            match host.session.matching_failed(event, tool_name.as_deref(), &message) {
+                Some(fired) => {
+                    let payload_diagnostics = Vec::new();
+                    let done =
+                        EventDone { id, fired, load_diagnostics, payload_diagnostics, tool_name };
+                    tasks.spawn_local(async move { done });
+                }
+                // Only the permission events are unmatchable; another's payload error stands.
+                None => {
+                    let error = ErrorResponse::new(Some(id), INVALID_PARAMS, message);
+                    push_line(batch, &Response::Error(error));
+                }
+            }
         }
         Request::Session { id, .. } if host.fired => {
             let message = "the session options are set before the first event";
@@ -866,6 +918,9 @@ mod tests {
             Ok(Request::Event { id, invocation, .. }) => {
                 format!("event {id} {}", invocation.event())
             }
+            Ok(Request::Unmatchable { id, event, tool_name, message }) => {
+                format!("unmatchable {id} {event} {tool_name:?} {message}")
+            }
             Ok(Request::Session { id, params }) => {
                 format!("session {id} {}", serde_json::to_string(&params).unwrap_or_default())
             }
@@ -906,6 +961,20 @@ mod tests {
         check(
             r#"{"id": 3, "method": "event", "params": {"event": "PreToolUse", "payload": {"tool_name": "Bash", "tool_input": {}, "tool_use_id": "t"}}}"#,
             "event 3 PreToolUse",
+        );
+        // docs/claude-code-contract.md#cc-17.12: a permission event whose payload cannot be
+        // matched is denied, not an error; another event's invalid payload is an error.
+        check(
+            r#"{"id": 5, "method": "event", "params": {"event": "PreToolUse", "payload": {"tool_name": "Bash"}}}"#,
+            "unmatchable 5 PreToolUse Some(\"Bash\") PreToolUse payload: missing field 'tool_input'",
+        );
+        check(
+            r#"{"id": 6, "method": "event", "params": {"event": "PermissionRequest", "payload": []}}"#,
+            "unmatchable 6 PermissionRequest None PermissionRequest payload: expected a JSON object",
+        );
+        check(
+            r#"{"id": 7, "method": "list", "params": {"event": "PreToolUse", "payload": {"tool_name": "Bash"}}}"#,
+            "error -32602 7 \"PreToolUse payload: missing field 'tool_input'; PreToolUse needs tool_name, tool_input (session_id, transcript_path, cwd and permission_mode are filled when absent, and tool_use_id defaulted with a payload_defaulted warning); for example {\\\"tool_name\\\":\\\"Bash\\\",\\\"tool_input\\\":{\\\"command\\\":\\\"echo hello\\\"},\\\"tool_use_id\\\":\\\"toolu_example\\\"}\"",
         );
     }
 

@@ -260,6 +260,52 @@ fn cc_f86_matching_failure_denies() {
     assert_eq!(out.code, 1, "{}", out.stdout);
 }
 
+/// cc-F86 over `hooks serve`: an `event` request whose PreToolUse or PermissionRequest
+/// payload cannot be matched is answered with the deny, in both profiles; another event's
+/// invalid payload is still a -32602 error.
+#[test]
+fn cc_f86_serve_answers_the_matching_failure_with_a_deny() {
+    let env = TestEnv::new("cc-f86-serve");
+    let marker = env.root.join("ran");
+    hooks(&env, "PreToolUse", json!([command(&format!("touch {}", marker.display()))]));
+    let payload = json!({"tool_name": "Bash", "tool_input": "x", "tool_use_id": "t1"});
+    let lines = [
+        json!({"id": 1, "method": "event", "params": {"event": "PreToolUse", "payload": payload}}),
+        json!({"id": 2, "method": "event", "params": {"event": "PermissionRequest", "payload": []}}),
+        json!({"id": 3, "method": "event", "params": {"event": "PostToolUse", "payload": payload}}),
+        json!({"id": 4, "method": "shutdown"}),
+    ];
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    for profile in ["claude-code", "deepagents"] {
+        let mut cmd = env.command(&["--profile", profile, "serve"]);
+        cmd.env("CLAUDE_CONFIG_DIR", env.root.join("claude"));
+        let mut child = cmd
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
+        let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+        let mut responses: Vec<Value> = out
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter(|v| v.get("id").is_some_and(|id| !id.is_null()))
+            .collect();
+        responses.sort_by_key(|v| v["id"].as_u64());
+        assert_eq!(responses.len(), 4, "{profile}: {out}");
+        for response in &responses[..2] {
+            let decision = &response["result"]["decision"];
+            assert_eq!(decision["permission"]["behavior"], "deny", "{profile}: {response:#}");
+            let reason = decision["permission"]["reason"].as_str().unwrap_or_default();
+            assert!(reason.starts_with("Hook matching failed: "), "{profile}: {reason}");
+            assert_eq!(codes(&decision["diagnostics"]), ["invalid_payload"], "{profile}");
+            assert_eq!(response["result"]["handlers"], json!([]), "{profile}");
+        }
+        assert_eq!(responses[2]["error"]["code"], -32602, "{profile}: {}", responses[2]);
+        assert!(!marker.exists(), "{profile}: the handler ran");
+    }
+}
+
 /// cc-F89: a SessionEnd handler without its own `timeout` keeps 1.5 s although another's
 /// `timeout` of 5 raised the budget; `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS` sets it.
 #[test]
