@@ -111,6 +111,9 @@ pub struct Settings {
     /// `None` for a document that is not a JSON object. Parsed again in the same scope it
     /// gives the same keys, so a trust grant keeps it to show later what changed.
     pub hooks_json: Option<String>,
+    /// True when the document is not JSON or not a JSON object, so none of its keys could
+    /// be read (a managed one refuses the snapshot, docs/claude-code-contract.md#cc-17.12).
+    pub unparseable: bool,
 }
 
 /// The 1.4 keys, in the order they are read.
@@ -145,12 +148,14 @@ pub fn parse_settings(
             let message = format!("Failed to read hooks config at {source}: {e}");
             cx.push(Diagnostic::error(codes::CONFIG_READ_FAILED, message).at(Some(e.pos)));
             settings.hooks.diagnostics = cx.diagnostics;
+            settings.unparseable = true;
             return settings;
         }
     };
     let Some(members) = root.value.as_object() else {
         cx.invalid("", "expected an object", root.pos);
         settings.hooks.diagnostics = cx.diagnostics;
+        settings.unparseable = true;
         return settings;
     };
     let members = cx.members(members, "", None);

@@ -188,6 +188,22 @@ pub enum SessionError {
     /// The home folder could not be determined.
     #[error("cannot determine the hooks home")]
     Home(#[source] HomeError),
+    /// A managed settings file cannot be parsed or read, which refuses the snapshot
+    /// (docs/claude-code-contract.md#cc-17.12): each file's `invalid_config` error.
+    #[error("{}", refused_message(.0))]
+    Refused(Vec<Diagnostic>),
+}
+
+/// The text of [`SessionError::Refused`]: each refusal, with its place.
+fn refused_message(refused: &[Diagnostic]) -> String {
+    let lines: Vec<String> = refused
+        .iter()
+        .map(|d| match (d.line, d.column) {
+            (Some(line), Some(column)) => format!("{} (line {line}, column {column})", d.message),
+            _ => d.message.clone(),
+        })
+        .collect();
+    lines.join("; ")
 }
 
 /// Called with the shared status text while handlers run (`""` when the last one ends).
@@ -351,13 +367,19 @@ impl Session {
         let start_grant =
             (by_settings && options.trust_project_hooks).then_some(ProjectGrant::BytesAtStart);
         let loaded = load(&options, &paths, start_sha256.as_deref(), Some(start_file), start_grant);
-        let start_files =
-            (by_settings && options.trust_project_hooks).then(|| loaded.trusted_files.clone());
         if let Some(log) = &debug {
-            for d in &loaded.diagnostics {
+            let diagnostics = match &loaded {
+                Ok(loaded) => &loaded.diagnostics,
+                Err(SessionError::Refused(refused)) => refused,
+                Err(_) => &Vec::new(),
+            };
+            for d in diagnostics {
                 log.diagnostic(d);
             }
         }
+        let loaded = loaded?;
+        let start_files =
+            (by_settings && options.trust_project_hooks).then(|| loaded.trusted_files.clone());
         Ok(Session {
             options,
             paths,
@@ -375,19 +397,28 @@ impl Session {
     }
 
     /// Takes a new snapshot from the files as they are now. Headless trust still covers
-    /// only the project bytes present at start.
-    pub fn reload(&self) {
+    /// only the project bytes present at start. When a managed settings file cannot be
+    /// parsed or read the new snapshot is refused and the session keeps the one it had
+    /// (docs/claude-code-contract.md#cc-17.12): the error says why.
+    pub fn reload(&self) -> Result<(), SessionError> {
         let grant =
             self.start_files.clone().map(|hooks_sha256| ProjectGrant::Files { hooks_sha256 });
         let loaded = load(&self.options, &self.paths, self.start_sha256.as_deref(), None, grant);
         if let Some(log) = &self.debug {
-            for d in &loaded.diagnostics {
+            let diagnostics = match &loaded {
+                Ok(loaded) => &loaded.diagnostics,
+                Err(SessionError::Refused(refused)) => refused,
+                Err(_) => &Vec::new(),
+            };
+            for d in diagnostics {
                 log.diagnostic(d);
             }
         }
+        let loaded = loaded?;
         if let Ok(mut slot) = self.loaded.write() {
             *slot = loaded;
         }
+        Ok(())
     }
 
     /// The current snapshot.
@@ -1258,7 +1289,7 @@ fn load(
     start_sha256: Option<&str>,
     start_file: Option<LayerFile>,
     settings_grant: Option<ProjectGrant>,
-) -> Loaded {
+) -> Result<Loaded, SessionError> {
     let (grant, project_file) = match (start_file, start_sha256, settings_grant) {
         (_, _, Some(grant)) => (grant, None),
         (Some(file), Some(_), None) => (ProjectGrant::BytesAtStart, Some(file)),
@@ -1283,17 +1314,20 @@ fn load(
     };
     let callbacks = options.callbacks.iter().map(CallbackGroup::spec).collect();
     let sources = Sources::load(paths, request);
+    if !sources.refused.is_empty() {
+        return Err(SessionError::Refused(sources.refused));
+    }
     let trusted_files = sources.trusted_settings_files();
     let receipts_required = sources.receipts_required;
     let strict_required = sources.strict_containment;
     let (snapshot, diagnostics) = sources.into_snapshot(callbacks);
-    Loaded {
+    Ok(Loaded {
         snapshot: Arc::new(snapshot),
         diagnostics,
         trusted_files,
         receipts_required,
         strict_required,
-    }
+    })
 }
 
 /// The session's background handlers: the running ones and what the finished ones

@@ -17,7 +17,7 @@
 //! Project and local files come with the repository: each is read only when it resolves
 //! inside the repository root ([`crate::discovery::read_confined`]), and one that resolves
 //! elsewhere does not count as the file it reaches. A managed file writable by every user,
-//! or in a folder writable by every user, is refused ([`read_managed_file`]). Both rules:
+//! or in a folder writable by every user, is skipped, and one that cannot be parsed refuses the snapshot ([`read_managed`]). Both rules:
 //! README, "Security model"; docs/claude-code.md, "Settings layers".
 //!
 //! Trust (1.7): a project or local file loads when the trust entry of `repo_root` records
@@ -118,37 +118,108 @@ pub(crate) fn resolves_inside(path: &Path, root: &Path) -> bool {
     }
 }
 
+/// What reading one managed settings file gave (docs/claude-code-contract.md#cc-17.12).
+pub(crate) enum ManagedRead {
+    /// No file at the path: skipped silently.
+    Missing,
+    /// The file, parsed.
+    Read(Box<SettingsFile>),
+    /// Not read, with a warning: the engine may not read it (permission denied), or
+    /// anybody could have written it. Its HTTP allowlists are unknown, so the load's admit
+    /// nothing ([`Sources`](crate::Sources)).
+    Skipped(Diagnostic),
+    /// Unparseable, or a read error other than permission denied: the snapshot is
+    /// refused (`invalid_config`, fatal).
+    Refused(Diagnostic),
+}
+
 /// Reads one managed settings file like [`read_layer_file`], refusing one that anybody
 /// could have written (README, "Security model"; as sshd's `StrictModes`, sudo and cron
 /// do): a file writable by every user (its own mode, checked on the opened descriptor, so
 /// a link is judged by the file it reaches), or one in a folder writable by every user (a
-/// `managed-settings.d` where anyone can plant a drop-in, sticky or not). Refused is a
-/// `config_read_failed` error naming the file and the mode; nothing of it is read.
-pub(crate) fn read_managed_file(path: &Path) -> LayerFile {
+/// `managed-settings.d` where anyone can plant a drop-in, sticky or not). Such a file is
+/// skipped with a `config_read_failed` error naming the file and the mode; nothing of it
+/// is read. A file the engine may not read is skipped with a warning; one it cannot read
+/// otherwise, or that is not a JSON object, refuses the snapshot
+/// (docs/claude-code-contract.md#cc-17.12).
+pub(crate) fn read_managed(path: &Path, profile: Profile) -> ManagedRead {
     use std::os::unix::fs::PermissionsExt as _;
-    let file = crate::fs::open_regular(path, true);
-    if let Ok(opened) = &file {
-        let world_writable = |mode: u32| mode & 0o002 != 0;
-        let mode = opened.metadata().map(|m| m.permissions().mode() & 0o7777).unwrap_or(0);
-        let why = if world_writable(mode) {
-            Some(format!("it is writable by every user (mode {mode:04o}), so it is not read"))
-        } else {
-            let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-            let dir_mode =
-                std::fs::metadata(dir).map(|m| m.permissions().mode() & 0o7777).unwrap_or(0);
-            world_writable(dir_mode).then(|| {
-                format!(
-                    "its folder {} is writable by every user (mode {dir_mode:04o}), so it is \
-                     not read",
-                    dir.display()
-                )
-            })
-        };
-        if let Some(why) = why {
-            return LayerFile::Failed(crate::discovery::read_failed_diagnostic(path, &why));
-        }
+    let opened = match crate::fs::open_regular(path, true) {
+        Ok(file) => file,
+        Err(err) => return managed_read_error(path, &err),
+    };
+    let world_writable = |mode: u32| mode & 0o002 != 0;
+    let mode = opened.metadata().map(|m| m.permissions().mode() & 0o7777).unwrap_or(0);
+    let why = if world_writable(mode) {
+        Some(format!("it is writable by every user (mode {mode:04o}), so it is not read"))
+    } else {
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let dir_mode = std::fs::metadata(dir).map(|m| m.permissions().mode() & 0o7777).unwrap_or(0);
+        world_writable(dir_mode).then(|| {
+            format!(
+                "its folder {} is writable by every user (mode {dir_mode:04o}), so it is not \
+                 read",
+                dir.display()
+            )
+        })
+    };
+    if let Some(why) = why {
+        return ManagedRead::Skipped(crate::discovery::read_failed_diagnostic(path, &why));
     }
-    crate::discovery::read_opened(path, file)
+    let bytes = match crate::fs::read_open(opened) {
+        Ok(bytes) => bytes,
+        Err(err) => return managed_read_error(path, &err),
+    };
+    let file = settings_source(path.to_path_buf(), SettingsScope::Managed, profile, bytes, None);
+    let parsed = file.source.settings.as_ref();
+    if parsed.is_some_and(|s| s.unparseable) {
+        let why = file.source.document.parsed.diagnostics.iter().find(|d| d.is_error());
+        let mut refusal = Diagnostic::error(
+            codes::INVALID_CONFIG,
+            format!(
+                "{}; a managed settings file that cannot be parsed refuses the snapshot, so no \
+                 hook runs until it is fixed",
+                why.map_or_else(
+                    || format!("Failed to read hooks config at {}", path.display()),
+                    |d| d.message.clone()
+                ),
+            ),
+        )
+        .with_source(path.display().to_string());
+        (refusal.line, refusal.column) = why.map_or((None, None), |d| (d.line, d.column));
+        return ManagedRead::Refused(refusal);
+    }
+    ManagedRead::Read(Box::new(file))
+}
+
+/// A managed file that could not be opened or read: missing, skipped (permission denied)
+/// or refused (any other error).
+fn managed_read_error(path: &Path, err: &std::io::Error) -> ManagedRead {
+    match err.kind() {
+        std::io::ErrorKind::NotFound => ManagedRead::Missing,
+        std::io::ErrorKind::PermissionDenied => ManagedRead::Skipped(
+            Diagnostic::warning(
+                codes::CONFIG_READ_FAILED,
+                format!(
+                    "Failed to read hooks config at {}: {err}; skipped, and no http hook URL \
+                     or header variable is allowed",
+                    path.display()
+                ),
+            )
+            .with_source(path.display().to_string()),
+        ),
+        _ => ManagedRead::Refused(
+            Diagnostic::error(
+                codes::INVALID_CONFIG,
+                format!(
+                    "Failed to read hooks config at {}: {err}; a managed settings file that \
+                     cannot be read refuses the snapshot, so no hook runs until it is fixed",
+                    path.display()
+                ),
+            )
+            .with_source(path.display().to_string()),
+        ),
+    }
 }
 
 /// How a settings file is read.
@@ -156,8 +227,6 @@ pub(crate) fn read_managed_file(path: &Path) -> LayerFile {
 pub(crate) enum Read<'a> {
     /// A user-level file, as any layer file ([`read_layer_file`]).
     Plain,
-    /// A managed file ([`read_managed_file`]).
-    Managed,
     /// A project-level file, only when it resolves inside this folder
     /// ([`crate::discovery::read_confined`]).
     Confined(&'a Path),
@@ -173,7 +242,6 @@ pub(crate) fn read_settings(
 ) -> Option<SettingsFile> {
     let read = match how {
         Read::Plain => read_layer_file(path),
-        Read::Managed => read_managed_file(path),
         Read::Confined(root) => crate::discovery::read_confined(path, root),
     };
     match read {

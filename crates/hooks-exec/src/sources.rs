@@ -40,8 +40,8 @@ use hooks_core::{
 
 use crate::discovery::{LayerFile, Paths, read_layer_file};
 use crate::settings::{
-    CliSettings, Read, Seen, apply_policy, claude_code_files, confinement_root, managed_files,
-    policy_of, read_cli, read_settings, resolves_inside,
+    CliSettings, ManagedRead, Read, Seen, apply_policy, claude_code_files, confinement_root,
+    managed_files, policy_of, read_cli, read_managed, read_settings, resolves_inside,
 };
 // Re-exported for the session, which takes both from here.
 pub(crate) use crate::source::{LoadRequest, Source};
@@ -72,6 +72,10 @@ pub struct Sources {
     pub receipts_required: bool,
     /// The managed settings ask for strict containment (docs/spec.md#spec-15.15).
     pub strict_containment: bool,
+    /// Why the snapshot is refused: a managed file that cannot be parsed or read
+    /// (docs/claude-code-contract.md#cc-17.12). Each is also in [`Sources::diagnostics`].
+    /// A session does not start on such sources; an audit shows them.
+    pub refused: Vec<Diagnostic>,
     /// What plugin handlers get as `CLAUDE_PROJECT_DIR`: the project root, or under
     /// claude-code the start folder, like every other handler
     /// (docs/claude-code-contract.md#cc-10.1).
@@ -93,17 +97,29 @@ impl Sources {
         };
         let mut sources = Vec::new();
         let mut seen = Seen::default();
+        let mut managed = Managed::default();
         for path in managed_files(&request) {
             if !seen.first(&path) {
                 continue;
             }
-            let (scope, how) = (SettingsScope::Managed, Read::Managed);
-            let read = read_settings(&path, scope, request.profile, how, &mut diagnostics);
-            sources.extend(read.map(|f| f.source));
+            match read_managed(&path, profile) {
+                ManagedRead::Missing => {}
+                ManagedRead::Read(file) => sources.push(file.source),
+                ManagedRead::Skipped(d) => {
+                    managed.unreadable = true;
+                    diagnostics.push(d);
+                }
+                ManagedRead::Refused(d) => {
+                    managed.refused.push(d.clone());
+                    diagnostics.push(d);
+                }
+            }
         }
+        let start = Start { sources, seen, diagnostics, trust_store, managed };
         if request.profile.rules().layers == Layers::ClaudeSettings {
-            return Self::load_claude_code(paths, request, sources, seen, diagnostics, trust_store);
+            return Self::load_claude_code(paths, request, start);
         }
+        let Start { mut sources, mut diagnostics, trust_store, managed, .. } = start;
         if let Some(hint) = crate::settings::ignored_claude_settings(
             request.start_dir.as_deref().unwrap_or(&paths.project_root),
             &paths.project_root,
@@ -159,19 +175,17 @@ impl Sources {
                 profile,
             )),
         }
-        Self::finish(paths, request, sources, diagnostics, trust_store)
+        Self::finish(
+            paths,
+            request,
+            Start { sources, seen: Seen::default(), diagnostics, trust_store, managed },
+        )
     }
 
     /// The claude-code sources after the managed layer (docs/claude-code-contract.md#cc-1.3): cli,
     /// project, local, user, each read once, project and local subject to trust (1.7).
-    fn load_claude_code(
-        paths: &Paths,
-        request: LoadRequest,
-        mut sources: Vec<Source>,
-        mut seen: Seen,
-        mut diagnostics: Vec<Diagnostic>,
-        trust_store: Option<TrustStore>,
-    ) -> Sources {
+    fn load_claude_code(paths: &Paths, request: LoadRequest, start: Start) -> Sources {
+        let Start { mut sources, mut seen, mut diagnostics, trust_store, managed } = start;
         let profile = request.profile;
         if let Some(cli) = &request.cli_settings {
             let read = read_cli(cli, profile, &mut diagnostics);
@@ -208,17 +222,14 @@ impl Sources {
             }
             sources.push(file.source);
         }
-        Self::finish(paths, request, sources, diagnostics, trust_store)
+        Self::finish(paths, request, Start { sources, seen, diagnostics, trust_store, managed })
     }
 
     /// Adds the plugin documents and applies the policy of the settings that load (1.6).
-    fn finish(
-        paths: &Paths,
-        request: LoadRequest,
-        mut sources: Vec<Source>,
-        mut diagnostics: Vec<Diagnostic>,
-        trust_store: Option<TrustStore>,
-    ) -> Sources {
+    /// A managed file that was skipped unread leaves its HTTP allowlists unknown, so they
+    /// admit nothing (docs/claude-code-contract.md#cc-17.12).
+    fn finish(paths: &Paths, request: LoadRequest, start: Start) -> Sources {
+        let Start { mut sources, mut diagnostics, trust_store, managed, .. } = start;
         for document in request.plugin_documents {
             let path = PathBuf::from(&document.source);
             sources.push(Source { path, bytes: None, sha256: None, document, settings: None });
@@ -243,7 +254,10 @@ impl Sources {
             summary: policy.summary,
             receipts_required: policy.require_receipts,
             strict_containment: policy.strict_containment,
-            http_policy: {
+            refused: managed.refused,
+            http_policy: if managed.unreadable {
+                HttpPolicy { allowed_urls: Some(Vec::new()), allowed_env_vars: Some(Vec::new()) }
+            } else {
                 let mut http = request.http_policy;
                 http.extend(
                     policy.http.allowed_urls.as_deref(),
@@ -309,6 +323,25 @@ impl Sources {
     pub fn check(&self) -> Snapshot {
         check_sources(&self.sources, self.profile)
     }
+}
+
+/// What a load has read so far: the sources and diagnostics of the managed layer (and, in
+/// claude-code, the paths already read), the trust store, and what the managed files gave.
+struct Start {
+    sources: Vec<Source>,
+    seen: Seen,
+    diagnostics: Vec<Diagnostic>,
+    trust_store: Option<TrustStore>,
+    managed: Managed,
+}
+
+/// What the managed files gave besides their sources.
+#[derive(Default)]
+struct Managed {
+    /// A managed file was skipped unread (permission denied, writable by anybody).
+    unreadable: bool,
+    /// The refusals of managed files that cannot be parsed or read.
+    refused: Vec<Diagnostic>,
 }
 
 /// The user's home folder, `$HOME` when set and absolute: the anchor of `~/` in `if`

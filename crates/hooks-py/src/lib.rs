@@ -382,10 +382,13 @@ impl NativeSession {
         }))
     }
 
-    /// Takes a new snapshot from the files as they are now.
-    fn reload(&self, py: Python<'_>) {
+    /// Takes a new snapshot from the files as they are now. A managed settings file that
+    /// cannot be parsed or read refuses it (docs/claude-code-contract.md#cc-17.12): the
+    /// session keeps its snapshot and `RuntimeError` says why.
+    fn reload(&self, py: Python<'_>) -> PyResult<()> {
         let session = Arc::clone(&self.session);
-        py.detach(move || session.reload());
+        py.detach(move || session.reload().map_err(|e| e.to_string()))
+            .map_err(|e| PyRuntimeError::new_err(format!("the snapshot is refused: {e}")))
     }
 
     /// The audit (JSON text): snapshot id, project root, home, every handler as `hooks list

@@ -69,7 +69,7 @@ async fn a_host_with_callbacks_and_file_hooks() {
     world.write("home/hooks.json", &stricter.to_string());
     let fired = session.fire(invocation(&world, Event::PreToolUse, bash("git status"))).await;
     assert_eq!(fired.matched.len(), 3);
-    session.reload();
+    session.reload().unwrap();
     let fired = session.fire(invocation(&world, Event::PreToolUse, bash("git status"))).await;
     assert_eq!(fired.matched.len(), 4, "{:?}", fired.matched);
     assert_eq!(fired.decision.permission.behavior, PermissionBehavior::Deny);

@@ -748,7 +748,13 @@ fn handle(
         },
         Request::Reload { id } => {
             let session = &host.session;
-            session.reload();
+            // A refused snapshot (docs/claude-code-contract.md#cc-17.12) keeps the old one.
+            if let Err(e) = session.reload() {
+                let message = format!("the snapshot is refused, the previous one stays: {e}");
+                let error = ErrorResponse::new(Some(id), INTERNAL_ERROR, message);
+                push_line(batch, &Response::Error(error));
+                return Handled::Done;
+            }
             let snapshot = session.snapshot();
             let load_diagnostics = session.load_diagnostics();
             let result = Outcome::Reload(Reloaded {

@@ -165,8 +165,13 @@ fn detached_workers_die_when_hooks_run_is_terminated() {
         .spawn()
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(20);
-    let pids_written =
-        || workers(with_node).iter().all(|w| env.root.join(format!("{w}.pid")).exists());
+    // A pid file exists before its pid is in it: wait for the number.
+    let pids_written = || {
+        workers(with_node).iter().all(|w| {
+            std::fs::read_to_string(env.root.join(format!("{w}.pid")))
+                .is_ok_and(|t| t.trim().parse::<i32>().is_ok())
+        })
+    };
     while !pids_written() {
         assert!(Instant::now() < deadline, "the workers never started");
         std::thread::sleep(Duration::from_millis(10));

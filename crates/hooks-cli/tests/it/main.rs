@@ -21,6 +21,7 @@ mod help;
 mod hooks_test;
 mod json_reports;
 mod list;
+mod managed_files;
 mod marketplace_policy;
 mod migrate;
 mod model_switch;

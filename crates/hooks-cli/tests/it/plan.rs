@@ -1125,7 +1125,12 @@ fn the_dry_run_and_the_run_agree_on_the_claude_code_fixtures() {
             std::fs::create_dir_all(&claude).unwrap();
             std::fs::write(claude.join("settings.json"), case.user.to_string()).unwrap();
         }
-        let managed = env.write("etc/managed-settings.json", &case.managed.to_string());
+        // No managed settings is an empty object (a `null` file would refuse the snapshot).
+        let managed = match &case.managed {
+            Value::Null => json!({}),
+            managed => managed.clone(),
+        };
+        let managed = env.write("etc/managed-settings.json", &managed.to_string());
         let profile = if deepagents { "deepagents" } else { "claude-code" };
         let cmd = |args: &[&str]| {
             let mut cmd = env.command(&["--profile", profile]);

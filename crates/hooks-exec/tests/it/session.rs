@@ -184,7 +184,7 @@ fn stop_continuations_fill_stop_hook_active_and_reset() {
     // At the cap, a block is ignored with continuation_cap.
     s.set_stop_continuations(8);
     w.write_user(&one("Stop", None, vec![cmd("echo '{\"decision\":\"block\"}'")]));
-    s.reload();
+    s.reload().unwrap();
     let capped = rt().block_on(s.fire(stop()));
     assert!(!capped.decision.continue_loop);
     assert!(capped.decision.diagnostics.iter().any(|d| d.code == "continuation_cap"));
@@ -199,7 +199,7 @@ fn snapshot_is_taken_at_start_and_changes_only_on_reload() {
     w.write_user(&one("UserPromptSubmit", None, vec![cmd("echo two")]));
     let prompt = || w.invocation(Event::UserPromptSubmit, json!({"prompt": "hi"}));
     assert_eq!(rt().block_on(s.fire(prompt())).decision.context, ["one"]);
-    s.reload();
+    s.reload().unwrap();
     assert_ne!(s.snapshot().id(), id);
     assert_eq!(rt().block_on(s.fire(prompt())).decision.context, ["two"]);
 }
