@@ -479,7 +479,9 @@ impl Policy {
                 Layer::Callback => false,
                 Layer::Managed => b.managed,
                 Layer::Plugin(_) => b.plugins && !(forced && b.spares_forced),
-                Layer::Cli | Layer::Project | Layer::Local | Layer::User => true,
+                Layer::Cli | Layer::Project | Layer::Local | Layer::User | Layer::Skill { .. } => {
+                    true
+                }
             })
             .map(|b| b.reason.as_str())
     }

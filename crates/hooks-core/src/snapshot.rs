@@ -26,7 +26,7 @@
 //! index and never run, but appear in the audit with the reason.
 
 use std::collections::hash_map::Entry;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use regex::{RegexSet, RegexSetBuilder};
 use serde::Serialize;
@@ -64,12 +64,18 @@ pub enum Layer {
     User,
     /// A hook document of an enabled plugin.
     Plugin(PluginInfo),
+    /// The hooks a host registered from a skill's frontmatter while the skill is active
+    /// (docs/claude-code.md#skill-hooks): the only layer where `once` applies.
+    Skill {
+        /// The skill's name.
+        name: String,
+    },
     /// In-process callbacks the host registered ([`CallbackSpec`]), after every file layer.
     Callback,
 }
 
 impl Layer {
-    /// `managed`, `cli`, `project`, `local`, `user`, `plugin` or `callback`.
+    /// `managed`, `cli`, `project`, `local`, `user`, `plugin`, `skill` or `callback`.
     pub fn label(&self) -> &'static str {
         match self {
             Layer::Managed => "managed",
@@ -78,6 +84,7 @@ impl Layer {
             Layer::Local => "local",
             Layer::User => "user",
             Layer::Plugin(_) => "plugin",
+            Layer::Skill { .. } => "skill",
             Layer::Callback => "callback",
         }
     }
@@ -90,7 +97,8 @@ impl Layer {
             Layer::Local => 3,
             Layer::User => 4,
             Layer::Plugin(_) => 5,
-            Layer::Callback => 6,
+            Layer::Skill { .. } => 6,
+            Layer::Callback => 7,
         }
     }
 
@@ -209,6 +217,9 @@ pub struct SnapshotOptions {
     pub home: Option<String>,
     /// The host's in-process callback groups, in registration order.
     pub callbacks: Vec<CallbackSpec>,
+    /// The fingerprints of the skill `once` handlers that already ran successfully: each
+    /// is [`HandlerStatus::Spent`] (docs/claude-code.md#skill-hooks).
+    pub spent: BTreeSet<String>,
 }
 
 /// One group of in-process callbacks as the host registered it (docs/spec.md#spec-10): the snapshot
@@ -334,6 +345,12 @@ pub struct Handler {
 }
 
 impl Handler {
+    /// True when `once` takes effect: `once: true` on a handler of a skill layer; in files
+    /// it is accepted without effect (docs/claude-code.md#skill-hooks).
+    pub fn once_applies(&self) -> bool {
+        self.once == Some(true) && matches!(self.layer, Layer::Skill { .. })
+    }
+
     /// The exec form as written (docs/claude-code-contract.md#cc-6.1): `argv`, or [`command`,
     /// ...`args`]; `None` for a shell command. Audits and logs show this, never the program with
     /// its placeholders filled, which may hold a plugin's secret option value.
@@ -425,11 +442,18 @@ pub enum HandlerStatus {
         /// Explanation.
         reason: String,
     },
+    /// A skill's `once` handler after its first successful run: removed for the rest of
+    /// the session (docs/claude-code.md#skill-hooks).
+    Spent {
+        /// Explanation.
+        reason: String,
+    },
 }
 
 impl HandlerStatus {
     /// The word an audit shows for it (`active`, `duplicate`, `invalid`, `untrusted`,
-    /// `disabled`, `tampered`, `unverified`, `inactive`) and, unless it runs, why not.
+    /// `disabled`, `tampered`, `unverified`, `inactive`, `spent`) and, unless it runs, why
+    /// not.
     pub fn word_and_reason(&self) -> (&'static str, Option<String>) {
         match self {
             HandlerStatus::Active => ("active", None),
@@ -438,6 +462,7 @@ impl HandlerStatus {
             | HandlerStatus::UnsupportedMatcher { reason }
             | HandlerStatus::Invalid { reason } => ("invalid", Some(reason.clone())),
             HandlerStatus::NeverEvaluated { reason } => ("inactive", Some(reason.clone())),
+            HandlerStatus::Spent { reason } => ("spent", Some(reason.clone())),
             HandlerStatus::Inactive { status, reason } => {
                 let word = match status {
                     InactiveStatus::Untrusted => "untrusted",
@@ -704,7 +729,7 @@ impl<'a> Builder<'a> {
         match &doc.layer {
             Layer::Project => self.options.project_dir.clone(),
             Layer::Plugin(p) => Some(p.root.clone()),
-            Layer::Callback => None,
+            Layer::Skill { .. } | Layer::Callback => None,
             _ => match doc.source.rsplit_once('/') {
                 Some(("", _)) => Some("/".to_owned()),
                 Some((dir, _)) if doc.source.starts_with('/') => Some(dir.to_owned()),
@@ -907,6 +932,15 @@ impl<'a> Builder<'a> {
                         .at(h.position),
                 );
                 h.status = HandlerStatus::NeverEvaluated { reason };
+                continue;
+            }
+            if h.once_applies() && self.options.spent.contains(&h.fingerprint) {
+                let reason = format!(
+                    "Hook {id} of skill {} had 'once' and ran successfully; removed for the \
+                     rest of the session",
+                    h.source.strip_prefix("skill:").unwrap_or(&h.source)
+                );
+                h.status = HandlerStatus::Spent { reason };
                 continue;
             }
             if callback_group.is_some() {

@@ -24,6 +24,7 @@ mod review;
 mod scratch;
 mod session;
 mod settings;
+mod skills;
 mod source;
 mod sources;
 mod trust;
@@ -52,5 +53,5 @@ pub use session::{
 };
 pub use settings::managed_files;
 pub use source::{CliSettings, LoadRequest, Source};
-pub use sources::{Sources, check_sources};
+pub use sources::{SnapshotBase, Sources, check_sources};
 pub use trust::{ProjectGrant, TrustEntry, TrustError, TrustState, TrustStore};

@@ -60,7 +60,8 @@ use crate::process::{self, ProcessSpec};
 use crate::receipts::Journal;
 use crate::report::HandlerRun;
 use crate::settings::CliSettings;
-use crate::sources::{LoadRequest, Sources};
+use crate::skills::{Skills, State as SkillState};
+use crate::sources::{LoadRequest, SnapshotBase, Sources};
 use crate::trust::ProjectGrant;
 
 /// One running job: its index, how it ended and its report.
@@ -269,6 +270,8 @@ impl Fired {
 struct Loaded {
     snapshot: Arc<Snapshot>,
     diagnostics: Vec<Diagnostic>,
+    /// What the snapshot was built from, to add skills to without reading files again.
+    base: SnapshotBase,
     /// claude-code: the project-level settings files that loaded, with their
     /// `hooks_sha256` (what headless trust covers on reloads).
     trusted_files: BTreeMap<PathBuf, String>,
@@ -301,6 +304,8 @@ pub struct Session {
     /// claude-code: the Stop and SubagentStop continuation cap from the host's
     /// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` (`None`: no cap).
     stop_block_cap: Option<u32>,
+    /// The skills the host registered and their spent `once` handlers.
+    skills: Skills,
 }
 
 /// The continuation cap a host environment gives (docs/claude-code-contract.md#cc-11,
@@ -393,6 +398,7 @@ impl Session {
             debug,
             background: Arc::new(BackgroundSlot::default()),
             stop_block_cap,
+            skills: Skills::default(),
         })
     }
 
@@ -403,7 +409,8 @@ impl Session {
     pub fn reload(&self) -> Result<(), SessionError> {
         let grant =
             self.start_files.clone().map(|hooks_sha256| ProjectGrant::Files { hooks_sha256 });
-        let loaded = load(&self.options, &self.paths, self.start_sha256.as_deref(), None, grant);
+        let loaded = load(&self.options, &self.paths, self.start_sha256.as_deref(), None, grant)
+            .map(|loaded| loaded.with_skills(&self.skills.state()));
         if let Some(log) = &self.debug {
             let diagnostics = match &loaded {
                 Ok(loaded) => &loaded.diagnostics,
@@ -419,6 +426,38 @@ impl Session {
             *slot = loaded;
         }
         Ok(())
+    }
+
+    /// Registers the hooks of a skill's frontmatter while the skill is active
+    /// (docs/claude-code.md#skill-hooks): `hooks` is its `hooks` object as JSON text, in the
+    /// settings shape (`{"PreToolUse": [{"matcher": "Bash", "hooks": [...]}]}`). The skill
+    /// is a layer after the plugins (registering the same name again replaces it), subject
+    /// to the managed policy like the user's files, and the only layer where `once` takes
+    /// effect: such a handler is removed after its first successful run. The snapshot is
+    /// rebuilt from what it was loaded from, without reading any file. Returns the
+    /// document's diagnostics (a bad entry is dropped, as in a file).
+    pub fn register_skill_hooks(&self, skill: &str, hooks: &str) -> Vec<Diagnostic> {
+        let diagnostics = self.skills.register(skill, hooks, self.options.profile);
+        self.rebuild();
+        diagnostics
+    }
+
+    /// Removes the hooks of `skill` (the skill is no longer active); true when it was
+    /// registered. Its spent `once` handlers stay spent for the session.
+    pub fn unregister_skill_hooks(&self, skill: &str) -> bool {
+        let removed = self.skills.unregister(skill);
+        if removed {
+            self.rebuild();
+        }
+        removed
+    }
+
+    /// Builds the snapshot again from the loaded base with the skills as they are now.
+    fn rebuild(&self) {
+        let skills = self.skills.state();
+        let mut slot = self.loaded.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let rebuilt = slot.with_skills_ref(&skills);
+        *slot = rebuilt;
     }
 
     /// The current snapshot.
@@ -648,8 +687,22 @@ impl Session {
             let session_id = dispatch.invocation().common.session_id.clone();
             (session_id, dispatch.plan().clone(), traces)
         });
+        // The skill `once` handlers among the jobs (docs/claude-code.md#skill-hooks).
+        let once: Vec<Option<String>> = dispatch
+            .jobs()
+            .iter()
+            .map(|j| snapshot.handlers().get(j.handler))
+            .map(|h| h.filter(|h| h.once_applies()).map(|h| h.fingerprint.clone()))
+            .collect();
         let mut outcome = dispatch.finish(&mut lock(&self.turn));
         outcome.decision.diagnostics.extend(refused);
+        let ran = once
+            .iter()
+            .zip(&answers.runs)
+            .filter_map(|(f, run)| Some((f.as_deref()?, run.as_ref()?)));
+        if self.skills.spend(ran, &outcome.decision.diagnostics) {
+            self.rebuild();
+        }
         let receipt = receipt_facts.and_then(|(session_id, plan, traces)| {
             let time = format_rfc3339(unix_seconds(std::time::SystemTime::now()));
             let fire = FireFacts { time: &time, session_id: &session_id, event, plan: &plan };
@@ -1320,14 +1373,40 @@ fn load(
     let trusted_files = sources.trusted_settings_files();
     let receipts_required = sources.receipts_required;
     let strict_required = sources.strict_containment;
-    let (snapshot, diagnostics) = sources.into_snapshot(callbacks);
+    let base = sources.into_base(callbacks);
+    let (snapshot, diagnostics) = base.build(&[]);
     Ok(Loaded {
         snapshot: Arc::new(snapshot),
         diagnostics,
+        base,
         trusted_files,
         receipts_required,
         strict_required,
     })
+}
+
+impl Loaded {
+    /// This load with the snapshot built again with `skills` (docs/claude-code.md#skill-hooks).
+    fn with_skills(mut self, skills: &SkillState) -> Loaded {
+        if !skills.documents.is_empty() || !skills.spent.is_empty() {
+            let (snapshot, diagnostics) = self.base.build_spent(&skills.documents, &skills.spent);
+            (self.snapshot, self.diagnostics) = (Arc::new(snapshot), diagnostics);
+        }
+        self
+    }
+
+    /// [`Loaded::with_skills`] of a copy.
+    fn with_skills_ref(&self, skills: &SkillState) -> Loaded {
+        let (snapshot, diagnostics) = self.base.build_spent(&skills.documents, &skills.spent);
+        Loaded {
+            snapshot: Arc::new(snapshot),
+            diagnostics,
+            base: self.base.clone(),
+            trusted_files: self.trusted_files.clone(),
+            receipts_required: self.receipts_required,
+            strict_required: self.strict_required,
+        }
+    }
 }
 
 /// The session's background handlers: the running ones and what the finished ones

@@ -34,7 +34,7 @@ use hooks_core::profile::{Layers, ProjectDir};
 use hooks_core::{
     ConfigKind, Diagnostic, LayerDocument, Profile, Snapshot,
     policy::HttpPolicy,
-    settings::{SettingsScope, SettingsSummary},
+    settings::{Policy, SettingsScope, SettingsSummary},
     snapshot::{CallbackSpec, InactiveStatus, Layer, SnapshotOptions},
 };
 
@@ -72,6 +72,9 @@ pub struct Sources {
     pub receipts_required: bool,
     /// The managed settings ask for strict containment (docs/spec.md#spec-15.15).
     pub strict_containment: bool,
+    /// The policy of the settings that load (1.6), which also applies to the skill
+    /// documents a session adds later.
+    pub policy: Policy,
     /// Why the snapshot is refused: a managed file that cannot be parsed or read
     /// (docs/claude-code-contract.md#cc-17.12). Each is also in [`Sources::diagnostics`].
     /// A session does not start on such sources; an audit shows them.
@@ -251,10 +254,11 @@ impl Sources {
             diagnostics,
             plugin_diagnostics: request.plugin_diagnostics,
             trust_store,
-            summary: policy.summary,
+            summary: policy.summary.clone(),
             receipts_required: policy.require_receipts,
             strict_containment: policy.strict_containment,
             refused: managed.refused,
+            policy: policy.clone(),
             http_policy: if managed.unreadable {
                 HttpPolicy { allowed_urls: Some(Vec::new()), allowed_env_vars: Some(Vec::new()) }
             } else {
@@ -303,25 +307,79 @@ impl Sources {
     /// listed, inactive), with the host's callback groups after the file layers, and every
     /// load diagnostic, each once: the loader's, the plugin host's, then the snapshot's.
     pub fn into_snapshot(self, callbacks: Vec<CallbackSpec>) -> (Snapshot, Vec<Diagnostic>) {
+        self.into_base(callbacks).build(&[])
+    }
+
+    /// What a snapshot of these sources is built from ([`SnapshotBase::build`]): a
+    /// session keeps it to add the skills a host registers later without reading the
+    /// files again.
+    pub fn into_base(self, callbacks: Vec<CallbackSpec>) -> SnapshotBase {
         let options = SnapshotOptions {
             profile: self.profile,
             http_policy: self.http_policy,
             project_dir: Some(self.project_dir.display().to_string()),
             home: user_home(),
             callbacks,
+            spent: Default::default(),
         };
         let documents = self.sources.into_iter().map(|s| s.document).collect();
-        let snapshot = Snapshot::build(documents, &options);
         let mut diagnostics = self.diagnostics;
         diagnostics.extend(self.plugin_diagnostics);
-        diagnostics.extend(snapshot.diagnostics().iter().cloned());
-        (snapshot, diagnostics)
+        SnapshotBase { documents, options, diagnostics, policy: self.policy }
     }
 
     /// The snapshot of every source as if it loaded: what validation checks (see
     /// [`check_sources`]).
     pub fn check(&self) -> Snapshot {
         check_sources(&self.sources, self.profile)
+    }
+}
+
+/// The documents of a load (policy applied), the snapshot options and the loader's and
+/// plugin host's diagnostics: what [`SnapshotBase::build`] turns into a snapshot, with the
+/// skill documents a host registered (docs/claude-code.md#skill-hooks).
+#[derive(Debug, Clone)]
+pub struct SnapshotBase {
+    documents: Vec<LayerDocument>,
+    options: SnapshotOptions,
+    diagnostics: Vec<Diagnostic>,
+    policy: Policy,
+}
+
+impl SnapshotBase {
+    /// The snapshot of the documents and `skills`, and every load diagnostic, each once:
+    /// the loader's, the plugin host's, a blocked skill's, then the snapshot's.
+    pub fn build(&self, skills: &[LayerDocument]) -> (Snapshot, Vec<Diagnostic>) {
+        self.build_spent(skills, &Default::default())
+    }
+
+    /// [`SnapshotBase::build`], with the skill `once` handlers of `spent` (fingerprints)
+    /// removed.
+    pub fn build_spent(
+        &self,
+        skills: &[LayerDocument],
+        spent: &std::collections::BTreeSet<String>,
+    ) -> (Snapshot, Vec<Diagnostic>) {
+        let mut diagnostics = self.diagnostics.clone();
+        let mut documents = self.documents.clone();
+        for skill in skills {
+            let mut skill = skill.clone();
+            if let Some(reason) = self.policy.blocks(&skill.layer)
+                && !skill.parsed.config.events.is_empty()
+            {
+                diagnostics.push(hooks_core::settings::blocked_diagnostic(
+                    &skill.source,
+                    &skill.layer,
+                    reason,
+                ));
+                skill.inactive = Some((InactiveStatus::BlockedByPolicy, reason.to_owned()));
+            }
+            documents.push(skill);
+        }
+        let options = SnapshotOptions { spent: spent.clone(), ..self.options.clone() };
+        let snapshot = Snapshot::build(documents, &options);
+        diagnostics.extend(snapshot.diagnostics().iter().cloned());
+        (snapshot, diagnostics)
     }
 }
 

@@ -15,6 +15,7 @@ mod inherit;
 mod outcomes;
 mod session;
 mod settings;
+mod skills;
 mod sources;
 mod stdin;
 mod support;
