@@ -39,6 +39,10 @@ pub struct MarketplacePolicy {
     /// The base GitHub shorthand resolves to (`https://github.com` unless the caller
     /// points it elsewhere): a git source there is also a `github` source.
     pub github_base: Option<String>,
+    /// Why the policy cannot be known: a managed file that exists but cannot be read or
+    /// parsed. Every marketplace is then refused, as a session refuses its snapshot
+    /// (docs/claude-code.md#managed-refusal).
+    pub unusable: Option<String>,
 }
 
 /// A registered source as Claude Code's policy sees it.
@@ -54,14 +58,34 @@ enum SourceForm {
 impl MarketplacePolicy {
     /// Reads the policy from the managed settings documents of a profile, in load order
     /// (a later document's key replaces an earlier one's; `allowedMarketplaces` and
-    /// `additionalMarketplaces` are the documented aliases). Files that cannot be read or
-    /// parsed say nothing (the session reports them).
+    /// `additionalMarketplaces` are the documented aliases). A file that exists but cannot
+    /// be read or parsed makes the policy unknown, and an unknown policy refuses every
+    /// marketplace ([`MarketplacePolicy::unusable`]).
     pub fn from_managed_files(files: &[impl AsRef<Path>]) -> Self {
         let mut policy = MarketplacePolicy::default();
         for f in files {
             let f = f.as_ref();
-            let Ok(bytes) = std::fs::read(f) else { continue };
-            let Ok(Value::Object(o)) = serde_json::from_slice::<Value>(&bytes) else { continue };
+            let bytes = match std::fs::read(f) {
+                Ok(bytes) => bytes,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => {
+                    policy.unusable.get_or_insert(format!("{} cannot be read ({e})", f.display()));
+                    continue;
+                }
+            };
+            let o = match serde_json::from_slice::<Value>(&bytes) {
+                Ok(Value::Object(o)) => o,
+                Ok(_) => {
+                    let why = format!("{} is not a JSON object", f.display());
+                    policy.unusable.get_or_insert(why);
+                    continue;
+                }
+                Err(e) => {
+                    let why = format!("{} cannot be parsed ({e})", f.display());
+                    policy.unusable.get_or_insert(why);
+                    continue;
+                }
+            };
             let strict = o.get("strictKnownMarketplaces").or_else(|| o.get("allowedMarketplaces"));
             if let Some(Value::Array(entries)) = strict {
                 policy.strict = Some(entries.clone());
@@ -92,6 +116,12 @@ impl MarketplacePolicy {
     /// Why the policy refuses a marketplace with this record's source, or `None` when it
     /// allows it.
     pub fn refuses(&self, rec: &MarketplaceRecord) -> Option<String> {
+        if let Some(why) = &self.unusable {
+            return Some(format!(
+                "the managed settings cannot be used ({why}), so no marketplace is allowed \
+                 until they are fixed"
+            ));
+        }
         let entries = self.strict.as_ref()?;
         let origin = self.origin.as_deref().unwrap_or("managed settings");
         if entries.is_empty() {

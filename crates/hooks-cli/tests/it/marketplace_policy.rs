@@ -153,3 +153,26 @@ fn github_entries_compare_repo_and_ref_exactly_and_extra_marketplaces_are_listed
     let json = env.run(&["--managed", &file, "--json", "marketplace", "list"]).json();
     assert_eq!(json["declared_by_managed_settings"][0]["name"], "acme", "{json}");
 }
+
+/// A managed file that cannot be parsed leaves the policy unknown: every marketplace is
+/// refused, in both profiles, as the session refuses its snapshot
+/// (docs/claude-code.md#managed-refusal).
+#[test]
+fn an_unparseable_managed_file_refuses_every_marketplace() {
+    let env = TestEnv::new("policy-unparseable");
+    let source = catalogue(&env, "cat");
+    let file = managed(&env, r#"{"strictKnownMarketplaces": ["#);
+    for profile in ["deepagents", "claude-code"] {
+        let out = run(&env, profile, &file, &["marketplace", "add", "cat", &source]);
+        assert_eq!(out.code, 1, "{profile}: {}", out.stdout);
+        assert!(
+            out.stderr.contains("the managed settings cannot be used")
+                && out.stderr.contains("cannot be parsed"),
+            "{profile}: {}",
+            out.stderr
+        );
+    }
+    // Fixed, the add works.
+    let file = managed(&env, "{}");
+    assert_eq!(run(&env, "deepagents", &file, &["marketplace", "add", "cat", &source]).code, 0);
+}
