@@ -454,11 +454,22 @@ pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     hooks_core::snapshot::sha256_hex(bytes)
 }
 
+/// The cores this process may use, asked once (std reads the affinity mask and the cgroup
+/// quota files each time).
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1))
+}
+
 /// Hashes files on every available core (std threads pulling from a shared counter);
 /// results in input order.
 pub(crate) fn hash_files(paths: &[PathBuf]) -> Vec<io::Result<(String, u64)>> {
-    let workers =
-        std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(paths.len().max(1));
+    if paths.len() <= 1 {
+        // Nothing to share (a load whose files all match their records hashes none): no
+        // threads, and none of the dozen system calls of asking for the core count.
+        return paths.iter().map(|p| hash_file(p)).collect();
+    }
+    let workers = cores().min(paths.len());
     if workers <= 1 {
         return paths.iter().map(|p| hash_file(p)).collect();
     }

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{PluginError, Result};
+use crate::filestat::{FileStat, is_settled, reference_now, wait_until_settled};
 use crate::fsutil::{hash_files, sha256_hex};
 
 /// The manifest file name, at the plugin root.
@@ -130,12 +131,51 @@ pub fn compute_manifest(dir: &Path, name: &str, version: &str) -> Result<FileMan
 /// Checks files under `dir` against `manifest`. With `only = None` the whole tree is
 /// checked (exact file set, sizes, digests, executable bits); with `Some(list)` only those
 /// relative paths are (each must be in the manifest and match). Returns one line per
-/// problem; empty when everything matches.
+/// problem; empty when everything matches. Every file's bytes are hashed.
 pub fn check_tree(
     dir: &Path,
     manifest: &FileManifest,
     only: Option<&[String]>,
 ) -> Result<Vec<String>> {
+    check_tree_with(dir, manifest, only, &TreeStats::Hash).map(|c| c.problems)
+}
+
+/// What [`check_tree_with`] does with file metadata.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum TreeStats<'a> {
+    /// Hash every file; record nothing.
+    Hash,
+    /// Hash every file and record the metadata of those that match
+    /// ([`TreeCheck::stats`]; `install` and `verify`).
+    Record,
+    /// A session's load: a file whose metadata equals its record is taken as matching
+    /// without reading it; the others are hashed.
+    Known(&'a BTreeMap<String, FileStat>),
+}
+
+/// The result of [`check_tree_with`].
+#[derive(Debug, Default)]
+pub(crate) struct TreeCheck {
+    /// One line per problem.
+    pub(crate) problems: Vec<String>,
+    /// Files whose bytes were hashed.
+    pub(crate) hashed_files: usize,
+    /// Bytes hashed.
+    pub(crate) hashed_bytes: u64,
+    /// Files checked (hashed, or matched by their record).
+    pub(crate) checked_files: usize,
+    /// With [`TreeStats::Record`]: the records of the files that matched and whose change
+    /// time was settled (crate `filestat`).
+    pub(crate) stats: BTreeMap<String, FileStat>,
+}
+
+/// [`check_tree`], with file metadata records used or made as `mode` says.
+pub(crate) fn check_tree_with(
+    dir: &Path,
+    manifest: &FileManifest,
+    only: Option<&[String]>,
+    mode: &TreeStats<'_>,
+) -> Result<TreeCheck> {
     let mut problems = Vec::new();
     let wanted: Vec<String> = match only {
         None => {
@@ -164,10 +204,41 @@ pub fn check_tree(
             v
         }
     };
-    let paths: Vec<PathBuf> = wanted.iter().map(|r| dir.join(r)).collect();
-    for ((rel, path), h) in wanted.iter().zip(&paths).zip(hash_files(&paths)) {
-        let Some(entry) = manifest.files.get(rel) else { continue };
+    let recording = matches!(mode, TreeStats::Record);
+    if recording {
+        // Files written an instant ago (an install's) are recorded once their change
+        // time is settled, a few milliseconds from now.
+        let newest = wanted
+            .iter()
+            .filter_map(|r| fs::symlink_metadata(dir.join(r)).ok())
+            .map(|m| FileStat::of(&m).ctime_ns())
+            .max();
+        if let Some(newest) = newest {
+            wait_until_settled(newest);
+        }
+    }
+    // Read before any file is examined (crate `filestat`).
+    let reference = reference_now();
+    let mut check = TreeCheck { checked_files: wanted.len(), ..TreeCheck::default() };
+    let mut to_hash: Vec<(&String, Option<FileStat>)> = Vec::new();
+    for rel in &wanted {
+        let before = fs::symlink_metadata(dir.join(rel)).ok();
+        let stat = before.as_ref().filter(|m| m.file_type().is_file()).map(FileStat::of);
+        if let (TreeStats::Known(known), Some(stat)) = (mode, stat)
+            && known.get(rel) == Some(&stat)
+        {
+            continue;
+        }
+        to_hash.push((rel, stat));
+    }
+    let paths: Vec<PathBuf> = to_hash.iter().map(|(r, _)| dir.join(r)).collect();
+    for (((rel, before), path), h) in to_hash.iter().zip(&paths).zip(hash_files(&paths)) {
+        let Some(entry) = manifest.files.get(*rel) else { continue };
         let meta = fs::symlink_metadata(path);
+        if let Ok((_, size)) = &h {
+            check.hashed_files += 1;
+            check.hashed_bytes += size;
+        }
         match (h, meta) {
             (Ok((sha, size)), Ok(meta)) => {
                 if !meta.file_type().is_file() {
@@ -178,12 +249,21 @@ pub fn check_tree(
                     problems.push(format!("{rel}: sha256 {sha}, manifest says {}", entry.sha256));
                 } else if (meta.permissions().mode() & 0o111 != 0) != entry.executable {
                     problems.push(format!("{rel}: executable bit differs from the manifest"));
+                } else if recording
+                    && let Some(before) = before
+                    && FileStat::of(&meta) == *before
+                    && is_settled(before.ctime_ns(), reference)
+                {
+                    // Unchanged while it was hashed, and any later change moves its
+                    // change time past the recorded one.
+                    check.stats.insert((*rel).clone(), *before);
                 }
             }
             (Err(e), _) | (_, Err(e)) => problems.push(format!("{rel}: {e}")),
         }
     }
-    Ok(problems)
+    check.problems = problems;
+    Ok(check)
 }
 
 /// SHA-256 of manifest bytes, as pinned in the lockfile.
