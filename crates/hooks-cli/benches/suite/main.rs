@@ -246,9 +246,13 @@ pub fn run_quiet(mut cmd: Command, ok_codes: &[i32]) -> Result<(), String> {
 }
 
 /// This process entering a new cgroup v2 leaf under its own cgroup and going back, timed,
-/// `rounds` times 20 ms apart (so that each starts after a quiet spell, as a one-shot
-/// `hooks run` does); `None` where the cgroup is not writable.
+/// `rounds` times 20 ms apart; `None` where the cgroup is not writable.
 fn cgroup_round_trips(rounds: usize) -> Option<Vec<f64>> {
+    cgroup_round_trips_after(rounds, Duration::from_millis(20))
+}
+
+/// [`cgroup_round_trips`], `pause` apart.
+fn cgroup_round_trips_after(rounds: usize, pause: Duration) -> Option<Vec<f64>> {
     let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
     let rel = own.lines().find_map(|l| l.strip_prefix("0::"))?.trim_start_matches('/').to_owned();
     let mounts = std::fs::read_to_string("/proc/self/mountinfo").ok()?;
@@ -266,7 +270,7 @@ fn cgroup_round_trips(rounds: usize) -> Option<Vec<f64>> {
         if std::fs::create_dir(&leaf).is_err() {
             break;
         }
-        std::thread::sleep(Duration::from_millis(20));
+        std::thread::sleep(pause);
         let (t, ok) = time(|| {
             std::fs::write(leaf.join("cgroup.procs"), &pid).is_ok()
                 && std::fs::write(own.join("cgroup.procs"), &pid).is_ok()
@@ -623,11 +627,14 @@ impl Bench {
     fn run_phases(&self) -> Vec<Row> {
         const VERSION: &str = "3 phase: `hooks --version` (exec, page-in, argument parsing)";
         const DRY: &str = "3 phase: `hooks run --dry-run` (+ payload, layers, snapshot, plan)";
-        const NONE: &str =
-            "3 phase: `hooks run`, no handler matches (+ containment set-up, runtime, receipts, output)";
+        const NONE: &str = "3 phase: `hooks run`, no handler matches (+ containment set-up, runtime, receipts, output)";
         const FULL: &str = "3 phase: `hooks run`, one `/bin/true` handler (+ leaf, spawn, wait)";
         const FLOOR: &str = "3 phase floor: spawn+wait `sh -c true`, same rounds";
-        const LEAF: &str = "3 phase: enter a new cgroup and leave it (one migration each way)";
+        const LEAF: &str =
+            "3 phase: enter a new cgroup and leave it (one migration each way, 20 ms apart)";
+        const COLD_LEAF: &str = "3 phase: the same, 250 ms apart (cold)";
+        const COLD_RUN: &str = "3 phase: `hooks run`, one `/bin/true` handler, 250 ms apart (cold)";
+        const COLD: Duration = Duration::from_millis(250);
         let labels = [VERSION, DRY, NONE, FULL, FLOOR];
         let handler = json!({"type": "command", "command": "true", "argv": ["/bin/true"]});
         let home = match home_with(&self.scratch, "phases", &config(vec![handler])) {
@@ -673,8 +680,38 @@ impl Bench {
             }
             Err(e) => labels.iter().map(|l| Row::failed(*l, &e)).collect(),
         };
+        // The rounds above follow each other within milliseconds, which keeps the kernel's
+        // cgroup migration path warm from one `hooks run` to the next; a host that fires an
+        // event now and then meets it cold.
+        let rounds = if self.plan.quick { 2 } else { 20 };
+        let mut cold = Vec::new();
+        let mut cold_floor = Vec::new();
+        for _ in 0..rounds {
+            std::thread::sleep(COLD);
+            let (t, r) = time(&mut full);
+            if r.is_err() {
+                break;
+            }
+            cold.push(t);
+            let (t, _) = time(&mut floor);
+            cold_floor.push(t);
+        }
+        if !cold.is_empty() {
+            rows.push(
+                Row::new(COLD_RUN, Unit::Seconds, cold, Target::Ratio { floor: FLOOR.into() })
+                    .paired_with(cold_floor),
+            );
+        }
         if let Some(times) = cgroup_round_trips(self.plan.run_rounds) {
             rows.push(Row::new(LEAF, Unit::Seconds, times, Target::Ratio { floor: FLOOR.into() }));
+        }
+        if let Some(times) = cgroup_round_trips_after(rounds, COLD) {
+            rows.push(Row::new(
+                COLD_LEAF,
+                Unit::Seconds,
+                times,
+                Target::Ratio { floor: FLOOR.into() },
+            ));
         }
         rows
     }
