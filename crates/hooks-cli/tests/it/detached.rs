@@ -165,8 +165,12 @@ fn detached_workers_die_when_hooks_run_is_terminated() {
         .spawn()
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(20);
-    let pids_written =
-        || workers(with_node).iter().all(|w| env.root.join(format!("{w}.pid")).exists());
+    // Written, not only created: `echo $$ > w1.pid` creates the file before the pid is in it.
+    let pids_written = || {
+        workers(with_node).iter().all(|w| {
+            std::fs::metadata(env.root.join(format!("{w}.pid"))).is_ok_and(|m| m.len() > 0)
+        })
+    };
     while !pids_written() {
         assert!(Instant::now() < deadline, "the workers never started");
         std::thread::sleep(Duration::from_millis(10));
