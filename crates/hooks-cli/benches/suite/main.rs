@@ -624,6 +624,8 @@ impl Bench {
     /// And, where this process's cgroup is writable, what the handler's leaf costs by
     /// itself: a process entering a new cgroup and leaving it (the kernel waits for an RCU
     /// grace period at the first migration after a quiet spell).
+    // `time(&mut full)` in a loop: passing the closure itself would move it.
+    #[allow(clippy::needless_borrows_for_generic_args)]
     fn run_phases(&self) -> Vec<Row> {
         const VERSION: &str = "3 phase: `hooks --version` (exec, page-in, argument parsing)";
         const DRY: &str = "3 phase: `hooks run --dry-run` (+ payload, layers, snapshot, plan)";
