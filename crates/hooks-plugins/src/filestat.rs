@@ -101,6 +101,10 @@ pub(crate) struct PluginStats {
     pub(crate) manifest_sha256: String,
     /// Records by the manifest's relative path.
     pub(crate) files: BTreeMap<String, FileStat>,
+    /// Records of the folders (`""` the root), made when the folders held exactly the
+    /// manifest's files; empty when any was not settled.
+    #[serde(default)]
+    pub(crate) folders: BTreeMap<String, FileStat>,
 }
 
 /// The whole file.
@@ -130,11 +134,10 @@ impl FileStats {
         id: &str,
         install_path: &Path,
         manifest_sha256: &str,
-    ) -> Option<&BTreeMap<String, FileStat>> {
+    ) -> Option<&PluginStats> {
         self.plugins
             .get(id)
             .filter(|p| p.install_path == install_path && p.manifest_sha256 == manifest_sha256)
-            .map(|p| &p.files)
     }
 }
 
@@ -157,10 +160,11 @@ pub(crate) fn update_locked(home: &Home, updates: Vec<(String, Option<PluginStat
     let _ = atomic_write(&stats_file(home), &bytes);
 }
 
-/// [`update_locked`], taking the state lock first (best effort: a home where the lock
-/// cannot be taken keeps its records).
+/// [`update_locked`], taking the state lock first (best effort: when the lock cannot be
+/// taken within two seconds, a long mutation holding it, the records stay as they were and
+/// the next load hashes what they do not cover).
 pub(crate) fn update(home: &Home, updates: Vec<(String, Option<PluginStats>)>) {
-    if let Ok(_lock) = StateLock::acquire(home) {
+    if let Ok(Some(_lock)) = StateLock::acquire_within(home, Duration::from_secs(2)) {
         update_locked(home, updates);
     }
 }
@@ -194,6 +198,7 @@ mod tests {
             install_path: "/p".into(),
             manifest_sha256: "ab".into(),
             files: BTreeMap::from([("f".to_owned(), FileStat(1, 2, 0o100644, 3, 4, 5))]),
+            folders: BTreeMap::new(),
         };
         let file = FileStats { version: VERSION, plugins: BTreeMap::from([("a@m".into(), s)]) };
         std::fs::write(stats_file(&home), serde_json::to_vec(&file).unwrap()).unwrap();

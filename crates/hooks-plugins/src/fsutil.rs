@@ -74,6 +74,19 @@ impl StateLock {
         clean_staging(home);
         Ok(Self { _lock: lock })
     }
+
+    /// [`StateLock::acquire`], waiting at most `timeout`: `Ok(None)` when another holder
+    /// (an install fetching a catalogue, say) kept it that long.
+    pub(crate) fn acquire_within(home: &Home, timeout: Duration) -> Result<Option<Self>> {
+        let path = home.lock_file();
+        create_state_dir(home)?;
+        let lock = FileLock::acquire_within(&path, DEFAULT_FILE_MODE, timeout)
+            .map_err(|e| PluginError::Io { action: "lock", path, source: e })?;
+        let Some(lock) = lock else { return Ok(None) };
+        recover(home)?;
+        clean_staging(home);
+        Ok(Some(Self { _lock: lock }))
+    }
 }
 
 /// Removes staging folders a crashed install left in the store. A live install holds an

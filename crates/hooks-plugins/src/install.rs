@@ -1085,14 +1085,15 @@ fn record_files(
     manifest: &FileManifest,
     manifest_sha256: &str,
 ) {
-    let files = match check_tree_with(install_path, manifest, None, &TreeStats::Record) {
-        Ok(c) if c.problems.is_empty() => c.stats,
-        _ => BTreeMap::new(),
+    let (files, folders) = match check_tree_with(install_path, manifest, None, &TreeStats::Record) {
+        Ok(c) if c.problems.is_empty() => (c.stats, c.folders),
+        _ => (BTreeMap::new(), BTreeMap::new()),
     };
     let stats = filestat::PluginStats {
         install_path: install_path.to_owned(),
         manifest_sha256: manifest_sha256.to_owned(),
         files,
+        folders,
     };
     filestat::update_locked(home, vec![(id.to_owned(), Some(stats))]);
 }
@@ -1598,7 +1599,8 @@ pub fn verify(home: &Home, id: Option<&str>) -> Result<VerifyReport> {
                 Ok(m) => {
                     let check = check_tree_with(&rec.install_path, &m, None, &TreeStats::Record)?;
                     if check.problems.is_empty() {
-                        records.push((pid.clone(), Some(plugin_stats(&rec, le, check.stats))));
+                        let stats = plugin_stats(&rec, le, check.stats, check.folders);
+                        records.push((pid.clone(), Some(stats)));
                         VerifyStatus::Verified { files: m.files.len(), bytes: m.total_size() }
                     } else {
                         records.push((pid.clone(), None));
@@ -1628,11 +1630,13 @@ fn plugin_stats(
     rec: &InstallRecord,
     lock: &LockEntry,
     files: BTreeMap<String, filestat::FileStat>,
+    folders: BTreeMap<String, filestat::FileStat>,
 ) -> filestat::PluginStats {
     filestat::PluginStats {
         install_path: rec.install_path.clone(),
         manifest_sha256: lock.manifest_sha256.clone(),
         files,
+        folders,
     }
 }
 

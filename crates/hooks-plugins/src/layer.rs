@@ -60,6 +60,9 @@ pub struct LoadStats {
     pub files_hashed: usize,
     /// Bytes hashed.
     pub bytes_hashed: u64,
+    /// Verified plugins whose folders were listed (the others' folders all still had the
+    /// metadata recorded when their files last matched, so they hold the same entries).
+    pub trees_listed: usize,
 }
 
 /// The documents of every installed plugin, sorted by plugin id, with the diagnostics about
@@ -191,12 +194,16 @@ pub(crate) fn our_layers(
                     Ok(m) => {
                         let known =
                             file_stats.for_plugin(&id, &rec.install_path, &le.manifest_sha256);
-                        let mode = known.map_or(TreeStats::Hash, TreeStats::Known);
+                        let mode = known.map_or(TreeStats::Hash, |k| TreeStats::Known {
+                            files: &k.files,
+                            folders: &k.folders,
+                        });
                         match check_tree_with(&rec.install_path, &m, None, &mode) {
                             Ok(c) => {
                                 load.files_checked += c.checked_files;
                                 load.files_hashed += c.hashed_files;
                                 load.bytes_hashed += c.hashed_bytes;
+                                load.trees_listed += usize::from(c.listed);
                                 c.problems
                             }
                             Err(e) => vec![e.to_string()],

@@ -81,8 +81,27 @@ pub(crate) fn is_clean_relative(path: &str) -> bool {
 /// Lists the regular files under `dir` (relative `/` paths, sorted), refusing symlinks
 /// and special files. `.git` folders and the manifest file at the root are skipped.
 pub(crate) fn list_files(dir: &Path) -> Result<Vec<String>> {
-    fn walk(root: &Path, rel: &str, out: &mut Vec<String>) -> Result<()> {
+    list_files_and_folders(dir, None)
+}
+
+/// [`list_files`], and with `folders` set, each folder walked (relative path, `""` for
+/// the root) with its metadata from just before it was read.
+fn list_files_and_folders(
+    dir: &Path,
+    folders: Option<&mut Vec<(String, FileStat)>>,
+) -> Result<Vec<String>> {
+    fn walk(
+        root: &Path,
+        rel: &str,
+        out: &mut Vec<String>,
+        mut folders: Option<&mut Vec<(String, FileStat)>>,
+    ) -> Result<()> {
         let here = if rel.is_empty() { root.to_owned() } else { root.join(rel) };
+        if let Some(f) = folders.as_deref_mut()
+            && let Ok(m) = fs::symlink_metadata(&here)
+        {
+            f.push((rel.to_owned(), FileStat::of(&m)));
+        }
         let rd = fs::read_dir(&here).map_err(PluginError::io("read", &here))?;
         for entry in rd {
             let entry = entry.map_err(PluginError::io("read", &here))?;
@@ -95,7 +114,7 @@ pub(crate) fn list_files(dir: &Path) -> Result<Vec<String>> {
                 if name == ".git" {
                     continue;
                 }
-                walk(root, &child, out)?;
+                walk(root, &child, out, folders.as_deref_mut())?;
             } else if ft.is_file() {
                 if child != MANIFEST_FILE {
                     out.push(child);
@@ -108,7 +127,7 @@ pub(crate) fn list_files(dir: &Path) -> Result<Vec<String>> {
         Ok(())
     }
     let mut out = Vec::new();
-    walk(dir, "", &mut out)?;
+    walk(dir, "", &mut out, folders)?;
     out.sort();
     Ok(out)
 }
@@ -149,8 +168,16 @@ pub(crate) enum TreeStats<'a> {
     /// ([`TreeCheck::stats`]; `install` and `verify`).
     Record,
     /// A session's load: a file whose metadata equals its record is taken as matching
-    /// without reading it; the others are hashed.
-    Known(&'a BTreeMap<String, FileStat>),
+    /// without reading it; the others are hashed. When every folder's metadata equals its
+    /// record, the folders are not listed: they hold the entries they held when the
+    /// records were made (any entry created, removed or renamed changes its folder's
+    /// change time), and the records are only made when those were the manifest's files.
+    Known {
+        /// The files' records.
+        files: &'a BTreeMap<String, FileStat>,
+        /// The folders' records (empty: list them).
+        folders: &'a BTreeMap<String, FileStat>,
+    },
 }
 
 /// The result of [`check_tree_with`].
@@ -164,9 +191,15 @@ pub(crate) struct TreeCheck {
     pub(crate) hashed_bytes: u64,
     /// Files checked (hashed, or matched by their record).
     pub(crate) checked_files: usize,
+    /// The folders were listed (not taken from their records).
+    pub(crate) listed: bool,
     /// With [`TreeStats::Record`]: the records of the files that matched and whose change
     /// time was settled (crate `filestat`).
     pub(crate) stats: BTreeMap<String, FileStat>,
+    /// With [`TreeStats::Record`] and the whole tree checked without a problem: the records
+    /// of every folder, or none when one of them changed while it was read or had not
+    /// settled.
+    pub(crate) folders: BTreeMap<String, FileStat>,
 }
 
 /// [`check_tree`], with file metadata records used or made as `mode` says.
@@ -176,10 +209,36 @@ pub(crate) fn check_tree_with(
     only: Option<&[String]>,
     mode: &TreeStats<'_>,
 ) -> Result<TreeCheck> {
+    let recording = matches!(mode, TreeStats::Record);
+    if recording {
+        // Files and folders written an instant ago (an install's) are recorded once their
+        // change times are settled, a few milliseconds from now.
+        let mut folders = Vec::new();
+        let files = list_files_and_folders(dir, Some(&mut folders)).unwrap_or_default();
+        let newest = files
+            .iter()
+            .filter_map(|r| fs::symlink_metadata(dir.join(r)).ok())
+            .map(|m| FileStat::of(&m).ctime_ns())
+            .chain(folders.iter().map(|(_, s)| s.ctime_ns()))
+            .max();
+        if let Some(newest) = newest {
+            wait_until_settled(newest);
+        }
+    }
+    // Read before any file or folder is examined (crate `filestat`).
+    let reference = reference_now();
+    let mut folders_seen = Vec::new();
     let mut problems = Vec::new();
+    let mut listed = only.is_none();
     let wanted: Vec<String> = match only {
+        None if matches!(mode, TreeStats::Known { folders, .. }
+            if !folders.is_empty() && folders_unchanged(dir, folders)) =>
+        {
+            listed = false;
+            manifest.files.keys().cloned().collect()
+        }
         None => {
-            let present = list_files(dir)?;
+            let present = list_files_and_folders(dir, recording.then_some(&mut folders_seen))?;
             for p in &present {
                 if !manifest.files.contains_key(p) {
                     problems.push(format!("{p}: not in the manifest"));
@@ -204,27 +263,12 @@ pub(crate) fn check_tree_with(
             v
         }
     };
-    let recording = matches!(mode, TreeStats::Record);
-    if recording {
-        // Files written an instant ago (an install's) are recorded once their change
-        // time is settled, a few milliseconds from now.
-        let newest = wanted
-            .iter()
-            .filter_map(|r| fs::symlink_metadata(dir.join(r)).ok())
-            .map(|m| FileStat::of(&m).ctime_ns())
-            .max();
-        if let Some(newest) = newest {
-            wait_until_settled(newest);
-        }
-    }
-    // Read before any file is examined (crate `filestat`).
-    let reference = reference_now();
-    let mut check = TreeCheck { checked_files: wanted.len(), ..TreeCheck::default() };
+    let mut check = TreeCheck { checked_files: wanted.len(), listed, ..TreeCheck::default() };
     let mut to_hash: Vec<(&String, Option<FileStat>)> = Vec::new();
     for rel in &wanted {
         let before = fs::symlink_metadata(dir.join(rel)).ok();
         let stat = before.as_ref().filter(|m| m.file_type().is_file()).map(FileStat::of);
-        if let (TreeStats::Known(known), Some(stat)) = (mode, stat)
+        if let (TreeStats::Known { files: known, .. }, Some(stat)) = (mode, stat)
             && known.get(rel) == Some(&stat)
         {
             continue;
@@ -262,8 +306,26 @@ pub(crate) fn check_tree_with(
             (Err(e), _) | (_, Err(e)) => problems.push(format!("{rel}: {e}")),
         }
     }
+    if recording && only.is_none() && problems.is_empty() {
+        // Every folder unchanged since just before it was listed, and settled; else none.
+        let unchanged = folders_seen.iter().all(|(rel, before)| {
+            is_settled(before.ctime_ns(), reference)
+                && fs::symlink_metadata(dir.join(rel)).is_ok_and(|m| FileStat::of(&m) == *before)
+        });
+        if unchanged {
+            check.folders = folders_seen.into_iter().collect();
+        }
+    }
     check.problems = problems;
     Ok(check)
+}
+
+/// True when every recorded folder's metadata are still the recorded ones.
+fn folders_unchanged(dir: &Path, folders: &BTreeMap<String, FileStat>) -> bool {
+    folders.iter().all(|(rel, stat)| {
+        let path = if rel.is_empty() { dir.to_owned() } else { dir.join(rel) };
+        fs::symlink_metadata(path).is_ok_and(|m| FileStat::of(&m) == *stat)
+    })
 }
 
 /// SHA-256 of manifest bytes, as pinned in the lockfile.

@@ -265,14 +265,28 @@ fn an_untouched_plugin_loads_by_metadata_without_reading_its_bytes() {
     assert_eq!(status, None);
     assert!(stats.files_checked >= 3, "{stats:?}");
     assert_eq!((stats.files_hashed, stats.bytes_hashed), (0, 0), "{stats:?}");
+    assert_eq!(stats.trees_listed, 0, "the folders' records stand for their listing");
     // `verify` hashes every byte and keeps the records; the next load still reads nothing.
     let v = verify(&home, None).unwrap();
     assert!(matches!(v.plugins[0].1, VerifyStatus::Verified { .. }), "{v:?}");
-    assert_eq!(load(&home).1.files_hashed, 0);
-    // An added file is caught without a record to compare.
+    assert_eq!(load(&home).1, stats);
+    // A file added to a subfolder changes that folder's metadata: the tree is listed again
+    // and the file is caught.
     let extra = r.install_path.join("bin/extra.sh");
     let modes = writable(&r.install_path.join("bin/run.sh"));
     fs::write(&extra, "x").unwrap();
+    restore_modes(&r.install_path.join("bin/run.sh"), modes);
+    let (status, stats) = load(&home);
+    assert_eq!(status, Some(InactiveStatus::Tampered));
+    assert_eq!(stats.trees_listed, 1);
+    // So is a file removed, and a subfolder added.
+    let modes = writable(&r.install_path.join("bin/run.sh"));
+    fs::remove_file(&extra).unwrap();
+    restore_modes(&r.install_path.join("bin/run.sh"), modes);
+    assert_eq!(load(&home).0, None, "the same files as installed");
+    let modes = writable(&r.install_path.join("bin/run.sh"));
+    fs::create_dir(r.install_path.join("bin/sub")).unwrap();
+    fs::write(r.install_path.join("bin/sub/x"), "x").unwrap();
     restore_modes(&r.install_path.join("bin/run.sh"), modes);
     assert_eq!(load(&home).0, Some(InactiveStatus::Tampered));
 }
