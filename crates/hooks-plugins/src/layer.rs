@@ -2,12 +2,12 @@
 //! cheaply, plus `--plugin-dir` development plugins.
 //!
 //! For each installed plugin (sorted by id): an enabled, verified plugin has its manifest
-//! checked against the lockfile digest and its whole file set re-hashed against it (every
+//! checked against the lockfile digest and its whole file set checked against it (every
 //! file's digest, size and executable bit; a missing file, or one the manifest does not
-//! list, is a mismatch too), where a file whose metadata still equals the record made
-//! when its bytes were last hashed (crates/hooks-plugins/README.md, "Verification by file
-//! metadata") counts as matching without being read; a mismatch passes its documents as `Tampered` with a
-//! `plugin_tampered` error. A plugin registered by another tool (no
+//! list, is a mismatch too), where a file whose metadata still equal the record made when
+//! its bytes were last hashed (crates/hooks-plugins/README.md, "Verification by file
+//! metadata") counts as matching without being read; a mismatch passes its documents as
+//! `Tampered` with a `plugin_tampered` error. A plugin registered by another tool (no
 //! lockfile entry of ours) loads with a `plugin_unverified` warning, or is passed as
 //! `Unverified` when verification is required. Verified means a lockfile entry pins the
 //! plugin's manifest, whoever installed it: an adopted plugin (`adopt`) is verified like
