@@ -308,12 +308,11 @@ pub(crate) fn check_tree_with(
     }
     if recording && only.is_none() && problems.is_empty() {
         // Every folder unchanged since just before it was listed, and settled; else none.
-        let unchanged = folders_seen.iter().all(|(rel, before)| {
-            is_settled(before.ctime_ns(), reference)
-                && fs::symlink_metadata(dir.join(rel)).is_ok_and(|m| FileStat::of(&m) == *before)
-        });
-        if unchanged {
-            check.folders = folders_seen.into_iter().collect();
+        let folders: BTreeMap<String, FileStat> = folders_seen.into_iter().collect();
+        if folders.values().all(|s| is_settled(s.ctime_ns(), reference))
+            && folders_unchanged(dir, &folders)
+        {
+            check.folders = folders;
         }
     }
     check.problems = problems;
