@@ -397,7 +397,8 @@ pub enum PluginCommand {
     Enable(PluginIdArg),
     /// Disable an installed plugin: its hooks stop loading in new sessions
     Disable(PluginIdArg),
-    /// Re-hash every file of the installed plugins against their pinned manifests
+    /// Re-hash every file of the installed plugins against their pinned manifests (and
+    /// record their metadata, so that sessions re-hash only the files that changed)
     Verify(PluginVerifyArgs),
     /// Show a plugin's options (userConfig) and their values, or set them (claude-code
     /// profile): KEY=VALUE checked against the declared type, kept in

@@ -116,6 +116,13 @@ impl Home {
         self.state_dir().join("plugin_options.json")
     }
 
+    /// `{home}/.state/plugin_file_stats.json`: the metadata of installed plugin files as
+    /// last hashed, which lets a load skip re-hashing unchanged files (a cache; see
+    /// crates/hooks-plugins/README.md, "Verification by file metadata").
+    pub fn plugin_file_stats_file(&self) -> PathBuf {
+        self.state_dir().join("plugin_file_stats.json")
+    }
+
     /// `{home}/.state/plugins.journal.json`: the undo journal of a mutation in progress
     /// (present after a crash until the next operation rolls it back).
     pub fn journal_file(&self) -> PathBuf {
@@ -232,6 +239,7 @@ mod tests {
         assert_eq!(home.plugin_state_file(), p("/h/.state/plugin_state.json"));
         assert_eq!(home.journal_file(), p("/h/.state/plugins.journal.json"));
         assert_eq!(home.plugin_options_file(), p("/h/.state/plugin_options.json"));
+        assert_eq!(home.plugin_file_stats_file(), p("/h/.state/plugin_file_stats.json"));
         assert_eq!(home.lock_file(), p("/h/.state/plugins.lock.lck"));
         assert_eq!(home.lockfile(), p("/h/plugins.lock"));
         assert_eq!(home.marketplaces_file(), p("/h/plugins/marketplaces.json"));

@@ -107,7 +107,7 @@ pub fn claude_plugin_layers(
         require_verified: options.require_verified,
         claude: Some(options.settings.clone()),
     };
-    let (mut docs, mut diags, our_ids) = crate::layer::our_layers(home, &ours);
+    let (mut docs, mut diags, our_ids, _) = crate::layer::our_layers(home, &ours);
     let states = PluginStates::load(home).ok();
     let store = load_store(home, &mut diags);
     let mut seen: HashSet<String> = HashSet::new();

@@ -156,7 +156,7 @@ impl PluginFolder {
     /// file the handlers name (`argv[0]` and `${CLAUDE_PLUGIN_ROOT}/...` or
     /// `${PLUGIN_ROOT}/...` paths in commands and arguments). Relative, sorted, unique.
     /// Not the files a session needs intact: a handler may source or run any file of its
-    /// plugin, so the plugin layer re-hashes the whole file set.
+    /// plugin, so the plugin layer checks the whole file set.
     pub fn referenced_files(&self, documents: &[LayerDocument]) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         if let Some(m) = &self.metadata {

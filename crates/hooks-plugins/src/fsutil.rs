@@ -74,6 +74,19 @@ impl StateLock {
         clean_staging(home);
         Ok(Self { _lock: lock })
     }
+
+    /// [`StateLock::acquire`], waiting at most `timeout`: `Ok(None)` when another holder
+    /// (an install fetching a catalogue, say) kept it that long.
+    pub(crate) fn acquire_within(home: &Home, timeout: Duration) -> Result<Option<Self>> {
+        let path = home.lock_file();
+        create_state_dir(home)?;
+        let lock = FileLock::acquire_within(&path, DEFAULT_FILE_MODE, timeout)
+            .map_err(|e| PluginError::Io { action: "lock", path, source: e })?;
+        let Some(lock) = lock else { return Ok(None) };
+        recover(home)?;
+        clean_staging(home);
+        Ok(Some(Self { _lock: lock }))
+    }
 }
 
 /// Removes staging folders a crashed install left in the store. A live install holds an
@@ -454,11 +467,22 @@ pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     hooks_core::snapshot::sha256_hex(bytes)
 }
 
+/// The cores this process may use, asked once (std reads the affinity mask and the cgroup
+/// quota files each time).
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1))
+}
+
 /// Hashes files on every available core (std threads pulling from a shared counter);
 /// results in input order.
 pub(crate) fn hash_files(paths: &[PathBuf]) -> Vec<io::Result<(String, u64)>> {
-    let workers =
-        std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(paths.len().max(1));
+    if paths.len() <= 1 {
+        // Nothing to share (a load whose files all match their records hashes none): no
+        // threads, and none of the dozen system calls of asking for the core count.
+        return paths.iter().map(|p| hash_file(p)).collect();
+    }
+    let workers = cores().min(paths.len());
     if workers <= 1 {
         return paths.iter().map(|p| hash_file(p)).collect();
     }

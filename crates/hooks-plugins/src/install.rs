@@ -18,6 +18,7 @@
 //! throughout (their git checkouts share a cache). Any failure leaves the previous state as
 //! it was.
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
@@ -30,6 +31,7 @@ use crate::archive::{PlainFormat, extract_plan_files, extract_strict};
 use crate::catalog::{FetchedCatalog, PluginSource, Resolved, confined, git_checkout};
 use crate::error::{PluginError, Result};
 use crate::fetch::{Location, TransferLimits, download_with_limits};
+use crate::filestat;
 use crate::folder::{CheckedHooks, DroppedHook, check_hooks, read_plugin_folder};
 use crate::fsutil::{
     ReadLock, StateLock, TempDir, Txn, crash_point, read_optional, recover_for_read, remove_tree,
@@ -39,8 +41,8 @@ use crate::gc::{collect_replaced, gc_locked, make_read_only};
 use crate::home::{Home, PluginId, is_safe_name};
 use crate::index::{IndexPlugin, IndexVersion, SignedIndex, now_secs};
 use crate::manifest::{
-    FileEntry, FileManifest, MANIFEST_FILE, check_tree, compute_manifest, content_digest12,
-    list_files,
+    FileEntry, FileManifest, MANIFEST_FILE, TreeStats, check_tree, check_tree_with,
+    compute_manifest, content_digest12, list_files,
 };
 use crate::market::{Offer, Registry, accepted_index_file, fetch_offer};
 use crate::market_record::{MarketplaceKind, MarketplaceRecord};
@@ -1051,6 +1053,7 @@ fn commit_install(
             crash_point("commit");
             txn.commit();
             publication.keep();
+            record_files(home, &plan.id, &store_path, &staged.manifest, &plan.manifest_sha256);
         }
         Err(e) => {
             publication.undo(&staged.tree, &store_path);
@@ -1069,6 +1072,30 @@ fn commit_install(
         let _ = collect_replaced(home, &report.id, old);
     }
     Ok(report)
+}
+
+/// Hashes the files of a plugin just installed or adopted once more, now that they are in
+/// place with their final modes, and records the metadata of those that match its manifest
+/// (crate `filestat`), so that the next load reads none of them. The caller holds the state
+/// lock. Best effort: a file left unrecorded is hashed at load.
+fn record_files(
+    home: &Home,
+    id: &str,
+    install_path: &Path,
+    manifest: &FileManifest,
+    manifest_sha256: &str,
+) {
+    let (files, folders) = match check_tree_with(install_path, manifest, None, &TreeStats::Record) {
+        Ok(c) if c.problems.is_empty() => (c.stats, c.folders),
+        _ => (BTreeMap::new(), BTreeMap::new()),
+    };
+    let stats = filestat::PluginStats {
+        install_path: install_path.to_owned(),
+        manifest_sha256: manifest_sha256.to_owned(),
+        files,
+        folders,
+    };
+    filestat::update_locked(home, vec![(id.to_owned(), Some(stats))]);
 }
 
 /// Installs or updates one plugin: signed marketplaces with no lock held while waiting on
@@ -1406,6 +1433,7 @@ pub fn remove(home: &Home, id: &str, purge_data: bool) -> Result<RemoveReport> {
         txn.write(&home.lockfile(), &lock.to_bytes())?;
     }
     txn.commit();
+    filestat::update_locked(home, vec![(id.to_owned(), None)]);
     let ours = confined_store_folder(home, id, &rec.install_path);
     if ours.is_some() {
         // Every version of it that nothing else pins goes (crash-safe, see `gc`); only
@@ -1550,13 +1578,16 @@ impl VerifyReport {
     }
 }
 
-/// Re-hashes every file of each installed plugin (or only `id`) against its manifest.
+/// Re-hashes every file of each installed plugin (or only `id`) against its manifest, and
+/// records the metadata of the files that match for later loads (crate `filestat`; a
+/// plugin that does not match loses its records).
 pub fn verify(home: &Home, id: Option<&str>) -> Result<VerifyReport> {
     recover_for_read(home);
-    let _generation = ReadLock::shared(home);
+    let generation = ReadLock::shared(home);
     let installed = InstalledPlugins::load(home)?;
     let lock = Lockfile::load(home)?;
     let mut plugins = Vec::new();
+    let mut records = Vec::new();
     for (pid, rec) in installed.entries() {
         if id.is_some_and(|i| i != pid) {
             continue;
@@ -1566,11 +1597,14 @@ pub fn verify(home: &Home, id: Option<&str>) -> Result<VerifyReport> {
             Some(le) => match pinned_manifest(home, &pid, &rec, le) {
                 Err(p) => VerifyStatus::Tampered(vec![p]),
                 Ok(m) => {
-                    let problems = check_tree(&rec.install_path, &m, None)?;
-                    if problems.is_empty() {
+                    let check = check_tree_with(&rec.install_path, &m, None, &TreeStats::Record)?;
+                    if check.problems.is_empty() {
+                        let stats = plugin_stats(&rec, le, check.stats, check.folders);
+                        records.push((pid.clone(), Some(stats)));
                         VerifyStatus::Verified { files: m.files.len(), bytes: m.total_size() }
                     } else {
-                        VerifyStatus::Tampered(problems)
+                        records.push((pid.clone(), None));
+                        VerifyStatus::Tampered(check.problems)
                     }
                 }
             },
@@ -1582,7 +1616,28 @@ pub fn verify(home: &Home, id: Option<&str>) -> Result<VerifyReport> {
     {
         return Err(PluginError::NotInstalled(i.to_owned()));
     }
+    // The state lock is never taken while a read lock is held.
+    drop(generation);
+    if !records.is_empty() {
+        filestat::update(home, records);
+    }
     Ok(VerifyReport { plugins })
+}
+
+/// The metadata records of a plugin's files, for the install path and manifest digest
+/// they were made under.
+fn plugin_stats(
+    rec: &InstallRecord,
+    lock: &LockEntry,
+    files: BTreeMap<String, filestat::FileStat>,
+    folders: BTreeMap<String, filestat::FileStat>,
+) -> filestat::PluginStats {
+    filestat::PluginStats {
+        install_path: rec.install_path.clone(),
+        manifest_sha256: lock.manifest_sha256.clone(),
+        files,
+        folders,
+    }
 }
 
 /// What [`adopt`] pinned.
@@ -1630,6 +1685,7 @@ pub fn adopt(home: &Home, id: &str) -> Result<AdoptReport> {
     txn.write(&home.adopted_manifest(id), &bytes)?;
     txn.write(&home.lockfile(), &lock.to_bytes())?;
     txn.commit();
+    record_files(home, id, &rec.install_path, &manifest, &digest);
     Ok(AdoptReport { id: id.to_owned(), manifest, manifest_sha256: digest })
 }
 

@@ -2,10 +2,12 @@
 //! cheaply, plus `--plugin-dir` development plugins.
 //!
 //! For each installed plugin (sorted by id): an enabled, verified plugin has its manifest
-//! checked against the lockfile digest and its whole file set re-hashed against it (every
+//! checked against the lockfile digest and its whole file set checked against it (every
 //! file's digest, size and executable bit; a missing file, or one the manifest does not
-//! list, is a mismatch too); a mismatch passes its documents as `Tampered` with a
-//! `plugin_tampered` error. A plugin registered by another tool (no
+//! list, is a mismatch too), where a file whose metadata still equal the record made when
+//! its bytes were last hashed (crates/hooks-plugins/README.md, "Verification by file
+//! metadata") counts as matching without being read; a mismatch passes its documents as
+//! `Tampered` with a `plugin_tampered` error. A plugin registered by another tool (no
 //! lockfile entry of ours) loads with a `plugin_unverified` warning, or is passed as
 //! `Unverified` when verification is required. Verified means a lockfile entry pins the
 //! plugin's manifest, whoever installed it: an adopted plugin (`adopt`) is verified like
@@ -27,10 +29,11 @@ use crate::claude_settings::{
 
 use crate::codes;
 use crate::error::Result;
+use crate::filestat::FileStats;
 use crate::folder::read_plugin_folder;
 use crate::fsutil::{ReadLock, recover_for_read};
 use crate::home::Home;
-use crate::manifest::{check_tree, content_version};
+use crate::manifest::{TreeStats, check_tree_with, content_version};
 use crate::state::{InstalledPlugins, Lockfile, PluginStates};
 use crate::verified::{pinned_manifest, plugin_info, set_layer};
 
@@ -46,20 +49,46 @@ pub struct LayerOptions {
     pub claude: Option<ClaudePluginSettings>,
 }
 
+/// What verifying the installed plugins of one load cost.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LoadStats {
+    /// Files of verified plugins checked against their manifests.
+    pub files_checked: usize,
+    /// Of those, the files whose bytes were hashed (their metadata differed from the
+    /// record, or there was no record).
+    pub files_hashed: usize,
+    /// Bytes hashed.
+    pub bytes_hashed: u64,
+    /// Verified plugins whose folders were listed (the others' folders all still had the
+    /// metadata recorded when their files last matched, so they hold the same entries).
+    pub trees_listed: usize,
+}
+
 /// The documents of every installed plugin, sorted by plugin id, with the diagnostics about
 /// the plugins (state, folders, verification; a document's parse diagnostics stay in it).
 /// Never fails: unreadable state files come back as `plugin_hooks_failed` diagnostics.
 pub fn plugin_layers(home: &Home, options: &LayerOptions) -> (Vec<LayerDocument>, Vec<Diagnostic>) {
-    let (docs, diags, _) = our_layers(home, options);
+    let (docs, diags, _, _) = our_layers(home, options);
     (docs, diags)
+}
+
+/// [`plugin_layers`], with what the verification cost ([`LoadStats`]).
+pub fn plugin_layers_with_stats(
+    home: &Home,
+    options: &LayerOptions,
+) -> (Vec<LayerDocument>, Vec<Diagnostic>, LoadStats) {
+    let (docs, diags, _, stats) = our_layers(home, options);
+    (docs, diags, stats)
 }
 
 /// [`plugin_layers`], with the ids of every installed plugin (enabled or not).
 pub(crate) fn our_layers(
     home: &Home,
     options: &LayerOptions,
-) -> (Vec<LayerDocument>, Vec<Diagnostic>, BTreeSet<String>) {
+) -> (Vec<LayerDocument>, Vec<Diagnostic>, BTreeSet<String>, LoadStats) {
     recover_for_read(home);
+    let mut load = LoadStats::default();
     let mut ids = BTreeSet::new();
     // One generation of the state: no update commits between the reads below and the
     // hashing of the trees they name.
@@ -77,9 +106,11 @@ pub(crate) fn our_layers(
                 Severity::Warning,
                 format!("could not read plugin state: {e}"),
             ));
-            return (docs, diags, ids);
+            return (docs, diags, ids, load);
         }
     };
+    let file_stats =
+        if lock.plugins.is_empty() { FileStats::default() } else { FileStats::load(home) };
     let store = options.claude.as_ref().and_then(|_| load_store(home, &mut diags));
     for (id, rec) in installed.entries() {
         ids.insert(id.clone());
@@ -160,8 +191,24 @@ pub(crate) fn our_layers(
                     // The whole file set: a helper that a handler sources or runs
                     // indirectly is as much the plugin's code as the file it names, and a
                     // file added to the folder is caught too.
-                    Ok(m) => check_tree(&rec.install_path, &m, None)
-                        .unwrap_or_else(|e| vec![e.to_string()]),
+                    Ok(m) => {
+                        let known =
+                            file_stats.for_plugin(&id, &rec.install_path, &le.manifest_sha256);
+                        let mode = known.map_or(TreeStats::Hash, |k| TreeStats::Known {
+                            files: &k.files,
+                            folders: &k.folders,
+                        });
+                        match check_tree_with(&rec.install_path, &m, None, &mode) {
+                            Ok(c) => {
+                                load.files_checked += c.checked_files;
+                                load.files_hashed += c.hashed_files;
+                                load.bytes_hashed += c.hashed_bytes;
+                                load.trees_listed += usize::from(c.listed);
+                                c.problems
+                            }
+                            Err(e) => vec![e.to_string()],
+                        }
+                    }
                 };
                 if !problems.is_empty() {
                     let why =
@@ -187,7 +234,7 @@ pub(crate) fn our_layers(
         }
         docs.extend(plugin_docs);
     }
-    (docs, diags, ids)
+    (docs, diags, ids, load)
 }
 
 /// `--plugin-dir DIR[=ID]`: a plugin folder loaded for one run without installing it.

@@ -24,6 +24,7 @@ mod claude_settings;
 mod config;
 mod error;
 mod fetch;
+mod filestat;
 mod folder;
 mod fsutil;
 #[cfg(any(test, feature = "fuzzing"))]
@@ -69,7 +70,9 @@ pub use install::{
     InstallPlan, InstallReport, InstalledPlugin, Progress, Provenance, RemoveReport, VerifyReport,
     VerifyStatus, adopt, disable, enable, install, list, remove, update, verify,
 };
-pub use layer::{LayerOptions, dev_plugin_layer, plugin_layers};
+pub use layer::{
+    LayerOptions, LoadStats, dev_plugin_layer, plugin_layers, plugin_layers_with_stats,
+};
 pub use manifest::{
     FileEntry, FileManifest, MANIFEST_FILE, check_tree, compute_manifest, manifest_digest,
 };

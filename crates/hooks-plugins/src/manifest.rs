@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{PluginError, Result};
+use crate::filestat::{FileStat, is_settled, reference_now, wait_until_settled};
 use crate::fsutil::{hash_files, sha256_hex};
 
 /// The manifest file name, at the plugin root.
@@ -80,8 +81,27 @@ pub(crate) fn is_clean_relative(path: &str) -> bool {
 /// Lists the regular files under `dir` (relative `/` paths, sorted), refusing symlinks
 /// and special files. `.git` folders and the manifest file at the root are skipped.
 pub(crate) fn list_files(dir: &Path) -> Result<Vec<String>> {
-    fn walk(root: &Path, rel: &str, out: &mut Vec<String>) -> Result<()> {
+    list_files_and_folders(dir, None)
+}
+
+/// [`list_files`], and with `folders` set, each folder walked (relative path, `""` for
+/// the root) with its metadata from just before it was read.
+fn list_files_and_folders(
+    dir: &Path,
+    folders: Option<&mut Vec<(String, FileStat)>>,
+) -> Result<Vec<String>> {
+    fn walk(
+        root: &Path,
+        rel: &str,
+        out: &mut Vec<String>,
+        mut folders: Option<&mut Vec<(String, FileStat)>>,
+    ) -> Result<()> {
         let here = if rel.is_empty() { root.to_owned() } else { root.join(rel) };
+        if let Some(f) = folders.as_deref_mut()
+            && let Ok(m) = fs::symlink_metadata(&here)
+        {
+            f.push((rel.to_owned(), FileStat::of(&m)));
+        }
         let rd = fs::read_dir(&here).map_err(PluginError::io("read", &here))?;
         for entry in rd {
             let entry = entry.map_err(PluginError::io("read", &here))?;
@@ -94,7 +114,7 @@ pub(crate) fn list_files(dir: &Path) -> Result<Vec<String>> {
                 if name == ".git" {
                     continue;
                 }
-                walk(root, &child, out)?;
+                walk(root, &child, out, folders.as_deref_mut())?;
             } else if ft.is_file() {
                 if child != MANIFEST_FILE {
                     out.push(child);
@@ -107,7 +127,7 @@ pub(crate) fn list_files(dir: &Path) -> Result<Vec<String>> {
         Ok(())
     }
     let mut out = Vec::new();
-    walk(dir, "", &mut out)?;
+    walk(dir, "", &mut out, folders)?;
     out.sort();
     Ok(out)
 }
@@ -130,16 +150,95 @@ pub fn compute_manifest(dir: &Path, name: &str, version: &str) -> Result<FileMan
 /// Checks files under `dir` against `manifest`. With `only = None` the whole tree is
 /// checked (exact file set, sizes, digests, executable bits); with `Some(list)` only those
 /// relative paths are (each must be in the manifest and match). Returns one line per
-/// problem; empty when everything matches.
+/// problem; empty when everything matches. Every file's bytes are hashed.
 pub fn check_tree(
     dir: &Path,
     manifest: &FileManifest,
     only: Option<&[String]>,
 ) -> Result<Vec<String>> {
+    check_tree_with(dir, manifest, only, &TreeStats::Hash).map(|c| c.problems)
+}
+
+/// What [`check_tree_with`] does with file metadata.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum TreeStats<'a> {
+    /// Hash every file; record nothing.
+    Hash,
+    /// Hash every file and record the metadata of those that match
+    /// ([`TreeCheck::stats`]; `install` and `verify`).
+    Record,
+    /// A session's load: a file whose metadata equals its record is taken as matching
+    /// without reading it; the others are hashed. When every folder's metadata equals its
+    /// record, the folders are not listed: they hold the entries they held when the
+    /// records were made (any entry created, removed or renamed changes its folder's
+    /// change time), and the records are only made when those were the manifest's files.
+    Known {
+        /// The files' records.
+        files: &'a BTreeMap<String, FileStat>,
+        /// The folders' records (empty: list them).
+        folders: &'a BTreeMap<String, FileStat>,
+    },
+}
+
+/// The result of [`check_tree_with`].
+#[derive(Debug, Default)]
+pub(crate) struct TreeCheck {
+    /// One line per problem.
+    pub(crate) problems: Vec<String>,
+    /// Files whose bytes were hashed.
+    pub(crate) hashed_files: usize,
+    /// Bytes hashed.
+    pub(crate) hashed_bytes: u64,
+    /// Files checked (hashed, or matched by their record).
+    pub(crate) checked_files: usize,
+    /// The folders were listed (not taken from their records).
+    pub(crate) listed: bool,
+    /// With [`TreeStats::Record`]: the records of the files that matched and whose change
+    /// time was settled (crate `filestat`).
+    pub(crate) stats: BTreeMap<String, FileStat>,
+    /// With [`TreeStats::Record`] and the whole tree checked without a problem: the records
+    /// of every folder, or none when one of them changed while it was read or had not
+    /// settled.
+    pub(crate) folders: BTreeMap<String, FileStat>,
+}
+
+/// [`check_tree`], with file metadata records used or made as `mode` says.
+pub(crate) fn check_tree_with(
+    dir: &Path,
+    manifest: &FileManifest,
+    only: Option<&[String]>,
+    mode: &TreeStats<'_>,
+) -> Result<TreeCheck> {
+    let recording = matches!(mode, TreeStats::Record);
+    if recording {
+        // Files and folders written an instant ago (an install's) are recorded once their
+        // change times are settled, a few milliseconds from now.
+        let mut folders = Vec::new();
+        let files = list_files_and_folders(dir, Some(&mut folders)).unwrap_or_default();
+        let newest = files
+            .iter()
+            .filter_map(|r| fs::symlink_metadata(dir.join(r)).ok())
+            .map(|m| FileStat::of(&m).ctime_ns())
+            .chain(folders.iter().map(|(_, s)| s.ctime_ns()))
+            .max();
+        if let Some(newest) = newest {
+            wait_until_settled(newest);
+        }
+    }
+    // Read before any file or folder is examined (crate `filestat`).
+    let reference = reference_now();
+    let mut folders_seen = Vec::new();
     let mut problems = Vec::new();
+    let mut listed = only.is_none();
     let wanted: Vec<String> = match only {
+        None if matches!(mode, TreeStats::Known { folders, .. }
+            if !folders.is_empty() && folders_unchanged(dir, folders)) =>
+        {
+            listed = false;
+            manifest.files.keys().cloned().collect()
+        }
         None => {
-            let present = list_files(dir)?;
+            let present = list_files_and_folders(dir, recording.then_some(&mut folders_seen))?;
             for p in &present {
                 if !manifest.files.contains_key(p) {
                     problems.push(format!("{p}: not in the manifest"));
@@ -164,10 +263,26 @@ pub fn check_tree(
             v
         }
     };
-    let paths: Vec<PathBuf> = wanted.iter().map(|r| dir.join(r)).collect();
-    for ((rel, path), h) in wanted.iter().zip(&paths).zip(hash_files(&paths)) {
-        let Some(entry) = manifest.files.get(rel) else { continue };
+    let mut check = TreeCheck { checked_files: wanted.len(), listed, ..TreeCheck::default() };
+    let mut to_hash: Vec<(&String, Option<FileStat>)> = Vec::new();
+    for rel in &wanted {
+        let before = fs::symlink_metadata(dir.join(rel)).ok();
+        let stat = before.as_ref().filter(|m| m.file_type().is_file()).map(FileStat::of);
+        if let (TreeStats::Known { files: known, .. }, Some(stat)) = (mode, stat)
+            && known.get(rel) == Some(&stat)
+        {
+            continue;
+        }
+        to_hash.push((rel, stat));
+    }
+    let paths: Vec<PathBuf> = to_hash.iter().map(|(r, _)| dir.join(r)).collect();
+    for (((rel, before), path), h) in to_hash.iter().zip(&paths).zip(hash_files(&paths)) {
+        let Some(entry) = manifest.files.get(*rel) else { continue };
         let meta = fs::symlink_metadata(path);
+        if let Ok((_, size)) = &h {
+            check.hashed_files += 1;
+            check.hashed_bytes += size;
+        }
         match (h, meta) {
             (Ok((sha, size)), Ok(meta)) => {
                 if !meta.file_type().is_file() {
@@ -178,12 +293,38 @@ pub fn check_tree(
                     problems.push(format!("{rel}: sha256 {sha}, manifest says {}", entry.sha256));
                 } else if (meta.permissions().mode() & 0o111 != 0) != entry.executable {
                     problems.push(format!("{rel}: executable bit differs from the manifest"));
+                } else if recording
+                    && let Some(before) = before
+                    && FileStat::of(&meta) == *before
+                    && is_settled(before.ctime_ns(), reference)
+                {
+                    // Unchanged while it was hashed, and any later change moves its
+                    // change time past the recorded one.
+                    check.stats.insert((*rel).clone(), *before);
                 }
             }
             (Err(e), _) | (_, Err(e)) => problems.push(format!("{rel}: {e}")),
         }
     }
-    Ok(problems)
+    if recording && only.is_none() && problems.is_empty() {
+        // Every folder unchanged since just before it was listed, and settled; else none.
+        let folders: BTreeMap<String, FileStat> = folders_seen.into_iter().collect();
+        if folders.values().all(|s| is_settled(s.ctime_ns(), reference))
+            && folders_unchanged(dir, &folders)
+        {
+            check.folders = folders;
+        }
+    }
+    check.problems = problems;
+    Ok(check)
+}
+
+/// True when every recorded folder's metadata are still the recorded ones.
+fn folders_unchanged(dir: &Path, folders: &BTreeMap<String, FileStat>) -> bool {
+    folders.iter().all(|(rel, stat)| {
+        let path = if rel.is_empty() { dir.to_owned() } else { dir.join(rel) };
+        fs::symlink_metadata(path).is_ok_and(|m| FileStat::of(&m) == *stat)
+    })
 }
 
 /// SHA-256 of manifest bytes, as pinned in the lockfile.

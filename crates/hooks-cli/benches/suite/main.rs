@@ -11,13 +11,16 @@
 //! 2. `Session::fire` of one event with one `argv` and with one `command` handler, against
 //!    the bare spawn and against std doing what a handler is owed (scrubbed environment,
 //!    cwd, process group, payload on stdin, both outputs read);
-//! 3. `hooks run` end to end, `hooks serve` per round trip;
+//! 3. `hooks run` end to end, `hooks serve` per round trip; `hooks run` phase by phase
+//!    (`hooks --version`, `--dry-run`, no handler matched, one handler) and a cgroup
+//!    migration, against `sh -c true` in the same rounds;
 //! 4. fan-out: 32 handlers sleeping 200 ms;
 //! 5. snapshot build and matching with 10, 1,000 and 10,000 groups;
 //! 6. a handler printing 1 GiB: wall time against a shell pipe into `cat`, peak RSS;
 //! 7. plugins: verify against `sha256sum`, install against `curl` + `sha256sum` + `tar`,
-//!    a session's load (`hooks list`, the whole file set re-hashed) against a home without
-//!    plugins;
+//!    a session's load (`hooks list`: every file checked, by metadata where it matches the
+//!    record of its last hash) with the big plugin and with 20 small ones, against a home
+//!    without plugins;
 //! 8. env: the credential scrub of a 120-variable environment (ordinary variables,
 //!    credentials by name and by value), against copying the same variables.
 //!
@@ -157,11 +160,12 @@ fn main() {
     let started = Instant::now();
     let mut rows = Vec::new();
     let bench = Bench { plan: plan.clone(), hooks, scratch: scratch.clone() };
-    let sections: [(&str, Section); 9] = [
+    let sections: [(&str, Section); 10] = [
         ("spawn floors", Bench::spawn_floors),
         ("session dispatch", Bench::dispatch),
         ("receipts", Bench::receipts),
         ("hooks run and serve", Bench::end_to_end),
+        ("hooks run start-up phases", Bench::run_phases),
         ("fan-out", Bench::fanout),
         ("scale", Bench::scale),
         ("flood", Bench::flood),
@@ -239,6 +243,46 @@ pub fn run_quiet(mut cmd: Command, ok_codes: &[i32]) -> Result<(), String> {
         Some(code) if ok_codes.contains(&code) => Ok(()),
         _ => Err(format!("{what}: {status}")),
     }
+}
+
+/// This process entering a new cgroup v2 leaf under its own cgroup and going back, timed,
+/// `rounds` times 20 ms apart; `None` where the cgroup is not writable.
+fn cgroup_round_trips(rounds: usize) -> Option<Vec<f64>> {
+    cgroup_round_trips_after(rounds, Duration::from_millis(20))
+}
+
+/// [`cgroup_round_trips`], `pause` apart.
+fn cgroup_round_trips_after(rounds: usize, pause: Duration) -> Option<Vec<f64>> {
+    let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let rel = own.lines().find_map(|l| l.strip_prefix("0::"))?.trim_start_matches('/').to_owned();
+    let mounts = std::fs::read_to_string("/proc/self/mountinfo").ok()?;
+    let root = mounts.lines().find_map(|l| {
+        let (_, after) = l.split_once(" - ")?;
+        after.starts_with("cgroup2 ").then(|| l.split(' ').nth(4).map(PathBuf::from)).flatten()
+    })?;
+    let own = root.join(rel);
+    let pid = std::process::id().to_string();
+    let dir = own.join(format!("hooks-bench-{pid}"));
+    std::fs::create_dir(&dir).ok()?;
+    let mut times = Vec::new();
+    for i in 0..rounds {
+        let leaf = dir.join(format!("l{i}"));
+        if std::fs::create_dir(&leaf).is_err() {
+            break;
+        }
+        std::thread::sleep(pause);
+        let (t, ok) = time(|| {
+            std::fs::write(leaf.join("cgroup.procs"), &pid).is_ok()
+                && std::fs::write(own.join("cgroup.procs"), &pid).is_ok()
+        });
+        let _ = std::fs::remove_dir(&leaf);
+        if !ok {
+            break;
+        }
+        times.push(t);
+    }
+    let _ = std::fs::remove_dir(&dir);
+    (!times.is_empty()).then_some(times)
 }
 
 /// Writes `config` as the user hooks.json of a fresh home `scratch/name`; returns the home.
@@ -564,6 +608,114 @@ impl Bench {
             Err(e) => Row::failed(SERVE, e),
         };
         vec![run_row, serve_row]
+    }
+
+    /// Where the time of `hooks run` goes, phase by phase, each row the whole command up to
+    /// that phase, interleaved round by round with `sh -c true`:
+    ///
+    /// - `hooks --version`: exec, dynamic loading and relocation, page-in, clap;
+    /// - `hooks run --dry-run`: adds reading the payload and the layers, the session's
+    ///   snapshot and the plan (no containment, no spawn, the plan printed);
+    /// - `hooks run` of an event no handler matches: adds the containment set-up
+    ///   (subreaper, the process's cgroup folder), the runtime, receipts and the output;
+    /// - `hooks run` with the one `/bin/true` handler (row 3 above): adds the handler's
+    ///   cgroup leaf, its spawn and wait.
+    ///
+    /// And, where this process's cgroup is writable, what the handler's leaf costs by
+    /// itself: a process entering a new cgroup and leaving it (the kernel waits for an RCU
+    /// grace period at the first migration after a quiet spell).
+    // `time(&mut full)` in a loop: passing the closure itself would move it.
+    #[allow(clippy::needless_borrows_for_generic_args)]
+    fn run_phases(&self) -> Vec<Row> {
+        const VERSION: &str = "3 phase: `hooks --version` (exec, page-in, argument parsing)";
+        const DRY: &str = "3 phase: `hooks run --dry-run` (+ payload, layers, snapshot, plan)";
+        const NONE: &str = "3 phase: `hooks run`, no handler matches (+ containment set-up, runtime, receipts, output)";
+        const FULL: &str = "3 phase: `hooks run`, one `/bin/true` handler (+ leaf, spawn, wait)";
+        const FLOOR: &str = "3 phase floor: spawn+wait `sh -c true`, same rounds";
+        const LEAF: &str =
+            "3 phase: enter a new cgroup and leave it (one migration each way, 20 ms apart)";
+        const COLD_LEAF: &str = "3 phase: the same, 250 ms apart (cold)";
+        const COLD_RUN: &str = "3 phase: `hooks run`, one `/bin/true` handler, 250 ms apart (cold)";
+        const COLD: Duration = Duration::from_millis(250);
+        let labels = [VERSION, DRY, NONE, FULL, FLOOR];
+        let handler = json!({"type": "command", "command": "true", "argv": ["/bin/true"]});
+        let home = match home_with(&self.scratch, "phases", &config(vec![handler])) {
+            Ok(h) => h,
+            Err(e) => return labels.iter().map(|l| Row::failed(*l, &e)).collect(),
+        };
+        let bash = self.scratch.join("phases-bash.json");
+        let read = self.scratch.join("phases-read.json");
+        let _ = std::fs::write(&bash, payload().to_string());
+        let mut other = payload();
+        other["tool_name"] = json!("Read");
+        let _ = std::fs::write(&read, other.to_string());
+        let hooks_run = |extra: &[&str], payload: &Path| {
+            let mut cmd = self.hooks_cmd(&home);
+            cmd.arg("run").arg("PreToolUse").arg("--payload").arg(payload).args(extra);
+            run_quiet(cmd, &[0])
+        };
+        let mut version = || {
+            let mut cmd = Command::new(&self.hooks);
+            cmd.arg("--version");
+            run_quiet(cmd, &[0])
+        };
+        let mut dry = || hooks_run(&["--dry-run"], &bash);
+        let mut none = || hooks_run(&[], &read);
+        let mut full = || hooks_run(&[], &bash);
+        let mut floor = || spawn_wait(&["/bin/sh", "-c", "true"]);
+        let mut rows = match Self::interleave(
+            self.plan.run_rounds,
+            &mut [&mut version, &mut dry, &mut none, &mut full, &mut floor],
+        ) {
+            Ok(times) => {
+                let floor = times[4].clone();
+                let mut rows: Vec<Row> = labels[..4]
+                    .iter()
+                    .zip(times)
+                    .map(|(label, t)| {
+                        Row::new(*label, Unit::Seconds, t, Target::Ratio { floor: FLOOR.into() })
+                            .paired_with(floor.clone())
+                    })
+                    .collect();
+                rows.push(Row::new(FLOOR, Unit::Seconds, floor, Target::Floor));
+                rows
+            }
+            Err(e) => labels.iter().map(|l| Row::failed(*l, &e)).collect(),
+        };
+        // The rounds above follow each other within milliseconds, which keeps the kernel's
+        // cgroup migration path warm from one `hooks run` to the next; a host that fires an
+        // event now and then meets it cold.
+        let rounds = if self.plan.quick { 2 } else { 20 };
+        let mut cold = Vec::new();
+        let mut cold_floor = Vec::new();
+        for _ in 0..rounds {
+            std::thread::sleep(COLD);
+            let (t, r) = time(&mut full);
+            if r.is_err() {
+                break;
+            }
+            cold.push(t);
+            let (t, _) = time(&mut floor);
+            cold_floor.push(t);
+        }
+        if !cold.is_empty() {
+            rows.push(
+                Row::new(COLD_RUN, Unit::Seconds, cold, Target::Ratio { floor: FLOOR.into() })
+                    .paired_with(cold_floor),
+            );
+        }
+        if let Some(times) = cgroup_round_trips(self.plan.run_rounds) {
+            rows.push(Row::new(LEAF, Unit::Seconds, times, Target::Ratio { floor: FLOOR.into() }));
+        }
+        if let Some(times) = cgroup_round_trips_after(rounds, COLD) {
+            rows.push(Row::new(
+                COLD_LEAF,
+                Unit::Seconds,
+                times,
+                Target::Ratio { floor: FLOOR.into() },
+            ));
+        }
+        rows
     }
 
     /// One `hooks serve` process; sequential requests, each timed from the write to its

@@ -243,7 +243,11 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
         return Ok(0);
     }
     let tool = tool_name(&invocation);
-    crate::signals::contain_handlers();
+    // Containment (the subreaper, this process's cgroup folder) only for an event that runs
+    // a handler: the plan is the one `fire` runs, and nothing else starts a process.
+    if session.plan(&invocation).runs().next().is_some() {
+        crate::signals::contain_handlers();
+    }
     let fired = match fire(cx, &session, invocation, debug_lines, args.wait_async)? {
         Ok(fired) => fired,
         Err(signo) => {

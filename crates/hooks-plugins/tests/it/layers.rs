@@ -214,3 +214,230 @@ fn a_plugin_without_any_version_is_named_by_its_content() {
     fs::remove_file(home.lockfile()).unwrap();
     assert_eq!(version(&home), "0.3.0");
 }
+
+/// Installs one plugin from a signed marketplace; its install report.
+fn installed_one(home: &Home) -> (Market, InstallReport) {
+    let m = Market::new();
+    m.publish("meta", "1.0.0", "hello");
+    m.add_to(home);
+    let r = install(home, "meta@market", &opts(), &mut yes()).unwrap();
+    (m, r)
+}
+
+/// A load of the plugin layer: its inactive status and what the verification cost.
+fn load(home: &Home) -> (Option<InactiveStatus>, LoadStats) {
+    let (docs, _, stats) = plugin_layers_with_stats(home, &LayerOptions::default());
+    (docs[0].inactive.as_ref().map(|(s, _)| *s), stats)
+}
+
+/// Runs a command (`touch`, `cp`), asserting that it succeeded.
+fn run(cmd: &str, args: &[&std::ffi::OsStr]) {
+    let st = std::process::Command::new(cmd).args(args).status().unwrap();
+    assert!(st.success(), "{cmd} {args:?}: {st}");
+}
+
+/// Makes `path` and its folder writable (store files are read-only), returning the modes
+/// to put back.
+fn writable(path: &std::path::Path) -> (u32, u32) {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = path.parent().unwrap();
+    let modes = (
+        fs::metadata(path).unwrap().permissions().mode(),
+        fs::metadata(dir).unwrap().permissions().mode(),
+    );
+    fs::set_permissions(dir, fs::Permissions::from_mode(0o755)).unwrap();
+    fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
+    modes
+}
+
+fn restore_modes(path: &std::path::Path, (file, dir): (u32, u32)) {
+    use std::os::unix::fs::PermissionsExt as _;
+    fs::set_permissions(path, fs::Permissions::from_mode(file)).unwrap();
+    fs::set_permissions(path.parent().unwrap(), fs::Permissions::from_mode(dir)).unwrap();
+}
+
+#[test]
+fn an_untouched_plugin_loads_by_metadata_without_reading_its_bytes() {
+    let (_d, home) = home();
+    let (_m, r) = installed_one(&home);
+    assert!(home.plugin_file_stats_file().is_file(), "the install recorded its files");
+    let (status, stats) = load(&home);
+    assert_eq!(status, None);
+    assert!(stats.files_checked >= 3, "{stats:?}");
+    assert_eq!((stats.files_hashed, stats.bytes_hashed), (0, 0), "{stats:?}");
+    assert_eq!(stats.trees_listed, 0, "the folders' records stand for their listing");
+    // `verify` hashes every byte and keeps the records; the next load still reads nothing.
+    let v = verify(&home, None).unwrap();
+    assert!(matches!(v.plugins[0].1, VerifyStatus::Verified { .. }), "{v:?}");
+    assert_eq!(load(&home).1, stats);
+    // A file added to a subfolder changes that folder's metadata: the tree is listed again
+    // and the file is caught.
+    let extra = r.install_path.join("bin/extra.sh");
+    let modes = writable(&r.install_path.join("bin/run.sh"));
+    fs::write(&extra, "x").unwrap();
+    restore_modes(&r.install_path.join("bin/run.sh"), modes);
+    let (status, stats) = load(&home);
+    assert_eq!(status, Some(InactiveStatus::Tampered));
+    assert_eq!(stats.trees_listed, 1);
+    // So is a file removed, and a subfolder added.
+    let modes = writable(&r.install_path.join("bin/run.sh"));
+    fs::remove_file(&extra).unwrap();
+    restore_modes(&r.install_path.join("bin/run.sh"), modes);
+    assert_eq!(load(&home).0, None, "the same files as installed");
+    let modes = writable(&r.install_path.join("bin/run.sh"));
+    fs::create_dir(r.install_path.join("bin/sub")).unwrap();
+    fs::write(r.install_path.join("bin/sub/x"), "x").unwrap();
+    restore_modes(&r.install_path.join("bin/run.sh"), modes);
+    assert_eq!(load(&home).0, Some(InactiveStatus::Tampered));
+}
+
+#[test]
+fn a_same_size_edit_with_the_modification_time_restored_is_caught_at_load() {
+    let (d, home) = home();
+    let (_m, r) = installed_one(&home);
+    let script = r.install_path.join("bin/run.sh");
+    let before = fs::read(&script).unwrap();
+    let reference = d.path().join("mtime-ref");
+    fs::write(&reference, "").unwrap();
+    run("touch", &["-r".as_ref(), script.as_os_str(), reference.as_os_str()]);
+    let mtime = fs::metadata(&script).unwrap().modified().unwrap();
+    let modes = writable(&script);
+    let evil: Vec<u8> = before.iter().map(|b| if *b == b'o' { b'0' } else { *b }).collect();
+    assert_ne!(evil, before);
+    fs::write(&script, &evil).unwrap();
+    restore_modes(&script, modes);
+    run("touch", &["-r".as_ref(), reference.as_os_str(), script.as_os_str()]);
+    let after = fs::metadata(&script).unwrap();
+    assert_eq!((after.len(), after.modified().unwrap()), (before.len() as u64, mtime));
+    let (status, stats) = load(&home);
+    assert_eq!(status, Some(InactiveStatus::Tampered), "the change time moved");
+    assert_eq!(stats.files_hashed, 1, "only the changed file is read: {stats:?}");
+}
+
+#[test]
+fn a_replaced_file_is_caught_and_an_identical_copy_is_hashed_then_accepted() {
+    let (d, home) = home();
+    let (_m, r) = installed_one(&home);
+    let script = r.install_path.join("bin/run.sh");
+    let original = fs::read(&script).unwrap();
+    // The same bytes in a new inode: hashed (its metadata differ), and it matches.
+    let copy = d.path().join("copy");
+    fs::write(&copy, &original).unwrap();
+    fs::set_permissions(&copy, fs::metadata(&script).unwrap().permissions()).unwrap();
+    let modes = writable(&script);
+    fs::rename(&copy, &script).unwrap();
+    restore_modes(&script, modes);
+    let (status, stats) = load(&home);
+    assert_eq!(status, None);
+    assert_eq!(stats.files_hashed, 1, "{stats:?}");
+    // Other bytes of the same size in a new inode, times copied from the original.
+    let reference = d.path().join("mtime-ref");
+    fs::write(&reference, "").unwrap();
+    run("touch", &["-r".as_ref(), script.as_os_str(), reference.as_os_str()]);
+    let evil = d.path().join("evil");
+    fs::write(&evil, original.iter().map(|b| b.to_ascii_uppercase()).collect::<Vec<u8>>()).unwrap();
+    run("touch", &["-r".as_ref(), reference.as_os_str(), evil.as_os_str()]);
+    let modes = writable(&script);
+    fs::rename(&evil, &script).unwrap();
+    restore_modes(&script, modes);
+    let (status, stats) = load(&home);
+    assert_eq!(status, Some(InactiveStatus::Tampered));
+    assert_eq!(stats.files_hashed, 1, "{stats:?}");
+}
+
+#[test]
+fn missing_corrupt_or_foreign_records_fall_back_to_hashing() {
+    let (d, home) = home();
+    let (_m, r) = installed_one(&home);
+    let stats_file = home.plugin_file_stats_file();
+    let good = fs::read(&stats_file).unwrap();
+    let all = load(&home).1.files_checked;
+    let hashed_all = |home: &Home| {
+        let (status, stats) = load(home);
+        assert_eq!(status, None);
+        assert_eq!((stats.files_hashed, stats.files_checked), (all, all), "{stats:?}");
+        assert!(stats.bytes_hashed > 0);
+    };
+    fs::remove_file(&stats_file).unwrap();
+    hashed_all(&home);
+    fs::write(&stats_file, b"{\"version\":1,\"plugins\":").unwrap();
+    hashed_all(&home);
+    let mut v: serde_json::Value = serde_json::from_slice(&good).unwrap();
+    v["version"] = 99.into();
+    fs::write(&stats_file, serde_json::to_vec(&v).unwrap()).unwrap();
+    hashed_all(&home);
+    // Records of another manifest, or another install path, are not this install's.
+    let mut v: serde_json::Value = serde_json::from_slice(&good).unwrap();
+    v["plugins"]["meta@market"]["manifestSha256"] = "00".into();
+    fs::write(&stats_file, serde_json::to_vec(&v).unwrap()).unwrap();
+    hashed_all(&home);
+    let mut v: serde_json::Value = serde_json::from_slice(&good).unwrap();
+    v["plugins"]["meta@market"]["installPath"] = d.path().display().to_string().into();
+    fs::write(&stats_file, serde_json::to_vec(&v).unwrap()).unwrap();
+    hashed_all(&home);
+    // One record that does not match its file: that file alone is hashed.
+    let mut v: serde_json::Value = serde_json::from_slice(&good).unwrap();
+    v["plugins"]["meta@market"]["files"]["bin/run.sh"][5] = 1.into();
+    fs::write(&stats_file, serde_json::to_vec(&v).unwrap()).unwrap();
+    assert_eq!(load(&home).1.files_hashed, 1);
+
+    // Without records, a tampered file is still caught by its hash.
+    fs::remove_file(&stats_file).unwrap();
+    let script = r.install_path.join("bin/run.sh");
+    let modes = writable(&script);
+    let evil = fs::read_to_string(&script).unwrap().replace("hello", "HELLO");
+    fs::write(&script, evil).unwrap();
+    restore_modes(&script, modes);
+    assert_eq!(load(&home).0, Some(InactiveStatus::Tampered));
+}
+
+#[test]
+fn verify_hashes_every_byte_whatever_the_records_say() {
+    let (_d, home) = home();
+    let (_m, r) = installed_one(&home);
+    let script = r.install_path.join("bin/run.sh");
+    let modes = writable(&script);
+    let evil = fs::read_to_string(&script).unwrap().replace("hello", "HELLO");
+    fs::write(&script, evil).unwrap();
+    restore_modes(&script, modes);
+    // A record forged to match the changed file (only a writer of the state could): the
+    // load trusts the record, `verify` reads the bytes, and drops the plugin's records.
+    use std::os::unix::fs::MetadataExt as _;
+    let meta = fs::symlink_metadata(&script).unwrap();
+    let ns = |s: i64, n: i64| s * 1_000_000_000 + n;
+    let stats_file = home.plugin_file_stats_file();
+    let mut v: serde_json::Value = serde_json::from_slice(&fs::read(&stats_file).unwrap()).unwrap();
+    v["plugins"]["meta@market"]["files"]["bin/run.sh"] = serde_json::json!([
+        meta.dev(),
+        meta.ino(),
+        meta.mode(),
+        meta.size(),
+        ns(meta.mtime(), meta.mtime_nsec()),
+        ns(meta.ctime(), meta.ctime_nsec())
+    ]);
+    fs::write(&stats_file, serde_json::to_vec(&v).unwrap()).unwrap();
+    assert_eq!(load(&home).0, None, "the forged record is taken at load");
+    assert!(!verify(&home, None).unwrap().ok(), "verify reads the bytes");
+    let (status, stats) = load(&home);
+    assert_eq!(status, Some(InactiveStatus::Tampered), "the records went with the verify");
+    assert!(stats.files_hashed >= 3, "{stats:?}");
+}
+
+#[test]
+fn an_adopted_plugin_is_recorded_and_later_edits_are_caught() {
+    let (d, home) = home();
+    let dir = make_plugin(d.path(), "foreign", "1.0.0", "f");
+    register_foreign(&home, "foreign@elsewhere", &dir);
+    adopt(&home, "foreign@elsewhere").unwrap();
+    let (docs, _, stats) = plugin_layers_with_stats(&home, &LayerOptions::default());
+    assert!(docs[0].inactive.is_none());
+    assert_eq!(stats.files_hashed, 0, "{stats:?}");
+    let reference = d.path().join("mtime-ref");
+    let script = dir.join("bin/run.sh");
+    fs::write(&reference, "").unwrap();
+    run("touch", &["-r".as_ref(), script.as_os_str(), reference.as_os_str()]);
+    fs::write(&script, "#!/bin/sh\necho F\n").unwrap();
+    run("touch", &["-r".as_ref(), reference.as_os_str(), script.as_os_str()]);
+    let (docs, _, _) = plugin_layers_with_stats(&home, &LayerOptions::default());
+    assert!(matches!(docs[0].inactive, Some((InactiveStatus::Tampered, _))));
+}
