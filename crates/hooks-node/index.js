@@ -11,7 +11,7 @@
 const path = require('node:path');
 const fs = require('node:fs');
 
-const native = require(process.env.HOOKS_NODE_ADDON || path.join(__dirname, 'hooks.node'));
+const native = require(path.join(__dirname, 'hooks.node'));
 
 const HOST_KINDS = ['prompt', 'agent', 'mcp_tool'];
 const OPTION_NAMES = [
