@@ -18,7 +18,8 @@ const { REPO } = require('./world');
 const { Session } = require('..');
 
 const CASES = path.join(REPO, 'crates/hooks-core/tests/golden/cases');
-const BIN = process.env.HOOKS_BIN || path.join(REPO, 'target/debug/hooks');
+const BIN = process.env.HOOKS_BIN
+  || path.join(process.env.CARGO_TARGET_DIR ? path.resolve(REPO, process.env.CARGO_TARGET_DIR) : path.join(REPO, 'target'), 'debug/hooks');
 
 const portable = (p) => Boolean(p) && p !== '.' && p !== '..' && /^[A-Za-z0-9_.-]+$/.test(p);
 
