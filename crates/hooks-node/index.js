@@ -155,25 +155,33 @@ class Session {
       }
     }
     const calls = new Map();
-    // The engine calls it with one array: [op, callId, index, inputJson, toolUseId, timeoutMs].
+    // The engine calls it with one array: [op, id, index, inputJson, toolUseId, timeoutMs].
+    // op 0 starts call `id` of callable `index`, op 1 cancels call `id`, op 2 polls local
+    // fire `id` (woken on an engine thread: a callback's timeout).
     const dispatch = table.length === 0 ? undefined : ([op, id, index, input, toolUseId, timeoutMs]) => {
-      try {
-        if (op === 1) {
-          const call = calls.get(id);
-          if (call) {
-            calls.delete(id);
-            const late = Date.now() - call.started >= call.timeoutMs - 1;
-            call.controller.abort(late
-              ? new DOMException(`callback timed out after ${call.timeoutMs / 1000} s`, 'TimeoutError')
-              : new DOMException('the fire was aborted', 'AbortError'));
-          }
-          return;
+      if (op === 2) {
+        this._settle(this._native.poll(id));
+        return;
+      }
+      if (op === 1) {
+        const call = calls.get(id);
+        if (call) {
+          calls.delete(id);
+          const late = Date.now() - call.started >= call.timeoutMs - 1;
+          call.controller.abort(late
+            ? new DOMException(`callback timed out after ${call.timeoutMs / 1000} s`, 'TimeoutError')
+            : new DOMException('the fire was aborted', 'AbortError'));
         }
+        return;
+      }
+      try {
         this._start(calls, table[index], id, input, toolUseId, timeoutMs);
       } catch (err) {
-        this._native.answer(id, false, describe(err));
+        this._settle(this._native.answer(id, false, describe(err)));
       }
     };
+    // Fires polled on this thread (callbacks only), by id: their promise's settlers.
+    this._local = new Map();
     this._native = new native.NativeSession(JSON.stringify({
       cwd: path.resolve(project),
       home: home === undefined ? null : path.resolve(home),
@@ -201,7 +209,7 @@ class Session {
     const settle = (ok, text) => {
       if (calls.get(id) !== call) return; // cancelled: the engine no longer waits
       calls.delete(id);
-      this._native.answer(id, ok, text);
+      this._settle(this._native.answer(id, ok, text));
     };
     const answer = (value) => {
       if (!isPlainObject(value)) {
@@ -248,21 +256,50 @@ class Session {
       }
       if (matchTarget !== undefined && typeof matchTarget !== 'string') fail('options.matchTarget', 'a string', matchTarget);
       if (signal && signal.aborted) throw abortError(signal);
-      const id = signal ? this._nextFire++ : undefined;
-      const promise = this._native.fire(event, JSON.stringify(payload), stopContinuations, matchTarget, id);
+      const id = this._nextFire++;
+      const started = this._native.fire(event, JSON.stringify(payload), stopContinuations, matchTarget, id);
       let onAbort;
+      const done = () => {
+        if (signal) signal.removeEventListener('abort', onAbort);
+      };
+      if (Array.isArray(started)) {
+        // Polled on this thread: it settles from `_settle`, or here when aborted.
+        this._local.set(id, { resolve, done });
+        if (signal) {
+          onAbort = () => {
+            if (this._local.delete(id) && this._native.cancel(id)) {
+              done();
+              reject(abortError(signal));
+            }
+          };
+          signal.addEventListener('abort', onAbort, { once: true });
+        }
+        this._settle(started);
+        return;
+      }
       if (signal) {
         onAbort = () => this._native.cancel(id);
         signal.addEventListener('abort', onAbort, { once: true });
       }
-      promise.then((text) => {
-        if (signal) signal.removeEventListener('abort', onAbort);
+      started.then((text) => {
+        done();
         resolve(JSON.parse(text));
       }, (err) => {
-        if (signal) signal.removeEventListener('abort', onAbort);
+        done();
         reject(err && err.code === 'Cancelled' ? abortError(signal) : err);
       });
     });
+  }
+
+  /** Settles the local fires that ended: `[{ id, result }]`. */
+  _settle(settled) {
+    for (const { id, result } of settled) {
+      const fire = this._local.get(id);
+      if (fire === undefined) continue;
+      this._local.delete(id);
+      fire.done();
+      fire.resolve(JSON.parse(result));
+    }
   }
 
   /**

@@ -358,3 +358,40 @@ test('plugin dirs join the snapshot, receipts can be turned off', async () => {
   const quiet = await w.session({ pluginDirs: [plugin], receipts: false }).fire('Stop', STOP);
   assert.equal(quiet.receipt, null);
 });
+
+test('a callback-only fire keeps Node alive until its callback times out', () => {
+  // The fire runs on the JavaScript thread; a callback that never settles leaves nothing
+  // else on the event loop, and the engine's timer (on its own thread) must still end it.
+  const w = new World();
+  const script = `
+    const { Session } = require(${JSON.stringify(path.resolve(__dirname, '..'))});
+    const s = new Session({ project: ${JSON.stringify(w.project)}, home: ${JSON.stringify(w.home)},
+      env: { PATH: '/usr/bin:/bin' }, hooks: { Stop: [{ hooks: [() => new Promise(() => {})], timeout: 0.3 }] } });
+    s.fire('Stop', { last_assistant_message: 'done' })
+      .then((r) => console.log(r.decision.diagnostics.map((d) => d.code).join()));`;
+  const out = require('node:child_process').spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 20000 });
+  assert.equal(out.status, 0, out.stderr);
+  assert.equal(out.stdout, 'timeout\n');
+});
+
+test('aborting a callback-only fire aborts its callbacks and rejects at once', async () => {
+  const w = new World();
+  let reason = null;
+  let started = false;
+  const waits = (input, id, { signal }) => new Promise((resolve) => {
+    started = true;
+    signal.addEventListener('abort', () => { reason = signal.reason.name; resolve({}); });
+  });
+  const s = w.session({ hooks: { PreToolUse: [{ hooks: [waits] }] } });
+  const controller = new AbortController();
+  const fired = s.fire('PreToolUse', bash('ls'), { signal: controller.signal });
+  for (let i = 0; i < 1000 && !started; i++) await sleep(1);
+  assert.ok(started);
+  controller.abort();
+  await assert.rejects(fired, { name: 'AbortError' });
+  for (let i = 0; i < 1000 && reason === null; i++) await sleep(1);
+  assert.equal(reason, 'AbortError');
+  // The session goes on: the next fire is answered.
+  const fast = w.session({ hooks: { PreToolUse: [{ hooks: [async () => preToolUse({ additionalContext: 'ok' })] }] } });
+  assert.deepEqual((await fast.fire('PreToolUse', bash('ls'))).decision.context, ['ok']);
+});
