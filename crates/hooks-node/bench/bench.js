@@ -6,7 +6,8 @@
 //   stderr piped, awaited until 'close' (the floor for one handler process from Node);
 // - `fire, argv /bin/true`: `await session.fire(...)` with one user-layer handler
 //   `argv: ['/bin/true']` (receipts on, the default; and a row with receipts off);
-// - `fire, one callback`: one JavaScript callback (`async () => ({})`), no process.
+// - `fire, one callback`: one JavaScript callback (`async () => ({})`), no process
+//   (receipts on, and off).
 // With `--python PY` (a Python with hooks_py installed), crates/hooks-py/bench/bench.py
 // runs after these rows in the same invocation, with the same rounds and events.
 //
@@ -66,8 +67,9 @@ async function main() {
   const project = path.join(root, 'project');
   const files = new Session({ project, home: path.join(root, 'home'), env });
   const quiet = new Session({ project, home: path.join(root, 'home'), env, receipts: false });
-  const callbacks = new Session({ project, home: path.join(root, 'empty-home'), env,
-    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [async () => ({})] }] } });
+  const hooks = { PreToolUse: [{ matcher: 'Bash', hooks: [async () => ({})] }] };
+  const callbacks = new Session({ project, home: path.join(root, 'empty-home'), env, hooks });
+  const quietCallbacks = new Session({ project, home: path.join(root, 'empty-home'), env, hooks, receipts: false });
 
   const r = await files.fire('PreToolUse', PAYLOAD);
   if (r.matched.join() !== 'PreToolUse:0:0' || r.handlers[0].exit_code !== 0) throw new Error(JSON.stringify(r));
@@ -79,6 +81,7 @@ async function main() {
     ['hooks-node fire, argv /bin/true', () => files.fire('PreToolUse', PAYLOAD)],
     ['hooks-node fire, argv /bin/true, receipts off', () => quiet.fire('PreToolUse', PAYLOAD)],
     ['hooks-node fire, one JS callback', () => callbacks.fire('PreToolUse', PAYLOAD)],
+    ['hooks-node fire, one JS callback, receipts off', () => quietCallbacks.fire('PreToolUse', PAYLOAD)],
   ];
   for (const [, f] of rows) for (let i = 0; i < 20; i++) await f(); // warm-up
   const times = new Map(rows.map(([name]) => [name, []]));
