@@ -5,7 +5,9 @@
 //! (two worker threads), so handler processes are spawned and waited for off the
 //! JavaScript thread. One fire is one tokio task whose result settles a promise;
 //! cancelling it (the `AbortSignal` given to `fire`) aborts the task, and dropping the
-//! fire kills every handler's process group before the promise rejects.
+//! fire kills every handler's process group before the promise rejects. A fire whose plan
+//! runs only callbacks is polled on the JavaScript thread instead (`Local`), within the
+//! runtime's context, and settles there.
 //!
 //! JavaScript callbacks and host handlers are [`hooks_exec::embed::CallBridge`] calls:
 //! each call reaches the package's dispatcher through one threadsafe function (started
@@ -177,11 +179,11 @@ struct Group {
 /// A fire's future, as the engine makes it.
 type FireFuture = Pin<Box<dyn Future<Output = String> + Send>>;
 
-/// Fires polled on the JavaScript thread: those that run only callbacks (or nothing). Their
-/// callbacks answer on that thread, so the fire goes on there at once, without a hop to a
-/// runtime thread and back (docs/spec.md#spec-15.15 is untouched: no process is spawned or
-/// waited for here; a fire with any process, http or host-delegated handler runs on the
-/// runtime). A wake on another thread (a callback's timeout) comes back through the
+/// Fires polled on the JavaScript thread: those whose plan runs only callbacks (or
+/// nothing). Their callbacks answer on that thread, so the fire goes on there at once,
+/// without a hop to a runtime thread and back. No process is spawned or waited for here: a
+/// fire with any process, http or host-delegated handler runs on the runtime. A wake on
+/// another thread (a callback's timeout, a runtime timer) comes back through the
 /// dispatcher (`OP_POLL`).
 struct Local {
     js_thread: ThreadId,
