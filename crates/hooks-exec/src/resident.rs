@@ -83,9 +83,12 @@ pub(crate) struct ResidentSpec {
 /// The resident processes of a session, by handler fingerprint and session id.
 #[derive(Default)]
 pub(crate) struct Residents {
-    slots: Mutex<HashMap<(String, String), Arc<tokio::sync::Mutex<Slot>>>>,
+    slots: Mutex<HashMap<(String, String), SharedSlot>>,
     debug: Option<Arc<DebugLog>>,
 }
+
+/// A slot, shared by the events in flight on it.
+type SharedSlot = Arc<tokio::sync::Mutex<Slot>>;
 
 /// One handler's resident process and its failure record.
 #[derive(Default)]
