@@ -162,9 +162,13 @@ impl Residents {
             Err(_) => return timed_out(),
         };
         let stamps = stamps(&spec.program, &spec.cwd);
-        if slot_guard.running.is_some() && slot_guard.files != stamps {
-            self.note(&format!("resident {fingerprint:.12}: its files changed; restarted"));
+        if slot_guard.files != stamps {
+            // A new handler: the old process stops, its failures are forgotten.
+            if slot_guard.running.is_some() {
+                self.note(&format!("resident {fingerprint:.12}: its files changed; restarted"));
+            }
             *slot_guard = Slot { next_id: slot_guard.next_id, ..Slot::default() };
+            slot_guard.files = stamps;
         }
         slot_guard.note_end();
         if slot_guard.running.is_none() {
@@ -186,7 +190,6 @@ impl Residents {
             match start(spec, self.debug.clone()) {
                 Ok(running) => {
                     slot_guard.running = Some(running);
-                    slot_guard.files = stamps;
                     slot_guard.timeouts = 0;
                 }
                 Err(termination) => {

@@ -246,3 +246,41 @@ fn session_end_stops_the_sessions_resident_handlers() {
     rt.block_on(s.fire(end));
     assert!(wait_gone(before));
 }
+
+#[test]
+fn a_handler_that_keeps_crashing_is_not_started_again_until_its_script_changes() {
+    let w = World::new(None);
+    std::fs::write(w.script(), "import sys\nsys.exit(3)\n").unwrap();
+    let s = w.start();
+    let rt = rt();
+    let started = Instant::now();
+    for round in 0..5 {
+        let fired = rt.block_on(s.fire(w.prompt("a")));
+        let error = fired.handlers[0].start_error.clone().unwrap_or_default();
+        assert!(error.contains("resident handler"), "round {round}: {error}");
+        assert!(!fired.is_blocking());
+    }
+    // 100 + 200 + 400 + 800 ms of backoff between the five starts.
+    assert!(started.elapsed() >= Duration::from_millis(1400), "{:?}", started.elapsed());
+    let capped = rt.block_on(s.fire(w.prompt("a")));
+    let error = capped.handlers[0].start_error.clone().unwrap_or_default();
+    assert!(error.contains("failed 5 times in a row"), "{error}");
+    std::fs::write(w.script(), FAKE).unwrap();
+    let fixed = rt.block_on(s.fire(w.prompt("b")));
+    assert!(context(&fixed).ends_with("v1 b"), "{:?}", fixed.handlers);
+}
+
+#[test]
+fn three_timed_out_events_in_a_row_kill_a_hung_handler() {
+    let w = World::new(Some(0.5));
+    let s = w.start();
+    let rt = rt();
+    let before = pid(&rt.block_on(s.fire(w.prompt("warm"))));
+    for round in 0..3 {
+        let fired = rt.block_on(s.fire(w.prompt("slow:30")));
+        assert!(fired.handlers[0].timed_out, "round {round}: {:?}", fired.handlers);
+        assert!(!fired.is_blocking());
+    }
+    assert!(wait_gone(before), "the hung process was killed");
+    assert_ne!(pid(&rt.block_on(s.fire(w.prompt("after")))), before);
+}
