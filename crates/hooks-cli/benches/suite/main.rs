@@ -4,7 +4,7 @@
 //! Run it through xtask (which builds in release mode first), or directly with
 //! `cargo bench -p hooks-cli --bench suite -- [--quick] [--hooks PATH] [--only WORD]...`
 //! (`--only` keeps the sections whose name contains WORD: `floors`, `dispatch`, `run`,
-//! `fan-out`, `scale`, `flood`, `plugins`, `env`). Rows:
+//! `fan-out`, `scale`, `flood`, `plugins`, `env`, `resident`). Rows:
 //!
 //! 1. floors: spawn-and-wait of `/bin/true` and `sh -c true` with std, `sha256sum` over the
 //!    plugin fixture, `curl` of the plugin archive from a loopback server;
