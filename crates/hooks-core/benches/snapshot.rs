@@ -39,6 +39,7 @@ fn document(n: usize) -> LayerDocument {
                     background: Default::default(),
                     kind: Default::default(),
                     on_failure: None,
+                    resident: None,
                     field: String::new(),
                     position: None,
                 }],

@@ -151,6 +151,10 @@ pub struct HandlerConfig {
     /// `continue` nor `block` (an `invalid_config` error; a typo must not open a gate); `None`
     /// when absent or where it has no effect (`onfailure_ignored`).
     pub on_failure: Option<OnFailure>,
+    /// `resident` as written on a command handler (ours, docs/spec.md#spec-15.16): the
+    /// engine keeps one process per session and sends it each event as a line. Claude Code
+    /// ignores the field and runs the handler one-shot, so the file stays portable.
+    pub resident: Option<bool>,
     /// The handler type and its fields; [`HandlerType::Command`] for `command` (then
     /// `command` or `argv` is set).
     pub kind: HandlerType,
@@ -404,6 +408,7 @@ const HANDLER_KEYS: &[&str] = &[
     "rewakeSummary",
     "if",
     "onFailure",
+    "resident",
 ];
 
 /// Reference detail texts (pydantic's wording, as the reference shows them).
@@ -689,6 +694,7 @@ impl<'s> Loader<'s> {
         let command_type = typed.is_none();
         let (command, argv, args) = self.handler_program(field, h, command_type);
         let (shell, once) = self.handler_shell_once(field, h, command_type);
+        let resident = self.handler_resident(field, h, command_type);
         let timeout = self.handler_timeout(field, h);
         let status_message = self.handler_status_message(field, h);
         let background = self.handler_background(field, h, command_type);
@@ -712,6 +718,7 @@ impl<'s> Loader<'s> {
             background,
             kind,
             on_failure,
+            resident,
             field: field.to_owned(),
             position: Some(h.pos),
         })
@@ -862,6 +869,18 @@ impl<'s> Loader<'s> {
             }
         });
         (shell, once)
+    }
+
+    /// A command handler's `resident` (docs/spec.md#spec-15.16): a boolean; another value is
+    /// `invalid_config` (no coercion, as for `once`).
+    fn handler_resident(&mut self, field: &str, h: &Spanned, command_type: bool) -> Option<bool> {
+        present(h, "resident").filter(|_| command_type).and_then(|m| match m.value.value {
+            JsonValue::Bool(b) => Some(b),
+            _ => {
+                self.invalid(&join(field, "resident"), detail::BOOLEAN, m.value.pos);
+                None
+            }
+        })
     }
 
     /// A handler's `timeout`: a finite positive number of seconds.

@@ -286,6 +286,12 @@ struct CommandHandler {
     /// Stop, SubagentStop, TaskCompleted and TeammateIdle.
     #[serde(default)]
     on_failure: Option<OnFailureName>,
+    /// Ours: keep one process of the handler per session and send it each event as one
+    /// JSON line `{"id", "event", "payload"}`; it answers `{"id", "exit_code", "stdout",
+    /// "stderr"}` per line, in any order. Hosts without it (Claude Code) ignore the field
+    /// and run the handler once per event.
+    #[serde(default)]
+    resident: Option<bool>,
 }
 
 /// An `http` handler (docs/claude-code-contract.md#cc-7): the engine POSTs the payload as JSON and

@@ -330,6 +330,10 @@ pub struct Handler {
     /// the loader kept it (`None` where it has no effect).
     #[serde(rename = "onFailure", skip_serializing_if = "Option::is_none")]
     pub on_failure: Option<OnFailure>,
+    /// `resident: true` on a command handler (ours, docs/spec.md#spec-15.16): one process
+    /// per session answers every event as a line.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub resident: bool,
     /// Extra environment for the process (plugin variables), after scrubbing.
     pub env: Vec<(String, String)>,
     /// Its layer.
@@ -1146,6 +1150,7 @@ fn compile_handler(
         legacy: h.legacy.as_ref().map(|l| l.legacy_event.clone()),
         background: h.background.clone(),
         on_failure: h.on_failure,
+        resident: h.resident == Some(true) && h.legacy.is_none(),
         env: env.to_vec(),
         layer: doc.layer.clone(),
         source: doc.source.clone(),
@@ -1195,6 +1200,7 @@ fn callback_handler(
         legacy: None,
         background: AsyncSpec::default(),
         on_failure: None,
+        resident: false,
         env: Vec::new(),
         layer: Layer::Callback,
         source: CALLBACK_SOURCE.to_owned(),
@@ -1314,6 +1320,10 @@ fn identity_key(h: &Handler) -> Vec<u8> {
     // docs/claude-code-contract.md#cc-17.6-5: `onFailure` too.
     key.raw(",");
     key.opt_str(h.on_failure.map(OnFailure::name));
+    // docs/spec.md#spec-15.16: `resident` too (only when set, so other keys are unchanged).
+    if h.resident {
+        key.raw(",true");
+    }
     key.raw("],[");
     for (i, (k, v)) in h.env.iter().enumerate() {
         if i > 0 {
@@ -1480,6 +1490,10 @@ impl Canon {
         }
         if let Some(once) = h.once {
             self.raw(if once { "\"once\":true," } else { "\"once\":false," });
+        }
+        // docs/spec.md#spec-15.16: ours; absent from a reference document.
+        if let Some(resident) = h.resident {
+            self.raw(if resident { "\"resident\":true," } else { "\"resident\":false," });
         }
         for (key, text) in
             [("rewakeMessage", &b.rewake_message), ("rewakeSummary", &b.rewake_summary)]

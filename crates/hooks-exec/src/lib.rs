@@ -20,6 +20,7 @@ pub mod http;
 mod process;
 pub mod receipts;
 pub mod report;
+mod resident;
 mod review;
 #[cfg(test)]
 mod scratch;

@@ -63,6 +63,8 @@ pub struct ListedHandler<'a> {
     /// where it has no effect.
     #[cfg_attr(feature = "schemars", schemars(extend("enum" = ["continue", "block", null])))]
     pub on_failure: Option<&'static str>,
+    /// True for a resident command handler (docs/spec.md#spec-15.16).
+    pub resident: bool,
     /// An `http` handler's URL, its credentials redacted as in every output (README
     /// "Security model").
     pub url: Option<String>,
@@ -166,6 +168,7 @@ impl<'a> ListedHandler<'a> {
             shell: h.shell.map(|sh| sh.name()),
             once: h.once,
             on_failure: h.on_failure.map(|f| f.name()),
+            resident: h.resident,
             url: match &h.program {
                 Program::Http(x) => Some(hooks_core::redact::redact_url(&x.url)),
                 _ => None,

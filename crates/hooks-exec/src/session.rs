@@ -59,6 +59,7 @@ use crate::host::{HostHandlers, run_host_call};
 use crate::process::{self, ProcessSpec};
 use crate::receipts::Journal;
 use crate::report::HandlerRun;
+use crate::resident::{ResidentSpec, Residents};
 use crate::settings::CliSettings;
 use crate::skills::{Skills, State as SkillState};
 use crate::sources::{LoadRequest, SnapshotBase, Sources};
@@ -306,6 +307,8 @@ pub struct Session {
     stop_block_cap: Option<u32>,
     /// The skills the host registered and their spent `once` handlers.
     skills: Skills,
+    /// The resident handlers' processes (docs/spec.md#spec-15.16).
+    residents: Arc<Residents>,
 }
 
 /// The continuation cap a host environment gives (docs/claude-code-contract.md#cc-11,
@@ -383,6 +386,7 @@ impl Session {
             }
         }
         let loaded = loaded?;
+        let debug_for_residents = debug.clone();
         let start_files =
             (by_settings && options.trust_project_hooks).then(|| loaded.trusted_files.clone());
         Ok(Session {
@@ -399,6 +403,7 @@ impl Session {
             background: Arc::new(BackgroundSlot::default()),
             stop_block_cap,
             skills: Skills::default(),
+            residents: Arc::new(Residents::new(debug_for_residents)),
         })
     }
 
@@ -422,9 +427,12 @@ impl Session {
             }
         }
         let loaded = loaded?;
+        let snapshot = Arc::clone(&loaded.snapshot);
         if let Ok(mut slot) = self.loaded.write() {
             *slot = loaded;
         }
+        // docs/spec.md#spec-15.16: a handler the reload changed or removed is stopped.
+        self.residents.retain(|f| snapshot.handlers().iter().any(|h| h.fingerprint == f));
         Ok(())
     }
 
@@ -595,6 +603,10 @@ impl Session {
         }
         let long_texts = answers.long_texts.take();
         refused.extend(long_texts.and_then(|l| l.refused.into_inner().ok().flatten()));
+        if event.name() == "SessionEnd" {
+            // docs/spec.md#spec-15.16: the session's resident handlers end with it.
+            self.residents.end_session(&dispatch.invocation().common.session_id);
+        }
         self.finish_fire(&snapshot, dispatch, answers, refused)
     }
 
@@ -639,7 +651,11 @@ impl Session {
         snapshot: &Snapshot,
     ) -> Vec<Option<Pin<Box<JobFuture>>>> {
         let event = dispatch.event();
-        let cwd = PathBuf::from(&dispatch.invocation().common.cwd);
+        let cwd = Place {
+            cwd: PathBuf::from(&dispatch.invocation().common.cwd),
+            session_id: dispatch.invocation().common.session_id.clone(),
+            event,
+        };
         let callback_input =
             dispatch.jobs().iter().any(|j| matches!(j.kind, JobKind::Callback { .. })).then(|| {
                 let invocation = dispatch.invocation();
@@ -958,7 +974,7 @@ impl Session {
     fn run_job(
         &self,
         job: &Job,
-        cwd: &Path,
+        cwd: &Place,
         callback_input: Option<&(serde_json::Value, Option<String>)>,
         background: bool,
         detachable: bool,
@@ -984,7 +1000,7 @@ impl Session {
         &self,
         job: &Job,
         program: &process::Program,
-        cwd: &Path,
+        place: &Place,
         background: bool,
         detachable: bool,
         snapshot: &Snapshot,
@@ -1005,8 +1021,15 @@ impl Session {
         };
         let program = program.clone();
         let stdin = Arc::clone(&job.stdin);
-        let cwd = cwd.to_path_buf();
-        let written = debug.as_ref().and_then(|_| snapshot.handlers()[job.handler].written_argv());
+        let cwd = place.cwd.clone();
+        let handler = &snapshot.handlers()[job.handler];
+        let written = debug.as_ref().and_then(|_| handler.written_argv());
+        let resident = handler.resident.then(|| {
+            let spec =
+                ResidentSpec { program: program.clone(), cwd: cwd.clone(), env: Arc::clone(&env) };
+            let fingerprint = handler.fingerprint.clone();
+            (Arc::clone(&self.residents), spec, fingerprint, place.session_id.clone(), place.event)
+        });
         Box::pin(async move {
             let started = Instant::now();
             let _active = show_status.then(|| status.start(text));
@@ -1022,6 +1045,17 @@ impl Session {
             };
             let log = debug.clone();
             let log_id = id.clone();
+            if let Some((residents, spec, fingerprint, session_id, event)) = resident {
+                // docs/spec.md#spec-15.16: the same raw output, from the resident process.
+                let event = event.name();
+                let raw =
+                    residents.call(&fingerprint, &session_id, &spec, event, &stdin, timeout).await;
+                if let Some(log) = &log {
+                    log.exit(&log_id, &raw, started.elapsed());
+                }
+                let run = HandlerRun::of_process(id, &raw, millis(started.elapsed()));
+                return (index, Ran::Output(JobOutput::Process(raw)), run);
+            }
             let process: DetachedRun = Box::pin(async move {
                 let spec =
                     ProcessSpec { program, cwd, env, timeout, strict_containment, output_grace };
@@ -1212,6 +1246,13 @@ impl Answers {
         }
         self.runs[index] = Some(run);
     }
+}
+
+/// Where the jobs of one fire run: the working directory, the session and the event.
+struct Place {
+    cwd: PathBuf,
+    session_id: String,
+    event: Event,
 }
 
 /// Where a claude-code session saves the long texts of handler results

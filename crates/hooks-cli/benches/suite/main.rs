@@ -4,7 +4,7 @@
 //! Run it through xtask (which builds in release mode first), or directly with
 //! `cargo bench -p hooks-cli --bench suite -- [--quick] [--hooks PATH] [--only WORD]...`
 //! (`--only` keeps the sections whose name contains WORD: `floors`, `dispatch`, `run`,
-//! `fan-out`, `scale`, `flood`, `plugins`, `env`). Rows:
+//! `fan-out`, `scale`, `flood`, `plugins`, `env`, `resident`). Rows:
 //!
 //! 1. floors: spawn-and-wait of `/bin/true` and `sh -c true` with std, `sha256sum` over the
 //!    plugin fixture, `curl` of the plugin archive from a loopback server;
@@ -22,7 +22,10 @@
 //!    record of its last hash) with the big plugin and with 20 small ones, against a home
 //!    without plugins;
 //! 8. env: the credential scrub of a 120-variable environment (ordinary variables,
-//!    credentials by name and by value), against copying the same variables.
+//!    credentials by name and by value), against copying the same variables;
+//! 9. resident: a Node and a Python handler that deny `rm -rf` (`examples/resident/`), per
+//!    event through `hooks serve`, one-shot (the interpreter starts every event) against
+//!    resident (docs/spec.md#spec-15.16).
 //!
 //! Measured and floor runs alternate round by round so that drift in machine load hits
 //! both alike. `--quick` runs few iterations on small sizes (a smoke test: it never judges).
@@ -160,7 +163,7 @@ fn main() {
     let started = Instant::now();
     let mut rows = Vec::new();
     let bench = Bench { plan: plan.clone(), hooks, scratch: scratch.clone() };
-    let sections: [(&str, Section); 10] = [
+    let sections: [(&str, Section); 11] = [
         ("spawn floors", Bench::spawn_floors),
         ("session dispatch", Bench::dispatch),
         ("receipts", Bench::receipts),
@@ -171,6 +174,7 @@ fn main() {
         ("flood", Bench::flood),
         ("plugins", plugins::rows),
         ("env scrub", Bench::env_scrub),
+        ("resident", Bench::resident),
     ];
     for (name, section) in sections {
         if !only.is_empty() && !only.iter().any(|word| name.contains(word)) {
@@ -763,6 +767,109 @@ impl Bench {
         drop(stdin);
         let _ = child.wait();
         result
+    }
+
+    /// Section 9: the deny-`rm -rf` examples of `examples/resident/` in Node and Python, per
+    /// event through `hooks serve`: one-shot against resident. The events alternate between
+    /// `rm -rf` (denied) and `ls` (allowed).
+    fn resident(&self) -> Vec<Row> {
+        let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/resident");
+        let mut rows = Vec::new();
+        for (name, program, script) in
+            [("Node", "node", "deny_rm_rf.js"), ("Python", "python3", "deny_rm_rf.py")]
+        {
+            let one_shot = format!("9 resident: {name} deny `rm -rf`, one-shot, per event (serve)");
+            let resident = format!("9 resident: {name} deny `rm -rf`, resident, per event (serve)");
+            let command = format!("{program} {}", examples.join(script).display());
+            let measured = (|| {
+                let handler = json!({"type": "command", "command": command});
+                let one = home_with(
+                    &self.scratch,
+                    &format!("one-{program}"),
+                    &config(vec![handler.clone()]),
+                )?;
+                let mut kept = handler;
+                kept["resident"] = json!(true);
+                let kept =
+                    home_with(&self.scratch, &format!("res-{program}"), &config(vec![kept]))?;
+                let one_rounds = (self.plan.serve_rounds / 8).max(10);
+                let t_one = self.serve_deny_rounds(&one, one_rounds)?;
+                let t_res = self.serve_deny_rounds(&kept, self.plan.serve_rounds)?;
+                Ok::<_, String>((t_one, t_res))
+            })();
+            match measured {
+                Ok((t_one, t_res)) => {
+                    rows.push(Row::new(&one_shot, Unit::Seconds, t_one, Target::Floor));
+                    rows.push(Row::new(
+                        &resident,
+                        Unit::Seconds,
+                        t_res,
+                        Target::Nominal { label: "1 ms".into(), reference: 1e-3, max: 1.0 },
+                    ));
+                }
+                Err(e) => {
+                    rows.push(Row::failed(&one_shot, &e));
+                    rows.push(Row::failed(&resident, e));
+                }
+            }
+        }
+        rows
+    }
+
+    /// One `hooks serve` process with `home`; `rounds` sequential events (after a tenth as
+    /// warm-up, which also starts a resident handler), each timed from the write to its
+    /// response; every `rm -rf` must be denied and every `ls` not.
+    fn serve_deny_rounds(&self, home: &Path, rounds: usize) -> Result<Vec<f64>, String> {
+        let mut child = self
+            .hooks_cmd(home)
+            .arg("serve")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("hooks serve: {e}"))?;
+        let mut stdin = child.stdin.take().ok_or("no stdin")?;
+        let mut stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+        let mut request = |id: usize| -> Result<(), String> {
+            let deny = id.is_multiple_of(2);
+            let command = if deny { "rm -rf /tmp/nothing" } else { "ls" };
+            let line = json!({"id": id, "method": "event", "params": {"event": "PreToolUse",
+                "payload": {"tool_name": "Bash", "tool_input": {"command": command},
+                            "tool_use_id": format!("t{id}")}}});
+            writeln!(stdin, "{line}").map_err(|e| format!("write: {e}"))?;
+            stdin.flush().map_err(|e| format!("flush: {e}"))?;
+            let mut buf = String::new();
+            loop {
+                buf.clear();
+                if stdout.read_line(&mut buf).map_err(|e| format!("read: {e}"))? == 0 {
+                    return Err("hooks serve closed its output".into());
+                }
+                let v: Value = serde_json::from_str(&buf).map_err(|e| format!("{e}: {buf}"))?;
+                if v.get("id") == Some(&json!(id)) {
+                    let behavior = v.pointer("/result/decision/permission/behavior");
+                    return match (deny, behavior.and_then(Value::as_str)) {
+                        (true, Some("deny")) => Ok(()),
+                        (false, Some(b)) if b != "deny" => Ok(()),
+                        _ => Err(format!("unexpected answer: {buf}")),
+                    };
+                }
+            }
+        };
+        let mut times = Vec::with_capacity(rounds);
+        let mut result = Ok(());
+        for round in 0..rounds + rounds / 10 {
+            let (t, r) = time(|| request(round + 1));
+            if let Err(e) = r {
+                result = Err(e);
+                break;
+            }
+            if round >= rounds / 10 {
+                times.push(t);
+            }
+        }
+        drop(stdin);
+        let _ = child.wait();
+        result.map(|()| times)
     }
 
     /// 32 handlers sleeping 200 ms, through `hooks run`.

@@ -392,6 +392,9 @@ fn detail_lines(
     if let Some(on_failure) = h.on_failure {
         how.push(format!("onFailure {}", on_failure.name()));
     }
+    if h.resident {
+        how.push("resident".to_owned());
+    }
     if let (Program::Http(x), true) = (&h.program, runs_cut) {
         how.push(format!("url {}", bound(&hooks_core::redact::redact_url(&x.url))));
     }

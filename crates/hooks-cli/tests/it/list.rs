@@ -83,6 +83,7 @@ fn json_listing() {
             "matcher": "Bash", "command": "./check.sh", "argv": null, "timeout": 30.0,
             "effective_timeout": 30.0, "status_message": "checking", "if": null, "type": "command",
             "async": false, "async_rewake": false, "shell": null, "once": null, "on_failure": null,
+            "resident": false,
             "url": null,
             "mcp_tool": null, "callback": null, "layer": "user",
             "file": "[TMP]/dahome/hooks.json", "line": 3, "column": 5,

@@ -34,6 +34,7 @@ mod process;
 mod python_host;
 mod receipts;
 mod redaction;
+mod resident;
 mod run;
 mod schema;
 mod serve;

@@ -197,6 +197,7 @@ fn migrate_entry(
             background: Default::default(),
             kind: Default::default(),
             on_failure: None,
+            resident: None,
             field: command_field.clone(),
             position: Some(argv_pos),
         };

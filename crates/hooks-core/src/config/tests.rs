@@ -45,6 +45,9 @@ pub(crate) fn loaded(p: &ParsedConfig) -> Vec<String> {
                 if let Some(o) = h.once {
                     line += &format!(" once={o}");
                 }
+                if let Some(r) = h.resident {
+                    line += &format!(" resident={r}");
+                }
                 if let Some(t) = h.timeout {
                     line += &format!(" timeout={t}");
                 }
@@ -612,6 +615,18 @@ fn command_field_rows() {
             r#"{"type": "command", "command": "a", "once": 1}"#,
             None,
             &["E invalid_config 2:45 {H}.once: Input should be a valid boolean"],
+        ),
+        // docs/spec.md#spec-15.16: `resident` (ours, both profiles, no `unknown_field`); a
+        // boolean.
+        (
+            r#"{"type": "command", "command": "a", "resident": true}"#,
+            Some("command=a resident=true"),
+            &[],
+        ),
+        (
+            r#"{"type": "command", "command": "a", "resident": "yes"}"#,
+            None,
+            &["E invalid_config 2:49 {H}.resident: Input should be a valid boolean"],
         ),
     ];
     for (handler, want_loaded, want_diags) in cases {

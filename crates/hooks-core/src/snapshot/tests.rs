@@ -18,6 +18,7 @@ fn handler(command: &str) -> HandlerConfig {
         background: Default::default(),
         kind: Default::default(),
         on_failure: None,
+        resident: None,
         field: String::new(),
         position: None,
     }

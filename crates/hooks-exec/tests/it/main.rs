@@ -13,6 +13,7 @@ mod http;
 mod if_rule;
 mod inherit;
 mod outcomes;
+mod resident;
 mod session;
 mod settings;
 mod skills;

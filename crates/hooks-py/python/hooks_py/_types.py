@@ -255,6 +255,9 @@ class ListedHandler(_Value):
     #: ``onFailure`` as it applies: ``continue``, ``block``, or ``None`` (absent, or ignored
     #: where it has no effect).
     on_failure: Optional[str] = None
+    #: ``"resident": true``: one process per session answers each event as a line
+    #: (docs/spec.md#spec-15.16).
+    resident: bool = False
     #: An http handler's URL, credentials redacted.
     url: Optional[str] = None
     #: With ``list(event, payload)``: its fate in the plan of that invocation (``runs``,
