@@ -5053,6 +5053,10 @@ export type ListedHandler = {
    */
   on_failure: "continue" | "block" | null;
   /**
+   * True for a resident command handler (docs/spec.md#spec-15.16).
+   */
+  resident: boolean;
+  /**
    * An `http` handler's URL, its credentials redacted as in every output (README
    * "Security model").
    */
