@@ -29,8 +29,10 @@ pub fn parse_profile(name: &str, option: &str) -> Result<Profile, String> {
              `hooks --profile`); what the host applies is capabilities"
         )),
         "agent-sdk" => Err(format!(
-            "{option}'agent-sdk' is now capabilities ['updated-input']; the profile names the \
-             hook contract: 'deepagents' (the default) or 'claude-code'"
+            "{option}'agent-sdk' is now capabilities{}['updated-input']; the profile names the \
+             hook contract: 'deepagents' (the default) or 'claude-code'",
+            // The language's spelling of an option: `profile=` gives `capabilities=`.
+            option.strip_prefix("profile").unwrap_or(" "),
         )),
         other => other
             .parse::<Profile>()
