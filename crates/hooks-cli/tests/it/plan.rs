@@ -1095,7 +1095,8 @@ fn cc_cases() -> Vec<CcCase> {
 /// The fixtures with no case here: F02 (a plugin install), F50 and F51 (which layers load)
 /// and F90 (a plugin document's `$schema`) fire no event, and `hooks list` and `validate`
 /// tests cover them; F86 (an invalid payload) is denied before any plan exists, and F88
-/// (`once`) needs skill-registered handlers, which the engine has no host API for yet.
+/// (`once`) needs skill-registered handlers, which only the Rust `Session` registers
+/// (crates/hooks-exec/tests/it/skills.rs checks its plan and runs).
 const LOAD_ONLY: &[u32] = &[2, 50, 51, 86, 88, 90];
 
 /// The fixtures the cases cover: F01 to F58, and section 17's F59 to F90.
