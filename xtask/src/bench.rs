@@ -5,6 +5,11 @@
 //! row briefly on small sizes and builds with the dev profile, reusing what `cargo test`
 //! built; its timings are not judged. Either mode fails only when a row cannot be measured.
 //! `--only WORD` (repeatable) runs only the sections whose name contains WORD.
+//!
+//! Then the Node rows (section `node`): `crates/hooks-node/bench/bench.js`, `fire` of the
+//! Node binding against Node's own `child_process.spawn`, with the Python binding's rows
+//! after them when a Python with `hooks_py` is at `<target>/py-venv` (as `.ci/run` makes
+//! it). They need the addon that `npm install ./crates/hooks-node` builds.
 
 use std::path::Path;
 use std::process::Command;
@@ -59,7 +64,44 @@ pub(crate) fn run(root: &Path, options: &Options) -> Result<(), String> {
         cmd.arg("--only").arg(word);
     }
     let status = cmd.status().map_err(|e| format!("cannot run cargo: {e}"))?;
-    if status.success() { Ok(()) } else { Err(format!("bench suite: {status}")) }
+    if !status.success() {
+        return Err(format!("bench suite: {status}"));
+    }
+    if options.only.is_empty() || options.only.iter().any(|w| "node".contains(w.as_str())) {
+        node_rows(root, quick)?;
+    }
+    Ok(())
+}
+
+/// The Node binding's rows (and the Python binding's, when it is installed).
+fn node_rows(root: &Path, quick: bool) -> Result<(), String> {
+    let package = root.join("crates/hooks-node");
+    if !package.join("hooks.node").exists() {
+        return Err(
+            "bench: the Node rows need the addon: run `npm install ./crates/hooks-node`".into()
+        );
+    }
+    println!("\nNode hosts (crates/hooks-node/bench/bench.js)");
+    let mut cmd = Command::new("node");
+    cmd.current_dir(root).arg(package.join("bench/bench.js"));
+    if quick {
+        cmd.arg("--quick");
+    }
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), |t| root.join(t));
+    let python = target.join("py-venv/bin/python");
+    let has_hooks_py = Command::new(&python)
+        .args(["-c", "import hooks_py"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    match has_hooks_py {
+        true => {
+            cmd.arg("--python").arg(&python);
+        }
+        false => println!("(hooks_py rows: no {} with hooks_py installed)", python.display()),
+    }
+    let status = cmd.status().map_err(|e| format!("cannot run node: {e}"))?;
+    if status.success() { Ok(()) } else { Err(format!("bench: Node rows: {status}")) }
 }
 
 /// The machine, one line per fact: CPU model, cores, memory, kernel, rustc, load.

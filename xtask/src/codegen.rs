@@ -4,7 +4,8 @@
 //! serve` protocol) to `schemas/<name>.json` at the workspace root (pretty JSON, trailing
 //! newline) and removes other `.json` files there; writes the man pages (`docs/hooks.1` and
 //! one `docs/hooks-COMMAND.1` per subcommand, nested ones included) and the command
-//! reference `docs/cli.md` from the CLI's clap grammar, and removes other `docs/hooks*.1`
+//! reference `docs/cli.md` from the CLI's clap grammar, the Node package's TypeScript
+//! declarations `crates/hooks-node/index.d.ts` from the schemas, and removes other `docs/hooks*.1`
 //! files (the page of a command that is gone).
 //! With `--check` nothing is written: stale, missing and unexpected files are listed and the
 //! command fails, so a test can keep the committed files current.
@@ -41,6 +42,7 @@ fn documents() -> Result<Vec<(String, String)>, String> {
     let mut docs: Vec<(String, String)> =
         pages.into_iter().map(|(file, text)| (format!("docs/{file}"), text)).collect();
     docs.push(("docs/cli.md".to_owned(), hooks_cli::cli_reference()));
+    docs.push((crate::typescript::PATH.to_owned(), crate::typescript::declarations()?));
     Ok(docs)
 }
 

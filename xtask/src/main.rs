@@ -10,6 +10,7 @@ mod codegen;
 mod fuzz;
 mod soak;
 mod tidy;
+mod typescript;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -11,6 +11,7 @@ mod callback;
 pub mod contain;
 mod debug;
 mod discovery;
+pub mod embed;
 mod env;
 pub mod fs;
 mod home;

@@ -3,7 +3,8 @@
 //! - plugin folders: metadata, hook documents, path confinement ([`read_plugin_folder`]);
 //! - the plugin layer of a session, re-verified cheaply ([`plugin_layers`],
 //!   [`dev_plugin_layer`]), and in the claude-code profile Claude Code's own installs too
-//!   ([`claude_plugin_layers`]);
+//!   ([`claude_plugin_layers`]); a session of an in-process binding with them
+//!   ([`start_embedded_session`]);
 //! - marketplaces: signed indexes (minisign) and Claude-style catalogues (folder, git,
 //!   HTTPS) ([`marketplace_add`], [`marketplace_refresh`], ...);
 //! - verified installs into an immutable store, with a lockfile and the state files Deep
@@ -22,6 +23,7 @@ mod catalog;
 mod claude;
 mod claude_settings;
 mod config;
+mod embedded;
 mod error;
 mod fetch;
 mod filestat;
@@ -54,6 +56,7 @@ pub use catalog::{
 pub use claude::{ClaudeLayerOptions, ClaudePaths, claude_data_key, claude_plugin_layers};
 pub use claude_settings::{ClaudePluginSettings, render_option};
 pub use config::{OptionChange, PluginConfig, plugin_config, set_plugin_config};
+pub use embedded::start_embedded_session;
 pub use error::{PluginError, Result};
 pub use fetch::{
     Location, TransferLimits, download, download_with_limits, download_with_progress, fetch_bytes,

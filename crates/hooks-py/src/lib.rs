@@ -16,22 +16,12 @@
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Duration;
 
-use hooks_core::profile::Layers;
-use hooks_core::{Capabilities, Event, Invocation, Profile, payload::CommonDefaults};
-use hooks_exec::report::ListedHandler;
-use hooks_exec::{
-    CallbackGroup, CallbackInput, Fired, Home, HostCall, HostFuture, HostHandlers, LoadRequest,
-    Paths, ProjectGrant, Session, SessionOptions, Sources,
-};
-use hooks_plugins::{
-    ClaudeLayerOptions, ClaudePaths, ClaudePluginSettings, LayerOptions, claude_plugin_layers,
-    dev_plugin_layer, plugin_layers,
-};
+use hooks_exec::embed::{self, Prepared};
+use hooks_exec::{CallbackInput, HostCall, HostFuture, HostHandlers, Session, SessionOptions};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
@@ -257,24 +247,13 @@ impl NativeSession {
         options.trust_project_hooks = trust_project_hooks;
         options.env = env.map(|vars| vars.into_iter().map(|(k, v)| (k.into(), v.into())).collect());
         options.env_allow = env_allow;
-        let profile = parse_profile(profile)?;
+        let profile = embed::parse_profile(profile, "profile=").map_err(PyValueError::new_err)?;
         options.profile = profile;
-        options.capabilities = capabilities_for(profile, &capabilities)?;
+        options.capabilities =
+            embed::capabilities_for(profile, &capabilities).map_err(PyValueError::new_err)?;
         for (event, matcher, callables, timeout) in hooks {
-            let event = parse_event(&event)?;
-            let mut group = CallbackGroup::new(event, matcher.as_deref())
-                .map_err(|e| PyValueError::new_err(format!("Invalid hook matcher: {e}")))?;
-            if let Some(t) = timeout {
-                group = group.timeout(
-                    Duration::try_from_secs_f64(t).ok().filter(|d| !d.is_zero()).ok_or_else(
-                        || {
-                            PyValueError::new_err(format!(
-                                "timeout {t}: expected a positive number of seconds"
-                            ))
-                        },
-                    )?,
-                );
-            }
+            let mut group = embed::callback_group(&event, matcher.as_deref(), timeout)
+                .map_err(PyValueError::new_err)?;
             let secs = group.timeout.as_secs_f64();
             for callable in callables {
                 group = group.try_hook(python_callback(Arc::new(callable), secs));
@@ -282,39 +261,15 @@ impl NativeSession {
             options.callbacks.push(group);
         }
         for (kind, _) in &host_handlers {
-            if !matches!(kind.as_str(), "prompt" | "agent" | "mcp_tool") {
-                return Err(PyValueError::new_err(format!(
-                    "host_handlers: unknown kind {kind:?}; expected prompt, agent or mcp_tool"
-                )));
-            }
+            embed::check_host_kind(kind, "host_handlers").map_err(PyValueError::new_err)?;
         }
         let answers_host = !host_handlers.is_empty();
         if answers_host {
             let handlers = host_handlers.into_iter().map(|(k, c)| (k, Arc::new(c))).collect();
             options.host_handlers = Some(Arc::new(PyHostHandlers { handlers }));
         }
-        let session = py.detach(move || -> Result<Session, String> {
-            // The plugin documents live in the home; the session's own rule reads it.
-            let (names, home) = options
-                .resolved_home()
-                .map_err(|e| format!("cannot determine the hooks home: {e}"))?;
-            let (mut docs, mut diags) =
-                match claude_layer_options(&options, &names, &home, require_verified) {
-                    Some(claude) => claude_plugin_layers(&Home::new(home.clone()), &claude),
-                    None => plugin_layers(
-                        &Home::new(home.clone()),
-                        &LayerOptions { require_verified, ..LayerOptions::default() },
-                    ),
-                };
-            let home = Home::new(home);
-            for (dir, id) in &plugin_dirs {
-                let (d, g) = dev_plugin_layer(&home, dir, id.as_deref());
-                docs.extend(d);
-                diags.extend(g);
-            }
-            options.plugin_documents = docs;
-            options.plugin_diagnostics = diags;
-            Session::start(options).map_err(|e| e.to_string())
+        let session = py.detach(move || {
+            hooks_plugins::start_embedded_session(options, require_verified, &plugin_dirs)
         });
         let session = session.map_err(PyRuntimeError::new_err)?;
         Ok(NativeSession { session: Arc::new(session), answers_host })
@@ -341,13 +296,7 @@ impl NativeSession {
         let event_loop = Arc::new(event_loop);
         let scope = Arc::clone(&event_loop);
         let task = runtime()?.spawn(EVENT_LOOP.scope(scope, async move {
-            let text = match prepared {
-                Prepared::Fire(invocation, tool, warnings) => {
-                    fired_json(&session.fire(*invocation).await, tool.as_deref(), &warnings)
-                        .to_string()
-                }
-                Prepared::Denied(text) => text,
-            };
+            let text = embed::fire_prepared(&session, prepared).await.to_string();
             attach(|py| {
                 let _ = event_loop.bind(py).call_method1(
                     "call_soon_threadsafe",
@@ -369,17 +318,10 @@ impl NativeSession {
         stop_continuations: Option<u32>,
         match_target: Option<String>,
     ) -> PyResult<String> {
-        let (invocation, tool, warnings) =
-            match self.prepare(event, payload, stop_continuations, match_target)? {
-                Prepared::Fire(invocation, tool, warnings) => (*invocation, tool, warnings),
-                Prepared::Denied(text) => return Ok(text),
-            };
+        let prepared = self.prepare(event, payload, stop_continuations, match_target)?;
         let rt = runtime()?;
         let session = Arc::clone(&self.session);
-        Ok(py.detach(move || {
-            fired_json(&rt.block_on(session.fire(invocation)), tool.as_deref(), &warnings)
-                .to_string()
-        }))
+        Ok(py.detach(move || rt.block_on(embed::fire_prepared(&session, prepared)).to_string()))
     }
 
     /// Takes a new snapshot from the files as they are now. A managed settings file that
@@ -402,37 +344,9 @@ impl NativeSession {
         payload: Option<&str>,
         match_target: Option<String>,
     ) -> PyResult<String> {
-        let snapshot = self.session.snapshot();
-        let paths = self.session.paths();
-        let plan = match event {
-            Some(event) => {
-                let (invocation, _, _) =
-                    self.invocation(event, payload.unwrap_or("{}"), None, match_target)?;
-                Some(self.session.plan(&invocation))
-            }
-            None => None,
-        };
-        let handlers: Vec<Value> = snapshot
-            .handlers()
-            .iter()
-            .filter(|h| plan.as_ref().is_none_or(|p| h.event == p.event))
-            .map(|h| {
-                let mut listed = ListedHandler::new(&snapshot, h);
-                if let Some(plan) = &plan {
-                    listed.set_plan(&snapshot, plan);
-                }
-                serde_json::to_value(listed).unwrap_or(Value::Null)
-            })
-            .collect();
-        Ok(json!({
-            "snapshot_id": snapshot.id(),
-            "profile": snapshot.profile(),
-            "project_root": paths.project_root.display().to_string(),
-            "home": paths.home.root().display().to_string(),
-            "handlers": handlers,
-            "diagnostics": self.session.load_diagnostics(),
-        })
-        .to_string())
+        let payload = payload.map(parse_payload).transpose()?;
+        let listing = embed::listing(&self.session, event, payload.as_ref(), match_target);
+        Ok(listing.map_err(PyValueError::new_err)?.to_string())
     }
 
     /// The main loop's count of consecutive Stop continuations so far.
@@ -453,18 +367,9 @@ impl NativeSession {
     }
 }
 
-/// What a fire does with its input: fire the invocation, or answer at once.
-enum Prepared {
-    /// The invocation, the tool a notice names, the payload's warnings.
-    Fire(Box<Invocation>, Option<String>, Vec<hooks_core::Diagnostic>),
-    /// The result's JSON: a PreToolUse or PermissionRequest payload that cannot be matched
-    /// is denied (docs/claude-code-contract.md#cc-17.12, as `hooks run` does).
-    Denied(String),
-}
-
 impl NativeSession {
     /// The invocation of a fire, or its deny when a permission event's payload cannot be
-    /// matched; other bad input raises `ValueError`.
+    /// matched (docs/claude-code-contract.md#cc-17.12); other bad input raises `ValueError`.
     fn prepare(
         &self,
         event: &str,
@@ -472,63 +377,15 @@ impl NativeSession {
         stop_continuations: Option<u32>,
         match_target: Option<String>,
     ) -> PyResult<Prepared> {
-        match self.invocation(event, payload, stop_continuations, match_target) {
-            Ok((invocation, tool, warnings)) => {
-                Ok(Prepared::Fire(Box::new(invocation), tool, warnings))
-            }
-            Err(err) => {
-                let Ok(parsed) = parse_event(event) else { return Err(err) };
-                let value: Option<Value> = serde_json::from_str(payload).ok();
-                let tool = value.as_ref().and_then(|v| v.get("tool_name")).and_then(Value::as_str);
-                let message = Python::attach(|py| err.value(py).to_string());
-                match self.session.matching_failed(parsed, tool, &message) {
-                    Some(fired) => Ok(Prepared::Denied(fired_json(&fired, tool, &[]).to_string())),
-                    None => Err(err),
-                }
-            }
-        }
+        let payload = parse_payload(payload)?;
+        embed::prepare(&self.session, event, &payload, stop_continuations, match_target)
+            .map_err(PyValueError::new_err)
     }
+}
 
-    fn invocation(
-        &self,
-        event: &str,
-        payload: &str,
-        stop_continuations: Option<u32>,
-        match_target: Option<String>,
-    ) -> PyResult<(Invocation, Option<String>, Vec<hooks_core::Diagnostic>)> {
-        let event = parse_event(event)?;
-        let value: Value = serde_json::from_str(payload)
-            .map_err(|e| PyValueError::new_err(format!("payload: {e}")))?;
-        let defaults = CommonDefaults {
-            session_id: String::new(),
-            transcript_path: String::new(),
-            cwd: self.session.paths().project_root.display().to_string(),
-            permission_mode: Some("default".to_owned()),
-        };
-        // Read as the session's profile reads payloads (claude-code passes unknown keys
-        // through, docs/claude-code-contract.md#cc-5.1).
-        let profile = self.session.snapshot().profile();
-        let (invocation, warnings) =
-            Invocation::from_host_json_for(profile, event, &value, &defaults)
-                .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        // PreModelSwitch, PostModelSwitch: the host's resolved target
-        // (docs/claude-code-contract.md#cc-17.3), never part of stdin.
-        let invocation = invocation.with_match_target(match_target);
-        if let Some(count) = stop_continuations {
-            match &invocation.input {
-                hooks_core::payload::EventInput::SubagentStop(i) => {
-                    let agent_id = i.agent_id.as_deref().unwrap_or_default();
-                    self.session.set_subagent_stop_continuations(agent_id, count);
-                }
-                _ => self.session.set_stop_continuations(count),
-            }
-        }
-        // The tool a PermissionRequest notice names (as `hooks run` shows it).
-        let tool = (invocation.event().matcher_target() == Some("tool_name"))
-            .then(|| invocation.matcher_target().map(str::to_owned))
-            .flatten();
-        Ok((invocation, tool, warnings))
-    }
+/// A payload's JSON text.
+fn parse_payload(text: &str) -> PyResult<Value> {
+    serde_json::from_str(text).map_err(|e| PyValueError::new_err(format!("payload: {e}")))
 }
 
 /// A fire in flight.
@@ -567,124 +424,6 @@ impl FireHandle {
         });
         Ok(())
     }
-}
-
-/// The profile named as the CLI's `--profile` names it (`deepagents`, `claude-code`). The
-/// old spellings, which named capability sets, say where they went.
-fn parse_profile(name: &str) -> PyResult<Profile> {
-    match name {
-        "deep-agents" => Err(PyValueError::new_err(
-            "profile='deep-agents' is now profile='deepagents' (the hook contract, as \
-             `hooks --profile`); what the host applies is capabilities=[...]",
-        )),
-        "agent-sdk" => Err(PyValueError::new_err(
-            "profile='agent-sdk' is now capabilities=['updated-input']; profile names the \
-             hook contract: 'deepagents' (the default) or 'claude-code'",
-        )),
-        other => other.parse::<Profile>().map_err(|_| {
-            PyValueError::new_err(format!(
-                "unknown profile '{other}'; expected deepagents or claude-code"
-            ))
-        }),
-    }
-}
-
-/// claude-code: how the session finds Claude Code's plugins and ours, enabled by its own
-/// settings layers, exactly as `hooks run --profile claude-code` does (docs/claude-code.md
-/// "Plugins"); `None` in the deepagents profile.
-fn claude_layer_options(
-    options: &SessionOptions,
-    names: &hooks_exec::AppNames,
-    home: &std::path::Path,
-    require_verified: bool,
-) -> Option<ClaudeLayerOptions> {
-    if options.profile.rules().layers != Layers::ClaudeSettings {
-        return None;
-    }
-    let var = |name: &str| match &options.env {
-        Some(env) => env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()),
-        None => std::env::var_os(name),
-    };
-    let paths = ClaudePaths::from_env(var)?;
-    let session_paths = match &options.project {
-        Some(root) => Paths::new(root.clone(), home.to_path_buf(), names),
-        None => Paths::discover(&options.cwd, home.to_path_buf(), names),
-    };
-    let grant = match options.trust_project_hooks {
-        true => ProjectGrant::BytesAtStart,
-        false => ProjectGrant::None,
-    };
-    let request = LoadRequest {
-        profile: options.profile,
-        grant,
-        project_file: None,
-        plugin_documents: Vec::new(),
-        plugin_diagnostics: Vec::new(),
-        start_dir: Some(options.cwd.clone()),
-        user_home: var("HOME").map(PathBuf::from),
-        managed_settings: options.managed_settings.clone(),
-        cli_settings: options.cli_settings.clone(),
-        http_policy: hooks_core::policy::HttpPolicy::default(),
-    };
-    let summary = Sources::settings_summary(&session_paths, &request);
-    Some(ClaudeLayerOptions {
-        paths,
-        settings: ClaudePluginSettings::from_summary(summary),
-        start_dir: options.cwd.clone(),
-        repo_root: Some(session_paths.project_root),
-        require_verified,
-    })
-}
-
-/// The capabilities of a profile (what the host applies: deepagents none of the optional
-/// outputs, claude-code all of 4.2's) plus the named optional outputs, as the CLI's
-/// `--capability` names them (`updated-input`, `pre-tool-use-updated-input`,
-/// `permission-request-updated-input`, `defer`).
-fn capabilities_for(profile: Profile, names: &[String]) -> PyResult<Capabilities> {
-    let base = profile.rules().capabilities;
-    names.iter().try_fold(base, |caps, name| {
-        caps.with_named(name).ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "unknown capability '{name}'; expected one of {}",
-                Capabilities::NAMES.join(", ")
-            ))
-        })
-    })
-}
-
-fn parse_event(name: &str) -> PyResult<Event> {
-    Event::from_name(name).ok_or_else(|| {
-        let names: Vec<&str> = Event::ALL.iter().map(|e| e.name()).collect();
-        let hint =
-            Event::suggest(name).map(|e| format!(" (did you mean '{e}'?)")).unwrap_or_default();
-        PyValueError::new_err(format!(
-            "unknown event '{name}'{hint}; expected one of {}",
-            names.join(", ")
-        ))
-    })
-}
-
-/// A fired event as `hooks run` prints it (the effect with the lines shown to the user),
-/// plus `blocking`.
-fn fired_json(
-    fired: &Fired,
-    tool_name: Option<&str>,
-    payload_diagnostics: &[hooks_core::Diagnostic],
-) -> Value {
-    let mut effect = fired.effect.to_json();
-    let notices = hooks_core::render::render_notices(&fired.decision, tool_name);
-    effect["notices"] = serde_json::to_value(notices).unwrap_or(Value::Null);
-    json!({
-        "event": fired.event,
-        "snapshot_id": fired.snapshot_id,
-        "matched": fired.matched,
-        "decision": fired.decision,
-        "effect": effect,
-        "blocking": fired.is_blocking(),
-        "handlers": fired.handlers,
-        "payload_diagnostics": payload_diagnostics,
-        "receipt": fired.receipt,
-    })
 }
 
 /// The module.
