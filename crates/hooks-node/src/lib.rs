@@ -477,10 +477,14 @@ impl NativeSession {
         settled
     }
 
-    /// Takes a new snapshot from the files as they are now.
+    /// Takes a new snapshot from the files as they are now. A managed settings file that
+    /// cannot be parsed or read refuses it (docs/claude-code.md#managed-refusal): the
+    /// session keeps its snapshot and the error says why.
     #[napi]
-    pub fn reload(&self) {
-        self.session.reload();
+    pub fn reload(&self) -> Result<()> {
+        self.session.reload().map_err(|e| {
+            Error::new(Status::GenericFailure, format!("the snapshot is refused: {e}"))
+        })
     }
 
     /// The audit (JSON text), as `hooks list --json` shows it; with an event and its
