@@ -6,7 +6,7 @@
 //! a process, http or host-delegated handler is one tokio task; its result reaches asyncio
 //! through `loop.call_soon_threadsafe`, and cancelling it aborts the task (dropping the
 //! fire kills every handler's process group) and waits until that is done. A fire that
-//! runs only callbacks is polled on the event loop's thread instead ([`LocalFire`]): its
+//! runs only callbacks is polled on the event loop's thread instead (`LocalFire`): its
 //! callbacks answer there, so it goes on with `call_soon`, no hop to the runtime and back.
 //!
 //! Python callbacks are `hooks_exec` callbacks: each call is scheduled on the event loop
