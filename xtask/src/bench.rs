@@ -10,6 +10,10 @@
 //! Node binding against Node's own `child_process.spawn`, with the Python binding's rows
 //! after them when a Python with `hooks_py` is at `<target>/py-venv` (as `.ci/run` makes
 //! it). They need the addon that `npm install ./crates/hooks-node` builds.
+//!
+//! The Python rows on their own (section `python`, only with `--only python`):
+//! `crates/hooks-py/bench/bench.py` with `<target>/py-venv/bin/python`, where `.ci/run`
+//! installs the wheel.
 
 use std::path::Path;
 use std::process::Command;
@@ -53,6 +57,15 @@ pub(crate) fn run(root: &Path, options: &Options) -> Result<(), String> {
         "Command: cargo xtask bench{} ({profile} profile)\n",
         if quick { " --quick" } else { "" }
     );
+    // `--only python` / `--only node` alone: the hosts' rows, without building the suite.
+    let hosts_only = !options.only.is_empty()
+        && options
+            .only
+            .iter()
+            .all(|w| "python".contains(w.as_str()) || "node".contains(w.as_str()));
+    if hosts_only {
+        return host_rows(root, options);
+    }
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Command::new(cargo);
     cmd.current_dir(root).args(["bench", "--quiet", "-p", "hooks-cli", "--bench", "suite"]);
@@ -67,10 +80,49 @@ pub(crate) fn run(root: &Path, options: &Options) -> Result<(), String> {
     if !status.success() {
         return Err(format!("bench suite: {status}"));
     }
+    host_rows(root, options)
+}
+
+/// The Node section (with the Python rows in it) unless `--only` leaves it out, and the
+/// Python section when `--only python` asks for it.
+fn host_rows(root: &Path, options: &Options) -> Result<(), String> {
+    let quick = options.quick;
     if options.only.is_empty() || options.only.iter().any(|w| "node".contains(w.as_str())) {
         node_rows(root, quick)?;
     }
+    if options.only.iter().any(|w| "python".contains(w.as_str())) {
+        python_rows(root, quick)?;
+    }
     Ok(())
+}
+
+/// The Python interpreter of `<target>/py-venv`, when `hooks_py` imports in it.
+fn venv_python(root: &Path) -> Option<std::path::PathBuf> {
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), |t| root.join(t));
+    let python = target.join("py-venv/bin/python");
+    let imports = Command::new(&python)
+        .args(["-c", "import hooks_py"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    imports.then_some(python)
+}
+
+/// The Python binding's rows on their own (section `python`, without the Node addon):
+/// `crates/hooks-py/bench/bench.py`, `await fire` and `fire_sync` against
+/// `subprocess.run`, and a callback-only fire, interleaved round by round.
+fn python_rows(root: &Path, quick: bool) -> Result<(), String> {
+    let Some(python) = venv_python(root) else {
+        return Err("bench: the Python rows need hooks_py in <target>/py-venv (see .ci/run)".into());
+    };
+    println!("\nPython hosts (crates/hooks-py/bench/bench.py)");
+    let mut cmd = Command::new(&python);
+    cmd.current_dir(root).arg("crates/hooks-py/bench/bench.py");
+    if quick {
+        cmd.args(["--rounds", "2", "--events", "20"]);
+    }
+    let status = cmd.status().map_err(|e| format!("cannot run {}: {e}", python.display()))?;
+    if status.success() { Ok(()) } else { Err(format!("bench: Python rows: {status}")) }
 }
 
 /// The Node binding's rows (and the Python binding's, when it is installed).
@@ -87,18 +139,11 @@ fn node_rows(root: &Path, quick: bool) -> Result<(), String> {
     if quick {
         cmd.arg("--quick");
     }
-    let target =
-        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), |t| root.join(t));
-    let python = target.join("py-venv/bin/python");
-    let has_hooks_py = Command::new(&python)
-        .args(["-c", "import hooks_py"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    match has_hooks_py {
-        true => {
+    match venv_python(root) {
+        Some(python) => {
             cmd.arg("--python").arg(&python);
         }
-        false => println!("(hooks_py rows: no {} with hooks_py installed)", python.display()),
+        None => println!("(hooks_py rows: no <target>/py-venv with hooks_py installed)"),
     }
     let status = cmd.status().map_err(|e| format!("cannot run node: {e}"))?;
     if status.success() { Ok(()) } else { Err(format!("bench: Node rows: {status}")) }

@@ -2,10 +2,12 @@
 //!
 //! The Python package (`python/hooks_py`) is the API; this module is its engine room: a
 //! [`hooks_exec::Session`] per Python session, fired on a tokio runtime the module owns
-//! (two worker threads), so handler processes run while Python holds no lock. One fire is
-//! one tokio task; its result reaches asyncio through `loop.call_soon_threadsafe`, and
-//! cancelling it aborts the task (dropping the fire kills every handler's process group)
-//! and waits until that is done.
+//! (two worker threads), so handler processes run while Python holds no lock. A fire with
+//! a process, http or host-delegated handler is one tokio task; its result reaches asyncio
+//! through `loop.call_soon_threadsafe`, and cancelling it aborts the task (dropping the
+//! fire kills every handler's process group) and waits until that is done. A fire that
+//! runs only callbacks is polled on the event loop's thread instead (`LocalFire`): its
+//! callbacks answer there, so it goes on with `call_soon`, no hop to the runtime and back.
 //!
 //! Python callbacks are `hooks_exec` callbacks: each call is scheduled on the event loop
 //! of the fire that asked for it (a task-local of the fire's task) and answers through a
@@ -13,10 +15,15 @@
 //! `callback_failed` error of the decision, a slow one a `timeout` (its asyncio task is
 //! cancelled).
 
+use std::future::Future;
 use std::path::PathBuf;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::task::{Context, Poll, Wake, Waker};
+use std::thread::ThreadId;
 
+use hooks_core::snapshot::Layer;
 use hooks_exec::embed::{self, Prepared};
 use hooks_exec::{CallbackInput, HostCall, HostFuture, HostHandlers, Session, SessionOptions};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -209,6 +216,96 @@ impl HostHandlers for PyHostHandlers {
     }
 }
 
+/// A fire's future, as the engine makes it.
+type FireFuture = Pin<Box<dyn Future<Output = String> + Send>>;
+
+/// A fire polled on the event loop's thread: one whose plan runs only callbacks (or
+/// nothing). Its callbacks answer on that thread, so the fire goes on there at once,
+/// without a hop to a runtime thread and back (as hooks-node's local fires). A wake on the
+/// loop's thread (a callback's answer) schedules the next poll with `call_soon`; a wake on
+/// another thread (a callback's timeout on the runtime's timer) with
+/// `call_soon_threadsafe`. No process is spawned or waited for here: a fire with any
+/// process, http or host-delegated handler runs on the runtime.
+struct LocalFire {
+    fut: Mutex<Option<FireFuture>>,
+    event_loop: Arc<Py<PyAny>>,
+    future: Py<PyAny>,
+    resolve: Py<PyAny>,
+    thread: ThreadId,
+    /// A poll is scheduled and has not run yet.
+    queued: AtomicBool,
+}
+
+impl LocalFire {
+    /// Polls the fire once (on the loop's thread, Python's lock held); sets the asyncio
+    /// future's result when it ended.
+    fn poll(self: &Arc<Self>, py: Python<'_>) -> PyResult<()> {
+        self.queued.store(false, Ordering::SeqCst);
+        let Some(mut fut) = self.fut.lock().ok().and_then(|mut f| f.take()) else {
+            return Ok(());
+        };
+        let waker = Waker::from(Arc::new(Wakeup(Arc::clone(self))));
+        let mut cx = Context::from_waker(&waker);
+        let polled = {
+            let _entered = runtime()?.enter();
+            fut.as_mut().poll(&mut cx)
+        };
+        match polled {
+            Poll::Ready(text) => {
+                self.resolve.bind(py).call1((self.future.bind(py), text))?;
+            }
+            Poll::Pending => {
+                if let Ok(mut f) = self.fut.lock() {
+                    *f = Some(fut);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Drops the fire unfinished (its callbacks' calls cancelled).
+    fn cancel(&self) {
+        let fut = self.fut.lock().ok().and_then(|mut f| f.take());
+        drop(fut);
+    }
+}
+
+/// The waker of a local fire.
+struct Wakeup(Arc<LocalFire>);
+
+impl Wake for Wakeup {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        let fire = &self.0;
+        if fire.queued.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let same_thread = std::thread::current().id() == fire.thread;
+        attach(|py| {
+            let Ok(poll) = Py::new(py, LocalPoll { fire: Arc::clone(fire) }) else { return };
+            let method = if same_thread { "call_soon" } else { "call_soon_threadsafe" };
+            // A closed loop has nothing left to poll.
+            let _ = fire.event_loop.bind(py).call_method1(method, (poll,));
+        });
+    }
+}
+
+/// The next poll of a local fire, as the event loop calls it.
+#[pyclass(module = "hooks_py._native", frozen)]
+struct LocalPoll {
+    fire: Arc<LocalFire>,
+}
+
+#[pymethods]
+impl LocalPoll {
+    fn __call__(&self, py: Python<'_>) -> PyResult<()> {
+        self.fire.poll(py)
+    }
+}
+
 /// A hooks session (the snapshot taken at start, the turn state between events).
 #[pyclass(module = "hooks_py._native", frozen)]
 struct NativeSession {
@@ -295,6 +392,21 @@ impl NativeSession {
         let session = Arc::clone(&self.session);
         let event_loop = Arc::new(event_loop);
         let scope = Arc::clone(&event_loop);
+        if self.callbacks_only(&prepared) {
+            let fut: FireFuture = Box::pin(EVENT_LOOP.scope(scope, async move {
+                embed::fire_prepared(&session, prepared).await.to_string()
+            }));
+            let fire = Arc::new(LocalFire {
+                fut: Mutex::new(Some(fut)),
+                event_loop,
+                future,
+                resolve,
+                thread: std::thread::current().id(),
+                queued: AtomicBool::new(false),
+            });
+            fire.poll(py)?;
+            return Ok(FireHandle { task: Mutex::new(None), local: Some(fire) });
+        }
         let task = runtime()?.spawn(EVENT_LOOP.scope(scope, async move {
             let text = embed::fire_prepared(&session, prepared).await.to_string();
             attach(|py| {
@@ -304,7 +416,7 @@ impl NativeSession {
                 );
             });
         }));
-        Ok(FireHandle { task: Mutex::new(Some(task)) })
+        Ok(FireHandle { task: Mutex::new(Some(task)), local: None })
     }
 
     /// Fires `event` and waits, Python's lock released (only for sessions without
@@ -368,6 +480,21 @@ impl NativeSession {
 }
 
 impl NativeSession {
+    /// True when the fire runs no process, http or host-delegated handler: only callbacks,
+    /// or nothing (a deny of bad input). Such a fire is polled on the event loop's thread.
+    fn callbacks_only(&self, prepared: &Prepared) -> bool {
+        match prepared {
+            Prepared::Denied(_) => true,
+            Prepared::Fire(invocation, _, _) => {
+                let snapshot = self.session.snapshot();
+                let handlers = snapshot.handlers();
+                let plan = self.session.plan(invocation);
+                let mut runs = plan.runs();
+                runs.all(|e| handlers[e.handler].layer == Layer::Callback)
+            }
+        }
+    }
+
     /// The invocation of a fire, or its deny when a permission event's payload cannot be
     /// matched (docs/claude-code-contract.md#cc-17.12); other bad input raises `ValueError`.
     fn prepare(
@@ -392,6 +519,8 @@ fn parse_payload(text: &str) -> PyResult<Value> {
 #[pyclass(module = "hooks_py._native", frozen)]
 struct FireHandle {
     task: Mutex<Option<JoinHandle<()>>>,
+    /// A fire polled on the event loop's thread.
+    local: Option<Arc<LocalFire>>,
 }
 
 #[pymethods]
@@ -414,6 +543,9 @@ impl FireHandle {
     /// Cancels the fire and returns once it is gone: every handler's process group
     /// killed, its callbacks' tasks cancelled.
     fn cancel(&self, py: Python<'_>) -> PyResult<()> {
+        if let Some(fire) = &self.local {
+            fire.cancel();
+        }
         let Some(task) = self.task.lock().ok().and_then(|mut t| t.take()) else {
             return Ok(());
         };
@@ -432,6 +564,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeSession>()?;
     m.add_class::<FireHandle>()?;
     m.add_class::<Done>()?;
+    m.add_class::<LocalPoll>()?;
     m.add_function(wrap_pyfunction!(_interpreter_exiting, m)?)?;
     Ok(())
 }

@@ -237,6 +237,62 @@ def test_cancelling_fire_kills_its_processes_and_cancels_its_callbacks(world: Wo
     assert state == {"started": True, "cancelled": True}
 
 
+def test_cancelling_a_callback_only_fire_cancels_its_callback(world: World) -> None:
+    # A fire that runs only callbacks is polled on the event loop's thread (no runtime
+    # task): cancelling it drops the fire there, and the callback's task is cancelled.
+    state = {}
+
+    async def waits(input_data, tool_use_id, context):
+        state["started"] = True
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            state["cancelled"] = True
+            raise
+        return {}
+
+    async def main():
+        s = world.session(hooks={"PreToolUse": [HookMatcher(hooks=[waits])]})
+        task = asyncio.ensure_future(s.fire("PreToolUse", bash("ls")))
+        for _ in range(5000):
+            if state:
+                break
+            await asyncio.sleep(0.001)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        for _ in range(3000):
+            if "cancelled" in state:
+                break
+            await asyncio.sleep(0.001)
+        seen = dict(state)
+        # The session fires on after the cancelled fire.
+        state.clear()
+        s2 = world.session(hooks={"PreToolUse": [HookMatcher(hooks=[lambda i, t, c: {}])]})
+        after = await s2.fire("PreToolUse", bash("ls"))
+        return seen, after
+
+    seen, after = run(main())
+    assert seen == {"started": True, "cancelled": True}
+    assert not after.blocking
+
+
+def test_callback_only_fires_interleave_on_one_loop(world: World) -> None:
+    # Fifty callback-only fires at once, each callback awaiting: every fire gets its own
+    # callback's answer (the wakes of fires polled on the loop's thread do not cross).
+    async def echo(input_data, tool_use_id, context):
+        await asyncio.sleep(0.001)
+        return pre_tool_use(additionalContext=input_data["tool_input"]["command"])
+
+    async def main():
+        s = world.session(hooks={"PreToolUse": [HookMatcher(hooks=[echo])]})
+        return await asyncio.gather(*(s.fire("PreToolUse", bash(f"c{i}")) for i in range(50)))
+
+    results = run(main())
+    assert [r.decision.context for r in results] == [[f"c{i}"] for i in range(50)]
+    assert all(r.decision.diagnostics == [] for r in results)
+
+
 def test_a_hundred_concurrent_fires_from_one_loop(world: World) -> None:
     world.write_user(group("PreToolUse", [{"type": "command", "command": "x", "argv": ["/bin/sh", "-c", "cat >/dev/null; echo '{}'"]}]))
 
@@ -455,7 +511,7 @@ def test_capabilities_are_separate_from_the_profile(world: World) -> None:
 
 
 def test_the_old_profile_spellings_name_the_new_parameters(world: World) -> None:
-    with pytest.raises(ValueError, match=r"capabilities=\['updated-input'\]"):
+    with pytest.raises(ValueError, match=r"capabilities \['updated-input'\]"):
         world.session(profile="agent-sdk")
     with pytest.raises(ValueError, match="profile='deepagents'"):
         world.session(profile="deep-agents")

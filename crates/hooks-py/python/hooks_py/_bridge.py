@@ -91,5 +91,9 @@ class _Call:
 def schedule(loop, callback: Callable, input_json: str, tool_use_id, timeout: float, done) -> _Call:
     """Schedules one call of `callback` on `loop` (from any thread); returns its handle."""
     call = _Call(loop, callback, input_json, tool_use_id, timeout, done)
-    loop.call_soon_threadsafe(call.start)
+    if asyncio._get_running_loop() is loop:
+        # A fire polled on the loop's own thread: no wake-up through the self-pipe.
+        loop.call_soon(call.start)
+    else:
+        loop.call_soon_threadsafe(call.start)
     return call
