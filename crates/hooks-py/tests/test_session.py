@@ -511,7 +511,7 @@ def test_capabilities_are_separate_from_the_profile(world: World) -> None:
 
 
 def test_the_old_profile_spellings_name_the_new_parameters(world: World) -> None:
-    with pytest.raises(ValueError, match=r"capabilities \['updated-input'\]"):
+    with pytest.raises(ValueError, match=r"capabilities=\['updated-input'\]"):
         world.session(profile="agent-sdk")
     with pytest.raises(ValueError, match="profile='deepagents'"):
         world.session(profile="deep-agents")
