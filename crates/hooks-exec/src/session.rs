@@ -57,7 +57,7 @@ use crate::discovery::{AppNames, HomeError, LayerFile, Paths, read_project_file,
 use crate::env::{EnvPolicy, scrub, strip_profile};
 use crate::host::{HostHandlers, run_host_call};
 use crate::process::{self, ProcessSpec};
-use crate::receipts::Journal;
+use crate::receipts::{Journal, KeptJournal};
 use crate::report::HandlerRun;
 use crate::resident::{ResidentSpec, Residents};
 use crate::settings::CliSettings;
@@ -309,6 +309,8 @@ pub struct Session {
     skills: Skills,
     /// The resident handlers' processes (docs/spec.md#spec-15.16).
     residents: Arc<Residents>,
+    /// The receipt journal, kept open between fires.
+    journal: KeptJournal,
 }
 
 /// The continuation cap a host environment gives (docs/claude-code-contract.md#cc-11,
@@ -404,6 +406,7 @@ impl Session {
             stop_block_cap,
             skills: Skills::default(),
             residents: Arc::new(Residents::new(debug_for_residents)),
+            journal: KeptJournal::default(),
         })
     }
 
@@ -787,7 +790,7 @@ impl Session {
         diagnostics: &mut Vec<Diagnostic>,
     ) -> Option<ReceiptAt> {
         let journal = Journal::of_session(&self.paths.home, session_id);
-        match journal.append(drafts) {
+        match journal.append_kept(&self.journal, drafts) {
             Ok(appended) => {
                 if let Some(line) = appended.torn_line {
                     diagnostics.push(Diagnostic::warning(

@@ -124,3 +124,54 @@ fn odd_session_ids_name_no_path_outside_the_folder() {
         assert_eq!(path.parent(), Some(home.receipts_dir().as_path()), "{id:?}");
     }
 }
+
+#[test]
+fn a_kept_journal_chains_with_other_appenders() {
+    let tmp = Scratch::new("receipts-kept");
+    let home = Home::new(tmp.path().join("home"));
+    let kept = KeptJournal::default();
+    let journal = Journal::of_session(&home, "s1");
+    assert_eq!(journal.append_kept(&kept, &[draft(0)]).unwrap().position.seq, 1);
+    assert_eq!(journal.append_kept(&kept, &[draft(1), draft(2)]).unwrap().position.seq, 3);
+    // Another process appends between two kept appends: its record is not overwritten
+    // or forked, the kept head is read again from the tail.
+    assert_eq!(Journal::of_session(&home, "s1").append(&[draft(3)]).unwrap().position.seq, 4);
+    let last = journal.append_kept(&kept, &[draft(4)]).unwrap();
+    assert_eq!(last.position.seq, 5);
+    let v = verify(&std::fs::read(journal.path()).unwrap());
+    assert!(v.is_whole(), "{:?}", v.problems);
+    assert_eq!((v.count, v.head), (5, Some(last.position)));
+    // Another session's journal through the same keeper: each chain on its own.
+    let other = Journal::of_session(&home, "s2");
+    assert_eq!(other.append_kept(&kept, &[draft(0)]).unwrap().position.seq, 1);
+    assert_eq!(journal.append_kept(&kept, &[draft(5)]).unwrap().position.seq, 6);
+}
+
+#[test]
+fn a_kept_journal_follows_a_replaced_file_and_refuses_a_linked_folder() {
+    let tmp = Scratch::new("receipts-kept-moved");
+    let home = Home::new(tmp.path().join("home"));
+    let kept = KeptJournal::default();
+    let journal = Journal::of_session(&home, "s1");
+    journal.append_kept(&kept, &[draft(0), draft(1)]).unwrap();
+    // The file is moved away: the next append opens the path again and starts a chain
+    // there; the moved file gets nothing more.
+    let moved = tmp.path().join("moved.jsonl");
+    std::fs::rename(journal.path(), &moved).unwrap();
+    let before = std::fs::read(&moved).unwrap();
+    assert_eq!(journal.append_kept(&kept, &[draft(2)]).unwrap().position.seq, 1);
+    assert_eq!(std::fs::read(&moved).unwrap(), before);
+    // The receipts folder is swapped for a link to a folder holding a copy of the
+    // journal: the kept descriptor is not written through, and the open is refused.
+    let away = tmp.path().join("away");
+    std::fs::create_dir_all(&away).unwrap();
+    let copy = away.join(journal.path().file_name().unwrap());
+    std::fs::copy(journal.path(), &copy).unwrap();
+    let copied = std::fs::read(&copy).unwrap();
+    std::fs::rename(home.receipts_dir(), tmp.path().join("old-receipts")).unwrap();
+    std::os::unix::fs::symlink(&away, home.receipts_dir()).unwrap();
+    assert!(journal.append_kept(&kept, &[draft(3)]).is_err(), "a linked folder is refused");
+    assert_eq!(std::fs::read(&copy).unwrap(), copied, "nothing written through the link");
+    let old = std::fs::read(tmp.path().join("old-receipts").join("s1.jsonl")).unwrap();
+    assert_eq!(verify(&old).count, 1, "nor into the file the link replaced");
+}
