@@ -347,6 +347,9 @@ pub enum Command {
     Marketplace(MarketplaceCommand),
     /// Print a shell completion script
     Completions(CompletionsArgs),
+    /// The session engine `hooks run --engine` starts (docs/engine.md); not for people
+    #[command(name = "__engine", hide = true)]
+    Engine(EngineArgs),
 }
 
 /// `hooks receipts [verify]`.
@@ -644,9 +647,26 @@ pub struct RunArgs {
     /// still running when the decision is made are killed and reported cancelled]
     #[arg(long)]
     pub wait_async: bool,
+    /// Hand the event to the session's engine, starting one when the session has none, so
+    /// later runs of the session pay no snapshot load, plugin verification or resident
+    /// handler start-up; the result is the same (docs/engine.md) [default: on when
+    /// HOOKS_ENGINE=1]
+    #[arg(long)]
+    pub engine: bool,
     /// What the host lets through and applies.
     #[command(flatten)]
     pub host: HostArgs,
+}
+
+/// The hidden `hooks __engine`: one session's engine (docs/engine.md).
+#[derive(Debug, Args)]
+pub struct EngineArgs {
+    /// The socket to listen on.
+    #[arg(long, value_name = "PATH")]
+    pub socket: PathBuf,
+    /// Seconds without a request after which the engine ends.
+    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+    pub idle: u64,
 }
 
 /// `hooks serve`.

@@ -36,7 +36,8 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let argv: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let cli = match Cli::try_parse_from(&argv) {
         Ok(cli) => cli,
         Err(err) => {
             return match err.kind() {
@@ -55,14 +56,22 @@ where
     let err_style = Style::for_stream(cli.global.color, env, env.stderr_is_terminal);
     // Everything a command writes passes the terminal guard.
     let (mut out, mut err) = (Guarded::new(stdout), Guarded::new(stderr));
-    let mut cx =
-        Ctx { stdin, out: &mut out, err: &mut err, env, global: &cli.global, out_style, err_style };
+    let mut cx = Ctx {
+        argv: &argv,
+        stdin,
+        out: &mut out,
+        err: &mut err,
+        env,
+        global: &cli.global,
+        out_style,
+        err_style,
+    };
     let result = command(&mut cx, &cli.command);
     exit_code(result, cx.err, err_style)
 }
 
 /// Maps a command's result to its exit code; an error is printed on stderr and exits 1.
-fn exit_code(result: anyhow::Result<i32>, stderr: &mut dyn Write, style: Style) -> i32 {
+pub(crate) fn exit_code(result: anyhow::Result<i32>, stderr: &mut dyn Write, style: Style) -> i32 {
     match result {
         Ok(code) => code,
         // A reader that went away (`hooks list | head`) is not an error.
@@ -98,6 +107,8 @@ fn one_line(err: &anyhow::Error) -> String {
 
 /// What a command works with.
 pub(crate) struct Ctx<'a> {
+    /// The arguments the command was parsed from (the first is the program name).
+    pub argv: &'a [OsString],
     /// Standard input.
     pub stdin: Box<dyn Read + Send>,
     /// Standard output, through the terminal guard.

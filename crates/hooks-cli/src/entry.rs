@@ -59,5 +59,6 @@ fn command(cx: &mut Ctx<'_>, command: &Command) -> anyhow::Result<i32> {
         Command::Plugin(c) => cmd::plugin::run(cx, c),
         Command::Marketplace(c) => cmd::marketplace::run(cx, c),
         Command::Completions(args) => cmd::completions::run(cx, args),
+        Command::Engine(args) => cmd::engine::serve(cx, args),
     }
 }

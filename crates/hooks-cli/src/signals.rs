@@ -26,6 +26,11 @@ pub(crate) fn own_process() {
     OWNS_PROCESS.store(true, Ordering::Release);
 }
 
+/// True in the `hooks` process itself (not in-process, as in tests).
+pub(crate) fn is_process() -> bool {
+    OWNS_PROCESS.load(Ordering::Acquire)
+}
+
 /// Enables the containment of handler trees, when this is the `hooks` process.
 pub(crate) fn contain_handlers() {
     if OWNS_PROCESS.load(Ordering::Acquire) {

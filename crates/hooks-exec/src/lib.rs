@@ -55,5 +55,5 @@ pub use session::{
 };
 pub use settings::managed_files;
 pub use source::{CliSettings, LoadRequest, Source};
-pub use sources::{SnapshotBase, Sources, check_sources};
+pub use sources::{SnapshotBase, Sources, check_sources, load_inputs};
 pub use trust::{ProjectGrant, TrustEntry, TrustError, TrustState, TrustStore};

@@ -503,6 +503,13 @@ impl Session {
         lock(&self.turn).set_stop_continuations(count);
     }
 
+    /// Forgets every continuation count (the main loop's and each subagent's), as at the
+    /// start of a session: a long-lived engine serving one-shot calls, each of which
+    /// brings its own counts, starts every event from here.
+    pub fn reset_turn(&self) {
+        *lock(&self.turn) = TurnState::default();
+    }
+
     /// The subagent `agent_id`'s count of consecutive continuations so far.
     pub fn subagent_stop_continuations(&self, agent_id: &str) -> u32 {
         lock(&self.turn).subagent_stop_continuations(agent_id)

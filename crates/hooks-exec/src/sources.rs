@@ -47,6 +47,26 @@ use crate::settings::{
 pub(crate) use crate::source::{LoadRequest, Source};
 use crate::trust::{ProjectLayer, SkipReason, TrustStore};
 
+/// The files a load of `paths` with `request` reads, present or not, outside the plugin
+/// folders: the managed files, the project and user files, the claude-code settings files,
+/// the `--settings` file. A long-lived engine watches them (and the state folder, where
+/// the trust store and plugin state live) to know when a load would give another snapshot.
+pub fn load_inputs(paths: &Paths, request: &LoadRequest) -> Vec<PathBuf> {
+    let mut files = managed_files(request);
+    files.push(paths.project_file.clone());
+    files.push(paths.home.user_file());
+    if request.profile.rules().layers == Layers::ClaudeSettings {
+        let home = paths.home.root();
+        files.extend(
+            claude_code_files(request, &paths.project_root, home).into_iter().map(|(_, f)| f),
+        );
+    }
+    if let Some(CliSettings::File(path)) = &request.cli_settings {
+        files.push(path.clone());
+    }
+    files
+}
+
 /// Everything a load found: the sources in layer order (project, user, then the plugin
 /// documents as passed) and the diagnostics about them.
 #[derive(Debug, Clone)]

@@ -2,6 +2,7 @@
 
 pub(crate) mod completions;
 pub(crate) mod doctor;
+pub(crate) mod engine;
 pub(crate) mod input;
 pub(crate) mod json;
 pub(crate) mod list;

@@ -38,7 +38,7 @@ use serde_json::{Value, json};
 
 use crate::cli::RunArgs;
 pub(crate) use crate::cmd::input::payload_error;
-use crate::cmd::input::{Given, read_checked_invocation};
+use crate::cmd::input::{Given, PayloadInvalid, read_checked_invocation};
 use crate::cmd::list;
 use crate::context::Ctx;
 use crate::layers::Setup;
@@ -177,9 +177,46 @@ pub(crate) fn tool_name(invocation: &Invocation) -> Option<String> {
         .flatten()
 }
 
-/// Fires the event.
+/// What reading the payload gave: the invocation and its warnings, or why a permission
+/// event's payload cannot be matched (it is then denied).
+pub(crate) type Read = Result<(Invocation, Vec<Diagnostic>), PayloadInvalid>;
+
+/// Fires the event: through the session's engine when asked and one answers
+/// (docs/engine.md), else here.
 pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
     let event = list::parse_event(&args.event)?;
+    let client = crate::cmd::engine::Client::wanted(cx, args)?;
+    if let Some(client) = &client
+        && let Some(code) = client.hand_over(cx)?
+    {
+        return Ok(code);
+    }
+    let read = read_invocation(cx, event, args)?;
+    let setup = Setup::new(cx.global, cx.env)?;
+    let (debug, debug_lines) = cx.debug_log();
+    let session = start_session(cx.global, cx.env, &setup, args, debug)?;
+    // Started before this run contains its handlers, so the engine is no handler of it.
+    if let Some(client) = client {
+        client.start_engine(cx);
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let mut stop =
+            crate::signals::Stop::install().context("cannot catch termination signals")?;
+        let how = How::OneShot { debug_lines, show_status: cx.env.stderr_is_terminal };
+        execute(cx, args, &session, event, read, how, stop.signalled()).await
+    })
+}
+
+/// Reads the payload (`--payload`, the defaults of the other options).
+pub(crate) fn read_invocation(
+    cx: &mut Ctx<'_>,
+    event: Event,
+    args: &RunArgs,
+) -> anyhow::Result<Read> {
     let given = Given {
         payload: args.payload.as_deref(),
         session_id: args.session_id.as_deref(),
@@ -195,16 +232,52 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
     {
         anyhow::bail!("{}", invalid.message);
     }
-    let setup = Setup::new(cx.global, cx.env)?;
-    let mut options = setup.host_session_options(
-        cx.global,
-        cx.env,
-        &args.host.allow_env,
-        &args.host.capabilities,
-    );
-    let (debug, debug_lines) = cx.debug_log();
+    Ok(read)
+}
+
+/// Starts the session of a run: the options of the global and host arguments.
+pub(crate) fn start_session(
+    global: &crate::cli::GlobalArgs,
+    env: &crate::env::Env,
+    setup: &Setup,
+    args: &RunArgs,
+    debug: Option<hooks_exec::DebugSink>,
+) -> anyhow::Result<Session> {
+    let mut options =
+        setup.host_session_options(global, env, &args.host.allow_env, &args.host.capabilities);
     options.debug = debug;
-    let session = Session::start(options)?;
+    Ok(Session::start(options)?)
+}
+
+/// How a run executes.
+pub(crate) enum How {
+    /// The one-shot `hooks run`: it owns its session and its background handlers, and
+    /// writes the debug log's lines and status texts as they come.
+    OneShot {
+        /// The debug log's lines (`-v`).
+        debug_lines: tokio::sync::mpsc::UnboundedReceiver<String>,
+        /// Status texts on stderr (a terminal).
+        show_status: bool,
+    },
+    /// In the session engine (docs/engine.md): the session outlives the run; each event
+    /// starts with the continuation counts its run gives, background handlers run on and
+    /// are reported to a later run of the session.
+    Engine,
+}
+
+/// Runs one event on `session` and prints the result: the one path of `hooks run`, in
+/// its own process and in the session engine. `stop` completes when the run must end
+/// (a termination signal, the client gone) with the signal number.
+pub(crate) async fn execute(
+    cx: &mut Ctx<'_>,
+    args: &RunArgs,
+    session: &Session,
+    event: Event,
+    read: Read,
+    how: How,
+    stop: impl std::future::Future<Output = i32>,
+) -> anyhow::Result<i32> {
+    let engine = matches!(how, How::Engine);
     let (invocation, warnings) = match read {
         Ok(read) => read,
         Err(invalid) => {
@@ -220,6 +293,9 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
             return Ok(2);
         }
     };
+    if engine {
+        session.reset_turn();
+    }
     if let Some(count) = args.stop_continuations {
         match &invocation.input {
             EventInput::SubagentStop(i) => session
@@ -248,7 +324,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
     if session.plan(&invocation).runs().next().is_some() {
         crate::signals::contain_handlers();
     }
-    let fired = match fire(cx, &session, invocation, debug_lines, args.wait_async)? {
+    let fired = match fire(cx, session, invocation, how, args.wait_async, stop).await {
         Ok(fired) => fired,
         Err(signo) => {
             cx.warn(format!("stopped by signal {signo}; every running handler was killed"));
@@ -318,30 +394,31 @@ pub(crate) fn failure_line(run: &HandlerRun, timeout: Option<f64>) -> Option<Str
 type Background = (Vec<AsyncResult>, Vec<Rewake>);
 
 /// Runs the handlers; status texts go to stderr when it is a terminal, and so do the
-/// debug log's lines (`-v`) as they come. `Err(signo)`: a termination signal arrived
-/// first, and every running handler tree was killed.
+/// debug log's lines (`-v`) as they come. `Err(signo)`: `stop` completed first (a
+/// termination signal), and every running handler tree was killed.
 ///
 /// Background handlers (docs/claude-code-contract.md#cc-9.1-5,
 /// docs/claude-code-contract.md#cc-F33): a one-shot run owns them and none outlives it. With
 /// `wait_async` it waits until each has ended (each stops at its timeout at the latest); without,
 /// the ones still running once the decision is made are killed with their process groups and
-/// reported `cancelled`. Either way every one's result is returned, once.
-fn fire(
+/// reported `cancelled`. Either way every one's result is returned, once. In the session
+/// engine (docs/engine.md#background-handlers) they run on: the run reports what the
+/// session's background handlers delivered so far (with `wait_async`, after this event's
+/// have ended), and a later run of the session the rest.
+async fn fire(
     cx: &mut Ctx<'_>,
     session: &Session,
     invocation: Invocation,
-    mut debug_lines: tokio::sync::mpsc::UnboundedReceiver<String>,
+    how: How,
     wait_async: bool,
-) -> anyhow::Result<Result<(Fired, Option<Background>), i32>> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-    let mut stop = runtime
-        .block_on(async { crate::signals::Stop::install() })
-        .context("cannot catch termination signals")?;
+    stop: impl std::future::Future<Output = i32>,
+) -> Result<(Fired, Option<Background>), i32> {
+    let engine = matches!(how, How::Engine);
+    let (mut debug_lines, show_status) = match how {
+        How::OneShot { debug_lines, show_status } => (Some(debug_lines), show_status),
+        How::Engine => (None, false),
+    };
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
-    let show_status = cx.env.stderr_is_terminal;
     if show_status {
         session.on_status(std::sync::Arc::new(move |text: &str| {
             let _ = tx.send(text.to_owned());
@@ -349,46 +426,57 @@ fn fire(
     }
     let err = &mut *cx.err;
     let style = cx.err_style;
-    let fired = runtime.block_on(async {
-        let fired = async {
-            let fired = session.fire(invocation).await;
-            if fired.decision.async_pending.is_empty() {
-                return (fired, None);
-            }
-            if wait_async {
+    let fired = async {
+        let fired = session.fire(invocation).await;
+        if engine {
+            if wait_async && !fired.decision.async_pending.is_empty() {
                 session.wait_background().await;
             }
-            session.end_session().await;
-            (fired, Some((session.take_async_results(), session.take_rewakes())))
-        };
-        tokio::pin!(fired);
-        loop {
-            tokio::select! {
-                fired = &mut fired => break Ok(fired),
-                // Leaving the loop drops the run, which kills every handler tree.
-                signo = stop.signalled() => break Err(signo),
-                Some(line) = debug_lines.recv() => {
-                    if show_status {
-                        let _ = err.control("\r\x1b[K");
-                    }
-                    Ctx::debug_line(err, style, &line);
-                }
-                Some(text) = rx.recv(), if show_status => {
-                    // Overwrite one status line; an empty text clears it.
+            let (results, rewakes) = (session.take_async_results(), session.take_rewakes());
+            if fired.decision.async_pending.is_empty() && results.is_empty() && rewakes.is_empty() {
+                return (fired, None);
+            }
+            return (fired, Some((results, rewakes)));
+        }
+        if fired.decision.async_pending.is_empty() {
+            return (fired, None);
+        }
+        if wait_async {
+            session.wait_background().await;
+        }
+        session.end_session().await;
+        (fired, Some((session.take_async_results(), session.take_rewakes())))
+    };
+    tokio::pin!(fired);
+    tokio::pin!(stop);
+    let fired = loop {
+        tokio::select! {
+            fired = &mut fired => break Ok(fired),
+            // Leaving the loop drops the run, which kills every handler tree.
+            signo = &mut stop => break Err(signo),
+            Some(line) = async { debug_lines.as_mut()?.recv().await } => {
+                if show_status {
                     let _ = err.control("\r\x1b[K");
-                    let _ = write!(err, "{}", style.dim(&text));
-                    let _ = err.flush();
                 }
+                Ctx::debug_line(err, style, &line);
+            }
+            Some(text) = rx.recv(), if show_status => {
+                // Overwrite one status line; an empty text clears it.
+                let _ = err.control("\r\x1b[K");
+                let _ = write!(err, "{}", style.dim(&text));
+                let _ = err.flush();
             }
         }
-    });
+    };
     if show_status {
         let _ = err.control("\r\x1b[K");
     }
-    while let Ok(line) = debug_lines.try_recv() {
-        Ctx::debug_line(err, style, &line);
+    if let Some(debug_lines) = &mut debug_lines {
+        while let Ok(line) = debug_lines.try_recv() {
+            Ctx::debug_line(err, style, &line);
+        }
     }
-    Ok(fired)
+    fired
 }
 
 /// What `--dry-run` prints: the payload handlers would read, and the plan

@@ -1,0 +1,686 @@
+//! The session engine (docs/engine.md): `hooks run --engine` (or `HOOKS_ENGINE=1`) hands
+//! its event to a per-session process that keeps the session, so later runs of the
+//! session pay no snapshot load, plugin verification or resident handler start-up.
+//!
+//! - [`Client`]: the `hooks run` side. It finds the session's socket
+//!   (`{home}/.state/sessions/{id}/engine.sock`), checks it (a socket, owned by this user,
+//!   mode 0600, and a peer of this user), sends the whole request (argv, working
+//!   directory, environment, stdin, terminals) and prints the answer. A run that finds no
+//!   engine, or a stale one, runs the event itself and starts the engine for the next one.
+//! - [`serve`]: the engine (`hooks __engine`). One request per connection; it answers
+//!   `{"accepted": true}` before anything runs, or `{"refused": why}` (the client then runs
+//!   the event itself), then `{"code", "stdout", "stderr"}`. It runs the event with
+//!   [`run::execute`], the same step as the one-shot run, so the result is the same.
+
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::ffi::{OsStr, OsString};
+use std::io::{BufRead as _, BufReader, Cursor, Read as _, Write as _};
+use std::mem::MaybeUninit;
+use std::os::fd::OwnedFd;
+use std::os::unix::ffi::OsStrExt as _;
+use std::os::unix::fs::{DirBuilderExt as _, FileTypeExt as _, MetadataExt as _, PermissionsExt};
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use clap::Parser as _;
+use hooks_core::Event;
+use hooks_exec::Session;
+use rustix::fs::inotify::{self, CreateFlags, ReadFlags, WatchFlags};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _, AsyncWriteExt as _};
+
+use crate::cli::{Cli, Command, EngineArgs, RunArgs};
+use crate::cmd::{list, run};
+use crate::context::{Ctx, Env};
+use crate::layers::Setup;
+use crate::style::Style;
+use crate::terminal::Guarded;
+
+/// The variable that turns the engine on for every `hooks run` (`1`).
+const ENGINE_VAR: &str = "HOOKS_ENGINE";
+/// The engine's idle period in seconds [default: 600].
+const IDLE_VAR: &str = "HOOKS_ENGINE_IDLE";
+/// The version of the request and answer lines.
+const PROTOCOL: u32 = 1;
+/// The longest socket path a `sockaddr_un` holds (108 bytes with the NUL).
+const MAX_SOCKET_PATH: usize = 107;
+/// The most bytes a request line may take (the payload is in it).
+const REQUEST_CAP: u64 = 64 << 20;
+/// The socket's name in the session's state folder.
+const SOCKET: &str = "engine.sock";
+/// The lock that keeps one engine per session.
+const LOCK: &str = "engine.lock";
+/// The engine's request log.
+const LOG: &str = "engine.log";
+/// The most folders the engine watches; a larger tree is checked by loading again.
+const MAX_WATCHES: usize = 4096;
+
+/// What a run sends the engine: everything its result depends on.
+#[derive(Debug, Serialize, Deserialize)]
+struct Request {
+    v: u32,
+    build: String,
+    argv: Vec<String>,
+    cwd: String,
+    env: Vec<(String, String)>,
+    stdin: String,
+    terminals: [bool; 3],
+}
+
+/// The engine's first line.
+#[derive(Debug, Serialize, Deserialize)]
+struct Verdict {
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    accepted: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    refused: Option<String>,
+}
+
+/// The engine's second line: what the run would have printed and exited with.
+#[derive(Debug, Serialize, Deserialize)]
+struct Answer {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Identifies the `hooks` binary: an engine only serves runs of the same build.
+fn build_id() -> String {
+    let stamp = std::env::current_exe().and_then(std::fs::metadata).map_or_else(
+        |_| String::from("?"),
+        |m| format!("{}:{}:{}:{}", m.dev(), m.ino(), m.mtime(), m.mtime_nsec()),
+    );
+    format!("{}:{stamp}", env!("CARGO_PKG_VERSION"))
+}
+
+/// The `hooks run` side of the engine.
+pub(crate) struct Client {
+    socket: PathBuf,
+    /// No engine answered: start one.
+    start: Cell<bool>,
+    request: Request,
+    idle: u64,
+}
+
+/// What handing a run over gave.
+enum HandOver {
+    /// The engine ran it: the exit code.
+    Ran(i32),
+    /// Run it here; start an engine when `start` (none answers at the socket).
+    Here { start: bool },
+}
+
+impl Client {
+    /// The client of a run that asks for the engine (`--engine`, `HOOKS_ENGINE=1`) and can
+    /// use one (docs/engine.md#when-the-engine-is-used): a payload naming its session,
+    /// no `-v` or `--dry-run`, text arguments and environment. Reads stdin when the
+    /// payload is there (and gives the bytes back to `cx.stdin`).
+    pub(crate) fn wanted(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<Option<Client>> {
+        let on = args.engine || cx.env.var(ENGINE_VAR).is_some_and(|v| v == "1");
+        if !on || args.dry_run || cx.global.verbose > 0 {
+            return Ok(None);
+        }
+        let Some(payload) = args.payload.as_deref() else { return Ok(None) };
+        let mut stdin = Vec::new();
+        if payload == "-" {
+            cx.stdin.read_to_end(&mut stdin).context("cannot read the payload from stdin")?;
+            cx.stdin = Box::new(Cursor::new(stdin.clone()));
+        }
+        let Some(session_id) = session_id(cx, args, payload, &stdin) else { return Ok(None) };
+        let Ok(setup) = Setup::new(cx.global, cx.env) else { return Ok(None) };
+        let socket = setup.paths.home.session_dir(&session_id).join(SOCKET);
+        if socket.as_os_str().len() > MAX_SOCKET_PATH {
+            return Ok(None);
+        }
+        let text = |s: &OsStr| s.to_str().map(str::to_owned);
+        let argv: Option<Vec<String>> = cx.argv.iter().map(|a| text(a)).collect();
+        let env: Option<Vec<(String, String)>> =
+            cx.env.vars.iter().map(|(k, v)| Some((text(k)?, text(v)?))).collect();
+        let (Some(argv), Some(env), Some(cwd), Ok(stdin)) =
+            (argv, env, text(cx.env.cwd.as_os_str()), String::from_utf8(stdin))
+        else {
+            return Ok(None);
+        };
+        let idle = cx.env.var(IDLE_VAR).and_then(|v| v.to_str()?.parse().ok()).unwrap_or(600);
+        let terminals =
+            [cx.env.stdin_is_terminal, cx.env.stdout_is_terminal, cx.env.stderr_is_terminal];
+        let request = Request { v: PROTOCOL, build: build_id(), argv, cwd, env, stdin, terminals };
+        Ok(Some(Client { socket, start: Cell::new(false), request, idle }))
+    }
+
+    /// Hands the run to the session's engine: `Some(code)` when it ran it (its output is
+    /// printed), `None` when this process must run it (no engine, a stale one, one that
+    /// fails the checks or refuses).
+    pub(crate) fn hand_over(&self, cx: &mut Ctx<'_>) -> anyhow::Result<Option<i32>> {
+        match self.try_hand_over(cx)? {
+            HandOver::Ran(code) => Ok(Some(code)),
+            HandOver::Here { start } => {
+                self.start.set(start);
+                Ok(None)
+            }
+        }
+    }
+
+    fn try_hand_over(&self, cx: &mut Ctx<'_>) -> anyhow::Result<HandOver> {
+        let euid = rustix::process::geteuid().as_raw();
+        match std::fs::symlink_metadata(&self.socket) {
+            Ok(m) if m.file_type().is_socket() && m.uid() == euid && m.mode() & 0o777 == 0o600 => {}
+            // Something else at the path: not ours to use or replace.
+            Ok(_) => return Ok(HandOver::Here { start: false }),
+            Err(_) => return Ok(HandOver::Here { start: true }),
+        }
+        let mut stream = match UnixStream::connect(&self.socket) {
+            Ok(stream) => stream,
+            // A socket nobody listens on: the engine is gone.
+            Err(_) => return Ok(HandOver::Here { start: true }),
+        };
+        match rustix::net::sockopt::socket_peercred(&stream) {
+            Ok(peer) if peer.uid.as_raw() == euid => {}
+            _ => return Ok(HandOver::Here { start: false }),
+        }
+        let mut line = serde_json::to_vec(&self.request)?;
+        line.push(b'\n');
+        if stream.write_all(&line).is_err() {
+            return Ok(HandOver::Here { start: false });
+        }
+        let mut reader = BufReader::new(stream);
+        let mut first = String::new();
+        // Nothing ran before the verdict: an engine that ends without one leaves the run here.
+        let verdict: Option<Verdict> = match reader.read_line(&mut first) {
+            Ok(n) if n > 0 => serde_json::from_str(&first).ok(),
+            _ => None,
+        };
+        match verdict {
+            Some(Verdict { accepted: true, .. }) => {}
+            _ => return Ok(HandOver::Here { start: false }),
+        }
+        let mut second = String::new();
+        reader.read_line(&mut second).context("reading the session engine's answer")?;
+        let answer: Answer = serde_json::from_str(&second).map_err(|_| {
+            anyhow::anyhow!(
+                "the session engine ended while running the event (docs/engine.md); its \
+                 handlers were stopped"
+            )
+        })?;
+        cx.out.write_all(answer.stdout.as_bytes())?;
+        cx.err.write_all(answer.stderr.as_bytes())?;
+        cx.out.flush()?;
+        Ok(HandOver::Ran(answer.code))
+    }
+
+    /// Starts the session's engine in the background, when none answered (best effort: a
+    /// run without one is only slower). Only the `hooks` process itself starts one.
+    pub(crate) fn start_engine(&self, cx: &Ctx<'_>) {
+        if !self.start.get() || !crate::signals::is_process() {
+            return;
+        }
+        let Ok(exe) = std::env::current_exe() else { return };
+        let mut command = std::process::Command::new(exe);
+        command
+            .arg("__engine")
+            .arg("--socket")
+            .arg(&self.socket)
+            .arg("--idle")
+            .arg(self.idle.to_string())
+            .current_dir(&cx.env.cwd)
+            .env_clear()
+            .envs(cx.env.vars.iter().map(|(k, v)| (k, v)))
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let _ = command.spawn();
+    }
+}
+
+/// The session a run names: the payload's `session_id`, else `--session-id`.
+fn session_id(cx: &Ctx<'_>, args: &RunArgs, payload: &str, stdin: &[u8]) -> Option<String> {
+    let bytes: Vec<u8> = if payload == "-" {
+        stdin.to_vec()
+    } else if payload.trim_start().starts_with('{') {
+        payload.as_bytes().to_vec()
+    } else {
+        std::fs::read(cx.env.cwd.join(payload)).ok()?
+    };
+    let value: Value = serde_json::from_slice(&bytes).ok()?;
+    let id = match value.get("session_id").and_then(Value::as_str) {
+        Some(id) => id.to_owned(),
+        None => args.session_id.clone()?,
+    };
+    (!id.is_empty()).then_some(id)
+}
+
+/// One session of the engine: the sessions are kept by the run's global and host options.
+struct Entry {
+    session: Rc<Session>,
+}
+
+/// The engine's state.
+struct Engine {
+    build: String,
+    env: Env,
+    sessions: RefCell<HashMap<String, Entry>>,
+    watcher: RefCell<Option<Watcher>>,
+    /// The time of the last request's end, and how many run now.
+    last: Cell<Instant>,
+    running: Cell<usize>,
+    /// Set after SessionEnd, or a request of another build.
+    ending: Cell<bool>,
+    log: PathBuf,
+}
+
+/// `hooks __engine`: listens on the socket until SessionEnd, the idle period, or the
+/// socket's removal (docs/engine.md#lifetime).
+pub(crate) fn serve(cx: &mut Ctx<'_>, args: &EngineArgs) -> anyhow::Result<i32> {
+    let dir = args.socket.parent().context("the socket has no folder")?.to_path_buf();
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(&dir)
+        .with_context(|| format!("cannot create {}", dir.display()))?;
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join(LOCK))
+        .context("cannot open the engine lock")?;
+    if rustix::fs::flock(&lock, rustix::fs::FlockOperation::NonBlockingLockExclusive).is_err() {
+        // Another engine serves the session.
+        return Ok(0);
+    }
+    // A socket left while the lock was free is stale.
+    let _ = std::fs::remove_file(&args.socket);
+    let temporary = dir.join(format!("{SOCKET}.{}", std::process::id()));
+    let _ = std::fs::remove_file(&temporary);
+    let old = rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o177));
+    let bound = std::os::unix::net::UnixListener::bind(&temporary);
+    rustix::process::umask(old);
+    let listener = bound.with_context(|| format!("cannot bind {}", temporary.display()))?;
+    std::fs::set_permissions(&temporary, std::fs::Permissions::from_mode(0o600))?;
+    std::fs::rename(&temporary, &args.socket).context("cannot put the socket in place")?;
+    let socket_ino = std::fs::symlink_metadata(&args.socket)?.ino();
+    listener.set_nonblocking(true)?;
+    crate::signals::contain_handlers();
+
+    let engine = Rc::new(Engine {
+        build: build_id(),
+        env: cx.env.clone(),
+        sessions: RefCell::new(HashMap::new()),
+        watcher: RefCell::new(None),
+        last: Cell::new(Instant::now()),
+        running: Cell::new(0),
+        ending: Cell::new(false),
+        log: dir.join(LOG),
+    });
+    let idle = Duration::from_secs(args.idle.max(1));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let local = tokio::task::LocalSet::new();
+    local.block_on(&runtime, async {
+        let listener = tokio::net::UnixListener::from_std(listener)?;
+        let mut stop = crate::signals::Stop::install()?;
+        let mut tick = tokio::time::interval(Duration::from_millis(500));
+        loop {
+            tokio::select! {
+                accepted = listener.accept() => {
+                    let Ok((stream, _)) = accepted else { continue };
+                    let engine = Rc::clone(&engine);
+                    engine.running.set(engine.running.get() + 1);
+                    tokio::task::spawn_local(async move {
+                        connection(&engine, stream).await;
+                        engine.running.set(engine.running.get() - 1);
+                        engine.last.set(Instant::now());
+                    });
+                }
+                _ = stop.signalled() => break,
+                _ = tick.tick() => {
+                    let ours = std::fs::symlink_metadata(&args.socket)
+                        .is_ok_and(|m| m.ino() == socket_ino);
+                    let quiet = engine.running.get() == 0;
+                    if !ours || (quiet && (engine.ending.get() || engine.last.get().elapsed() >= idle)) {
+                        break;
+                    }
+                }
+            }
+        }
+        anyhow::Ok(())
+    })?;
+    // The socket goes first, so no run waits on an engine that is ending.
+    if std::fs::symlink_metadata(&args.socket).is_ok_and(|m| m.ino() == socket_ino) {
+        let _ = std::fs::remove_file(&args.socket);
+    }
+    let sessions: Vec<Entry> = engine.sessions.borrow_mut().drain().map(|(_, e)| e).collect();
+    runtime.block_on(local.run_until(async {
+        for entry in sessions {
+            entry.session.end_session().await;
+        }
+    }));
+    drop(lock);
+    Ok(0)
+}
+
+/// Serves one connection: one request.
+async fn connection(engine: &Engine, stream: tokio::net::UnixStream) {
+    let euid = rustix::process::geteuid().as_raw();
+    if !stream.peer_cred().is_ok_and(|c| c.uid() == euid) {
+        return;
+    }
+    let (read, mut write) = stream.into_split();
+    let mut reader = tokio::io::BufReader::new(read);
+    let mut line = Vec::new();
+    let limited = (&mut reader).take(REQUEST_CAP).read_until(b'\n', &mut line).await;
+    if limited.is_err() || !line.ends_with(b"\n") {
+        return;
+    }
+    let request: Request = match serde_json::from_slice(&line) {
+        Ok(request) => request,
+        Err(_) => {
+            return refuse(&mut write, engine, "the request is not one this engine reads").await;
+        }
+    };
+    let prepared = match engine.prepare(&request) {
+        Ok(prepared) => prepared,
+        Err(why) => return refuse(&mut write, engine, &why).await,
+    };
+    let Prepared { cli, session } = prepared;
+    let Command::Run(args) = &cli.command else { return };
+    let env = Env {
+        // The run's own order (the same variables as the engine's).
+        vars: request.env.iter().map(|(k, v)| (k.into(), v.into())).collect(),
+        cwd: engine.env.cwd.clone(),
+        stdin_is_terminal: request.terminals[0],
+        stdout_is_terminal: request.terminals[1],
+        stderr_is_terminal: request.terminals[2],
+    };
+    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+    let code = {
+        let (mut out, mut err) = (Guarded::new(&mut stdout), Guarded::new(&mut stderr));
+        let argv: Vec<OsString> = request.argv.iter().map(OsString::from).collect();
+        let mut cx = Ctx {
+            argv: &argv,
+            stdin: Box::new(Cursor::new(request.stdin.into_bytes())),
+            out: &mut out,
+            err: &mut err,
+            env: &env,
+            global: &cli.global,
+            out_style: Style::for_stream(cli.global.color, &env, env.stdout_is_terminal),
+            err_style: Style::for_stream(cli.global.color, &env, env.stderr_is_terminal),
+        };
+        let Ok(event) = list::parse_event(&args.event) else {
+            return refuse(&mut write, engine, "an unknown event").await;
+        };
+        let Ok(read) = run::read_invocation(&mut cx, event, args) else {
+            return refuse(&mut write, engine, "the payload does not read").await;
+        };
+        let accepted =
+            serde_json::to_vec(&Verdict { accepted: true, refused: None }).unwrap_or_default();
+        if write.write_all(&[accepted.as_slice(), b"\n"].concat()).await.is_err() {
+            return;
+        }
+        // The client's end is the run's: the hangup stops the run like a signal.
+        let hangup = async {
+            let mut byte = [0u8; 1];
+            while matches!(reader.read(&mut byte).await, Ok(n) if n > 0) {}
+            1
+        };
+        let result =
+            run::execute(&mut cx, args, &session, event, read, run::How::Engine, hangup).await;
+        let style = cx.err_style;
+        let code = crate::context::exit_code(result, cx.err, style);
+        let _ = cx.out.flush();
+        let _ = cx.err.flush();
+        if event == Event::SessionEnd {
+            engine.ending.set(true);
+        }
+        engine.log(&format!("ran {event} exit {code}"));
+        code
+    };
+    let answer = Answer {
+        code,
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+    };
+    if let Ok(mut line) = serde_json::to_vec(&answer) {
+        line.push(b'\n');
+        let _ = write.write_all(&line).await;
+    }
+}
+
+/// Sends the refusal: the client runs the event itself.
+async fn refuse(write: &mut tokio::net::unix::OwnedWriteHalf, engine: &Engine, why: &str) {
+    engine.log(&format!("refused: {why}"));
+    let verdict = Verdict { accepted: false, refused: Some(why.to_owned()) };
+    if let Ok(mut line) = serde_json::to_vec(&verdict) {
+        line.push(b'\n');
+        let _ = write.write_all(&line).await;
+    }
+}
+
+/// A request the engine can run: its arguments and its session.
+struct Prepared {
+    cli: Cli,
+    session: Rc<Session>,
+}
+
+impl Engine {
+    /// Checks a request and finds (or starts) its session; `Err` says why the client
+    /// runs it itself (docs/engine.md#when-the-engine-is-used).
+    fn prepare(&self, request: &Request) -> Result<Prepared, String> {
+        if request.v != PROTOCOL || request.build != self.build {
+            // A run of another build: this engine makes way for one of its own.
+            self.ending.set(true);
+            return Err("another build of hooks".to_owned());
+        }
+        let cwd_differs = Path::new(&request.cwd) != self.env.cwd;
+        // As maps (the last definition wins): the engine's own environment is the first
+        // run's, in another order.
+        let given: BTreeMap<&OsStr, &OsStr> =
+            request.env.iter().map(|(k, v)| (OsStr::new(k), OsStr::new(v))).collect();
+        let own: BTreeMap<&OsStr, &OsStr> =
+            self.env.vars.iter().map(|(k, v)| (k.as_os_str(), v.as_os_str())).collect();
+        let env_differs = given != own;
+        if cwd_differs || env_differs {
+            return Err("another working folder or environment".to_owned());
+        }
+        let cli = Cli::try_parse_from(&request.argv).map_err(|_| "arguments that do not parse")?;
+        let Command::Run(args) = &cli.command else { return Err("not a run".to_owned()) };
+        if args.dry_run || cli.global.verbose > 0 {
+            return Err("a dry run or -v runs in its own process".to_owned());
+        }
+        // The files the snapshot comes from changed: every session starts again, as a
+        // one-shot run would load them now (docs/engine.md#reloads).
+        let changed = self.watcher.borrow_mut().as_mut().is_none_or(Watcher::changed);
+        if changed && !self.sessions.borrow().is_empty() {
+            let old: Vec<Entry> = self.sessions.borrow_mut().drain().map(|(_, e)| e).collect();
+            self.log("reload: the sources changed");
+            for entry in old {
+                tokio::task::spawn_local(async move { entry.session.end_session().await });
+            }
+        }
+        let key = format!("{:?}|{:?}", cli.global, args.host);
+        if let Some(entry) = self.sessions.borrow().get(&key) {
+            let session = Rc::clone(&entry.session);
+            return Ok(Prepared { cli, session });
+        }
+        let setup = Setup::new(&cli.global, &self.env).map_err(|e| e.to_string())?;
+        let session = run::start_session(&cli.global, &self.env, &setup, args, None)
+            .map_err(|e| e.to_string())?;
+        if self.watcher.borrow().is_none() || changed {
+            *self.watcher.borrow_mut() = Watcher::new(&setup);
+        }
+        let session = Rc::new(session);
+        self.sessions.borrow_mut().insert(key, Entry { session: Rc::clone(&session) });
+        self.log("session started");
+        Ok(Prepared { cli, session })
+    }
+
+    /// Appends a line to the engine's log (best effort).
+    fn log(&self, line: &str) {
+        if let Ok(mut file) = std::fs::OpenOptions::new().create(true).append(true).open(&self.log)
+        {
+            let _ = writeln!(file, "{line}");
+        }
+    }
+}
+
+/// Which entries of a watched folder matter.
+#[derive(Debug)]
+enum Filter {
+    /// Every entry.
+    All,
+    /// Every entry but these (the state folder's sessions and receipts).
+    Except(&'static [&'static str]),
+    /// Only these names.
+    Names(HashSet<OsString>),
+}
+
+impl Filter {
+    fn matches(&self, name: Option<&OsStr>) -> bool {
+        match (self, name) {
+            (Filter::All, _) | (_, None) => true,
+            (Filter::Except(names), Some(name)) => !names.iter().any(|n| OsStr::new(n) == name),
+            (Filter::Names(names), Some(name)) => names.contains(name),
+        }
+    }
+}
+
+/// The inotify watches on what a load reads (docs/engine.md#reloads): the layer files
+/// (their folders, for a file that does not exist yet), the state folder, the plugin
+/// folders whole.
+struct Watcher {
+    fd: OwnedFd,
+    filters: HashMap<i32, Filter>,
+}
+
+impl Watcher {
+    /// The watches for the sources of `setup`; `None` when they cannot all be set (then
+    /// every request loads again).
+    fn new(setup: &Setup) -> Option<Watcher> {
+        let fd = inotify::init(CreateFlags::CLOEXEC | CreateFlags::NONBLOCK).ok()?;
+        let mut watcher = Watcher { fd, filters: HashMap::new() };
+        let request = setup.load_request(hooks_exec::ProjectGrant::None);
+        for file in hooks_exec::load_inputs(&setup.paths, &request) {
+            watcher.file(&file)?;
+            // A drop-in folder (managed-settings.d): every file in it is read.
+            if let Some(dir) = file.parent()
+                && dir.extension().is_some_and(|x| x == "d")
+                && dir.is_dir()
+            {
+                watcher.add(dir, Filter::All)?;
+            }
+        }
+        let home = setup.paths.home.root();
+        watcher.file(&home.join("plugins.lock"))?;
+        let state = setup.paths.home.state_dir();
+        if state.is_dir() {
+            watcher.add(&state, Filter::Except(&["sessions", "receipts"]))?;
+        } else {
+            watcher.file(&state)?;
+        }
+        let mut trees = vec![setup.paths.home.plugins_dir()];
+        if let Some(claude) = &setup.claude {
+            trees.push(claude.plugins_root.clone());
+            trees.extend(claude.seed_dirs.iter().cloned());
+        }
+        trees.extend(setup.dev_plugins.iter().map(|p| p.dir.clone()));
+        for tree in trees {
+            watcher.tree(&tree)?;
+        }
+        Some(watcher)
+    }
+
+    /// Watches `file` through its folder (or the nearest folder that exists).
+    fn file(&mut self, file: &Path) -> Option<()> {
+        let mut child = file;
+        let mut dir = file.parent()?;
+        while !dir.is_dir() {
+            child = dir;
+            dir = dir.parent()?;
+        }
+        let name = child.file_name()?.to_owned();
+        self.add(dir, Filter::Names(HashSet::from([name])))
+    }
+
+    /// Watches every folder of `root` (not following links), but the plugins' data
+    /// folders, which plugins write while they run.
+    fn tree(&mut self, root: &Path) -> Option<()> {
+        if !root.is_dir() {
+            return self.file(root);
+        }
+        let mut pending = vec![root.to_path_buf()];
+        while let Some(dir) = pending.pop() {
+            let except: &'static [&'static str] = if dir == root { &["data"] } else { &[] };
+            self.add(&dir, Filter::Except(except))?;
+            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+            for entry in entries.flatten() {
+                let skip = except.iter().any(|n| OsStr::new(n) == entry.file_name());
+                if !skip && entry.file_type().is_ok_and(|t| t.is_dir()) {
+                    pending.push(entry.path());
+                }
+            }
+        }
+        Some(())
+    }
+
+    fn add(&mut self, dir: &Path, filter: Filter) -> Option<()> {
+        if self.filters.len() >= MAX_WATCHES {
+            return None;
+        }
+        let flags = WatchFlags::MODIFY
+            | WatchFlags::ATTRIB
+            | WatchFlags::CLOSE_WRITE
+            | WatchFlags::CREATE
+            | WatchFlags::DELETE
+            | WatchFlags::MOVE
+            | WatchFlags::DELETE_SELF
+            | WatchFlags::MOVE_SELF
+            | WatchFlags::DONT_FOLLOW
+            | WatchFlags::ONLYDIR;
+        let wd = inotify::add_watch(&self.fd, dir, flags).ok()?;
+        let merged = match (self.filters.remove(&wd), filter) {
+            (Some(Filter::Names(mut a)), Filter::Names(b)) => {
+                a.extend(b);
+                Filter::Names(a)
+            }
+            (Some(Filter::All), _) | (_, Filter::All) => Filter::All,
+            (Some(Filter::Names(_)), other) | (None, other) => other,
+            (Some(Filter::Except(e)), Filter::Names(_)) => Filter::Except(e),
+            (Some(Filter::Except(_)), Filter::Except(e)) => Filter::Except(e),
+        };
+        self.filters.insert(wd, merged);
+        Some(())
+    }
+
+    /// Whether anything a load reads changed since the last call.
+    fn changed(&mut self) -> bool {
+        let mut buffer = [MaybeUninit::<u8>::uninit(); 4096];
+        let mut reader = inotify::Reader::new(&self.fd, &mut buffer);
+        let mut changed = false;
+        loop {
+            match reader.next() {
+                Ok(event) => {
+                    let flags = event.events();
+                    if flags.contains(ReadFlags::QUEUE_OVERFLOW)
+                        || flags.intersects(ReadFlags::DELETE_SELF | ReadFlags::MOVE_SELF)
+                    {
+                        changed = true;
+                        continue;
+                    }
+                    let name =
+                        event.file_name().map(|n| OsStr::from_bytes(n.to_bytes()).to_owned());
+                    let relevant =
+                        self.filters.get(&event.wd()).is_some_and(|f| f.matches(name.as_deref()));
+                    changed |= relevant;
+                }
+                Err(_) => return changed,
+            }
+        }
+    }
+}
