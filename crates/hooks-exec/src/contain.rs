@@ -184,6 +184,15 @@ pub fn kill_orphans() {
     }
 }
 
+/// Leaves the child `pid` alone in every orphan sweep while it lives: a process this
+/// process started on purpose that is no handler's (the session engine a `hooks run`
+/// starts), even when it started in the same clock tick as a handler that is killed.
+pub fn keep_child(pid: u32) {
+    if let Some((_, start)) = stat_of(pid) {
+        running().kept.push((pid, start));
+    }
+}
+
 /// Removes this process's cgroup folder once no handler runs (for a host that exits).
 pub fn shutdown() {
     kill_orphans();

@@ -3,6 +3,7 @@
 pub(crate) mod completions;
 pub(crate) mod doctor;
 pub(crate) mod engine;
+pub(crate) mod handover;
 pub(crate) mod input;
 pub(crate) mod json;
 pub(crate) mod list;

@@ -185,7 +185,7 @@ pub(crate) type Read = Result<(Invocation, Vec<Diagnostic>), PayloadInvalid>;
 /// (docs/engine.md), else here.
 pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
     let event = list::parse_event(&args.event)?;
-    let client = crate::cmd::engine::Client::wanted(cx, args)?;
+    let client = crate::cmd::handover::Client::wanted(cx, args)?;
     if let Some(client) = &client
         && let Some(code) = client.hand_over(cx)?
     {

@@ -16,6 +16,7 @@ mod crash;
 mod detached;
 mod diagnostics;
 mod doctor;
+mod engine;
 mod fuzz;
 mod help;
 mod hooks_test;
