@@ -66,6 +66,18 @@ pub struct RawOutput {
 impl RawOutput {
     /// Bytes kept of each stream.
     pub const STREAM_CAP: usize = 100_000;
+
+    /// A run that ended as `termination` without output (it could not start, or failed
+    /// before reading any).
+    pub fn ended(termination: Termination) -> RawOutput {
+        RawOutput {
+            termination,
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            stdout_truncated: false,
+            stderr_truncated: false,
+        }
+    }
 }
 
 /// A `permissionDecision` a PreToolUse handler returned.

@@ -143,20 +143,26 @@ impl DebugLog {
 
     /// The launch line, and at [`DebugLevel::Data`] the stdin bytes.
     /// `written` is the exec form as configured: shown instead of the argv that runs,
-    /// whose placeholders may hold a plugin's secret option value.
+    /// whose placeholders may hold a plugin's secret option value. For a resident handler
+    /// (docs/spec.md#spec-15.16) the line says the event goes to its process.
     pub(crate) fn launch(
         &self,
         id: &str,
         program: &Program,
         written: Option<&[String]>,
         stdin: &[u8],
+        resident: bool,
     ) {
         let what = match (program, written) {
             (Program::Shell(c), _) => format!("sh -c {c:?}"),
             (Program::Argv(_), Some(a)) => format!("argv {a:?}"),
             (Program::Argv(a), None) => format!("argv {a:?}"),
         };
-        self.emit(DebugLevel::Handlers, &[format!("launch {id}: {what}")]);
+        let line = match resident {
+            true => format!("send {id} to its resident process: {what}"),
+            false => format!("launch {id}: {what}"),
+        };
+        self.emit(DebugLevel::Handlers, &[line]);
         if self.wants(DebugLevel::Data) {
             let mut lines = vec![format!("stdin {id}: {} bytes", stdin.len())];
             lines.extend(stream_lines(id, "stdin", stdin, usize::MAX));
@@ -329,7 +335,7 @@ mod tests {
     fn levels() {
         let stderr = "1\n2\n3\n4\n5\n6\n7\n";
         let (log, lines) = collecting(DebugLevel::Handlers);
-        log.launch("Stop:0:0", &Program::Shell("x".into()), None, b"{}");
+        log.launch("Stop:0:0", &Program::Shell("x".into()), None, b"{}", false);
         log.exit("Stop:0:0", &raw("out", stderr), Duration::from_millis(3));
         let got = lines.lock().unwrap().clone();
         assert_eq!(got[0], "launch Stop:0:0: sh -c \"x\"");
@@ -347,7 +353,7 @@ mod tests {
         );
 
         let (log, lines) = collecting(DebugLevel::Data);
-        log.launch("Stop:0:0", &Program::Argv(vec!["x".into()]), None, b"{\"a\":1}");
+        log.launch("Stop:0:0", &Program::Argv(vec!["x".into()]), None, b"{\"a\":1}", false);
         log.exit("Stop:0:0", &raw("out\x1b[2J", stderr), Duration::from_millis(3));
         let got = lines.lock().unwrap().clone();
         assert_eq!(got[1..3], ["stdin Stop:0:0: 7 bytes", "stdin Stop:0:0| {\"a\":1}"]);

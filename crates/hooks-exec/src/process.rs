@@ -148,14 +148,16 @@ async fn run(
     let prefilled = match prefilled_stdin(stdin) {
         Ok(fd) => fd,
         Err(err) => {
-            return ended(Termination::IoFailed(format!("hook communication failed: {err}")));
+            return RawOutput::ended(Termination::IoFailed(format!(
+                "hook communication failed: {err}"
+            )));
         }
     };
     let has_stdin = !stdin.is_empty();
     let stdin = if prefilled.is_some() { &[][..] } else { stdin };
     let mut command = match build_command(spec, has_stdin) {
         Ok(command) => command,
-        Err(termination) => return ended(termination),
+        Err(termination) => return RawOutput::ended(termination),
     };
     if let Some(fd) = prefilled {
         command.stdin(Stdio::from(fd));
@@ -168,7 +170,9 @@ async fn run(
     });
     let (mut child, leaf) = match spawned {
         Ok(started) => started,
-        Err(err) => return ended(Termination::LaunchFailed(launch_error_text(&err, spec))),
+        Err(err) => {
+            return RawOutput::ended(Termination::LaunchFailed(launch_error_text(&err, spec)));
+        }
     };
     // Declared after `child`, so it is dropped (and kills the tree) before the child is.
     let mut tree = Tree::new(child.id(), leaf, spec.strict_containment);
@@ -304,16 +308,6 @@ enum Phase {
     TimedOut,
     /// Waiting or pipe I/O failed; the text says why.
     Failed(String),
-}
-
-fn ended(termination: Termination) -> RawOutput {
-    RawOutput {
-        termination,
-        stdout: Vec::new(),
-        stderr: Vec::new(),
-        stdout_truncated: false,
-        stderr_truncated: false,
-    }
 }
 
 fn build_command(spec: &ProcessSpec, has_stdin: bool) -> Result<Command, Termination> {

@@ -44,7 +44,7 @@ use std::ffi::OsString;
 use std::future::{Future, poll_fn};
 use std::io;
 use std::os::unix::fs::MetadataExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::pin::Pin;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
@@ -85,6 +85,8 @@ pub(crate) struct ResidentSpec {
 pub(crate) struct Residents {
     slots: Mutex<HashMap<(String, String), SharedSlot>>,
     debug: Option<Arc<DebugLog>>,
+    /// How long a process is kept with no event in flight ([`IDLE`] by default).
+    idle: Duration,
 }
 
 /// A slot, shared by the events in flight on it.
@@ -109,6 +111,8 @@ struct Running {
     task: tokio::task::JoinHandle<()>,
     /// Why the process ended, once it has (set by its task).
     ended: Arc<Mutex<Option<Ended>>>,
+    /// The process id (for the debug log).
+    pid: u32,
 }
 
 impl Drop for Running {
@@ -135,8 +139,8 @@ enum Msg {
 struct FileStamp(PathBuf, u64, u64, u64, i64, i64, i64, i64);
 
 impl Residents {
-    pub(crate) fn new(debug: Option<Arc<DebugLog>>) -> Self {
-        Self { slots: Mutex::new(HashMap::new()), debug }
+    pub(crate) fn new(debug: Option<Arc<DebugLog>>, idle: Duration) -> Self {
+        Self { slots: Mutex::new(HashMap::new()), debug, idle }
     }
 
     /// Sends one event to the handler `fingerprint` of session `session_id` (starting it
@@ -156,12 +160,13 @@ impl Residents {
             let key = (fingerprint.to_owned(), session_id.to_owned());
             Arc::clone(slots.entry(key).or_default())
         };
-        let timed_out = || ended(Termination::TimedOut { timeout_secs: timeout.as_secs_f64() });
+        let timed_out =
+            || RawOutput::ended(Termination::TimedOut { timeout_secs: timeout.as_secs_f64() });
         let mut slot_guard = match tokio::time::timeout_at(deadline, slot.lock()).await {
             Ok(guard) => guard,
             Err(_) => return timed_out(),
         };
-        let stamps = stamps(&spec.program, &spec.cwd);
+        let stamps = stamps(spec);
         if slot_guard.files != stamps {
             // A new handler: the old process stops, its failures are forgotten.
             if slot_guard.running.is_some() {
@@ -173,7 +178,7 @@ impl Residents {
         slot_guard.note_end();
         if slot_guard.running.is_none() {
             if slot_guard.failures >= CRASH_LIMIT {
-                return ended(Termination::LaunchFailed(format!(
+                return RawOutput::ended(Termination::LaunchFailed(format!(
                     "resident handler failed {} times in a row; not started again until its \
                      files change or the session reloads",
                     slot_guard.failures
@@ -187,14 +192,18 @@ impl Residents {
                 }
                 tokio::time::sleep_until(at).await;
             }
-            match start(spec, self.debug.clone()) {
+            match start(spec, self.debug.clone(), self.idle) {
                 Ok(running) => {
+                    self.note(&format!(
+                        "resident {fingerprint:.12}: started process {} for session {session_id}",
+                        running.pid
+                    ));
                     slot_guard.running = Some(running);
                     slot_guard.timeouts = 0;
                 }
                 Err(termination) => {
                     slot_guard.failed();
-                    return ended(termination);
+                    return RawOutput::ended(termination);
                 }
             }
         }
@@ -209,7 +218,9 @@ impl Residents {
         if !sent {
             slot_guard.note_end();
             slot_guard.running = None;
-            return ended(Termination::IoFailed("resident handler is not running".to_owned()));
+            return RawOutput::ended(Termination::IoFailed(
+                "resident handler is not running".to_owned(),
+            ));
         }
         drop(slot_guard);
         let answered = tokio::time::timeout_at(deadline, answer).await;
@@ -222,11 +233,13 @@ impl Residents {
             }
             Ok(Ok(Err(text))) => {
                 slot_guard.note_end();
-                ended(Termination::IoFailed(text))
+                RawOutput::ended(Termination::IoFailed(text))
             }
             Ok(Err(_)) => {
                 slot_guard.note_end();
-                ended(Termination::IoFailed("resident handler stopped before answering".into()))
+                RawOutput::ended(Termination::IoFailed(
+                    "resident handler stopped before answering".into(),
+                ))
             }
             Err(_) => {
                 if let Some(running) = &slot_guard.running {
@@ -296,16 +309,6 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-fn ended(termination: Termination) -> RawOutput {
-    RawOutput {
-        termination,
-        stdout: Vec::new(),
-        stderr: Vec::new(),
-        stdout_truncated: false,
-        stderr_truncated: false,
-    }
-}
-
 /// The line of one event: the payload as the exact bytes a one-shot run gets, unless they
 /// hold a line break or are not JSON (then as a JSON value or string).
 fn frame(id: u64, event: &str, stdin: &[u8]) -> Vec<u8> {
@@ -326,18 +329,20 @@ fn frame(id: u64, event: &str, stdin: &[u8]) -> Vec<u8> {
 }
 
 /// The files a command names: each word or argument that is an existing regular file
-/// (relative ones from `cwd`), with its stamp.
-fn stamps(program: &Program, cwd: &Path) -> Vec<FileStamp> {
-    let words: Vec<&str> = match program {
+/// (relative ones from the handler's folder), with its stamp. `$NAME` and `${NAME}` in a
+/// word are the handler's environment (`"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.py` names the
+/// script in the project), quotes are dropped.
+fn stamps(spec: &ResidentSpec) -> Vec<FileStamp> {
+    let words: Vec<&str> = match &spec.program {
         Program::Shell(text) => text.split_whitespace().collect(),
         Program::Argv(argv) => argv.iter().map(String::as_str).collect(),
     };
     words
         .into_iter()
-        .map(|w| w.trim_matches(|c| c == '"' || c == '\''))
+        .map(|w| expand(w, &spec.env).replace(['"', '\''], ""))
         .filter(|w| w.contains('/'))
         .filter_map(|w| {
-            let path = cwd.join(w);
+            let path = spec.cwd.join(w);
             let m = std::fs::metadata(&path).ok().filter(std::fs::Metadata::is_file)?;
             Some(FileStamp(
                 path,
@@ -353,8 +358,51 @@ fn stamps(program: &Program, cwd: &Path) -> Vec<FileStamp> {
         .collect()
 }
 
+/// `word` with each `$NAME` and `${NAME}` replaced by the variable's value in `env`
+/// (empty when unset, as the shell does).
+fn expand(word: &str, env: &[(OsString, OsString)]) -> String {
+    let value = |name: &str| {
+        env.iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let mut out = String::with_capacity(word.len());
+    let mut rest = word;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let (name, tail) = match after.strip_prefix('{') {
+            Some(inner) => match inner.find('}') {
+                Some(end) => (&inner[..end], &inner[end + 1..]),
+                None => ("", after),
+            },
+            None => {
+                let end = after
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(after.len());
+                (&after[..end], &after[end..])
+            }
+        };
+        if name.is_empty() {
+            out.push('$');
+            rest = after;
+        } else {
+            out.push_str(&value(name));
+            rest = tail;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Starts the process and its task.
-fn start(spec: &ResidentSpec, debug: Option<Arc<DebugLog>>) -> Result<Running, Termination> {
+fn start(
+    spec: &ResidentSpec,
+    debug: Option<Arc<DebugLog>>,
+    idle: Duration,
+) -> Result<Running, Termination> {
     let mut command = match &spec.program {
         Program::Shell(text) if !text.trim().is_empty() => {
             let mut command = Command::new("/bin/sh");
@@ -385,6 +433,7 @@ fn start(spec: &ResidentSpec, debug: Option<Arc<DebugLog>>) -> Result<Running, T
     let (mut child, leaf) = spawned.map_err(|err| {
         Termination::LaunchFailed(format!("could not start the resident handler: {err}"))
     })?;
+    let pid = child.id().unwrap_or_default();
     let tree = Tree::new(child.id(), leaf, true);
     let (Some(stdin), Some(stdout), Some(stderr)) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())
@@ -404,12 +453,13 @@ fn start(spec: &ResidentSpec, debug: Option<Arc<DebugLog>>) -> Result<Running, T
         stderr_tail: Vec::new(),
         pending: HashMap::new(),
         cancelled: std::collections::HashSet::new(),
-        idle: Box::pin(tokio::time::sleep(IDLE)),
+        idle: Box::pin(tokio::time::sleep(idle)),
+        idle_for: idle,
         debug,
         ended: Arc::clone(&ended),
     };
     let task = tokio::spawn(actor.run(child, tree));
-    Ok(Running { tx, task, ended })
+    Ok(Running { tx, task, ended, pid })
 }
 
 /// The task that owns one resident process: writes events, reads answers, watches it.
@@ -426,6 +476,8 @@ struct Actor {
     pending: HashMap<u64, oneshot::Sender<Result<RawOutput, String>>>,
     cancelled: std::collections::HashSet<u64>,
     idle: Pin<Box<tokio::time::Sleep>>,
+    /// The idle period the timer is reset to.
+    idle_for: Duration,
     debug: Option<Arc<DebugLog>>,
     /// Where the end is told.
     ended: Arc<Mutex<Option<Ended>>>,
@@ -497,7 +549,7 @@ impl Actor {
                 return Poll::Ready(Ended::Stopped);
             }
         } else {
-            self.idle.as_mut().reset(Instant::now() + IDLE);
+            self.idle.as_mut().reset(Instant::now() + self.idle_for);
         }
         Poll::Pending
     }

@@ -135,6 +135,9 @@ pub struct SessionOptions {
     /// with it, also after a normal exit; off by default, so what a handler detached keeps
     /// running. Managed `strictHookContainment: true` turns it on whatever this says.
     pub strict_containment: bool,
+    /// How long a resident handler is kept with no event in flight before it is stopped
+    /// (docs/spec.md#spec-15.16); 300 s by default.
+    pub resident_idle: Duration,
 }
 
 impl SessionOptions {
@@ -161,6 +164,7 @@ impl SessionOptions {
             host_handlers: None,
             receipts: true,
             strict_containment: false,
+            resident_idle: crate::resident::IDLE,
         }
     }
 
@@ -389,6 +393,7 @@ impl Session {
         }
         let loaded = loaded?;
         let debug_for_residents = debug.clone();
+        let resident_idle = options.resident_idle;
         let start_files =
             (by_settings && options.trust_project_hooks).then(|| loaded.trusted_files.clone());
         Ok(Session {
@@ -405,7 +410,7 @@ impl Session {
             background: Arc::new(BackgroundSlot::default()),
             stop_block_cap,
             skills: Skills::default(),
-            residents: Arc::new(Residents::new(debug_for_residents)),
+            residents: Arc::new(Residents::new(debug_for_residents, resident_idle)),
             journal: KeptJournal::default(),
         })
     }
@@ -1044,7 +1049,7 @@ impl Session {
             let started = Instant::now();
             let _active = show_status.then(|| status.start(text));
             if let Some(log) = &debug {
-                log.launch(&id, &program, written.as_deref(), &stdin);
+                log.launch(&id, &program, written.as_deref(), &stdin, resident.is_some());
             }
             let (tx, rx) = match detachable {
                 true => {

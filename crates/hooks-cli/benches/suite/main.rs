@@ -25,7 +25,8 @@
 //!    credentials by name and by value), against copying the same variables;
 //! 9. resident: a Node and a Python handler that deny `rm -rf` (`examples/resident/`), per
 //!    event through `hooks serve`, one-shot (the interpreter starts every event) against
-//!    resident (docs/spec.md#spec-15.16).
+//!    resident (docs/spec.md#spec-15.16); and per `hooks run`, one-shot against resident
+//!    through the session engine (docs/engine.md), against `sh -c true`.
 //!
 //! Measured and floor runs alternate round by round so that drift in machine load hits
 //! both alike. `--quick` runs few iterations on small sizes (a smoke test: it never judges).
@@ -340,7 +341,7 @@ impl Bench {
 
     /// Interleaves `a` and `b` for `rounds` rounds (after a tenth as warm-up) and returns
     /// their times. Stops at the first error.
-    fn pair(
+    pub(crate) fn pair(
         rounds: usize,
         mut a: impl FnMut() -> Result<(), String>,
         mut b: impl FnMut() -> Result<(), String>,
@@ -795,10 +796,16 @@ impl Bench {
                 let one_rounds = (self.plan.serve_rounds / 8).max(10);
                 let t_one = self.serve_deny_rounds(&one, one_rounds)?;
                 let t_res = self.serve_deny_rounds(&kept, self.plan.serve_rounds)?;
-                Ok::<_, String>((t_one, t_res))
+                let run_one = self.run_deny_rounds(&one, one_rounds, false)?;
+                let run_engine = self.run_deny_rounds(&kept, self.plan.run_rounds, true)?;
+                Ok::<_, String>((t_one, t_res, run_one, run_engine))
             })();
+            let run_one_label =
+                format!("9 resident: {name} deny `rm -rf`, one-shot, per `hooks run`");
+            let engine_label =
+                format!("9 resident: {name} deny `rm -rf`, resident, per `hooks run --engine`");
             match measured {
-                Ok((t_one, t_res)) => {
+                Ok((t_one, t_res, (run_one, floor_one), (engine, floor))) => {
                     rows.push(Row::new(&one_shot, Unit::Seconds, t_one, Target::Floor));
                     rows.push(Row::new(
                         &resident,
@@ -806,14 +813,86 @@ impl Bench {
                         t_res,
                         Target::Nominal { label: "1 ms".into(), reference: 1e-3, max: 1.0 },
                     ));
+                    rows.push(
+                        Row::new(
+                            &run_one_label,
+                            Unit::Seconds,
+                            run_one,
+                            Target::Ratio { floor: floors::SH.into() },
+                        )
+                        .paired_with(floor_one),
+                    );
+                    rows.push(
+                        Row::new(
+                            &engine_label,
+                            Unit::Seconds,
+                            engine,
+                            Target::Slower { floor: floors::SH.into(), max: 2.0 },
+                        )
+                        .paired_with(floor),
+                    );
                 }
                 Err(e) => {
                     rows.push(Row::failed(&one_shot, &e));
-                    rows.push(Row::failed(&resident, e));
+                    rows.push(Row::failed(&resident, &e));
+                    rows.push(Row::failed(&run_one_label, &e));
+                    rows.push(Row::failed(&engine_label, e));
                 }
             }
         }
         rows
+    }
+
+    /// `rounds` `hooks run` calls of one session with `home` (through the session engine
+    /// when `engine`: docs/engine.md), round by round with `sh -c true`; every `rm -rf`
+    /// must be denied (exit 2) and every `ls` not. With the engine the warm-up starts it
+    /// (and the resident handler), and it is ended by removing its socket.
+    pub(crate) fn run_deny_rounds(
+        &self,
+        home: &Path,
+        rounds: usize,
+        engine: bool,
+    ) -> Result<(Vec<f64>, Vec<f64>), String> {
+        let session = format!("bench-{}", home.file_name().unwrap_or_default().to_string_lossy());
+        let files: Vec<PathBuf> = ["rm -rf /tmp/nothing", "ls"]
+            .iter()
+            .enumerate()
+            .map(|(i, command)| {
+                let path = home.join(format!("payload-{i}.json"));
+                let payload = json!({"session_id": session, "tool_name": "Bash",
+                    "tool_input": {"command": command}, "tool_use_id": "t1"});
+                std::fs::write(&path, payload.to_string()).map(|()| path)
+            })
+            .collect::<Result<_, _>>()
+            .map_err(|e| e.to_string())?;
+        let mut n = 0usize;
+        let run = || {
+            n += 1;
+            let deny = n.is_multiple_of(2);
+            let mut cmd = self.hooks_cmd(home);
+            cmd.arg("run").arg("PreToolUse").arg("--payload").arg(&files[usize::from(!deny)]);
+            if engine {
+                cmd.arg("--engine");
+            }
+            run_quiet(cmd, if deny { &[2] } else { &[0] })
+        };
+        let socket = home.join(".state/sessions").join(&session).join("engine.sock");
+        let result = if engine {
+            let mut run = run;
+            run()?;
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while !socket.exists() {
+                if Instant::now() > deadline {
+                    return Err("the session engine did not start".into());
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Self::pair(rounds, run, || spawn_wait(&["/bin/sh", "-c", "true"]))
+        } else {
+            Self::pair(rounds, run, || spawn_wait(&["/bin/sh", "-c", "true"]))
+        };
+        let _ = std::fs::remove_file(&socket);
+        result
     }
 
     /// One `hooks serve` process with `home`; `rounds` sequential events (after a tenth as

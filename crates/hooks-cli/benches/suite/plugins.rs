@@ -177,10 +177,23 @@ pub(crate) fn rows(bench: &Bench) -> Vec<Row> {
             r?;
             big.push(t);
         }
-        Ok::<_, String>((big, small, floor))
+        // The same homes through the session engine (docs/engine.md): the catalogue is
+        // loaded and verified once, by the engine, not per event.
+        let engine = engine_rounds(bench, &catalog, &empty)?;
+        Ok::<_, String>((big, small, floor, engine))
     })();
     match loads {
-        Ok((big, small, floor)) => {
+        Ok((big, small, floor, (engine, engine_floor))) => {
+            rows.push(Row::new(ENGINE_FLOOR, Unit::Seconds, engine_floor.clone(), Target::Floor));
+            rows.push(
+                Row::new(
+                    ENGINE_CATALOG,
+                    Unit::Seconds,
+                    engine,
+                    Target::Slower { floor: ENGINE_FLOOR.into(), max: 1.1 },
+                )
+                .paired_with(engine_floor),
+            );
             rows.push(Row::new(LOAD_FLOOR, Unit::Seconds, floor.clone(), Target::Floor));
             rows.push(Row::new(load_label, Unit::Seconds, big, Target::Below { max: 0.030 }));
             rows.push(
@@ -194,6 +207,8 @@ pub(crate) fn rows(bench: &Bench) -> Vec<Row> {
             );
         }
         Err(e) => {
+            rows.push(Row::failed(ENGINE_FLOOR, &e));
+            rows.push(Row::failed(ENGINE_CATALOG, &e));
             rows.push(Row::failed(LOAD_FLOOR, &e));
             rows.push(Row::failed(load_label, &e));
             rows.push(Row::failed(catalog_label, e));
@@ -203,6 +218,61 @@ pub(crate) fn rows(bench: &Bench) -> Vec<Row> {
         let _ = fs::remove_dir_all(home);
     }
     rows
+}
+
+/// The floor of the engine row: `hooks run --engine` in a home without plugins.
+const ENGINE_FLOOR: &str = "7 floor: `hooks run --engine`, no plugin installed";
+/// `hooks run --engine` with the 20-plugin catalogue installed.
+const ENGINE_CATALOG: &str = "7 `hooks run --engine`, the 20-plugin catalogue installed";
+
+/// `hooks run --engine` of one `/bin/true` handler in `catalog` and in `empty`, round by
+/// round (a session each, its engine started by the warm-up and ended by removing its
+/// socket).
+fn engine_rounds(
+    bench: &Bench,
+    catalog: &Path,
+    empty: &Path,
+) -> Result<(Vec<f64>, Vec<f64>), String> {
+    let handler = br#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "true", "argv": ["/bin/true"]}]}]}}"#;
+    let mut runs = Vec::new();
+    for (i, home) in [catalog, empty].into_iter().enumerate() {
+        fs::write(home.join("hooks.json"), handler).map_err(|e| e.to_string())?;
+        let payload = home.join("engine-payload.json");
+        let body = format!(
+            r#"{{"session_id": "bench-engine-{i}", "tool_name": "Bash", "tool_input": {{"command": "ls"}}, "tool_use_id": "t1"}}"#
+        );
+        fs::write(&payload, body).map_err(|e| e.to_string())?;
+        let socket = home.join(format!(".state/sessions/bench-engine-{i}/engine.sock"));
+        runs.push((home.to_path_buf(), payload, socket));
+    }
+    let run = |home: &Path, payload: &Path| {
+        let mut cmd = Command::new(&bench.hooks);
+        cmd.arg("--home").arg(home).arg("--project").arg(&bench.scratch);
+        cmd.current_dir(&bench.scratch).args(["run", "PreToolUse", "--engine", "--payload"]);
+        cmd.arg(payload);
+        run_quiet(cmd, &[0])
+    };
+    for (home, payload, socket) in &runs {
+        run(home, payload)?;
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while !socket.exists() {
+            if std::time::Instant::now() > deadline {
+                return Err("the session engine did not start".into());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+    let (catalog_run, empty_run) = (&runs[0], &runs[1]);
+    let result = Bench::pair(
+        bench.plan.run_rounds,
+        || run(&catalog_run.0, &catalog_run.1),
+        || run(&empty_run.0, &empty_run.1),
+    );
+    for (_, _, socket) in &runs {
+        let _ = fs::remove_file(socket);
+    }
+    result
 }
 
 /// The floor of the load rows: the same command in a home without plugins.

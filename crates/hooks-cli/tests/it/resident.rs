@@ -237,3 +237,22 @@ fn hooks_run_stops_the_resident_handler_at_its_end() {
     let pid: u32 = std::fs::read_to_string(&pid_file).unwrap().trim().parse().unwrap();
     assert!(gone(pid), "the resident handler outlived hooks run");
 }
+
+#[test]
+fn verbose_runs_say_the_event_goes_to_a_resident_process() {
+    let env = TestEnv::new("resident-verbose");
+    let script = example("deny_rm_rf.py");
+    env.user_hooks(&hooks(&format!("python3 {}", script.display()), true));
+    let payload = json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"},
+                         "tool_use_id": "t1"})
+    .to_string();
+    let out = env.run(&["-v", "run", "PreToolUse", "--payload", &payload]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("send PreToolUse:0:0 to its resident process: sh -c"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains(": started process "), "{}", out.stderr);
+    assert!(!out.stderr.contains("launch PreToolUse:0:0"), "{}", out.stderr);
+}

@@ -41,7 +41,14 @@ impl World {
         self.tmp.path().join("fake_resident.py")
     }
     fn start(&self) -> Session {
+        self.start_idle(None)
+    }
+    /// [`World::start`] with the resident handlers' idle period `idle`.
+    fn start_idle(&self, idle: Option<Duration>) -> Session {
         let mut o = SessionOptions::new(self.tmp.path().join("project"));
+        if let Some(idle) = idle {
+            o.resident_idle = idle;
+        }
         o.home = Some(self.tmp.path().join("home"));
         o.receipts = false;
         o.env = Some(vec![
@@ -165,6 +172,55 @@ fn a_line_that_is_not_an_answer_fails_the_event_and_restarts_it() {
     assert!(run.start_error.as_deref().unwrap_or("").contains("not an answer"), "{run:?}");
     assert!(wait_gone(before), "the process that answered garbage was killed");
     assert_ne!(pid(&rt.block_on(s.fire(w.prompt("b")))), before);
+}
+
+#[test]
+fn an_answer_line_over_the_cap_fails_the_event_and_restarts_it() {
+    let w = World::new(None);
+    let s = w.start();
+    let rt = rt();
+    let before = pid(&rt.block_on(s.fire(w.prompt("a"))));
+    let huge = rt.block_on(s.fire(w.prompt("huge")));
+    let run = &huge.handlers[0];
+    assert!(run.start_error.as_deref().unwrap_or("").contains("over 804096 bytes"), "{run:?}");
+    assert!(huge.decision.context.is_empty(), "nothing of the line was taken");
+    assert!(wait_gone(before), "the process that answered the long line was killed");
+    assert_ne!(pid(&rt.block_on(s.fire(w.prompt("b")))), before);
+}
+
+#[test]
+fn an_idle_handler_is_stopped_and_the_next_event_starts_it_again() {
+    let w = World::new(None);
+    let s = w.start_idle(Some(Duration::from_millis(300)));
+    let rt = rt();
+    let first = pid(&rt.block_on(s.fire(w.prompt("a"))));
+    // Events closer together than the idle period keep it.
+    for _ in 0..3 {
+        std::thread::sleep(Duration::from_millis(100));
+        assert_eq!(pid(&rt.block_on(s.fire(w.prompt("again")))), first);
+    }
+    assert!(wait_gone(first), "the idle resident handler was not stopped");
+    assert_ne!(pid(&rt.block_on(s.fire(w.prompt("b")))), first);
+}
+
+#[test]
+fn a_script_named_through_the_project_variable_is_watched_for_edits() {
+    let w = World::new(None);
+    let script = w.tmp.path().join("project/fake_resident.py");
+    std::fs::write(&script, FAKE).unwrap();
+    let handler = json!({"type": "command", "resident": true,
+        "command": "python3 \"$CLAUDE_PROJECT_DIR\"/fake_resident.py"});
+    let config = json!({"hooks": {"UserPromptSubmit": [{"hooks": [handler]}]}});
+    std::fs::write(w.tmp.path().join("home/hooks.json"), config.to_string()).unwrap();
+    let s = w.start();
+    let rt = rt();
+    let first = rt.block_on(s.fire(w.prompt("a")));
+    let before = pid(&first);
+    assert!(context(&first).contains(" v1 "), "{}", context(&first));
+    std::fs::write(&script, FAKE.replace("VERSION = \"v1\"", "VERSION = \"v2\"")).unwrap();
+    let second = rt.block_on(s.fire(w.prompt("b")));
+    assert!(context(&second).contains(" v2 "), "{}", context(&second));
+    assert!(wait_gone(before), "the old process was stopped");
 }
 
 #[test]

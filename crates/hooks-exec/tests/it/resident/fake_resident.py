@@ -1,7 +1,8 @@
 """A resident handler for the tests (docs/spec.md#spec-15.16): the prompt says what to do.
 
 `slow:S` answers after S seconds (on a thread, so later events overtake it), `crash`
-exits at once, `garbage` answers a line that is not an answer, `env` answers the
+exits at once, `garbage` answers a line that is not an answer, `huge` an answer line of 900,000
+bytes (over the line cap), `env` answers the
 environment, `spawn` starts `sleep 300` and answers both pids; anything else answers
 `ok <pid> <version> <prompt>`.
 """
@@ -39,6 +40,11 @@ for line in sys.stdin:
     elif prompt == "garbage":
         with lock:
             sys.stdout.write("this is not an answer\n")
+            sys.stdout.flush()
+    elif prompt == "huge":
+        line = json.dumps({"id": message["id"], "exit_code": 0, "stdout": "x" * 900_000})
+        with lock:
+            sys.stdout.write(line + "\n")
             sys.stdout.flush()
     elif prompt == "env":
         reply(message, "\n".join(f"{k}={v}" for k, v in sorted(os.environ.items())))
