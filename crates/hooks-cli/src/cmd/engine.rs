@@ -39,6 +39,8 @@ use crate::terminal::Guarded;
 const LOCK: &str = "engine.lock";
 /// The engine's request log.
 const LOG: &str = "engine.log";
+/// The variable the environment check leaves out (a shell's last command).
+const VOLATILE: &str = "_";
 /// The most folders the engine watches; a larger tree is checked by loading again.
 const MAX_WATCHES: usize = 4096;
 
@@ -273,11 +275,21 @@ impl Engine {
         }
         let cwd_differs = Path::new(&request.cwd) != self.env.cwd;
         // As maps (the last definition wins): the engine's own environment is the first
-        // run's, in another order.
-        let given: BTreeMap<&OsStr, &OsStr> =
-            request.env.iter().map(|(k, v)| (OsStr::new(k), OsStr::new(v))).collect();
-        let own: BTreeMap<&OsStr, &OsStr> =
-            self.env.vars.iter().map(|(k, v)| (k.as_os_str(), v.as_os_str())).collect();
+        // run's, in another order. `_` is left out: shells set it to the path of each
+        // command they start (docs/engine.md#when-the-engine-is-used).
+        let given: BTreeMap<&OsStr, &OsStr> = request
+            .env
+            .iter()
+            .filter(|(k, _)| k != VOLATILE)
+            .map(|(k, v)| (OsStr::new(k), OsStr::new(v)))
+            .collect();
+        let own: BTreeMap<&OsStr, &OsStr> = self
+            .env
+            .vars
+            .iter()
+            .filter(|(k, _)| k != VOLATILE)
+            .map(|(k, v)| (k.as_os_str(), v.as_os_str()))
+            .collect();
         let env_differs = given != own;
         if cwd_differs || env_differs {
             return Err("another working folder or environment".to_owned());
