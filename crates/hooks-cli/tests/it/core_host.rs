@@ -42,6 +42,42 @@ pub(crate) fn golden_cases() -> Vec<(String, Value)> {
         .collect()
 }
 
+/// A golden case on disk: its files in `root`'s project and home, its programs in
+/// `root/bin`, and the payload and continuation count a `hooks run` of it is given.
+pub(crate) struct GoldenProject {
+    pub project: std::path::PathBuf,
+    pub home: std::path::PathBuf,
+    /// `PATH` for the run: the case's programs first.
+    pub path_var: String,
+    /// The payload, without `stop_hook_active` when the case gives a continuation count.
+    pub payload: Value,
+    pub count: Option<u64>,
+}
+
+/// Writes `case` under `root` (made with `bin`, `home` and `project/.git`); `None` for a
+/// case without files on disk.
+pub(crate) fn golden_project(case: &Value, root: &Path) -> Option<GoldenProject> {
+    let project = root.join("project");
+    let home = root.join("home");
+    for file in case["files"].as_array()? {
+        let text = file["text"].as_str()?;
+        let path = match file["layer"].as_str() {
+            Some("project") => project.join(".deepagents/hooks.json"),
+            _ => home.join("hooks.json"),
+        };
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+    }
+    std_host::write_programs(case, &root.join("bin"));
+    let path_var = format!("{}:/usr/bin:/bin", root.join("bin").display());
+    let mut payload = case["payload"].clone();
+    let count = case["continuation_count"].as_u64();
+    if count.is_some() {
+        payload.as_object_mut()?.remove("stop_hook_active");
+    }
+    Some(GoldenProject { project, home, path_var, payload, count })
+}
+
 #[test]
 fn hooks_run_and_a_core_only_host_decide_the_same() {
     let mut compared = 0;

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::common::{BIN, TestEnv};
-use crate::core_host::{golden_cases, std_host};
+use crate::core_host::{GoldenProject, golden_cases, golden_project};
 
 /// The session folder of `id` under a home.
 fn session_dir(home: &Path, id: &str) -> PathBuf {
@@ -88,24 +88,11 @@ fn the_engine_decides_what_the_one_shot_run_decides_on_every_golden_case() {
 /// comparison cannot set up.
 fn compare(case: &Value, root: &Path) -> Result<bool, String> {
     let event = case["event"].as_str().unwrap();
-    let project = root.join("project");
-    let home = root.join("home");
-    for file in case["files"].as_array().unwrap() {
-        let Some(text) = file["text"].as_str() else { return Ok(false) };
-        let path = match file["layer"].as_str() {
-            Some("project") => project.join(".deepagents/hooks.json"),
-            _ => home.join("hooks.json"),
-        };
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, text).unwrap();
-    }
-    std_host::write_programs(case, &root.join("bin"));
-    let path_var = format!("{}:/usr/bin:/bin", root.join("bin").display());
-    let mut payload = case["payload"].clone();
-    let count = case["continuation_count"].as_u64();
-    if count.is_some() {
-        payload.as_object_mut().unwrap().remove("stop_hook_active");
-    }
+    let Some(GoldenProject { project, home, path_var, payload, count }) =
+        golden_project(case, root)
+    else {
+        return Ok(false);
+    };
     let fire = |engine: bool| {
         let mut cmd = Command::new(BIN);
         cmd.arg("--home")

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use crate::common::{BIN, TestEnv};
 
-use crate::core_host::std_host;
+use crate::core_host::{GoldenProject, golden_project};
 
 /// What the dry run, the listing and the run say: would-run ids, listed `runs` ids,
 /// matched ids.
@@ -67,24 +67,7 @@ fn the_dry_run_and_the_run_agree_on_every_golden_case() {
 
 /// The three views of one golden case; `None` for a case without files on disk.
 fn golden_views(case: &Value, root: &Path) -> Option<[Vec<String>; 3]> {
-    let project = root.join("project");
-    let home = root.join("home");
-    for file in case["files"].as_array()? {
-        let text = file["text"].as_str()?;
-        let path = match file["layer"].as_str() {
-            Some("project") => project.join(".deepagents/hooks.json"),
-            _ => home.join("hooks.json"),
-        };
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, text).unwrap();
-    }
-    std_host::write_programs(case, &root.join("bin"));
-    let path_var = format!("{}:/usr/bin:/bin", root.join("bin").display());
-    let mut payload = case["payload"].clone();
-    let count = case["continuation_count"].as_u64();
-    if count.is_some() {
-        payload.as_object_mut()?.remove("stop_hook_active");
-    }
+    let GoldenProject { project, home, path_var, payload, count } = golden_project(case, root)?;
     let cmd = |args: &[&str]| {
         let mut cmd = Command::new(BIN);
         cmd.arg("--home").arg(&home).arg("--project").arg(&project).arg("--trust-project-hooks");
