@@ -41,12 +41,17 @@ const LOCK: &str = "engine.lock";
 const LOG: &str = "engine.log";
 /// The variable the environment check leaves out (a shell's last command).
 const VOLATILE: &str = "_";
+/// The most sessions (sets of global and host options) one engine keeps.
+const MAX_SESSIONS: usize = 16;
 /// The most folders the engine watches; a larger tree is checked by loading again.
 const MAX_WATCHES: usize = 4096;
 
-/// One session of the engine: the sessions are kept by the run's global and host options.
+/// One session of the engine: the sessions are kept by the run's global and host options,
+/// each with the watches on its sources.
 struct Entry {
     session: Rc<Session>,
+    /// The watches on what its load read; `None` when they could not be set.
+    watcher: Option<Watcher>,
 }
 
 /// The engine's state.
@@ -54,7 +59,6 @@ struct Engine {
     build: String,
     env: Env,
     sessions: RefCell<HashMap<String, Entry>>,
-    watcher: RefCell<Option<Watcher>>,
     /// The time of the last request's end, and how many run now.
     last: Cell<Instant>,
     running: Cell<usize>,
@@ -103,7 +107,6 @@ pub(crate) fn serve(cx: &mut Ctx<'_>, args: &EngineArgs) -> anyhow::Result<i32> 
         build: build_id(),
         env: cx.env.clone(),
         sessions: RefCell::new(HashMap::new()),
-        watcher: RefCell::new(None),
         last: Cell::new(Instant::now()),
         running: Cell::new(0),
         ending: Cell::new(false),
@@ -299,29 +302,30 @@ impl Engine {
         if args.dry_run || cli.global.verbose > 0 {
             return Err("a dry run or -v runs in its own process".to_owned());
         }
-        // The files the snapshot comes from changed: every session starts again, as a
-        // one-shot run would load them now (docs/engine.md#reloads).
-        let changed = self.watcher.borrow_mut().as_mut().is_none_or(Watcher::changed);
-        if changed && !self.sessions.borrow().is_empty() {
-            let old: Vec<Entry> = self.sessions.borrow_mut().drain().map(|(_, e)| e).collect();
-            self.log("reload: the sources changed");
-            for entry in old {
-                tokio::task::spawn_local(async move { entry.session.end_session().await });
-            }
-        }
         let key = format!("{:?}|{:?}", cli.global, args.host);
-        if let Some(entry) = self.sessions.borrow().get(&key) {
-            let session = Rc::clone(&entry.session);
+        // The files this session's snapshot comes from changed (or cannot be watched): it
+        // starts again, as a one-shot run would load them now (docs/engine.md#reloads).
+        let fresh = self.sessions.borrow_mut().get_mut(&key).and_then(|entry| {
+            let changed = entry.watcher.as_mut().is_none_or(Watcher::changed);
+            (!changed).then(|| Rc::clone(&entry.session))
+        });
+        if let Some(session) = fresh {
             return Ok(Prepared { cli, session });
         }
+        if let Some(old) = self.sessions.borrow_mut().remove(&key) {
+            self.log("reload: the sources changed");
+            tokio::task::spawn_local(async move { old.session.end_session().await });
+        }
+        if self.sessions.borrow().len() >= MAX_SESSIONS {
+            return Err(format!("the engine keeps {MAX_SESSIONS} sessions"));
+        }
         let setup = Setup::new(&cli.global, &self.env).map_err(|e| e.to_string())?;
+        // Watching before the load: a change while it reads is seen by the next request.
+        let watcher = Watcher::new(&setup);
         let session = run::start_session(&cli.global, &self.env, &setup, args, None)
             .map_err(|e| e.to_string())?;
-        if self.watcher.borrow().is_none() || changed {
-            *self.watcher.borrow_mut() = Watcher::new(&setup);
-        }
         let session = Rc::new(session);
-        self.sessions.borrow_mut().insert(key, Entry { session: Rc::clone(&session) });
+        self.sessions.borrow_mut().insert(key, Entry { session: Rc::clone(&session), watcher });
         self.log("session started");
         Ok(Prepared { cli, session })
     }
@@ -343,8 +347,11 @@ impl Engine {
 enum Filter {
     /// Every entry.
     All,
-    /// Every entry but these (the state folder's sessions and receipts).
+    /// Every entry but these (a plugin tree's `data`).
     Except(&'static [&'static str]),
+    /// The state folder: every entry but `sessions`, `receipts` and the lock files
+    /// (`*.lck`, `*.lock`), which hold nothing a load reads and are made by loads.
+    State,
     /// Only these names.
     Names(HashSet<OsString>),
 }
@@ -354,6 +361,13 @@ impl Filter {
         match (self, name) {
             (Filter::All, _) | (_, None) => true,
             (Filter::Except(names), Some(name)) => !names.iter().any(|n| OsStr::new(n) == name),
+            (Filter::State, Some(name)) => {
+                let bytes = name.as_bytes();
+                !(name == "sessions"
+                    || name == "receipts"
+                    || bytes.ends_with(b".lck")
+                    || bytes.ends_with(b".lock"))
+            }
             (Filter::Names(names), Some(name)) => names.contains(name),
         }
     }
@@ -388,7 +402,7 @@ impl Watcher {
         watcher.file(&home.join("plugins.lock"))?;
         let state = setup.paths.home.state_dir();
         if state.is_dir() {
-            watcher.add(&state, Filter::Except(&["sessions", "receipts"]))?;
+            watcher.add(&state, Filter::State)?;
         } else {
             watcher.file(&state)?;
         }
@@ -461,6 +475,7 @@ impl Watcher {
             (Some(Filter::Names(_)), other) | (None, other) => other,
             (Some(Filter::Except(e)), Filter::Names(_)) => Filter::Except(e),
             (Some(Filter::Except(_)), Filter::Except(e)) => Filter::Except(e),
+            (Some(Filter::State), _) | (_, Filter::State) => Filter::State,
         };
         self.filters.insert(wd, merged);
         Some(())

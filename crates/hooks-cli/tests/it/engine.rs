@@ -276,7 +276,11 @@ fn the_engine_loads_again_when_a_source_changes_and_ends_at_session_end() {
     assert_eq!(engine_run(&env, &pre_tool("s2", "rm -rf /")).code, 2);
     wait_for_engine(&dir);
     assert_eq!(engine_run(&env, &pre_tool("s2", "rm -rf /")).code, 2);
-    assert_eq!(ran(&dir).len(), 1);
+    assert_eq!(engine_run(&env, &pre_tool("s2", "rm -rf /")).code, 2);
+    assert_eq!(ran(&dir).len(), 2);
+    // What a load writes itself (lock files, receipts, the session folder) is no change.
+    let quiet = std::fs::read_to_string(dir.join("engine.log")).unwrap();
+    assert!(!quiet.contains("reload"), "{quiet}");
 
     // The user's file now lets everything through: the engine's next run sees it.
     env.user_hooks(
@@ -285,14 +289,14 @@ fn the_engine_loads_again_when_a_source_changes_and_ends_at_session_end() {
     );
     let after = engine_run(&env, &pre_tool("s2", "rm -rf /"));
     assert_eq!(after.code, 0, "the engine kept the old snapshot: {}", after.stdout);
-    assert_eq!(ran(&dir).len(), 2);
+    assert_eq!(ran(&dir).len(), 3);
     let log = std::fs::read_to_string(dir.join("engine.log")).unwrap();
     assert!(log.contains("reload"), "{log}");
 
     // A project file that appears is a source too.
     env.project_hooks(DENY_RM);
     let project = engine_run(&env, &pre_tool("s2", "rm -rf /"));
-    assert_eq!(ran(&dir).len(), 3);
+    assert_eq!(ran(&dir).len(), 4);
     // Untrusted: it does not load, in the engine as in a one-shot run.
     let one_shot = env.run_stdin(&["run", "PreToolUse", "--payload", "-"], &pre_tool("s2", "ls"));
     assert_eq!(project.code, 0);
@@ -307,8 +311,45 @@ fn the_engine_loads_again_when_a_source_changes_and_ends_at_session_end() {
         r#"{"session_id": "s2", "reason": "other"}"#,
     );
     assert_eq!(end.code, 0, "{}", end.stderr);
-    assert_eq!(ran(&dir).len(), 4);
+    assert_eq!(ran(&dir).len(), 5);
     wait_for_end(&dir);
+}
+
+#[test]
+fn each_session_of_an_engine_watches_its_own_sources() {
+    let env = TestEnv::new("engine-two-projects");
+    env.user_hooks(r#"{"hooks": {}}"#);
+    let other = env.root.join("other");
+    std::fs::create_dir_all(other.join(".git")).unwrap();
+    let write = |dir: &Path, text: &str| {
+        std::fs::create_dir_all(dir.join(".deepagents")).unwrap();
+        std::fs::write(dir.join(".deepagents/hooks.json"), text).unwrap();
+    };
+    let allow =
+        r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "exit 0"}]}]}}"#;
+    write(&env.project, allow);
+    write(&other, allow);
+    let run = |project: &Path| {
+        let project = project.to_str().unwrap();
+        let args = ["--project", project, "--trust-project-hooks", "run", "PreToolUse"];
+        let args: Vec<&str> = args.into_iter().chain(["--payload", "-", "--engine"]).collect();
+        env.run_stdin(&args, &pre_tool("s5", "rm -rf /"))
+    };
+    let dir = session_dir(&env.home, "s5");
+    assert_eq!(run(&env.project).code, 0);
+    wait_for_engine(&dir);
+    // Two sessions in the one engine: one per project.
+    assert_eq!(run(&env.project).code, 0);
+    assert_eq!(run(&other).code, 0);
+    assert_eq!(ran(&dir).len(), 2);
+    // The second session's project file changes: its next run sees it.
+    write(&other, DENY_RM);
+    let after = run(&other);
+    assert_eq!(after.code, 2, "the second session kept its old snapshot: {}", after.stdout);
+    assert_eq!(run(&env.project).code, 0);
+    assert_eq!(ran(&dir).len(), 4);
+    let _ = std::fs::remove_file(dir.join("engine.sock"));
+    wait_for_end_quietly(&dir);
 }
 
 #[test]
