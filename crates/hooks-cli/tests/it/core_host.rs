@@ -78,21 +78,33 @@ pub(crate) fn golden_project(case: &Value, root: &Path) -> Option<GoldenProject>
     Some(GoldenProject { project, home, path_var, payload, count })
 }
 
-#[test]
-fn hooks_run_and_a_core_only_host_decide_the_same() {
+/// Runs `compare` on every golden case with matched handlers, each in a fresh root made
+/// with `bin`, `home` and `project/.git` (named after `prefix`); returns how many it
+/// compared (`Ok(true)`) and the failures, by case name.
+pub(crate) fn compare_golden_cases(
+    prefix: &str,
+    mut compare: impl FnMut(&Value, &Path) -> Result<bool, String>,
+) -> (usize, Vec<String>) {
     let mut compared = 0;
     let mut failures = Vec::new();
     for (name, case) in golden_cases() {
         if case["expected"]["matched"].as_array().is_none_or(Vec::is_empty) {
             continue;
         }
-        let root = hooks_tests::fresh_dir("hooks-cli-core-host", &["bin", "home", "project/.git"]);
-        if let Err(why) = compare(&case, &root) {
-            failures.push(format!("{name}: {why}"));
+        let root = hooks_tests::fresh_dir(prefix, &["bin", "home", "project/.git"]);
+        match compare(&case, &root) {
+            Ok(true) => compared += 1,
+            Ok(false) => {}
+            Err(why) => failures.push(format!("{name}: {why}")),
         }
-        compared += 1;
         let _ = std::fs::remove_dir_all(&root);
     }
+    (compared, failures)
+}
+
+#[test]
+fn hooks_run_and_a_core_only_host_decide_the_same() {
+    let (compared, failures) = compare_golden_cases("hooks-cli-core-host", compare);
     eprintln!("hooks run and the core-only host compared on {compared} golden cases");
     assert!(compared >= 30, "only {compared} cases compared");
     assert!(
@@ -103,14 +115,14 @@ fn hooks_run_and_a_core_only_host_decide_the_same() {
     );
 }
 
-fn compare(case: &Value, root: &Path) -> Result<(), String> {
+fn compare(case: &Value, root: &Path) -> Result<bool, String> {
     let event_name = case["event"].as_str().unwrap();
     let event = Event::from_name(event_name).unwrap();
     let project = root.join("project");
     let home = root.join("home");
     let mut docs = Vec::new();
     for file in case["files"].as_array().unwrap() {
-        let Some(text) = file["text"].as_str() else { return Ok(()) };
+        let Some(text) = file["text"].as_str() else { return Ok(false) };
         let (path, layer, kind) = match file["layer"].as_str() {
             Some("project") => {
                 (project.join(".deepagents/hooks.json"), Layer::Project, ConfigKind::Project)
@@ -195,7 +207,7 @@ fn compare(case: &Value, root: &Path) -> Result<(), String> {
         "blocking": out.status.code() == Some(2),
     });
     if ours == theirs {
-        Ok(())
+        Ok(true)
     } else {
         Err(format!("\n  core host: {ours}\n  hooks run: {theirs}"))
     }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::common::{BIN, TestEnv};
-use crate::core_host::{GoldenProject, golden_cases, golden_project};
+use crate::core_host::{GoldenProject, compare_golden_cases, golden_project};
 
 /// The session folder of `id` under a home.
 fn session_dir(home: &Path, id: &str) -> PathBuf {
@@ -64,20 +64,7 @@ fn decided(code: Option<i32>, stdout: &[u8], stderr: &[u8]) -> Result<Value, Str
 
 #[test]
 fn the_engine_decides_what_the_one_shot_run_decides_on_every_golden_case() {
-    let mut compared = 0;
-    let mut failures = Vec::new();
-    for (name, case) in golden_cases() {
-        if case["expected"]["matched"].as_array().is_none_or(Vec::is_empty) {
-            continue;
-        }
-        let root = hooks_tests::fresh_dir("hooks-cli-engine", &["bin", "home", "project/.git"]);
-        match compare(&case, &root) {
-            Ok(true) => compared += 1,
-            Ok(false) => {}
-            Err(why) => failures.push(format!("{name}: {why}")),
-        }
-        let _ = std::fs::remove_dir_all(&root);
-    }
+    let (compared, failures) = compare_golden_cases("hooks-cli-engine", compare);
     eprintln!("the engine and the one-shot run compared on {compared} golden cases");
     assert!(compared >= 30, "only {compared} cases compared");
     assert!(failures.is_empty(), "{} cases differ:\n{}", failures.len(), failures.join("\n"));
@@ -313,6 +300,49 @@ fn the_engine_loads_again_when_a_source_changes_and_ends_at_session_end() {
     assert_eq!(end.code, 0, "{}", end.stderr);
     assert_eq!(ran(&dir).len(), 5);
     wait_for_end(&dir);
+}
+
+#[test]
+fn hostile_requests_are_refused_and_handler_text_stays_escaped() {
+    use std::io::{BufRead as _, Write as _};
+    let env = TestEnv::new("engine-hostile");
+    // A handler that writes a terminal escape (a screen clear) on stderr and blocks.
+    env.user_hooks(
+        r#"{"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": "printf 'evil\\033[2J\\n' >&2; exit 2"}]}]}}"#,
+    );
+    let dir = session_dir(&env.home, "s6");
+    assert_eq!(engine_run(&env, &pre_tool("s6", "ls")).code, 2);
+    wait_for_engine(&dir);
+    let socket = dir.join("engine.sock");
+    let talk = |bytes: &[u8]| {
+        let mut stream = std::os::unix::net::UnixStream::connect(&socket).unwrap();
+        stream.write_all(bytes).unwrap();
+        stream.shutdown(std::net::Shutdown::Write).unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(stream).read_line(&mut line).unwrap();
+        line
+    };
+    // Not JSON, a request of another protocol, arguments of another command: refused, and
+    // nothing runs.
+    assert!(talk(b"garbage\n").contains("refused"));
+    assert!(talk(b"{\"v\": 99}\n").contains("refused"));
+    let other = json!({"v": 1, "build": "x", "argv": ["hooks", "plugin", "list"], "cwd": "/",
+        "env": [], "stdin": "", "terminals": [false, false, false]});
+    assert!(talk(format!("{other}\n").as_bytes()).contains("refused"));
+    // A line that never ends is dropped without an answer.
+    assert_eq!(talk(b"{\"v\": 1, \"argv\": [").as_str(), "");
+    assert!(ran(&dir).is_empty(), "a hostile request ran an event");
+
+    // The engine still serves runs, and the handler's escape reaches stderr escaped.
+    let out = engine_run(&env, &pre_tool("s6", "ls"));
+    assert_eq!(out.code, 2);
+    assert_eq!(ran(&dir).len(), 1);
+    assert!(!out.stderr.contains('\u{1b}'), "a raw escape reached stderr: {:?}", out.stderr);
+    assert!(!out.stdout.contains('\u{1b}'), "a raw escape reached stdout: {:?}", out.stdout);
+    assert!(out.stdout.contains("evil\\u001b[2J"), "the handler's text: {}", out.stdout);
+    let _ = std::fs::remove_file(&socket);
+    wait_for_end_quietly(&dir);
 }
 
 #[test]
