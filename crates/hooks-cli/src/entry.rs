@@ -2,12 +2,13 @@
 //! its module (the one place that names every command).
 
 use std::ffi::OsString;
-use std::io::{Read, Write};
+use std::io::{Cursor, Read, Write};
 
 use crate::cli::Command;
 use crate::cmd;
 use crate::context::{self, Ctx};
 use crate::env::Env;
+use crate::terminal::Guarded;
 
 /// Runs `hooks` on the process's arguments, streams and environment; returns the exit code.
 ///
@@ -16,10 +17,24 @@ use crate::env::Env;
 pub fn run() -> i32 {
     crate::signals::own_process();
     let env = Env::capture();
-    let (stdin, stdout, stderr) = (std::io::stdin(), std::io::stdout(), std::io::stderr());
+    let argv: Vec<OsString> = std::env::args_os().collect();
+    let (mut stdin, stdout, stderr) = (std::io::stdin(), std::io::stdout(), std::io::stderr());
     let mut stdout = stdout.lock();
     let mut stderr = stderr.lock();
-    let code = run_with(std::env::args_os(), Box::new(stdin), &mut stdout, &mut stderr, &env);
+    // A run that hands its event to the session's engine is done before clap
+    // (docs/engine.md#the-fast-client); its output passes the terminal guard too.
+    let (mut out, mut err) = (Guarded::new(&mut stdout), Guarded::new(&mut stderr));
+    let read = match cmd::handover::fast(&argv, &env, &mut stdin, &mut out, &mut err) {
+        cmd::handover::Fast::Ran(code) => {
+            let _ = (out.flush(), err.flush());
+            crate::signals::release();
+            return code;
+        }
+        cmd::handover::Fast::Here(read) => read,
+    };
+    drop((out, err));
+    let stdin = Box::new(Cursor::new(read).chain(stdin));
+    let code = run_with(argv, stdin, &mut stdout, &mut stderr, &env);
     crate::signals::release();
     code
 }

@@ -71,15 +71,8 @@ impl Setup {
     /// `--plugin-dir` folder is an error.
     pub(crate) fn new(global: &GlobalArgs, env: &Env) -> anyhow::Result<Setup> {
         let profile = profile(global, env)?;
-        // The claude-code home is `$CLAUDE_CONFIG_DIR`, else `~/.claude`
-        // (docs/claude-code-contract.md#cc-1.3).
         let cwd = env.cwd.clone();
-        let (names, home) = session_home(
-            global.home.as_deref().map(|h| absolute(h, &cwd)).as_deref(),
-            profile,
-            &AppNames::default(),
-            |name| env.var(name).map(ToOwned::to_owned),
-        )?;
+        let (names, home) = home(global.home.as_deref(), profile, env)?;
         let paths = match &global.project {
             Some(dir) => {
                 let dir = absolute(dir, &cwd);
@@ -261,7 +254,12 @@ fn strict_containment(env: &Env) -> bool {
 /// The profile: `--profile`, else `$HOOKS_PROFILE` (when set and not empty), else
 /// `deepagents`.
 pub(crate) fn profile(global: &GlobalArgs, env: &Env) -> anyhow::Result<Profile> {
-    Ok(match (global.profile, env.var("HOOKS_PROFILE")) {
+    profile_of(global.profile, env)
+}
+
+/// The profile of `--profile` (`flag`), else `$HOOKS_PROFILE`, else the default.
+pub(crate) fn profile_of(flag: Option<Profile>, env: &Env) -> anyhow::Result<Profile> {
+    Ok(match (flag, env.var("HOOKS_PROFILE")) {
         (Some(p), _) => p,
         (None, Some(name)) if !name.is_empty() => name
             .to_str()
@@ -270,6 +268,22 @@ pub(crate) fn profile(global: &GlobalArgs, env: &Env) -> anyhow::Result<Profile>
             .map_err(|e| anyhow::anyhow!("HOOKS_PROFILE: {e}"))?,
         (None, _) => Profile::default(),
     })
+}
+
+/// The home folder of `--home` (`flag`, relative to the working folder) and the profile,
+/// with the profile's folder names. The claude-code home is `$CLAUDE_CONFIG_DIR`, else
+/// `~/.claude` (docs/claude-code-contract.md#cc-1.3).
+pub(crate) fn home(
+    flag: Option<&Path>,
+    profile: Profile,
+    env: &Env,
+) -> anyhow::Result<(AppNames, PathBuf)> {
+    Ok(session_home(
+        flag.map(|h| absolute(h, &env.cwd)).as_deref(),
+        profile,
+        &AppNames::default(),
+        |name| env.var(name).map(ToOwned::to_owned),
+    )?)
 }
 
 /// The engine's capabilities for a host's `--capability` list: the profile's (deepagents:

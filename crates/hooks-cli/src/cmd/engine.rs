@@ -28,7 +28,9 @@ use rustix::fs::inotify::{self, CreateFlags, ReadFlags, WatchFlags};
 use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _, AsyncWriteExt as _};
 
 use crate::cli::{Cli, Command, EngineArgs};
-use crate::cmd::handover::{Answer, PROTOCOL, REQUEST_CAP, Request, SOCKET, Verdict, build_id};
+use crate::cmd::handover::{
+    Answer, PROTOCOL, REQUEST_CAP, Request, Route, SOCKET, Verdict, build_id,
+};
 use crate::cmd::{list, run};
 use crate::context::{Ctx, Env};
 use crate::layers::Setup;
@@ -43,6 +45,8 @@ const LOG: &str = "engine.log";
 const VOLATILE: &str = "_";
 /// The most sessions (sets of global and host options) one engine keeps.
 const MAX_SESSIONS: usize = 16;
+/// The most parsed command lines the engine keeps.
+const MAX_PARSES: usize = 64;
 /// The most folders the engine watches; a larger tree is checked by loading again.
 const MAX_WATCHES: usize = 4096;
 
@@ -54,17 +58,24 @@ struct Entry {
     watcher: Option<Watcher>,
 }
 
+/// A parsed command line and its session's key.
+type Parsed = (Rc<Cli>, Rc<str>);
+
 /// The engine's state.
 struct Engine {
     build: String,
     env: Env,
-    sessions: RefCell<HashMap<String, Entry>>,
+    sessions: RefCell<HashMap<Rc<str>, Entry>>,
+    /// Command lines parsed before, with their session keys.
+    parses: RefCell<HashMap<Vec<String>, Parsed>>,
     /// The time of the last request's end, and how many run now.
     last: Cell<Instant>,
     running: Cell<usize>,
     /// Set after SessionEnd, or a request of another build.
     ending: Cell<bool>,
     log: PathBuf,
+    /// The socket it listens on: the one runs of its session find.
+    socket: PathBuf,
 }
 
 /// `hooks __engine`: listens on the socket until SessionEnd, the idle period, or the
@@ -107,10 +118,12 @@ pub(crate) fn serve(cx: &mut Ctx<'_>, args: &EngineArgs) -> anyhow::Result<i32> 
         build: build_id(),
         env: cx.env.clone(),
         sessions: RefCell::new(HashMap::new()),
+        parses: RefCell::new(HashMap::new()),
         last: Cell::new(Instant::now()),
         running: Cell::new(0),
         ending: Cell::new(false),
         log: dir.join(LOG),
+        socket: args.socket.clone(),
     });
     let idle = Duration::from_secs(args.idle.max(1));
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -263,7 +276,7 @@ async fn refuse(write: &mut tokio::net::unix::OwnedWriteHalf, engine: &Engine, w
 
 /// A request the engine can run: its arguments and its session.
 struct Prepared {
-    cli: Cli,
+    cli: Rc<Cli>,
     session: Rc<Session>,
 }
 
@@ -297,12 +310,22 @@ impl Engine {
         if cwd_differs || env_differs {
             return Err("another working folder or environment".to_owned());
         }
-        let cli = Cli::try_parse_from(&request.argv).map_err(|_| "arguments that do not parse")?;
+        let (cli, key) = self.parse(&request.argv)?;
         let Command::Run(args) = &cli.command else { return Err("not a run".to_owned()) };
         if args.dry_run || cli.global.verbose > 0 {
             return Err("a dry run or -v runs in its own process".to_owned());
         }
-        let key = format!("{:?}|{:?}", cli.global, args.host);
+        // The run's own session and home name this socket: the fast client's reading of
+        // the command line is checked here (docs/engine.md#the-fast-client).
+        let route = Route {
+            home: cli.global.home.as_deref(),
+            profile: cli.global.profile,
+            payload: args.payload.as_deref().unwrap_or_default(),
+            session_id: args.session_id.as_deref(),
+        };
+        if route.socket(&self.env, request.stdin.as_bytes()).as_deref() != Some(&*self.socket) {
+            return Err("a run of another session or home".to_owned());
+        }
         // The files this session's snapshot comes from changed (or cannot be watched): it
         // starts again, as a one-shot run would load them now (docs/engine.md#reloads).
         let fresh = self.sessions.borrow_mut().get_mut(&key).and_then(|entry| {
@@ -328,6 +351,25 @@ impl Engine {
         self.sessions.borrow_mut().insert(key, Entry { session: Rc::clone(&session), watcher });
         self.log("session started");
         Ok(Prepared { cli, session })
+    }
+
+    /// The run's command line parsed, and the key of its session (its global and host
+    /// options). A host sends the same lines again and again (`--payload -`), so the
+    /// parses are kept, at most [`MAX_PARSES`]: parsing is the same for the same line.
+    fn parse(&self, argv: &[String]) -> Result<Parsed, String> {
+        if let Some(hit) = self.parses.borrow().get(argv) {
+            return Ok(hit.clone());
+        }
+        let cli = Cli::try_parse_from(argv).map_err(|_| "arguments that do not parse")?;
+        let Command::Run(args) = &cli.command else { return Err("not a run".to_owned()) };
+        let key: Rc<str> = format!("{:?}|{:?}", cli.global, args.host).into();
+        let parsed = (Rc::new(cli), key);
+        let mut parses = self.parses.borrow_mut();
+        if parses.len() >= MAX_PARSES {
+            parses.clear();
+        }
+        parses.insert(argv.to_vec(), parsed.clone());
+        Ok(parsed)
     }
 
     /// Appends a line to the engine's log (best effort, up to 1 MiB).

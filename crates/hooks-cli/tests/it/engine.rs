@@ -333,11 +333,41 @@ fn hostile_requests_are_refused_and_handler_text_stays_escaped() {
     // A line that never ends is dropped without an answer.
     assert_eq!(talk(b"{\"v\": 1, \"argv\": [").as_str(), "");
     assert!(ran(&dir).is_empty(), "a hostile request ran an event");
+    // A request the engine would run, but of another session: refused (the engine
+    // checks that the run's own session names its socket). The same request of its own
+    // session is accepted, so only the session makes the difference.
+    let meta = std::fs::metadata(BIN).unwrap();
+    let build = format!(
+        "{}:{}:{}:{}:{}",
+        env!("CARGO_PKG_VERSION"),
+        meta.dev(),
+        meta.ino(),
+        meta.mtime(),
+        meta.mtime_nsec()
+    );
+    let request = |session: &str| {
+        let line = json!({"v": 1, "build": build,
+            "argv": [BIN, "run", "PreToolUse", "--payload", "-", "--engine"],
+            "cwd": std::fs::canonicalize(&env.project).unwrap(),
+            "env": [["PATH", "/usr/local/bin:/usr/bin:/bin"], ["HOME", env.user_home],
+                    ["DEEPAGENTS_HOME", env.home]],
+            "stdin": pre_tool(session, "ls"), "terminals": [false, false, false]});
+        talk(format!("{line}\n").as_bytes())
+    };
+    let other = request("s7");
+    assert!(other.contains("another session"), "{other}");
+    assert!(ran(&dir).is_empty(), "a run of another session ran here");
+    assert!(request("s6").contains("accepted"));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while ran(&dir).is_empty() {
+        assert!(Instant::now() < deadline, "the accepted request did not run");
+        std::thread::sleep(Duration::from_millis(20));
+    }
 
     // The engine still serves runs, and the handler's escape reaches stderr escaped.
     let out = engine_run(&env, &pre_tool("s6", "ls"));
     assert_eq!(out.code, 2);
-    assert_eq!(ran(&dir).len(), 1);
+    assert_eq!(ran(&dir).len(), 2);
     assert!(!out.stderr.contains('\u{1b}'), "a raw escape reached stderr: {:?}", out.stderr);
     assert!(!out.stdout.contains('\u{1b}'), "a raw escape reached stdout: {:?}", out.stdout);
     assert!(out.stdout.contains("evil\\u001b[2J"), "the handler's text: {}", out.stdout);
