@@ -65,6 +65,8 @@ type Parsed = (Rc<Cli>, Rc<str>);
 struct Engine {
     build: String,
     env: Env,
+    /// Its environment as a set, without [`VOLATILE`] (what a run's must equal).
+    env_set: BTreeMap<OsString, OsString>,
     sessions: RefCell<HashMap<Rc<str>, Entry>>,
     /// Command lines parsed before, with their session keys.
     parses: RefCell<HashMap<Vec<String>, Parsed>>,
@@ -117,6 +119,7 @@ pub(crate) fn serve(cx: &mut Ctx<'_>, args: &EngineArgs) -> anyhow::Result<i32> 
     let engine = Rc::new(Engine {
         build: build_id(),
         env: cx.env.clone(),
+        env_set: cx.env.vars.iter().filter(|(k, _)| k != VOLATILE).cloned().collect(),
         sessions: RefCell::new(HashMap::new()),
         parses: RefCell::new(HashMap::new()),
         last: Cell::new(Instant::now()),
@@ -299,14 +302,11 @@ impl Engine {
             .filter(|(k, _)| k != VOLATILE)
             .map(|(k, v)| (OsStr::new(k), OsStr::new(v)))
             .collect();
-        let own: BTreeMap<&OsStr, &OsStr> = self
-            .env
-            .vars
-            .iter()
-            .filter(|(k, _)| k != VOLATILE)
-            .map(|(k, v)| (k.as_os_str(), v.as_os_str()))
-            .collect();
-        let env_differs = given != own;
+        let env_differs = given.len() != self.env_set.len()
+            || given
+                .iter()
+                .zip(&self.env_set)
+                .any(|((k, v), (own_k, own_v))| *k != own_k.as_os_str() || *v != own_v.as_os_str());
         if cwd_differs || env_differs {
             return Err("another working folder or environment".to_owned());
         }

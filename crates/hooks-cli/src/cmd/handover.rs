@@ -401,6 +401,9 @@ fn exchange(
         Ok(_) => return Ok(HandOver::Here { start: false }),
         Err(_) => return Ok(HandOver::Here { start: true }),
     }
+    // Ready before the connection: the engine waits for nothing but the write.
+    let mut line = serde_json::to_vec(request)?;
+    line.push(b'\n');
     let mut stream = match UnixStream::connect(socket) {
         Ok(stream) => stream,
         // A socket nobody listens on: the engine is gone.
@@ -410,8 +413,6 @@ fn exchange(
         Ok(peer) if peer.uid.as_raw() == euid => {}
         _ => return Ok(HandOver::Here { start: false }),
     }
-    let mut line = serde_json::to_vec(request)?;
-    line.push(b'\n');
     if stream.write_all(&line).is_err() {
         return Ok(HandOver::Here { start: false });
     }
