@@ -11,6 +11,7 @@ use std::io::{BufRead as _, BufReader, Cursor, Read, Write};
 use std::os::unix::fs::{FileTypeExt as _, MetadataExt as _};
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Context as _;
 use hooks_core::Profile;
@@ -74,6 +75,10 @@ pub(crate) fn build_id() -> String {
     format!("{}:{stamp}", env!("CARGO_PKG_VERSION"))
 }
 
+/// Set when the fast client's engine answered and declined the run (a refusal, a failed
+/// check): the usual course then runs it here without asking again, and starts no engine.
+static DECLINED: AtomicBool = AtomicBool::new(false);
+
 /// The `hooks run` side of the engine.
 pub(crate) struct Client {
     socket: PathBuf,
@@ -122,6 +127,9 @@ impl Client {
     /// printed), `None` when this process must run it (no engine, a stale one, one that
     /// fails the checks or refuses).
     pub(crate) fn hand_over(&self, cx: &mut Ctx<'_>) -> anyhow::Result<Option<i32>> {
+        if DECLINED.load(Ordering::Acquire) {
+            return Ok(None);
+        }
         match exchange(&self.socket, &self.request, cx.out, cx.err)? {
             HandOver::Ran(code) => Ok(Some(code)),
             HandOver::Here { start } => {
@@ -366,7 +374,13 @@ pub(crate) fn fast(
     let Some(request) = Request::new(argv, env, bytes.clone()) else { return Fast::Here(bytes) };
     match exchange(&socket, &request, out, err) {
         Ok(HandOver::Ran(code)) => Fast::Ran(code),
-        Ok(HandOver::Here { .. }) => Fast::Here(bytes),
+        Ok(HandOver::Here { start }) => {
+            // An engine answered and would not run it: the usual course does not ask again.
+            if !start {
+                DECLINED.store(true, Ordering::Release);
+            }
+            Fast::Here(bytes)
+        }
         Err(error) => {
             let color = shape.color.unwrap_or(ColorChoice::Auto);
             let style = Style::for_stream(color, env, env.stderr_is_terminal);

@@ -459,3 +459,35 @@ fn background_handlers_run_on_in_the_engine_and_reach_a_later_run() {
     let _ = std::fs::remove_file(dir.join("engine.sock"));
     wait_for_end_quietly(&dir);
 }
+
+#[test]
+fn a_run_the_engine_declines_is_asked_once_and_runs_itself() {
+    use std::io::Write as _;
+    let env = TestEnv::new("engine-declined");
+    env.user_hooks(DENY_RM);
+    let dir = session_dir(&env.home, "s8");
+    assert_eq!(engine_run(&env, &pre_tool("s8", "ls")).code, 0);
+    wait_for_engine(&dir);
+    // Another environment: the engine refuses, and the run decides itself, asking once
+    // (the fast client's refusal stands for the rest of the run) and starting no engine.
+    let mut child = env
+        .command(&["run", "PreToolUse", "--payload", "-", "--engine"])
+        .env("EXTRA", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(pre_tool("s8", "rm -rf /").as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    let log = std::fs::read_to_string(dir.join("engine.log")).unwrap();
+    let refused = log.lines().filter(|l| l.starts_with("refused:")).count();
+    assert_eq!(refused, 1, "the engine was asked more than once:\n{log}");
+    assert_eq!(ran(&dir).len(), 0, "the declined run went through the engine");
+    // The engine of the first environment still serves its runs.
+    assert_eq!(engine_run(&env, &pre_tool("s8", "rm -rf /")).code, 2);
+    assert_eq!(ran(&dir).len(), 1);
+    let _ = std::fs::remove_file(dir.join("engine.sock"));
+    wait_for_end_quietly(&dir);
+}
