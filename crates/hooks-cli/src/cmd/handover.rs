@@ -3,7 +3,9 @@
 //! owned by this user, mode 0600, and a peer of this user), sends the whole request (argv,
 //! working folder, environment, stdin, terminals) and prints the answer. A run that finds
 //! no engine, or a stale one, runs the event itself and starts the engine for the next
-//! one. The request and answer lines are here too; `engine.rs` is the other side.
+//! one. [`fast`] does the same before clap, for a command line it can read itself
+//! (docs/engine.md#the-fast-client); [`Route`] is where every side takes a run's socket
+//! from. The request and answer lines are here too; `engine.rs` is the other side.
 
 use std::cell::Cell;
 use std::ffi::{OsStr, OsString};
