@@ -593,7 +593,7 @@ fn read_hook_documents(
             }
             continue;
         }
-        let real = match confine(&target, root_real) {
+        let real = match confine(&target, root, root_real) {
             Ok(r) => r,
             Err(message) => {
                 folder.diagnostics.push(failed(name, message, &target));
@@ -624,14 +624,35 @@ fn read_hook_documents(
     }
 }
 
-/// The real path of `target` when it lies inside `root_real` (links followed); else the
-/// problem.
-fn confine(target: &Path, root_real: &Path) -> Result<PathBuf, String> {
+/// The real path of `target` when it lies inside `root_real`, the real path of `root`
+/// (links followed); else the problem. A target below `root` whose every component
+/// below it is a plain file or folder is `root_real` joined with those components,
+/// found with one `lstat` each; any link (or `..`) on the way is resolved in full.
+fn confine(target: &Path, root: &Path, root_real: &Path) -> Result<PathBuf, String> {
+    if let Ok(rel) = target.strip_prefix(root)
+        && let Some(real) = plain_below(root_real, rel)
+    {
+        return Ok(real);
+    }
     match fs::canonicalize(target) {
         Ok(r) if r.starts_with(root_real) => Ok(r),
         Ok(_) => Err(format!("hooks path {} escapes the plugin folder", target.display())),
         Err(e) => Err(format!("could not resolve {}: {e}", target.display())),
     }
+}
+
+/// `root_real` joined with `rel` when each component of `rel` is a name whose entry is no
+/// symbolic link; `None` when one is a link, `.`, `..` or cannot be read.
+fn plain_below(root_real: &Path, rel: &Path) -> Option<PathBuf> {
+    let mut real = root_real.to_path_buf();
+    for component in rel.components() {
+        let Component::Normal(name) = component else { return None };
+        real.push(name);
+        if fs::symlink_metadata(&real).ok()?.file_type().is_symlink() {
+            return None;
+        }
+    }
+    Some(real)
 }
 
 /// The inline `hooks` object as a hook document: `{"hooks": {...}}` kept, a bare event
@@ -663,7 +684,8 @@ fn resolve_declared(decl: &str, root: &Path, root_real: &Path) -> Result<PathBuf
         return Err("path must stay within the plugin root".to_owned());
     }
     let full = root.join(p);
-    if let Ok(real) = fs::canonicalize(&full)
+    if plain_below(root_real, p).is_none()
+        && let Ok(real) = fs::canonicalize(&full)
         && !real.starts_with(root_real)
     {
         return Err("path escapes plugin root".to_owned());
@@ -829,5 +851,34 @@ mod tests {
         assert!(f.hook_files.is_empty(), "{:?}", f.hook_files);
         assert_eq!(f.diagnostics.len(), 2, "{:?}", f.diagnostics);
         assert!(f.diagnostics.iter().all(|d| d.message.contains("escape")));
+    }
+
+    #[test]
+    fn links_inside_the_folder_resolve_to_their_target_and_plain_paths_to_themselves() {
+        let dir = tempfile::tempdir().unwrap();
+        // The folder is reached through a link: its real path is another.
+        let real_root = dir.path().join("real");
+        write(&real_root, "plugin.json", r#"{"name":"a"}"#);
+        write(&real_root, "hooks/real.json", DOC);
+        std::os::unix::fs::symlink(&real_root, dir.path().join("plug")).unwrap();
+        let root = dir.path().join("plug");
+        let root_real = fs::canonicalize(&root).unwrap();
+        // A plain file: the real root joined with its path.
+        let plain = confine(&root.join("hooks/real.json"), &root, &root_real).unwrap();
+        assert_eq!(plain, root_real.join("hooks/real.json"));
+        // A link below the root to a file inside it: the file it names.
+        std::os::unix::fs::symlink("real.json", real_root.join("hooks/hooks.json")).unwrap();
+        let linked = confine(&root.join("hooks/hooks.json"), &root, &root_real).unwrap();
+        assert_eq!(linked, root_real.join("hooks/real.json"));
+        let f = read_plugin_folder(&root);
+        assert_eq!(f.hook_files.len(), 1, "{:?}", f.diagnostics);
+        assert!(f.hook_files[0].through_link);
+        // A missing file is the same error either way.
+        let missing = confine(&root.join("hooks/none.json"), &root, &root_real).unwrap_err();
+        assert!(missing.contains("could not resolve"), "{missing}");
+        // `..` is resolved in full: out of the folder is refused.
+        write(dir.path(), "outside.json", DOC);
+        let out = confine(&root.join("hooks/../../outside.json"), &root, &root_real);
+        assert!(out.unwrap_err().contains("escapes"));
     }
 }

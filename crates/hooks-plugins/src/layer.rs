@@ -224,7 +224,8 @@ pub(crate) fn our_layers(
         }
         if !plugin_docs.is_empty() || folder.hook_files.is_empty() {
             let d = home.data_dir(&id);
-            if let Err(e) = std::fs::create_dir_all(&d) {
+            // Made once: a load finds it there (one `stat`, not a failing `mkdir` and one).
+            if let Err(e) = if d.is_dir() { Ok(()) } else { std::fs::create_dir_all(&d) } {
                 diags.push(Diagnostic::new(
                     codes::PLUGIN_HOOKS_FAILED,
                     Severity::Warning,
