@@ -157,6 +157,17 @@ fn engine_run(env: &TestEnv, payload: &str) -> crate::common::Output {
     env.run_stdin(&["run", "PreToolUse", "--payload", "-", "--engine"], payload)
 }
 
+/// A home whose user hooks deny `rm -rf`, and the session folder of `session` once its
+/// first run (of `command`, which must exit `code`) has started the engine.
+fn deny_rm_engine(name: &str, session: &str, command: &str, code: i32) -> (TestEnv, PathBuf) {
+    let env = TestEnv::new(name);
+    env.user_hooks(DENY_RM);
+    let dir = session_dir(&env.home, session);
+    assert_eq!(engine_run(&env, &pre_tool(session, command)).code, code);
+    wait_for_engine(&dir);
+    (env, dir)
+}
+
 #[test]
 fn the_socket_is_the_users_alone_and_a_stale_one_is_replaced() {
     let env = TestEnv::new("engine-socket");
@@ -257,11 +268,7 @@ fn wait_for_end_quietly(dir: &Path) {
 
 #[test]
 fn the_engine_loads_again_when_a_source_changes_and_ends_at_session_end() {
-    let env = TestEnv::new("engine-reload");
-    env.user_hooks(DENY_RM);
-    let dir = session_dir(&env.home, "s2");
-    assert_eq!(engine_run(&env, &pre_tool("s2", "rm -rf /")).code, 2);
-    wait_for_engine(&dir);
+    let (env, dir) = deny_rm_engine("engine-reload", "s2", "rm -rf /", 2);
     assert_eq!(engine_run(&env, &pre_tool("s2", "rm -rf /")).code, 2);
     assert_eq!(engine_run(&env, &pre_tool("s2", "rm -rf /")).code, 2);
     assert_eq!(ran(&dir).len(), 2);
@@ -463,11 +470,7 @@ fn background_handlers_run_on_in_the_engine_and_reach_a_later_run() {
 #[test]
 fn a_run_the_engine_declines_is_asked_once_and_runs_itself() {
     use std::io::Write as _;
-    let env = TestEnv::new("engine-declined");
-    env.user_hooks(DENY_RM);
-    let dir = session_dir(&env.home, "s8");
-    assert_eq!(engine_run(&env, &pre_tool("s8", "ls")).code, 0);
-    wait_for_engine(&dir);
+    let (env, dir) = deny_rm_engine("engine-declined", "s8", "ls", 0);
     // Another environment: the engine refuses, and the run decides itself, asking once
     // (the fast client's refusal stands for the rest of the run) and starting no engine.
     let mut child = env
