@@ -4976,7 +4976,7 @@ export type Listing = {
 /**
  * Which contract the engine follows.
  */
-export type Profile = "deepagents" | "claude-code";
+export type Profile = "deepagents" | "claude-code" | "codex";
 
 /**
  * One handler of a listing.

@@ -235,6 +235,10 @@ pub struct GlobalArgs {
     /// start are trusted)
     #[arg(long, global = true)]
     pub trust_project_hooks: bool,
+    /// Run every hook without its per-hook review (codex profile: Codex's
+    /// --dangerously-bypass-hook-trust)
+    #[arg(long, global = true)]
+    pub bypass_hook_trust: bool,
     /// Load a plugin folder for this run without installing it (repeatable); its id is ID,
     /// else "{folder name}@local"
     #[arg(long = "plugin-dir", global = true, value_name = "DIR[=ID]")]

@@ -64,6 +64,8 @@ pub(crate) struct Setup {
     pub user_home: Option<PathBuf>,
     /// `--trust-project-hooks`: the project-level files present at start are trusted.
     pub trust_project_hooks: bool,
+    /// `--bypass-hook-trust`: codex handlers run without their per-handler review.
+    pub bypass_hook_trust: bool,
 }
 
 impl Setup {
@@ -98,6 +100,7 @@ impl Setup {
             cli_settings: global.settings.as_deref().map(|s| CliSettings::parse(s, &cwd)),
             user_home: env.var("HOME").map(PathBuf::from),
             trust_project_hooks: global.trust_project_hooks,
+            bypass_hook_trust: global.bypass_hook_trust,
             names,
             cwd,
             paths,
@@ -178,6 +181,7 @@ impl Setup {
         options.home = Some(self.paths.home.root().to_path_buf());
         options.names = self.names.clone();
         options.trust_project_hooks = global.trust_project_hooks;
+        options.bypass_hook_trust = self.bypass_hook_trust;
         let (docs, diags) = self.plugin_layers();
         options.plugin_documents = docs;
         options.plugin_diagnostics = diags;
@@ -232,6 +236,7 @@ impl Setup {
             user_home: self.user_home.clone(),
             managed_settings: self.managed.clone(),
             cli_settings: self.cli_settings.clone(),
+            bypass_hook_trust: self.bypass_hook_trust,
         }
     }
 }

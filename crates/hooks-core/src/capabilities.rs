@@ -34,6 +34,17 @@ pub struct Capabilities {
 }
 
 impl Capabilities {
+    /// OpenAI Codex (docs/dialects-contract.md#dx-2.11): a PreToolUse allow with
+    /// `updatedInput` rewrites the call; nothing else optional applies.
+    pub const fn codex() -> Self {
+        Self {
+            pre_tool_use_updated_input: true,
+            permission_request_updated_input: false,
+            defer: false,
+            claude_code_outputs: false,
+        }
+    }
+
     /// Deep Agents Code, the reference host: no optional field is applied.
     ///
     /// `updatedInput` is reported and an allow or ask from the same output is dropped (a

@@ -543,7 +543,7 @@ impl<'s> Loader<'s> {
         let mut config = HookConfig::default();
         for m in self.members(events, "hooks", None) {
             let field = join("hooks", &m.key);
-            let Some(event) = Event::from_name(&m.key) else {
+            let Some(event) = self.profile.event(&m.key) else {
                 // docs/claude-code-contract.md#cc-1.8 (both profiles): a warning, the event's
                 // groups dropped (they take no index), the file's other events kept.
                 let hint = Event::suggest(&m.key)
@@ -685,7 +685,14 @@ impl<'s> Loader<'s> {
                 known.push(ON_FAILURE_KEY);
                 self.members(members, field, Some(&known))
             }
-            None => self.members(members, field, Some(HANDLER_KEYS)),
+            None if self.profile.rules().extra_handler_keys.is_empty() => {
+                self.members(members, field, Some(HANDLER_KEYS))
+            }
+            None => {
+                let mut known = HANDLER_KEYS.to_vec();
+                known.extend_from_slice(self.profile.rules().extra_handler_keys);
+                self.members(members, field, Some(&known))
+            }
         };
         let errors_before = self.error_count();
 

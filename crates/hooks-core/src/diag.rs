@@ -284,6 +284,20 @@ pub mod codes {
     /// claude-code: a later handler's rewrite of a first-wins field was ignored
     /// (docs/claude-code-contract.md#cc-11.3).
     pub const MULTIPLE_REWRITES: &str = "multiple_rewrites";
+    /// codex: a handler run that failed (an exit status other than 0 and 2, a signal, output
+    /// Codex refuses); it never blocks (docs/dialects-contract.md#dx-2.9).
+    pub const HOOK_FAILED: &str = "hook_failed";
+    /// codex: a handler whose definition was not reviewed and trusted, or changed since;
+    /// not run (docs/dialects-contract.md#dx-2.3; info).
+    pub const UNTRUSTED_HOOK: &str = "untrusted_hook";
+    /// A timeout above the event's ceiling, clamped (docs/dialects-contract.md#dx-2.7).
+    pub const TIMEOUT_CLAMPED: &str = "timeout_clamped";
+    /// A deprecated configuration key, read with the same effect as its replacement
+    /// (codex `[features].codex_hooks`, docs/dialects-contract.md#dx-2.1).
+    pub const DEPRECATED_KEY: &str = "deprecated_key";
+    /// codex: a layer with hooks in both its `hooks.json` and its `config.toml`; both load
+    /// (docs/dialects-contract.md#dx-2.2).
+    pub const TWO_REPRESENTATIONS: &str = "two_representations";
     /// A host setting of the environment that does not parse (for example
     /// `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS=soon`); the default applies (ours).
     pub const INVALID_HOST_SETTING: &str = "invalid_host_setting";

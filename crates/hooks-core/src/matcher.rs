@@ -106,6 +106,7 @@ impl ExactRule {
     pub fn for_event(event: crate::event::Event, profile: crate::profile::Profile) -> Self {
         match profile.rules().exact_matchers {
             crate::profile::ExactMatchers::Spec => ExactRule::Spec,
+            crate::profile::ExactMatchers::Narrow => ExactRule::Narrow,
             _ if event.narrow_exact_matcher() => ExactRule::Narrow,
             _ => ExactRule::ClaudeCode,
         }

@@ -20,6 +20,7 @@ use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
 use crate::profile::{Outputs, Profile};
 
+mod codex;
 mod failure;
 pub use failure::{Failure, FailureFamily, fail_closed, failure_family, process_failure};
 
@@ -628,6 +629,9 @@ pub fn parse_output_for(
     caps: &Capabilities,
     profile: Profile,
 ) -> HandlerResult {
+    if profile.rules().outputs == Outputs::Codex {
+        return codex::parse_output(event, raw, caps);
+    }
     let status = match &raw.termination {
         Termination::Exited(code) => i64::from(*code),
         Termination::Signaled(signal) => -i64::from(*signal),
@@ -654,18 +658,7 @@ pub fn parse_output_for(
         }
     };
     let mut result = HandlerResult::default();
-    if raw.stdout_truncated {
-        result.diagnostics.push(Diagnostic::warning(
-            codes::STDOUT_TRUNCATED,
-            format!("Hook stdout exceeded {} bytes", RawOutput::STREAM_CAP),
-        ));
-    }
-    if raw.stderr_truncated {
-        result.diagnostics.push(Diagnostic::warning(
-            codes::STDERR_TRUNCATED,
-            format!("Hook stderr exceeded {} bytes", RawOutput::STREAM_CAP),
-        ));
-    }
+    truncation_warnings(raw, &mut result);
     // docs/claude-code-contract.md#cc-4.2: StopFailure ignores the exit code (both profiles).
     let status = if event == Event::StopFailure { 0 } else { status };
     if profile.rules().outputs == Outputs::ClaudeCode {
@@ -695,6 +688,22 @@ pub fn parse_output_for(
     }
     model_switch_stderr_reason(event, status, raw, &mut result);
     result
+}
+
+/// The `stdout_truncated` and `stderr_truncated` warnings of a capped stream.
+pub(crate) fn truncation_warnings(raw: &RawOutput, result: &mut HandlerResult) {
+    if raw.stdout_truncated {
+        result.diagnostics.push(Diagnostic::warning(
+            codes::STDOUT_TRUNCATED,
+            format!("Hook stdout exceeded {} bytes", RawOutput::STREAM_CAP),
+        ));
+    }
+    if raw.stderr_truncated {
+        result.diagnostics.push(Diagnostic::warning(
+            codes::STDERR_TRUNCATED,
+            format!("Hook stderr exceeded {} bytes", RawOutput::STREAM_CAP),
+        ));
+    }
 }
 
 /// docs/claude-code-contract.md#cc-17.4-1: a PreModelSwitch output of an exit 0 that denies
@@ -874,7 +883,7 @@ pub fn parse_output_value_for(
 ) -> HandlerResult {
     let mut result = HandlerResult::default();
     validate_output(event, value.clone(), caps, profile, &mut result);
-    if profile.rules().outputs == Outputs::ClaudeCode {
+    if profile.rules().outputs.claude_reduction() {
         invalid_output_notices(event, &mut result);
     }
     result
@@ -925,7 +934,7 @@ pub(crate) const fn discarded_fields(event: Event) -> &'static [&'static str] {
 /// True when docs/claude-code-contract.md#cc-4.2 governs `event`'s outputs in `profile`: every
 /// event under claude-code, the 21 docs/spec.md#spec-4 lacks under deepagents too.
 pub(crate) fn table_rules(event: Event, profile: Profile) -> bool {
-    profile.rules().outputs == Outputs::ClaudeCode || !event.is_spec_event()
+    profile.rules().outputs.claude_reduction() || !event.is_spec_event()
 }
 
 /// Text of the notice a claude-code handler failure shows (docs/claude-code-contract.md#cc-4.2).
@@ -1201,14 +1210,14 @@ fn parse_stdout(event: Event, stdout: &[u8], caps: &Capabilities, result: &mut H
 }
 
 /// Validates an output document, moving its strings into the result.
-fn validate_output(
+pub(crate) fn validate_output(
     event: Event,
     value: Value,
     caps: &Capabilities,
     profile: Profile,
     result: &mut HandlerResult,
 ) {
-    let cc = profile.rules().outputs == Outputs::ClaudeCode;
+    let cc = profile.rules().outputs.claude_reduction();
     let mut v = Validator { diags: &mut result.diagnostics, strict: cc };
     let Value::Object(mut map) = value else {
         v.invalid(None, &format!("expected a JSON object, got {}", kind(&value)));
@@ -1340,7 +1349,7 @@ fn specific_diagnostics(
     profile: Profile,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let cc = profile.rules().outputs == Outputs::ClaudeCode;
+    let cc = profile.rules().outputs.claude_reduction();
     // claude-code applies the outputs docs/claude-code-contract.md#cc-4.2 adds unless the host
     // narrowed it.
     let extra = caps.claude_code_outputs;

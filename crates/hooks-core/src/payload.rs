@@ -728,6 +728,10 @@ pub struct Invocation {
     /// The matcher target the host resolved (PreModelSwitch, PostModelSwitch: the target
     /// model's canonical name, docs/claude-code-contract.md#cc-17.3); not part of the payload.
     match_target: Option<String>,
+    /// The host's payload as it came, when the profile hands it to the handlers verbatim
+    /// ([`Rules::payload_verbatim`](crate::profile::Rules::payload_verbatim), codex): the
+    /// wire form is then this object, compact, and the typed fields only decide matching.
+    verbatim: Option<Map<String, Value>>,
 }
 
 impl PartialEq for Invocation {
@@ -741,7 +745,14 @@ impl PartialEq for Invocation {
 impl Invocation {
     /// An invocation of `input`'s event with these common fields.
     pub fn new(common: CommonFields, input: EventInput) -> Self {
-        Self { common, input, stated_stop_hook_active: None, extra: Map::new(), match_target: None }
+        Self {
+            common,
+            input,
+            stated_stop_hook_active: None,
+            extra: Map::new(),
+            match_target: None,
+            verbatim: None,
+        }
     }
 
     /// The invocation with the host's resolved matcher target `target`
@@ -860,7 +871,11 @@ impl Invocation {
         }
         let common = CommonFields {
             session_id: r.req_str("session_id")?,
-            transcript_path: r.req_str("transcript_path")?,
+            // `null` is a codex payload's "no transcript" (docs/codex.md "Events").
+            transcript_path: match obj.get("transcript_path") {
+                Some(Value::Null) => String::new(),
+                _ => r.req_str("transcript_path")?,
+            },
             cwd: r.req_str("cwd")?,
             ..read_optional_common(&r)?
         };
@@ -872,6 +887,7 @@ impl Invocation {
             stated_stop_hook_active,
             extra: Map::new(),
             match_target: None,
+            verbatim: None,
         })
     }
 
@@ -914,6 +930,7 @@ impl Invocation {
         defaults: &CommonDefaults,
     ) -> Result<(Invocation, Vec<Diagnostic>), PayloadError> {
         let received = value.as_object().ok_or(PayloadError::NotAnObject { event })?;
+        let verbatim = profile.rules().payload_verbatim;
         let mut warnings = Vec::new();
         let mut filled: Option<Map<String, Value>> = None;
         for &key in defaulted_keys(event) {
@@ -927,15 +944,30 @@ impl Invocation {
                 _ => None,
             };
             let shown = default.as_ref().map_or_else(|| "none".to_owned(), Value::to_string);
-            warnings.push(
-                Diagnostic::warning(
-                    codes::PAYLOAD_DEFAULTED,
-                    format!("Payload field {key} missing; defaulted to {shown}"),
-                )
-                .with_field(key),
-            );
+            // A verbatim payload goes to the handlers as it came: the default only lets the
+            // typed reading succeed.
+            if !verbatim {
+                warnings.push(
+                    Diagnostic::warning(
+                        codes::PAYLOAD_DEFAULTED,
+                        format!("Payload field {key} missing; defaulted to {shown}"),
+                    )
+                    .with_field(key),
+                );
+            }
             if let Some(default) = default {
                 filled.get_or_insert_with(|| received.clone()).insert(key.to_owned(), default);
+            }
+        }
+        if verbatim && let Value::Object(example) = example_payload(event) {
+            // The host's own payload shape may lack keys the typed reading needs; they get
+            // the example's values for that reading only (never the matcher target, which
+            // must come from the host), and the handlers still get the payload as it came.
+            let target = event.matcher_target();
+            for (key, value) in example {
+                if Some(key.as_str()) != target && received.get(&key).is_none_or(Value::is_null) {
+                    filled.get_or_insert_with(|| received.clone()).insert(key, value);
+                }
             }
         }
         let obj = filled.as_ref().unwrap_or(received);
@@ -961,6 +993,7 @@ impl Invocation {
         });
         let mut extra = Map::new();
         match profile.rules().unknown_payload_keys {
+            _ if verbatim => {}
             UnknownKeys::Passed => {
                 extra = unknown
                     .filter(|(_, v)| !v.is_null())
@@ -989,9 +1022,42 @@ impl Invocation {
             }
         }
         let stated_stop_hook_active = stated_stop_hook_active(&r)?;
-        let invocation =
-            Invocation { common, input, stated_stop_hook_active, extra, match_target: None };
+        let invocation = Invocation {
+            common,
+            input,
+            stated_stop_hook_active,
+            extra,
+            match_target: None,
+            verbatim: None,
+        };
+        let invocation = if verbatim { invocation.keeping(received) } else { invocation };
         Ok((invocation, warnings))
+    }
+
+    /// This invocation with `received` as its wire form, the common keys it lacks
+    /// (`session_id`, `transcript_path`, `cwd`, `hook_event_name`) added from the typed
+    /// fields: a `null` `transcript_path` stays `null` (codex `s|null`), other common keys
+    /// must be strings.
+    fn keeping(mut self, received: &Map<String, Value>) -> Self {
+        let mut wire = received.clone();
+        let common = [
+            ("session_id", self.common.session_id.clone()),
+            ("transcript_path", self.common.transcript_path.clone()),
+            ("cwd", self.common.cwd.clone()),
+            ("hook_event_name", self.event().name().to_owned()),
+        ];
+        for (key, value) in common {
+            let keep = match wire.get(key) {
+                Some(Value::String(_)) => true,
+                Some(Value::Null) => key == "transcript_path",
+                _ => false,
+            };
+            if !keep {
+                wire.insert(key.to_owned(), Value::String(value));
+            }
+        }
+        self.verbatim = Some(wire);
+        self
     }
 
     /// The top-level keys passed through to the handlers unchanged (claude-code,
@@ -1297,6 +1363,9 @@ impl<'a> Reader<'a> {
 impl Serialize for Invocation {
     /// Serializes the wire form: see the module docs for order and omission rules.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if let Some(verbatim) = &self.verbatim {
+            return verbatim.serialize(serializer);
+        }
         let c = &self.common;
         let mut m = serializer.serialize_map(None)?;
         m.serialize_entry("session_id", &c.session_id)?;

@@ -176,7 +176,21 @@ impl Plan {
         let event = invocation.event();
         let target = invocation.matcher_target();
         let target_key = event.matcher_target();
-        let matched = snapshot.matching_positions(event, target);
+        let mut matched = snapshot.matching_positions(event, target);
+        if target_key == Some("tool_name")
+            && let Some(tool) = target
+        {
+            // A tool the profile also knows by other names matches groups of any of them
+            // (codex: `apply_patch` as `Edit` and `Write`, docs/codex.md "Matchers").
+            let aliases = snapshot.profile().rules().tool_aliases;
+            for (_, names) in aliases.iter().filter(|(name, _)| *name == tool) {
+                for alias in names.iter() {
+                    matched.extend(snapshot.matching_positions(event, Some(alias)));
+                }
+                matched.sort_unstable();
+                matched.dedup();
+            }
+        }
         let facts = CallFacts::of(snapshot, invocation);
         let entries = snapshot
             .handlers()

@@ -19,7 +19,7 @@ use crate::output::{
     PermissionDecision, PermissionRequestDecision, SpecificOutput, hook_error_notice,
     plain_text_is_context, resolve_worktree_path,
 };
-use crate::profile::{Outputs, Profile, StopCap};
+use crate::profile::{Profile, RewriteWinner, StopCap};
 
 pub use crate::output::TEXT_CAP;
 
@@ -379,7 +379,14 @@ pub struct Reduction {
     ctx: ReduceContext,
     caps: Capabilities,
     /// Results waiting for an earlier one, at `config_index - next`.
-    pending: VecDeque<Option<(String, HandlerResult)>>,
+    pending: VecDeque<Option<(String, HandlerResult, usize)>>,
+    /// Results pushed so far: the completion order of the next one.
+    pushed: usize,
+    /// The completion order of the result being applied.
+    applying: usize,
+    /// The completion order of the rewrite taken, when one was, and its handler.
+    rewrite_completed: Option<usize>,
+    rewrite_by: Option<String>,
     /// The smallest configuration index not applied yet.
     next: usize,
     /// True once a rewrite of the tool input was taken.
@@ -409,6 +416,10 @@ impl Reduction {
             ctx,
             caps,
             pending: VecDeque::new(),
+            pushed: 0,
+            applying: 0,
+            rewrite_completed: None,
+            rewrite_by: None,
             next: 0,
             rewrite_taken: false,
             classifier: Vec::new(),
@@ -448,9 +459,12 @@ impl Reduction {
         result: HandlerResult,
     ) -> bool {
         let Some(offset) = config_index.checked_sub(self.next) else { return false };
+        let completed = self.pushed;
         if offset == 0 && self.pending.is_empty() {
             // The next one in order: no buffering.
+            self.pushed += 1;
             self.next += 1;
+            self.applying = completed;
             self.apply(handler_id.into(), result);
             return true;
         }
@@ -461,10 +475,12 @@ impl Reduction {
         if slot.is_some() {
             return false;
         }
-        *slot = Some((handler_id.into(), result));
+        *slot = Some((handler_id.into(), result, completed));
+        self.pushed += 1;
         while let Some(Some(_)) = self.pending.front() {
-            if let Some(Some((id, result))) = self.pending.pop_front() {
+            if let Some(Some((id, result, completed))) = self.pending.pop_front() {
                 self.next += 1;
+                self.applying = completed;
                 self.apply(id, result);
             }
         }
@@ -475,10 +491,11 @@ impl Reduction {
     /// and returns the decision.
     pub fn finish(mut self) -> Decision {
         let pending = std::mem::take(&mut self.pending);
-        for (id, result) in pending.into_iter().flatten() {
+        for (id, result, completed) in pending.into_iter().flatten() {
+            self.applying = completed;
             self.apply(id, result);
         }
-        let cc = self.ctx.profile.rules().outputs == Outputs::ClaudeCode;
+        let cc = self.ctx.profile.rules().outputs.claude_reduction();
         let classifier = std::mem::take(&mut self.classifier);
         let d = &mut self.decision;
         // claude-code takes a rewrite with allow, ask or no decision (11.3); docs/spec.md with
@@ -527,7 +544,7 @@ impl Reduction {
         // still there fails the removal (claude-code).
         if event == Event::WorktreeRemove
             && self.worktree_failures > 0
-            && self.ctx.profile.rules().outputs == Outputs::ClaudeCode
+            && self.ctx.profile.rules().outputs.claude_reduction()
             && let Some(path) = &self.worktree_remains
         {
             d.diagnostics.push(Diagnostic::warning(
@@ -787,7 +804,7 @@ impl Reduction {
         if !event.is_spec_event() {
             return self.block_table_event(id, text, exit_block);
         }
-        if self.ctx.profile.rules().outputs == Outputs::ClaudeCode {
+        if self.ctx.profile.rules().outputs.claude_reduction() {
             match event {
                 // docs/claude-code-contract.md#cc-11: the subagent continues, no guard, the cap
                 // applies.
@@ -855,7 +872,7 @@ impl Reduction {
     /// "block"` for the 21 events docs/spec.md#spec-4 lacks, in both profiles.
     fn block_table_event(&mut self, id: &str, text: String, exit_block: bool) {
         let event = self.decision.event;
-        let cc = self.ctx.profile.rules().outputs == Outputs::ClaudeCode;
+        let cc = self.ctx.profile.rules().outputs.claude_reduction();
         match event {
             // docs/claude-code-contract.md#cc-17.12: Setup's exit 2 and stderr are ignored.
             Event::Setup if exit_block && cc => {}
@@ -943,6 +960,7 @@ impl Reduction {
         let cap = match self.ctx.profile.rules().stop_cap {
             StopCap::Host => self.ctx.continuation_cap,
             StopCap::Fixed(cap) => Some(cap),
+            StopCap::None => None,
         };
         if let Some(cap) = cap
             && self.ctx.stop_continuations >= cap
@@ -978,7 +996,7 @@ impl Reduction {
         if behavior > self.decision.permission.behavior {
             let reason = reason.map(|r| self.cap(id, field, r));
             self.decision.permission = Permission { behavior, reason, interrupt };
-        } else if self.ctx.profile.rules().outputs == Outputs::ClaudeCode
+        } else if self.ctx.profile.rules().outputs.claude_reduction()
             && behavior == PermissionBehavior::Deny
             && self.decision.permission.behavior == PermissionBehavior::Deny
         {
@@ -1009,7 +1027,33 @@ impl Reduction {
     /// Takes the first rewrite of the tool input; later ones get `duplicate_rewrite`
     /// (claude-code: `multiple_rewrites`).
     fn rewrite(&mut self, id: &str, input: Map<String, Value>) {
-        if self.rewrite_taken && self.ctx.profile.rules().outputs == Outputs::ClaudeCode {
+        if self.ctx.profile.rules().rewrite_winner == RewriteWinner::LastCompleted {
+            // docs/dialects-contract.md#dx-2.12: the handler that finished last wins.
+            if self.rewrite_completed.is_some_and(|c| c > self.applying) {
+                self.warn(
+                    id,
+                    codes::MULTIPLE_REWRITES,
+                    "updatedInput ignored: a handler that finished later rewrote the tool input",
+                    "updatedInput",
+                );
+                return;
+            }
+            if self.rewrite_taken {
+                let earlier = self.rewrite_by.clone().unwrap_or_default();
+                self.warn(
+                    &earlier,
+                    codes::MULTIPLE_REWRITES,
+                    "updatedInput ignored: a handler that finished later rewrote the tool input",
+                    "updatedInput",
+                );
+            }
+            self.rewrite_taken = true;
+            self.rewrite_completed = Some(self.applying);
+            self.rewrite_by = Some(id.to_owned());
+            self.decision.updated_input = Some(input);
+            return;
+        }
+        if self.rewrite_taken && self.ctx.profile.rules().outputs.claude_reduction() {
             self.warn(
                 id,
                 codes::MULTIPLE_REWRITES,
@@ -1030,7 +1074,7 @@ impl Reduction {
     }
 
     fn specific(&mut self, id: &str, specific: SpecificOutput) {
-        if self.ctx.profile.rules().outputs == Outputs::ClaudeCode {
+        if self.ctx.profile.rules().outputs.claude_reduction() {
             return self.specific_claude_code(id, specific);
         }
         match specific {
@@ -1352,7 +1396,7 @@ impl Reduction {
                 // docs/claude-code-contract.md#cc-17.12: a decline from any handler beats accept
                 // and cancel.
                 if action == Some(ElicitationAction::Decline)
-                    && self.ctx.profile.rules().outputs == Outputs::ClaudeCode
+                    && self.ctx.profile.rules().outputs.claude_reduction()
                 {
                     self.forced_decline = true;
                 }

@@ -220,6 +220,57 @@ pub struct SnapshotOptions {
     /// The fingerprints of the skill `once` handlers that already ran successfully: each
     /// is [`HandlerStatus::Spent`] (docs/claude-code.md#skill-hooks).
     pub spent: BTreeSet<String>,
+    /// The per-handler trust of a profile that trusts handlers by their hash
+    /// ([`TrustBy::HandlerHash`](crate::profile::TrustBy::HandlerHash), codex).
+    pub handler_trust: HandlerTrust,
+}
+
+/// What the per-handler trust of a load found (docs/dialects-contract.md#dx-2.3): the
+/// trusted hash and the `enabled` switch of each handler key.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HandlerTrust {
+    /// `sha256:{hex}` of each trusted key's definition.
+    pub trusted: BTreeMap<String, String>,
+    /// The keys turned off with `enabled = false`.
+    pub disabled: BTreeSet<String>,
+    /// Every handler runs without review (`--bypass-hook-trust`).
+    pub bypass: bool,
+}
+
+/// The trust key and hash of one handler of a file (docs/dialects-contract.md#dx-2.3 rule 1):
+/// what `hooks trust` records and a load checks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HandlerKey {
+    /// `{source}:{event_label}:{group}:{handler}`.
+    pub key: String,
+    /// `sha256:` and the hex SHA-256 of the handler's canonical JSON.
+    pub hash: String,
+}
+
+/// The trust key and hash of handler `h` of `doc`, when the profile trusts handlers by
+/// their hash and the layer is subject to review (managed handlers are trusted by policy).
+pub fn handler_key(
+    profile: Profile,
+    doc: &LayerDocument,
+    event: Event,
+    h: &HandlerConfig,
+) -> Option<HandlerKey> {
+    if profile.rules().trust != crate::profile::TrustBy::HandlerHash
+        || matches!(doc.layer, Layer::Managed | Layer::Callback)
+    {
+        return None;
+    }
+    let (group, handler) = crate::profile::codex::file_indexes(&h.field)?;
+    let source = match &doc.layer {
+        Layer::Plugin(p) => p.id.as_str(),
+        _ => doc.source.as_str(),
+    };
+    let mut canon = Canon::default();
+    canon.handler(h);
+    Some(HandlerKey {
+        key: crate::profile::codex::trust_key(source, event, group, handler),
+        hash: format!("sha256:{}", sha256_hex(&canon.0)),
+    })
 }
 
 /// One group of in-process callbacks as the host registered it (docs/spec.md#spec-10): the snapshot
@@ -742,6 +793,81 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// A timeout above its event's ceiling (docs/dialects-contract.md#dx-2.7), clamped.
+    fn clamp_timeout(&mut self, h: &mut Handler) {
+        let ceilings = self.options.profile.rules().timeout_ceilings;
+        let Some(&(_, ceiling)) = ceilings.iter().find(|(e, _)| *e == h.event) else { return };
+        if h.effective_timeout > ceiling {
+            self.diagnostics.push(
+                Diagnostic::warning(
+                    codes::TIMEOUT_CLAMPED,
+                    format!(
+                        "Timeout of {}s at {}:{} is above the {} limit of {}s; clamped",
+                        crate::output::format_seconds(h.effective_timeout),
+                        h.source,
+                        h.field,
+                        h.event,
+                        crate::output::format_seconds(ceiling)
+                    ),
+                )
+                .with_field(&h.field)
+                .at(h.position),
+            );
+            h.effective_timeout = ceiling;
+            if h.timeout.is_some() {
+                h.timeout = Some(ceiling);
+            }
+        }
+    }
+
+    /// The per-handler trust (docs/dialects-contract.md#dx-2.3): handlers not trusted by
+    /// their current hash, and the ones turned off, move to the inactive list.
+    fn review(
+        &mut self,
+        doc: &LayerDocument,
+        event: Event,
+        configs: &[HandlerConfig],
+        handlers: Vec<Handler>,
+    ) -> Vec<Handler> {
+        let trust = &self.options.handler_trust;
+        let profile = self.options.profile;
+        let mut kept = Vec::with_capacity(handlers.len());
+        for (h, config) in handlers.into_iter().zip(configs) {
+            let Some(key) = handler_key(profile, doc, event, config) else {
+                kept.push(h);
+                continue;
+            };
+            let (status, reason) = if trust.disabled.contains(&key.key) {
+                (InactiveStatus::Disabled, format!("turned off by enabled = false ({})", key.key))
+            } else if trust.bypass || trust.trusted.get(&key.key) == Some(&key.hash) {
+                kept.push(h);
+                continue;
+            } else {
+                let why = if trust.trusted.contains_key(&key.key) {
+                    "changed since it was trusted"
+                } else {
+                    "not reviewed and trusted"
+                };
+                self.diagnostics.push(
+                    Diagnostic::info(
+                        codes::UNTRUSTED_HOOK,
+                        format!(
+                            "Hook {} is {why}; not run (review it with `hooks --profile {} \
+                             trust`)",
+                            key.key,
+                            profile.name()
+                        ),
+                    )
+                    .with_field(&config.field)
+                    .at(config.position),
+                );
+                (InactiveStatus::Untrusted, format!("{why} ({})", key.key))
+            };
+            self.inactive.push(Handler { status: HandlerStatus::Inactive { status, reason }, ..h });
+        }
+        kept
+    }
+
     fn add_document(&mut self, doc: &LayerDocument) {
         let env = self.env_for(&doc.layer);
         let anchor = self.if_anchor(doc);
@@ -750,16 +876,23 @@ impl<'a> Builder<'a> {
             self.events.entry(event).or_default();
             self.file_events.insert(event);
             for group in &eg.groups {
+                let profile = self.options.profile;
                 let mut handlers: Vec<Handler> = group
                     .handlers
                     .iter()
                     .map(|h| {
                         let matcher = group.matcher.as_deref();
                         let project_dir = self.options.project_dir.as_deref();
-                        compile_handler(event, matcher, h, doc, &env, project_dir)
+                        let mut c =
+                            compile_handler(profile, event, matcher, h, doc, &env, project_dir);
+                        self.clamp_timeout(&mut c);
+                        c
                     })
                     .map(|h| Handler { if_anchor: anchor.clone(), ..h })
                     .collect();
+                if doc.inactive.is_none() {
+                    handlers = self.review(doc, event, &group.handlers, handlers);
+                }
                 if let Some((status, reason)) = &doc.inactive {
                     for h in &mut handlers {
                         h.status =
@@ -1062,6 +1195,7 @@ impl<'a> Builder<'a> {
 }
 
 fn compile_handler(
+    profile: Profile,
     event: Event,
     matcher: Option<&str>,
     h: &HandlerConfig,
@@ -1105,7 +1239,12 @@ fn compile_handler(
         if h.legacy.is_some() {
             LegacyHandler::TIMEOUT_SECS
         } else {
-            h.kind.default_timeout_secs(event)
+            match (&h.kind, profile.rules().default_timeouts) {
+                (HandlerType::Command, Some((all, except))) => {
+                    except.iter().find(|(e, _)| *e == event).map_or(all, |(_, secs)| *secs)
+                }
+                _ => h.kind.default_timeout_secs(event),
+            }
         }
     });
     // `{"env", "event", "handler", "matcher", "origin": {"layer", "plugin"?, "source"}}`.

@@ -8,6 +8,7 @@
 #![doc = include_str!("../README.md")]
 
 mod callback;
+pub mod codex;
 pub mod contain;
 mod debug;
 mod discovery;

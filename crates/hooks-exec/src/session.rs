@@ -85,6 +85,9 @@ enum Ran {
 pub struct SessionOptions {
     /// The profile (docs/claude-code-contract.md#cc-1.1); `deepagents` by default.
     pub profile: Profile,
+    /// Run every handler without its per-handler review (codex `--bypass-hook-trust`,
+    /// docs/dialects-contract.md#dx-2.3 rule 3).
+    pub bypass_hook_trust: bool,
     /// The session's working directory; the project root is discovered from it.
     pub cwd: PathBuf,
     /// The project root, when the host knows it (else discovered from `cwd`).
@@ -144,6 +147,7 @@ impl SessionOptions {
     /// Options for a session in `cwd` with every other setting at its default.
     pub fn new(cwd: impl Into<PathBuf>) -> Self {
         Self {
+            bypass_hook_trust: false,
             profile: Profile::default(),
             cwd: cwd.into(),
             project: None,
@@ -1420,6 +1424,7 @@ fn load(
         managed_settings: options.managed_settings.clone(),
         cli_settings: options.cli_settings.clone(),
         http_policy: options.http_policy.clone(),
+        bypass_hook_trust: options.bypass_hook_trust,
     };
     let callbacks = options.callbacks.iter().map(CallbackGroup::spec).collect();
     let sources = Sources::load(paths, request);

@@ -63,6 +63,9 @@ pub struct LoadRequest {
     pub cli_settings: Option<CliSettings>,
     /// The HTTP policy (docs/claude-code-contract.md#cc-7.2) the snapshot holds http handlers to.
     pub http_policy: HttpPolicy,
+    /// Run every handler without its per-handler review (codex
+    /// `--bypass-hook-trust`, docs/dialects-contract.md#dx-2.3 rule 3).
+    pub bypass_hook_trust: bool,
 }
 
 /// One source: a file read (or a document the host passed in) and its parsed document.

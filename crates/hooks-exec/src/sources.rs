@@ -35,7 +35,7 @@ use hooks_core::{
     ConfigKind, Diagnostic, LayerDocument, Profile, Snapshot,
     policy::HttpPolicy,
     settings::{Policy, SettingsScope, SettingsSummary},
-    snapshot::{CallbackSpec, InactiveStatus, Layer, SnapshotOptions},
+    snapshot::{CallbackSpec, HandlerTrust, InactiveStatus, Layer, SnapshotOptions},
 };
 
 use crate::discovery::{LayerFile, Paths, read_layer_file};
@@ -52,6 +52,9 @@ use crate::trust::{ProjectLayer, SkipReason, TrustStore};
 /// the `--settings` file. A long-lived engine watches them (and the state folder, where
 /// the trust store and plugin state live) to know when a load would give another snapshot.
 pub fn load_inputs(paths: &Paths, request: &LoadRequest) -> Vec<PathBuf> {
+    if request.profile.rules().layers == Layers::Codex {
+        return crate::codex::inputs(paths, request);
+    }
     let mut files = managed_files(request);
     files.push(paths.project_file.clone());
     files.push(paths.home.user_file());
@@ -103,6 +106,8 @@ pub struct Sources {
     /// claude-code the start folder, like every other handler
     /// (docs/claude-code-contract.md#cc-10.1).
     pub project_dir: PathBuf,
+    /// The per-handler trust records (codex, docs/dialects-contract.md#dx-2.3).
+    pub handler_trust: HandlerTrust,
 }
 
 impl Sources {
@@ -118,6 +123,9 @@ impl Sources {
                 None
             }
         };
+        if profile.rules().layers == Layers::Codex {
+            return Self::load_codex(paths, request, diagnostics, trust_store);
+        }
         let mut sources = Vec::new();
         let mut seen = Seen::default();
         let mut managed = Managed::default();
@@ -248,6 +256,35 @@ impl Sources {
         Self::finish(paths, request, Start { sources, seen, diagnostics, trust_store, managed })
     }
 
+    /// The codex sources (docs/dialects-contract.md#dx-2.2): the managed requirements, the
+    /// user and project layers, the plugins, with the per-handler trust records and the
+    /// switches of the files applied.
+    fn load_codex(
+        paths: &Paths,
+        request: LoadRequest,
+        mut diagnostics: Vec<Diagnostic>,
+        trust_store: Option<TrustStore>,
+    ) -> Sources {
+        let codex = crate::codex::load(paths, &request);
+        diagnostics.extend(codex.diagnostics);
+        let start = Start {
+            sources: codex.sources,
+            seen: Seen::default(),
+            diagnostics,
+            trust_store,
+            managed: Managed::default(),
+        };
+        let mut loaded = Self::finish(paths, request, start);
+        crate::codex::apply_switches(
+            &mut loaded.sources,
+            codex.hooks_off.as_deref(),
+            codex.managed_only.as_deref(),
+            &mut loaded.diagnostics,
+        );
+        loaded.handler_trust = HandlerTrust { bypass: loaded.handler_trust.bypass, ..codex.trust };
+        loaded
+    }
+
     /// Adds the plugin documents and applies the policy of the settings that load (1.6).
     /// A managed file that was skipped unread leaves its HTTP allowlists unknown, so they
     /// admit nothing (docs/claude-code-contract.md#cc-17.12).
@@ -268,6 +305,10 @@ impl Sources {
         };
         Sources {
             profile: request.profile,
+            handler_trust: HandlerTrust {
+                bypass: request.bypass_hook_trust,
+                ..HandlerTrust::default()
+            },
             project_dir,
             paths: paths.clone(),
             sources,
@@ -341,6 +382,7 @@ impl Sources {
             home: user_home(),
             callbacks,
             spent: Default::default(),
+            handler_trust: self.handler_trust,
         };
         let documents = self.sources.into_iter().map(|s| s.document).collect();
         let mut diagnostics = self.diagnostics;

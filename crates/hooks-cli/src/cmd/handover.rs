@@ -265,6 +265,7 @@ const RUN_OPTIONS: &[(&str, bool, Takes)] = &[
     ("managed", true, Takes::Value),
     ("settings", true, Takes::Value),
     ("trust-project-hooks", true, Takes::Nothing),
+    ("bypass-hook-trust", true, Takes::Nothing),
     ("plugin-dir", true, Takes::Values),
     ("require-verified", true, Takes::Nothing),
     ("no-receipts", true, Takes::Nothing),

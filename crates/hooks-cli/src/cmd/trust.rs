@@ -78,6 +78,9 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
     if setup.profile.rules().trust == hooks_core::profile::TrustBy::SettingsHooks {
         return claude_code(cx, args, &setup, &paths);
     }
+    if setup.profile.rules().trust == hooks_core::profile::TrustBy::HandlerHash {
+        return handler_hashes(cx, args, &setup);
+    }
     let review = match review(cx, args, &paths)? {
         Ok(review) => review,
         Err(code) => return Ok(code),
@@ -393,6 +396,76 @@ fn claude_code(
         return Ok(code);
     }
     grant_files(cx, paths, &pending)
+}
+
+/// Per-handler trust (codex, docs/codex.md "Trust"): every handler of the files and plugins
+/// that is not trusted by its current hash is shown with its key, then (after confirmation
+/// or `--yes`) recorded trusted by that hash in the state folder.
+fn handler_hashes(cx: &mut Ctx<'_>, args: &TrustArgs, setup: &Setup) -> anyhow::Result<i32> {
+    let sources = setup.sources(cx.global);
+    let trust = &sources.handler_trust;
+    let mut pending = std::collections::BTreeMap::new();
+    let mut shown = Vec::new();
+    let mut listed = Vec::new();
+    for source in &sources.sources {
+        let doc = &source.document;
+        for eg in &doc.parsed.config.events {
+            for h in eg.groups.iter().flat_map(|g| &g.handlers) {
+                let Some(key) = hooks_core::snapshot::handler_key(setup.profile, doc, eg.event, h)
+                else {
+                    continue;
+                };
+                let trusted = trust.trusted.get(&key.key) == Some(&key.hash);
+                let state = if trusted {
+                    "trusted"
+                } else if trust.trusted.contains_key(&key.key) {
+                    "changed"
+                } else {
+                    "untrusted"
+                };
+                let what = h.command.as_deref().unwrap_or("");
+                writeln!(shown, "{state:<10} {}", escape_control(&key.key))?;
+                writeln!(shown, "           {}", escape_control(what))?;
+                listed.push(json!({"key": key.key, "hash": key.hash, "state": state}));
+                if !trusted {
+                    pending.insert(key.key, key.hash);
+                }
+            }
+        }
+    }
+    if cx.global.json && args.show {
+        writeln!(cx.out, "{}", json::pretty(&json!({"hooks": listed}))?)?;
+        return Ok(0);
+    }
+    if listed.is_empty() {
+        writeln!(cx.out, "no hooks to review")?;
+        return Ok(if args.show { 0 } else { 1 });
+    }
+    show(cx, &shown)?;
+    if args.show {
+        return Ok(0);
+    }
+    if pending.is_empty() {
+        if cx.global.json {
+            json::print(cx, &json!({"action": "already_trusted", "hooks": []}))?;
+        } else {
+            writeln!(cx.out, "every hook is already trusted")?;
+        }
+        return Ok(0);
+    }
+    let shown_root = setup.paths.project_root.display().to_string();
+    if let Some(code) = confirm(cx, args, &shown_root, "")? {
+        return Ok(code);
+    }
+    hooks_exec::codex::write_trust_records(&setup.paths.home.state_dir(), &pending)
+        .context("cannot write the hook trust records")?;
+    if cx.global.json {
+        let keys: Vec<&String> = pending.keys().collect();
+        json::print(cx, &json!({"action": "granted", "hooks": keys}))?;
+    } else {
+        writeln!(cx.out, "trusted {} hook(s)", pending.len())?;
+    }
+    Ok(0)
 }
 
 /// The review of one project-level settings file: its state against the trust store, the

@@ -6,6 +6,7 @@ mod catalogue_entries;
 mod catalogues;
 mod claude_code;
 mod claude_outputs;
+mod codex;
 mod common;
 mod core_host;
 // The crash tests abort the binary at the fault-injection points of hooks-plugins, which

@@ -1197,7 +1197,7 @@ fn on_failure_loads_on_command_and_http_handlers_in_both_profiles() {
         {"type": "command", "command": "x", "onFailure": "block"},
         {"type": "http", "url": "http://127.0.0.1:9/h", "onFailure": "continue"},
         {"type": "command", "command": "y"}]}]}}"#;
-    for profile in Profile::ALL {
+    for profile in [Profile::DeepAgents, Profile::ClaudeCode] {
         let parsed = parse_config_for(text.as_bytes(), F, ConfigKind::User, profile);
         assert!(parsed.diagnostics.is_empty(), "{profile}: {:?}", parsed.diagnostics);
         let hs = &parsed.config.events[0].groups[0].handlers;
@@ -1255,7 +1255,7 @@ fn on_failure_where_it_has_no_effect_is_ignored_with_a_warning() {
         "WorktreeCreate": [{"hooks": [
             {"type": "command", "command": "g", "async": true, "onFailure": "block"}]}]
     }}"#;
-    for profile in Profile::ALL {
+    for profile in [Profile::DeepAgents, Profile::ClaudeCode] {
         let parsed = parse_config_for(text.as_bytes(), F, ConfigKind::User, profile);
         let ignored: Vec<String> = codes_and_fields(&parsed)
             .into_iter()

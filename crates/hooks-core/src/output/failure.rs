@@ -288,7 +288,7 @@ mod tests {
         // cc-F69, cc-F77: exit 1 with an allow is a deny with onFailure block.
         let allow = r#"{"hookSpecificOutput": {"hookEventName": "PreToolUse",
             "permissionDecision": "allow"}}"#;
-        for profile in Profile::ALL {
+        for profile in [Profile::DeepAgents, Profile::ClaudeCode] {
             let d = decide(
                 profile,
                 Event::PreToolUse,
@@ -323,7 +323,7 @@ mod tests {
         let reason = "[h]: failed; blocking because onFailure is \"block\"";
         // PermissionRequest: deny with the reason as message (cc-F73), both profiles.
         let request = serde_json::json!({"tool_name": "Bash", "tool_input": {}});
-        for profile in Profile::ALL {
+        for profile in [Profile::DeepAgents, Profile::ClaudeCode] {
             let d = decide(profile, Event::PermissionRequest, request.clone(), "block", exit1());
             assert_eq!(d.permission.behavior, crate::reduce::PermissionBehavior::Deny);
             assert_eq!(d.permission.reason.as_deref(), Some(reason));

@@ -1,8 +1,8 @@
 //! The claude-code profile: Claude Code's contract (docs/claude-code.md).
 
 use super::rules::{
-    ExactMatchers, FailureEffects, Layers, NoTargetMatcher, Outputs, ProjectDir, Rules, StopCap,
-    TrustBy, UnknownKeys,
+    ExactMatchers, FailureEffects, Layers, NoTargetMatcher, Outputs, ProjectDir, RewriteWinner,
+    Rules, StopCap, TrustBy, UnknownKeys,
 };
 use crate::capabilities::Capabilities;
 use crate::event::Event;
@@ -16,16 +16,23 @@ pub(super) const RULES: Rules = Rules {
     project_dir: ProjectDir::StartFolder,
     legacy_format: false,
     trust: TrustBy::SettingsHooks,
+    events: None,
     audit_lists_inactive: true,
+    extra_handler_keys: &[],
     keeps_async_false: true,
     matcher_without_target: NoTargetMatcher::MatchesAll,
     exact_matchers: ExactMatchers::ClaudeCode,
+    tool_aliases: &[],
     id_names_profile: true,
     agent_on_permission_request: false,
     unknown_payload_keys: UnknownKeys::Passed,
+    payload_verbatim: false,
     outputs: Outputs::ClaudeCode,
     failure_effects: FailureEffects::Families,
     stop_cap: StopCap::Host,
+    rewrite_winner: RewriteWinner::FirstInOrder,
+    default_timeouts: None,
+    timeout_ceilings: &[],
     capabilities: Capabilities::claude_code(),
     session_env: true,
     env_file_events: &[Event::SessionStart, Event::Setup, Event::CwdChanged, Event::FileChanged],

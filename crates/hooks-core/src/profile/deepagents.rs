@@ -2,8 +2,8 @@
 //! and fields of the Claude Code superset.
 
 use super::rules::{
-    ExactMatchers, FailureEffects, Layers, NoTargetMatcher, Outputs, ProjectDir, Rules, StopCap,
-    TrustBy, UnknownKeys,
+    ExactMatchers, FailureEffects, Layers, NoTargetMatcher, Outputs, ProjectDir, RewriteWinner,
+    Rules, StopCap, TrustBy, UnknownKeys,
 };
 use crate::capabilities::Capabilities;
 
@@ -16,16 +16,23 @@ pub(super) const RULES: Rules = Rules {
     project_dir: ProjectDir::ProjectRoot,
     legacy_format: true,
     trust: TrustBy::ProjectFile,
+    events: None,
     audit_lists_inactive: false,
+    extra_handler_keys: &[],
     keeps_async_false: false,
     matcher_without_target: NoTargetMatcher::Unsupported,
     exact_matchers: ExactMatchers::Spec,
+    tool_aliases: &[],
     id_names_profile: false,
     agent_on_permission_request: true,
     unknown_payload_keys: UnknownKeys::Dropped,
+    payload_verbatim: false,
     outputs: Outputs::Spec,
     failure_effects: FailureEffects::SpecExitTwo,
     stop_cap: StopCap::Fixed(8),
+    rewrite_winner: RewriteWinner::FirstInOrder,
+    default_timeouts: None,
+    timeout_ceilings: &[],
     capabilities: Capabilities::deep_agents(),
     session_env: false,
     env_file_events: &[],

@@ -19,13 +19,16 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::event::Event;
+
 mod claude_code;
+pub mod codex;
 mod deepagents;
 mod rules;
 
 pub use rules::{
-    ExactMatchers, FailureEffects, Layers, NoTargetMatcher, Outputs, ProjectDir, Rules, StopCap,
-    TrustBy, UnknownKeys,
+    ExactMatchers, FailureEffects, Layers, NoTargetMatcher, Outputs, ProjectDir, RewriteWinner,
+    Rules, StopCap, TrustBy, UnknownKeys,
 };
 
 /// Which contract the engine follows.
@@ -39,23 +42,39 @@ pub enum Profile {
     /// Claude Code (docs/claude-code-contract.md).
     #[serde(rename = "claude-code")]
     ClaudeCode,
+    /// OpenAI Codex (docs/codex.md, docs/dialects-contract.md#dx-2).
+    #[serde(rename = "codex")]
+    Codex,
 }
 
-/// A profile name that is neither `deepagents` nor `claude-code`.
+/// A profile name that is not `deepagents`, `claude-code` or `codex`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown profile '{0}' (expected deepagents or claude-code)")]
+#[error("unknown profile '{0}' (expected deepagents, claude-code or codex)")]
 pub struct UnknownProfile(pub String);
 
 impl Profile {
-    /// Both profiles, the default first.
-    pub const ALL: [Profile; 2] = [Profile::DeepAgents, Profile::ClaudeCode];
+    /// Every profile, the default first.
+    pub const ALL: [Profile; 3] = [Profile::DeepAgents, Profile::ClaudeCode, Profile::Codex];
 
-    /// The name: `deepagents` or `claude-code`.
+    /// The name: `deepagents`, `claude-code` or `codex`.
     pub const fn name(self) -> &'static str {
         match self {
             Profile::DeepAgents => "deepagents",
             Profile::ClaudeCode => "claude-code",
+            Profile::Codex => "codex",
         }
+    }
+
+    /// The event a file or an invocation of this profile names `name`: one of the
+    /// profile's events ([`Rules::events`]), spelled as the host spells it.
+    pub fn event(self, name: &str) -> Option<Event> {
+        let event = Event::from_name(name)?;
+        self.has_event(event).then_some(event)
+    }
+
+    /// True when the profile has `event`.
+    pub fn has_event(self, event: Event) -> bool {
+        self.rules().events.is_none_or(|events| events.contains(&event))
     }
 
     /// The profile's rules.
@@ -63,6 +82,7 @@ impl Profile {
         match self {
             Profile::DeepAgents => &deepagents::RULES,
             Profile::ClaudeCode => &claude_code::RULES,
+            Profile::Codex => &codex::RULES,
         }
     }
 }

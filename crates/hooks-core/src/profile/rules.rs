@@ -27,14 +27,22 @@ pub struct Rules {
     pub trust: TrustBy,
     /// True when `hooks list` shows every handler, the ones that do not run too.
     pub audit_lists_inactive: bool,
+    /// The events the profile's files and invocations name; `None`: all 33.
+    pub events: Option<&'static [Event]>,
 
     // Configuration.
+    /// Command handler keys the profile's files may carry besides the common ones
+    /// (accepted, and ignored unless a rule here names them).
+    pub extra_handler_keys: &'static [&'static str],
     /// True when a written `"async": false` stays in the handler (and its identity).
     pub keeps_async_false: bool,
     /// What a matcher on an event without matcher target does.
     pub matcher_without_target: NoTargetMatcher,
     /// How an exact matcher name compares with the target.
     pub exact_matchers: ExactMatchers,
+    /// Tools the host also knows by other names: a tool event's matchers test the
+    /// `tool_name` and each of its aliases (the payload keeps the `tool_name`).
+    pub tool_aliases: &'static [(&'static str, &'static [&'static str])],
     /// True when the snapshot id covers the profile's name (the default profile's id stays
     /// the reference's bytes).
     pub id_names_profile: bool,
@@ -46,6 +54,10 @@ pub struct Rules {
     // Payload and outputs.
     /// What happens to payload keys the event does not define.
     pub unknown_payload_keys: UnknownKeys,
+    /// True when handlers get the host's payload exactly as it came (compact JSON, `null`
+    /// values and unknown keys kept, no defaults filled): the typed fields only decide
+    /// matching and the decision.
+    pub payload_verbatim: bool,
     /// The exit-code, output-parsing and reduction rules.
     pub outputs: Outputs,
     /// What a failure of an `onFailure: "block"` handler does
@@ -53,6 +65,14 @@ pub struct Rules {
     pub failure_effects: FailureEffects,
     /// The continuation cap of Stop (and SubagentStop).
     pub stop_cap: StopCap,
+    /// Which of several rewrites of the tool input wins.
+    pub rewrite_winner: RewriteWinner,
+    /// A handler's timeout when it states none: `None` for each event's own default, or
+    /// one default for every event with the exceptions listed.
+    pub default_timeouts: Option<(f64, &'static [(Event, f64)])>,
+    /// The longest timeout a handler of the listed events gets; a longer one is clamped
+    /// (`timeout_clamped`).
+    pub timeout_ceilings: &'static [(Event, f64)],
     /// The host capabilities a host of the profile has unless it says otherwise.
     pub capabilities: Capabilities,
 
@@ -86,6 +106,9 @@ pub enum Layers {
     HooksFiles,
     /// Claude Code's settings files (managed, cli, project, local, user) and its plugins.
     ClaudeSettings,
+    /// Codex's files: managed `requirements.toml`, `hooks.json` and `[hooks]` of
+    /// `config.toml` in the home and the project's `.codex` folders, plugins.
+    Codex,
 }
 
 /// The folder handlers get as `CLAUDE_PROJECT_DIR`.
@@ -104,6 +127,8 @@ pub enum TrustBy {
     ProjectFile,
     /// The hook keys of the project-level settings files.
     SettingsHooks,
+    /// Each handler by the hash of its definition (Codex's per-hook review).
+    HandlerHash,
 }
 
 /// What a matcher on an event without matcher target does.
@@ -122,6 +147,8 @@ pub enum ExactMatchers {
     Spec,
     /// Claude Code's, with the narrow rule of the events that have one.
     ClaudeCode,
+    /// The narrow rule (ASCII letters, digits, `_`; split on `|`) on every event.
+    Narrow,
 }
 
 /// What happens to payload keys the event does not define.
@@ -141,6 +168,26 @@ pub enum Outputs {
     /// Claude Code's for every event: exit codes, JSON detection, strict schemas, notices,
     /// the ranking and first-wins merges.
     ClaudeCode,
+    /// Codex's exit codes and strict per-event outputs (failures fail open with Codex's
+    /// own texts), reduced by Claude Code's ranking.
+    Codex,
+}
+
+impl Outputs {
+    /// True when outputs are reduced by Claude Code's rules (ranking, first-wins merges,
+    /// the per-event tables): `claude-code` and `codex`.
+    pub const fn claude_reduction(self) -> bool {
+        matches!(self, Outputs::ClaudeCode | Outputs::Codex)
+    }
+}
+
+/// Which of several rewrites of the tool input (`updatedInput`) wins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RewriteWinner {
+    /// The first in configuration order.
+    FirstInOrder,
+    /// The handler that finished last (Codex).
+    LastCompleted,
 }
 
 /// The continuation cap of Stop (and SubagentStop).
@@ -150,6 +197,8 @@ pub enum StopCap {
     Fixed(u32),
     /// The host's `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` (default 8, `0` for none).
     Host,
+    /// No cap.
+    None,
 }
 
 /// What a failure of an `onFailure: "block"` handler does.
