@@ -211,7 +211,8 @@ pub struct Cli {
 #[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
     /// Home folder (user hooks.json, trust store, plugin data) [default: $DEEPAGENTS_HOME,
-    /// else ~/.deepagents; claude-code: $CLAUDE_CONFIG_DIR, else ~/.claude]
+    /// else ~/.deepagents; claude-code: $CLAUDE_CONFIG_DIR, else ~/.claude; codex:
+    /// $CODEX_HOME, else ~/.codex]
     #[arg(long, global = true, value_name = "DIR")]
     pub home: Option<PathBuf>,
     /// Project root [default: the nearest ancestor of the current directory holding .git,
@@ -219,12 +220,14 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_name = "DIR")]
     pub project: Option<PathBuf>,
     /// Which agent's hook contract to follow: deepagents (Deep Agents Code's files and
-    /// rules) or claude-code (Claude Code's) [default: $HOOKS_PROFILE, else deepagents]
+    /// rules), claude-code (Claude Code's) or codex (OpenAI Codex's) [default:
+    /// $HOOKS_PROFILE, else deepagents]
     #[arg(long, global = true, value_name = "NAME")]
     pub profile: Option<hooks_core::Profile>,
     /// The managed settings file, instead of /etc/claude-code/managed-settings.json (its
     /// drop-ins: managed-settings.d/*.json beside it) or, in the deepagents profile,
-    /// /etc/deepagents/managed-settings.json
+    /// /etc/deepagents/managed-settings.json; codex: the requirements file, instead of
+    /// /etc/codex/requirements.toml
     #[arg(long, global = true, value_name = "FILE")]
     pub managed: Option<PathBuf>,
     /// A settings layer for this run (claude-code profile): a settings file, or its JSON
@@ -349,11 +352,49 @@ pub enum Command {
     /// Register, list, refresh and remove marketplaces; build and sign one
     #[command(subcommand)]
     Marketplace(MarketplaceCommand),
+    /// Make hooks the one hook of Claude Code, Codex or Cursor: write (or remove) one entry
+    /// per event in the host's own hook file that hands the event to `hooks run --bridge`
+    ///
+    /// The entries run this hook set (its profile: --profile) for the host, with the
+    /// host's payload mapped to our events and the decision printed as the host's output
+    /// (docs/bridge.md). The change is shown first; the file's other content is kept.
+    #[command(subcommand)]
+    Bridge(BridgeCommand),
     /// Print a shell completion script
     Completions(CompletionsArgs),
     /// The session engine `hooks run --engine` starts (docs/engine.md); not for people
     #[command(name = "__engine", hide = true)]
     Engine(EngineArgs),
+}
+
+/// `hooks bridge ...`.
+#[derive(Debug, Subcommand)]
+#[non_exhaustive]
+pub enum BridgeCommand {
+    /// Write the bridge entries into the host's user file (or with --scope project the
+    /// project's); installing again replaces them
+    Install(BridgeArgs),
+    /// Take the bridge entries out of the host's file
+    Remove(BridgeArgs),
+}
+
+/// `hooks bridge install|remove --host HOST [--project] [--dry-run] [--yes]`.
+#[derive(Debug, Args)]
+pub struct BridgeArgs {
+    /// The host whose file to change: its user file ~/.claude/settings.json
+    /// ($CLAUDE_CONFIG_DIR), ~/.codex/hooks.json ($CODEX_HOME) or ~/.cursor/hooks.json
+    #[arg(long, value_name = "HOST", value_parser = ["claude-code", "codex", "cursor"])]
+    pub host: String,
+    /// Which file: the user's, or the project's (.claude/settings.json, .codex/hooks.json,
+    /// .cursor/hooks.json of the project root)
+    #[arg(long, value_name = "SCOPE", value_parser = ["user", "project"], default_value = "user")]
+    pub scope: String,
+    /// Only show the change
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Change the file without asking
+    #[arg(long, short = 'y')]
+    pub yes: bool,
 }
 
 /// `hooks receipts [verify]`.
@@ -643,6 +684,11 @@ pub struct RunArgs {
     /// stdin) [default: unresolved: every group runs, with a matcher_unresolved info]
     #[arg(long, value_name = "NAME")]
     pub match_target: Option<String>,
+    /// Run as HOST's own hook (claude-code, codex, cursor; docs/bridge.md): EVENT and the
+    /// payload are in HOST's names and shape, mapped to ours, and stdout is HOST's hook
+    /// output instead of the run result. `hooks bridge install` writes such entries
+    #[arg(long, value_name = "HOST", value_parser = ["claude-code", "codex", "cursor"])]
+    pub bridge: Option<String>,
     /// Show what would run and why, without running anything
     #[arg(long)]
     pub dry_run: bool,

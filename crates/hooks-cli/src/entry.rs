@@ -73,6 +73,7 @@ fn command(cx: &mut Ctx<'_>, command: &Command) -> anyhow::Result<i32> {
         Command::Test(args) => cmd::test::run(cx, args),
         Command::Plugin(c) => cmd::plugin::run(cx, c),
         Command::Marketplace(c) => cmd::marketplace::run(cx, c),
+        Command::Bridge(c) => cmd::bridge::run(cx, c),
         Command::Completions(args) => cmd::completions::run(cx, args),
         Command::Engine(args) => cmd::engine::serve(cx, args),
     }

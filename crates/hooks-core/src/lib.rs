@@ -3,6 +3,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod background;
+pub mod bridge;
 mod capabilities;
 pub mod config;
 pub mod diag;

@@ -277,6 +277,7 @@ const RUN_OPTIONS: &[(&str, bool, Takes)] = &[
     ("cwd", false, Takes::Value),
     ("stop-continuations", false, Takes::Value),
     ("match-target", false, Takes::Value),
+    ("bridge", false, Takes::Value),
     ("wait-async", false, Takes::Nothing),
     ("engine", false, Takes::Nothing),
     ("allow-env", false, Takes::Values),

@@ -56,6 +56,8 @@ pub(crate) struct Given<'a> {
     /// `--match-target`: the target the host resolved (PreModelSwitch, PostModelSwitch;
     /// docs/claude-code-contract.md#cc-17.3); not part of the payload.
     pub match_target: Option<&'a str>,
+    /// `--bridge HOST` and the host's event name: the payload is in that host's shape.
+    pub bridge: Option<(hooks_core::bridge::BridgeHost, &'a str)>,
 }
 
 /// A payload that is JSON but not a valid payload of its event: the message and the
@@ -99,6 +101,10 @@ pub(crate) fn read_checked_invocation(
             );
             example
         }
+    };
+    let value = match given.bridge {
+        Some((host, name)) => host.canonical(name, &value).map_err(|e| anyhow!(e))?.1,
+        None => value,
     };
     let cwd = given.cwd.map(|c| absolute(c, &cx.env.cwd));
     let defaults = CommonDefaults {

@@ -1,5 +1,6 @@
 //! One module per subcommand; each has `run(cx, args) -> anyhow::Result<i32>`.
 
+pub(crate) mod bridge;
 pub(crate) mod completions;
 pub(crate) mod doctor;
 pub(crate) mod engine;

@@ -21,6 +21,7 @@
 use std::path::Path;
 
 use anyhow::Context as _;
+use hooks_core::bridge::BridgeHost;
 use hooks_core::output::format_seconds;
 use hooks_core::render::{Notice, render_notices};
 use hooks_core::text::escape_control;
@@ -184,7 +185,29 @@ pub(crate) type Read = Result<(Invocation, Vec<Diagnostic>), PayloadInvalid>;
 /// Fires the event: through the session's engine when asked and one answers
 /// (docs/engine.md), else here.
 pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
-    let event = list::parse_event(&args.event)?;
+    if let Some(host) = bridge_host(args) {
+        // docs/bridge.md: a host event without an event of ours runs nothing, and a bridge
+        // entry inside a bridged run (a hook set that holds the entry itself) neither.
+        let why = match host.event(&args.event) {
+            None => Some(format!("{} event {} has no event of ours", host.name(), args.event)),
+            Some(_) if cx.env.var(BRIDGE_DEPTH).is_some() => {
+                Some("a bridge entry inside a bridged run: skipped".to_owned())
+            }
+            Some(_) => None,
+        };
+        if let Some(why) = why {
+            cx.warn(format!("bridge: {why}; nothing runs"));
+            // Cursor reads an object on every path; Claude Code and Codex take no output.
+            if host == BridgeHost::Cursor {
+                writeln!(cx.out, "{{}}")?;
+            }
+            return Ok(0);
+        }
+    }
+    let event = match bridge_host(args) {
+        Some(host) => host.event(&args.event).unwrap_or(Event::Notification),
+        None => list::parse_event(&args.event)?,
+    };
     let client = crate::cmd::handover::Client::wanted(cx, args)?;
     if let Some(client) = &client
         && let Some(code) = client.hand_over(cx)?
@@ -223,6 +246,7 @@ pub(crate) fn read_invocation(
         transcript_path: args.transcript_path.as_deref(),
         cwd: args.cwd.as_deref(),
         match_target: args.match_target.as_deref(),
+        bridge: bridge_host(args).map(|host| (host, args.event.as_str())),
     };
     let read = read_checked_invocation(cx, event, &given)?;
     // docs/claude-code-contract.md#cc-17.12: a PreToolUse or PermissionRequest that cannot be
@@ -246,6 +270,10 @@ pub(crate) fn start_session(
     let mut options =
         setup.host_session_options(global, env, &args.host.allow_env, &args.host.capabilities);
     options.debug = debug;
+    if bridge_host(args).is_some() {
+        // The handlers of a bridged run see it, so a bridge entry they reach runs nothing.
+        options.env.get_or_insert_with(Vec::new).push((BRIDGE_DEPTH.into(), "1".into()));
+    }
     Ok(Session::start(options)?)
 }
 
@@ -288,6 +316,9 @@ pub(crate) async fn execute(
             let fired = session
                 .matching_failed(event, tool, &message)
                 .context("a permission event's matching failure")?;
+            if let Some(host) = bridge_host(args) {
+                return print_for_host(cx, host, &args.event, &fired.decision);
+            }
             let output = RunOutput::new(&fired, &load_diagnostics, &[], tool);
             writeln!(cx.out, "{}", crate::cmd::json::pretty(&output)?)?;
             return Ok(2);
@@ -348,6 +379,9 @@ pub(crate) async fn execute(
             cx.warn(d.message.clone());
         }
     }
+    if let Some(host) = bridge_host(args) {
+        return print_for_host(cx, host, &args.event, &fired.decision);
+    }
     let mut output = RunOutput::new(&fired, &load_diagnostics, &warnings, tool.as_deref());
     if let Some((results, rewakes)) = &background {
         output.async_results = Some(results);
@@ -355,6 +389,33 @@ pub(crate) async fn execute(
     }
     writeln!(cx.out, "{}", crate::cmd::json::pretty(&output)?)?;
     Ok(if fired.is_blocking() { 2 } else { 0 })
+}
+
+/// The variable a bridged run sets for its handlers (docs/bridge.md): a bridge entry run
+/// with it set runs nothing, so a hook set holding the bridge entry cannot recurse.
+const BRIDGE_DEPTH: &str = "HOOKS_BRIDGE_DEPTH";
+
+/// The host of `--bridge`.
+fn bridge_host(args: &RunArgs) -> Option<BridgeHost> {
+    args.bridge.as_deref().and_then(BridgeHost::from_name)
+}
+
+/// Prints `decision` as `host`'s hook output of its event `name`; what the host cannot
+/// express goes to stderr, one line each.
+fn print_for_host(
+    cx: &mut Ctx<'_>,
+    host: BridgeHost,
+    name: &str,
+    decision: &hooks_core::Decision,
+) -> anyhow::Result<i32> {
+    let rendered = host.render(name, decision);
+    for what in &rendered.unexpressed {
+        cx.warn(format!("bridge: {} cannot express {}", host.name(), escape_control(what)));
+    }
+    if !rendered.stdout.is_empty() {
+        writeln!(cx.out, "{}", rendered.stdout)?;
+    }
+    Ok(rendered.exit_code)
 }
 
 /// The stderr line of a handler that failed without blocking (docs/spec.md#spec-7.8), or

@@ -2,6 +2,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod bridge;
 mod catalogue_entries;
 mod catalogues;
 mod claude_code;
