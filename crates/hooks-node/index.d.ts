@@ -5112,6 +5112,15 @@ export type ListedHandler = {
    * With a payload: why it runs or not, in one sentence.
    */
   why?: string | null;
+  /**
+   * Its trust key, in a profile that trusts each handler by the hash of its definition
+   * (codex: `{file}:{event_label}:{group}:{handler}`, docs/codex.md "Trust").
+   */
+  trust_key?: string | null;
+  /**
+   * The hash its trust is recorded against (`sha256:...`), with `trust_key`.
+   */
+  trust_hash?: string | null;
 };
 
 /**

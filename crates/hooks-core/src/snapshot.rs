@@ -239,7 +239,7 @@ pub struct HandlerTrust {
 
 /// The trust key and hash of one handler of a file (docs/dialects-contract.md#dx-2.3 rule 1):
 /// what `hooks trust` records and a load checks.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct HandlerKey {
     /// `{source}:{event_label}:{group}:{handler}`.
     pub key: String,
@@ -335,6 +335,9 @@ impl Program {
 pub struct Handler {
     /// `{Event}:{group}:{handler}`; `None` for handlers of inactive layers.
     pub id: Option<String>,
+    /// Its trust key and hash, in a profile that trusts each handler by the hash of its
+    /// definition ([`handler_key`], codex); `None` elsewhere and for managed handlers.
+    pub trust: Option<HandlerKey>,
     /// SHA-256 (hex) of the handler's canonical JSON and its origin.
     pub fingerprint: String,
     /// The event.
@@ -822,18 +825,12 @@ impl<'a> Builder<'a> {
 
     /// The per-handler trust (docs/dialects-contract.md#dx-2.3): handlers not trusted by
     /// their current hash, and the ones turned off, move to the inactive list.
-    fn review(
-        &mut self,
-        doc: &LayerDocument,
-        event: Event,
-        configs: &[HandlerConfig],
-        handlers: Vec<Handler>,
-    ) -> Vec<Handler> {
+    fn review(&mut self, configs: &[HandlerConfig], handlers: Vec<Handler>) -> Vec<Handler> {
         let trust = &self.options.handler_trust;
         let profile = self.options.profile;
         let mut kept = Vec::with_capacity(handlers.len());
         for (h, config) in handlers.into_iter().zip(configs) {
-            let Some(key) = handler_key(profile, doc, event, config) else {
+            let Some(key) = h.trust.clone() else {
                 kept.push(h);
                 continue;
             };
@@ -891,7 +888,7 @@ impl<'a> Builder<'a> {
                     .map(|h| Handler { if_anchor: anchor.clone(), ..h })
                     .collect();
                 if doc.inactive.is_none() {
-                    handlers = self.review(doc, event, &group.handlers, handlers);
+                    handlers = self.review(&group.handlers, handlers);
                 }
                 if let Some((status, reason)) = &doc.inactive {
                     for h in &mut handlers {
@@ -1272,6 +1269,7 @@ fn compile_handler(
     let fingerprint = sha256_hex(&canon.0);
     Handler {
         id: None,
+        trust: handler_key(profile, doc, event, h),
         fingerprint,
         event,
         matcher: matcher.map(str::to_owned),
@@ -1322,6 +1320,7 @@ fn callback_handler(
     canon.raw("}");
     Handler {
         id: None,
+        trust: None,
         fingerprint: sha256_hex(&canon.0),
         event,
         matcher: matcher.map(str::to_owned),

@@ -100,6 +100,13 @@ pub struct ListedHandler<'a> {
     /// With a payload: why it runs or not, in one sentence.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
+    /// Its trust key, in a profile that trusts each handler by the hash of its definition
+    /// (codex: `{file}:{event_label}:{group}:{handler}`, docs/codex.md "Trust").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trust_key: Option<&'a str>,
+    /// The hash its trust is recorded against (`sha256:...`), with `trust_key`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trust_hash: Option<&'a str>,
     /// The handler listed.
     #[serde(skip)]
     #[cfg_attr(feature = "schemars", schemars(skip))]
@@ -196,6 +203,8 @@ impl<'a> ListedHandler<'a> {
             reason,
             fate: None,
             why: None,
+            trust_key: h.trust.as_ref().map(|t| t.key.as_str()),
+            trust_hash: h.trust.as_ref().map(|t| t.hash.as_str()),
             handler: h,
         }
     }

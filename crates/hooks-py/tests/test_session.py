@@ -543,3 +543,27 @@ def test_detached_work_outlives_a_normal_exit_unless_containment_is_strict(world
         if survived:
             os.kill(worker, 9)
         assert survived is not strict, f"strict={strict}: worker alive={survived}"
+
+
+def test_profile_codex_runs_a_hook_once_its_definition_is_trusted(world: World) -> None:
+    # Codex's user file in its home; each hook runs only once trusted by its hash.
+    home = world.root / "codex-home"
+    home.mkdir()
+    deny = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "not here"}}
+    (home / "hooks.json").write_text(json.dumps(group("PreToolUse", [prints(deny)], matcher="^Bash$")))
+    s = world.session(profile="codex", home=home)
+    listing = s.list().to_dict()
+    assert listing["profile"] == "codex"
+    [row] = listing["handlers"]
+    assert row["status"] == "untrusted", row
+    assert row["trust_key"] == f"{home / 'hooks.json'}:pre_tool_use:0:0"
+    assert row["trust_hash"].startswith("sha256:")
+    assert s.fire_sync("PreToolUse", bash("ls")).matched == []
+    # The record `hooks --profile codex trust` writes.
+    state = home / ".state"
+    state.mkdir(exist_ok=True)
+    (state / "codex_hook_trust.json").write_text(json.dumps({"version": 1, "hooks": {row["trust_key"]: row["trust_hash"]}}))
+    r = world.session(profile="codex", home=home).fire_sync("PreToolUse", bash("ls"))
+    assert r.matched == ["PreToolUse:0:0"]
+    assert r.decision.to_dict()["permission"]["behavior"] == "deny"
+    assert r.decision.to_dict()["permission"]["reason"] == "not here"

@@ -431,6 +431,12 @@ fn a_hook_runs_only_once_its_definition_is_trusted() {
     assert_eq!(v["matched"], json!([]), "{v}");
     assert_eq!(v["load_diagnostics"][0]["code"], "untrusted_hook");
     assert!(!marker.exists());
+    // The audit names each hook's key and the hash trust is recorded against.
+    let listing = codex(&env, &["--json", "list"]).json();
+    let row = &listing["handlers"][0];
+    assert_eq!(row["status"], "untrusted", "{listing}");
+    assert_eq!(row["trust_key"], "[TMP]/codex/hooks.json:pre_tool_use:0:0");
+    assert!(row["trust_hash"].as_str().unwrap().starts_with("sha256:"));
     // `hooks trust` shows the key and records it.
     let out = codex(&env, &["trust", "--yes"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
