@@ -277,18 +277,7 @@ fn read_toml(
     root: Option<&Path>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<(serde_json::Map<String, Value>, Vec<u8>, String)> {
-    let read = match root {
-        Some(root) => read_confined(path, root),
-        None => read_layer_file(path),
-    };
-    let (bytes, sha256) = match read {
-        LayerFile::Missing => return None,
-        LayerFile::Failed(d) => {
-            diagnostics.push(d);
-            return None;
-        }
-        LayerFile::Read { bytes, sha256 } => (bytes, sha256),
-    };
+    let (bytes, sha256) = read_file(path, root, diagnostics)?;
     let text = String::from_utf8_lossy(&bytes);
     match toml::from_str::<toml::Table>(&text) {
         Ok(table) => match serde_json::to_value(table) {
@@ -348,14 +337,7 @@ fn toml_source(
             h.position = None;
         }
     }
-    let document = LayerDocument::new(layer, label, parsed);
-    Some(Source {
-        path: path.to_path_buf(),
-        bytes: Some(bytes),
-        sha256: Some(sha256),
-        document,
-        settings: None,
-    })
+    Some(source(path, layer, parsed, bytes, sha256))
 }
 
 /// The source of a `hooks.json` (confined to `root` when given).
@@ -365,6 +347,19 @@ fn json_source(
     root: Option<&Path>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Source> {
+    let (bytes, sha256) = read_file(path, root, diagnostics)?;
+    let label = path.display().to_string();
+    let parsed = parse_config_for(&bytes, &label, ConfigKind::Plugin, Profile::Codex);
+    Some(source(path, layer, parsed, bytes, sha256))
+}
+
+/// The bytes and SHA-256 of a layer file (confined to `root` when given); `None` when it
+/// is missing, or unreadable (with its diagnostic).
+fn read_file(
+    path: &Path,
+    root: Option<&Path>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<(Vec<u8>, String)> {
     let read = match root {
         Some(root) => read_confined(path, root),
         None => read_layer_file(path),
@@ -375,18 +370,25 @@ fn json_source(
             diagnostics.push(d);
             None
         }
-        LayerFile::Read { bytes, sha256 } => {
-            let label = path.display().to_string();
-            let parsed = parse_config_for(&bytes, &label, ConfigKind::Plugin, Profile::Codex);
-            let document = LayerDocument::new(layer, label, parsed);
-            Some(Source {
-                path: path.to_path_buf(),
-                bytes: Some(bytes),
-                sha256: Some(sha256),
-                document,
-                settings: None,
-            })
-        }
+        LayerFile::Read { bytes, sha256 } => Some((bytes, sha256)),
+    }
+}
+
+/// The source of a file read as `bytes`, parsed into `parsed`.
+fn source(
+    path: &Path,
+    layer: Layer,
+    parsed: hooks_core::config::ParsedConfig,
+    bytes: Vec<u8>,
+    sha256: String,
+) -> Source {
+    let document = LayerDocument::new(layer, path.display().to_string(), parsed);
+    Source {
+        path: path.to_path_buf(),
+        bytes: Some(bytes),
+        sha256: Some(sha256),
+        document,
+        settings: None,
     }
 }
 

@@ -18,23 +18,10 @@ const HOOK_SET: &str = r#"{"hooks": {
     "command": "if grep -q '\"stop_hook_active\":false'; then echo '{\"decision\":\"block\",\"reason\":\"keep going\"}'; fi"}]}]
 }}"#;
 
-/// Runs `hooks ARGS` with `stdin`, `$CODEX_HOME` and `$CLAUDE_CONFIG_DIR` in the test folder.
+/// Runs `hooks ARGS` with `stdin`: its exit status, trimmed stdout, and stderr.
 fn hooks(env: &TestEnv, args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = env
-        .command(args)
-        .env("CODEX_HOME", env.root.join("codex"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).trim().to_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let out = env.run_stdin(args, stdin);
+    (out.code, out.stdout.trim().to_owned(), out.stderr)
 }
 
 fn bridged(env: &TestEnv, host: &str, event: &str, payload: Value) -> Value {

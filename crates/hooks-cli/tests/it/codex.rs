@@ -60,6 +60,21 @@ fn codes(v: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The `code` of each load diagnostic.
+fn load_codes(v: &Value) -> Vec<String> {
+    load_field(v, "code")
+}
+
+/// `field` of each load diagnostic.
+fn load_field(v: &Value, field: &str) -> Vec<String> {
+    v["load_diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d[field].as_str().map(str::to_owned))
+        .collect()
+}
+
 fn messages(v: &Value) -> Vec<String> {
     v["decision"]["diagnostics"]
         .as_array()
@@ -242,12 +257,7 @@ fn matchers_are_exact_sets_of_narrow_names_or_unanchored_regexes() {
     // D13: the invalid regex skips its group, with a diagnostic at load.
     let out = codex(&env, &["--bypass-hook-trust", "run", "PreToolUse", "--payload", BASH]);
     let v = out.json();
-    let load: Vec<&str> = v["load_diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|d| d["code"].as_str())
-        .collect();
+    let load = load_codes(&v);
     assert_eq!(load, ["invalid_matcher"]);
 }
 
@@ -262,12 +272,7 @@ fn matchers_on_events_without_a_target_are_ignored() {
     let v = out.json();
     assert_eq!(v["matched"], json!(["UserPromptSubmit:0:0"]), "{v}");
     assert_eq!(v["decision"]["context"], json!(["ctx"]));
-    let load: Vec<&str> = v["load_diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|d| d["code"].as_str())
-        .collect();
+    let load = load_codes(&v);
     assert_eq!(load, ["ignored_matcher"]);
 }
 
@@ -362,12 +367,7 @@ fn both_files_of_a_layer_load_with_a_warning() {
     let out = codex(&env, &["--bypass-hook-trust", "run", "PreToolUse", "--payload", BASH]);
     let v = out.json();
     assert_eq!(v["matched"].as_array().unwrap().len(), 2, "{v}");
-    let load: Vec<&str> = v["load_diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|d| d["message"].as_str())
-        .collect();
+    let load = load_field(&v, "message");
     assert_eq!(
         load,
         [
@@ -410,12 +410,7 @@ fn timeouts_use_codex_texts_and_session_end_is_clamped() {
     let out = codex(&env, &["--bypass-hook-trust", "run", "SessionEnd", "--payload", payload]);
     let v = out.json();
     assert_eq!(messages(&v), ["hook timed out after 3s"], "{v}");
-    let load: Vec<&str> = v["load_diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|d| d["code"].as_str())
-        .collect();
+    let load = load_codes(&v);
     assert_eq!(load, ["timeout_clamped"]);
 }
 
@@ -499,12 +494,7 @@ fn managed_only_requirements_block_the_user_hooks() {
     assert_eq!(v["matched"].as_array().unwrap().len(), 1, "{v}");
     assert!(managed_marker.exists());
     assert!(!user_marker.exists());
-    let load: Vec<&str> = v["load_diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|d| d["code"].as_str())
-        .collect();
+    let load = load_codes(&v);
     assert_eq!(load, ["blocked_by_policy"]);
     // Managed hooks need no review.
     std::fs::remove_file(&managed_marker).unwrap();
