@@ -188,8 +188,21 @@ pub(crate) fn load(paths: &Paths, request: &LoadRequest) -> CodexLoad {
     }
 
     // 4. The engine's own trust records (`hooks trust`) win over config.toml's, key by key.
-    let ours = read_trust_records(&paths.home.state_dir().join(TRUST_FILE));
-    load.trust.trusted.extend(ours);
+    let records = paths.home.state_dir().join(TRUST_FILE);
+    match trust_records(&records) {
+        Ok(ours) => load.trust.trusted.extend(ours),
+        Err(why) => load.diagnostics.push(
+            Diagnostic::warning(
+                codes::TRUST_STORE_UNREADABLE,
+                format!(
+                    "Hook trust records {} unreadable ({why}); no hook is trusted by them \
+                     (`hooks --profile codex trust` writes them anew)",
+                    records.display()
+                ),
+            )
+            .with_source(records.display().to_string()),
+        ),
+    }
 
     // 5. The switch: the requirements' pin wins over the user's.
     if let Some((false, file)) = features_pin.or(features_user) {
@@ -403,16 +416,25 @@ fn same_dir(a: &Path, b: &Path) -> bool {
 /// The trust records of `file` (`{"version": 1, "hooks": {key: "sha256:..."}}`); a file
 /// that is missing or does not parse trusts nothing.
 pub fn read_trust_records(file: &Path) -> BTreeMap<String, String> {
-    let Ok(bytes) = crate::fs::read_regular(file) else { return BTreeMap::new() };
-    let Ok(Value::Object(root)) = serde_json::from_slice::<Value>(&bytes) else {
-        return BTreeMap::new();
+    trust_records(file).unwrap_or_default()
+}
+
+/// [`read_trust_records`], with why a file that is there cannot be used.
+fn trust_records(file: &Path) -> Result<BTreeMap<String, String>, String> {
+    let bytes = match crate::fs::read_regular(file) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
+        Err(e) => return Err(e.to_string()),
     };
-    root.get("hooks")
-        .and_then(Value::as_object)
-        .map(|hooks| {
-            hooks.iter().filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned()))).collect()
+    let root: Value = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
+    let hooks = root.get("hooks").and_then(Value::as_object).ok_or("no \"hooks\" object")?;
+    hooks
+        .iter()
+        .map(|(k, v)| match v.as_str() {
+            Some(hash) => Ok((k.clone(), hash.to_owned())),
+            None => Err(format!("the record of {k} is not a string")),
         })
-        .unwrap_or_default()
+        .collect()
 }
 
 /// Records `records` (key and hash) as trusted in the state folder `state_dir`, keeping

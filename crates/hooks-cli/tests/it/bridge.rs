@@ -207,3 +207,27 @@ fn install_writes_entries_once_that_run_and_never_recurse() {
     assert!(stderr.contains("is not JSON; left unchanged"), "{stderr}");
     assert_eq!(std::fs::read_to_string(cursor).unwrap(), "{not json");
 }
+
+#[test]
+fn hostile_reasons_reach_the_host_as_json_and_stderr_escaped() {
+    let env = TestEnv::new("bridge-hostile");
+    // A reason with a terminal escape and a quote: the host gets valid JSON; what goes to
+    // the terminal is escaped.
+    env.user_hooks(
+        r#"{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"cat >/dev/null; printf 'no \"way\" \\033[2J' >&2; exit 2"}]},{"hooks":[{"type":"command","command":"cat >/dev/null; printf '%s' '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"additionalContext\":\"\\u001b[31mred\"}}'"}]}]}}"#,
+    );
+    let payload = json!({"conversation_id": "c1", "workspace_roots": ["/tmp"],
+        "command": "ls", "cwd": "/tmp", "sandbox": false});
+    let (code, stdout, stderr) = hooks(
+        &env,
+        &["run", "--bridge", "cursor", "beforeShellExecution", "--payload", "-"],
+        &payload.to_string(),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["permission"], "deny");
+    assert_eq!(v["user_message"], "no \"way\" \u{1b}[2J");
+    assert!(!stdout.contains('\x1b'), "JSON escapes control characters: {stdout:?}");
+    assert!(stderr.contains("cannot express additional context"), "{stderr}");
+    assert!(!stderr.contains('\x1b'), "raw escape on stderr: {stderr:?}");
+}

@@ -579,3 +579,27 @@ fn a_codex_plugin_gets_its_root_twice() {
     let message = v["load_diagnostics"][0]["message"].as_str().unwrap();
     assert!(message.starts_with("Hook lint@local:pre_tool_use:0:0 is not reviewed"), "{message}");
 }
+
+#[test]
+fn hostile_trust_records_and_hook_texts_trust_nothing_and_print_escaped() {
+    let env = codex_env("cx-hostile");
+    // A hook whose command carries a terminal escape: `hooks trust` shows it escaped.
+    user_hooks(&env, "PreToolUse", None, &["cat >/dev/null; printf '\x1b]0;owned\x07'"]);
+    let out = codex(&env, &["trust", "--show"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stdout.contains('\x1b'), "raw escape printed: {:?}", out.stdout);
+    // A records file that is not what `hooks trust` writes trusts nothing.
+    for records in ["{not json", r#"{"version":1,"hooks":{"x":1}}"#, r#"[1,2]"#] {
+        env.write("codex/.state/codex_hook_trust.json", records);
+        let v = codex(&env, &["run", "PreToolUse", "--payload", BASH]).json();
+        assert_eq!(v["matched"], json!([]), "{records}: {v}");
+        assert_eq!(load_codes(&v), ["trust_store_unreadable", "untrusted_hook"], "{records}");
+    }
+    // A record for the key with another hash trusts nothing either.
+    let key = format!("{}/codex/hooks.json:pre_tool_use:0:0", env.root.display());
+    let records = json!({"version": 1, "hooks": {key: "sha256:00"}});
+    env.write("codex/.state/codex_hook_trust.json", &records.to_string());
+    let v = codex(&env, &["run", "PreToolUse", "--payload", BASH]).json();
+    assert_eq!(v["matched"], json!([]), "{v}");
+    assert!(load_field(&v, "message")[0].contains("changed since it was trusted"), "{v}");
+}
