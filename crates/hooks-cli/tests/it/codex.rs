@@ -4,6 +4,7 @@
 
 use serde_json::{Value, json};
 
+use crate::common::decision_codes as codes;
 use crate::common::{Output, TestEnv};
 
 const BASH: &str = r#"{"session_id":"s1","cwd":"/tmp","hook_event_name":"PreToolUse","model":"m","turn_id":"t1","tool_name":"Bash","tool_use_id":"u1","tool_input":{"command":"echo hello"}}"#;
@@ -49,15 +50,6 @@ fn user_hooks(env: &TestEnv, event: &str, matcher: Option<&str>, commands: &[&st
 /// A handler that reads its stdin and prints `text` (a JSON text in single quotes).
 fn prints(text: &str) -> String {
     format!("cat >/dev/null; printf '%s' '{text}'")
-}
-
-fn codes(v: &Value) -> Vec<String> {
-    v["decision"]["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["code"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 /// The `code` of each load diagnostic.

@@ -161,3 +161,13 @@ pub(crate) fn mask_digests(text: &str) -> String {
     };
     re_long(text)
 }
+
+/// The `code` of each diagnostic of a printed decision (`decision.diagnostics`).
+pub(crate) fn decision_codes(v: &serde_json::Value) -> Vec<String> {
+    v["decision"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["code"].as_str().map(str::to_owned))
+        .collect()
+}

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::common::decision_codes as codes;
 use crate::common::{Output, TestEnv};
 
 const CC: &str = "claude-code";
@@ -31,15 +32,6 @@ fn run(env: &TestEnv, profile: &str, event: &str, payload: &str, target: Option<
         args.extend(["--match-target", target]);
     }
     env.run(&args)
-}
-
-fn codes(v: &Value) -> Vec<String> {
-    v["decision"]["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["code"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 /// The effect without its `notices`.

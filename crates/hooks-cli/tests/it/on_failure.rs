@@ -5,6 +5,7 @@
 use serde_json::{Value, json};
 
 use crate::common::TestEnv;
+use crate::common::decision_codes as codes;
 
 const BASH: &str = r#"{"tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t1"}"#;
 
@@ -16,15 +17,6 @@ fn failed(display: &str) -> String {
 fn json_of(out: &std::process::Output) -> Value {
     serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)))
-}
-
-fn codes(v: &Value) -> Vec<String> {
-    v["decision"]["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|d| d["code"].as_str().map(str::to_owned))
-        .collect()
 }
 
 /// One PreToolUse group with `handler`, as both profiles' user layer.
