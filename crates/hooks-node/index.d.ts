@@ -4101,6 +4101,11 @@ export type RunResult = {
    */
   event: "SessionStart" | "UserPromptSubmit" | "SessionEnd" | "PermissionRequest" | "Notification" | "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "PreCompact" | "Stop" | "SubagentStart" | "SubagentStop" | "Setup" | "InstructionsLoaded" | "UserPromptExpansion" | "MessageDisplay" | "PermissionDenied" | "PostToolBatch" | "TaskCreated" | "TaskCompleted" | "StopFailure" | "TeammateIdle" | "ConfigChange" | "CwdChanged" | "DirectoryAdded" | "FileChanged" | "WorktreeCreate" | "WorktreeRemove" | "PostCompact" | "Elicitation" | "ElicitationResult" | "PreModelSwitch" | "PostModelSwitch";
   /**
+   * The host's own event it ran as `event` (cursor: `beforeShellExecution`); absent where
+   * the host names our events.
+   */
+  host_event?: string | null;
+  /**
    * The snapshot the handlers ran against.
    */
   snapshot_id: string;
@@ -4976,7 +4981,7 @@ export type Listing = {
 /**
  * Which contract the engine follows.
  */
-export type Profile = "deepagents" | "claude-code" | "codex";
+export type Profile = "deepagents" | "claude-code" | "codex" | "cursor";
 
 /**
  * One handler of a listing.
@@ -4994,6 +4999,11 @@ export type ListedHandler = {
    * Its event.
    */
   event: "SessionStart" | "UserPromptSubmit" | "SessionEnd" | "PermissionRequest" | "Notification" | "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "PreCompact" | "Stop" | "SubagentStart" | "SubagentStop" | "Setup" | "InstructionsLoaded" | "UserPromptExpansion" | "MessageDisplay" | "PermissionDenied" | "PostToolBatch" | "TaskCreated" | "TaskCompleted" | "StopFailure" | "TeammateIdle" | "ConfigChange" | "CwdChanged" | "DirectoryAdded" | "FileChanged" | "WorktreeCreate" | "WorktreeRemove" | "PostCompact" | "Elicitation" | "ElicitationResult" | "PreModelSwitch" | "PostModelSwitch";
+  /**
+   * The host's own event it answers, run as `event` (cursor); absent where the host names
+   * our events.
+   */
+  host_event?: string | null;
   /**
    * Its matcher, as written.
    */

@@ -40,12 +40,14 @@ fn document(n: usize) -> LayerDocument {
                     kind: Default::default(),
                     on_failure: None,
                     resident: None,
+                    loop_limit: None,
                     field: String::new(),
                     position: None,
                 }],
                 field: String::new(),
                 position: None,
                 matcher_position: None,
+                host_event: None,
             }
         })
         .collect();

@@ -12,6 +12,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::event::Event;
+use crate::profile::cursor::{ToolNames, canonical_payload};
 use crate::reduce::{Decision, PermissionBehavior};
 
 /// The agent a bridge entry runs in.
@@ -125,7 +126,10 @@ impl BridgeHost {
                 out.insert("hook_event_name".into(), json!(event.name()));
                 Ok((event, Value::Object(out)))
             }
-            BridgeHost::Cursor => Ok((event, Value::Object(cursor_payload(name, event, host)))),
+            BridgeHost::Cursor => {
+                let payload = canonical_payload(name, event, host, ToolNames::Engine);
+                Ok((event, Value::Object(payload)))
+            }
         }
     }
 
@@ -136,110 +140,6 @@ impl BridgeHost {
             BridgeHost::Cursor => cursor_output(name, decision),
         }
     }
-}
-
-fn text(map: &Map<String, Value>, key: &str) -> Option<String> {
-    map.get(key).and_then(Value::as_str).map(str::to_owned)
-}
-
-/// Cursor's tool types as the engine's tool names (docs/dialects-contract.md#dx-3.4):
-/// `Shell` is `Bash`, `MCP:x` is `mcp__cursor__x`; the others keep their names.
-fn cursor_tool(name: &str) -> String {
-    match name {
-        "Shell" => "Bash".to_owned(),
-        _ => match name.strip_prefix("MCP:") {
-            Some(tool) => format!("mcp__cursor__{tool}"),
-            None => name.to_owned(),
-        },
-    }
-}
-
-/// A Cursor payload in the shape of the canonical event.
-fn cursor_payload(name: &str, event: Event, host: &Map<String, Value>) -> Map<String, Value> {
-    let mut out = Map::new();
-    let session = text(host, "conversation_id").or_else(|| text(host, "session_id"));
-    out.insert("session_id".into(), json!(session.unwrap_or_default()));
-    out.insert("transcript_path".into(), json!(text(host, "transcript_path").unwrap_or_default()));
-    let root = host
-        .get("workspace_roots")
-        .and_then(Value::as_array)
-        .and_then(|r| r.first())
-        .and_then(Value::as_str)
-        .map(str::to_owned);
-    out.insert("cwd".into(), json!(text(host, "cwd").or(root).unwrap_or_default()));
-    out.insert("hook_event_name".into(), json!(event.name()));
-    let tool_input = || host.get("tool_input").cloned().unwrap_or_else(|| json!({}));
-    let use_id = || json!(text(host, "tool_use_id").unwrap_or_else(|| "cursor".to_owned()));
-    let mut put = |k: &str, v: Value| {
-        out.insert(k.to_owned(), v);
-    };
-    match name {
-        "sessionStart" => put("source", json!("startup")),
-        "sessionEnd" => put("reason", json!("other")),
-        "beforeSubmitPrompt" => put("prompt", json!(text(host, "prompt").unwrap_or_default())),
-        "preToolUse" | "postToolUse" | "postToolUseFailure" => {
-            put("tool_name", json!(cursor_tool(&text(host, "tool_name").unwrap_or_default())));
-            put("tool_input", tool_input());
-            put("tool_use_id", use_id());
-            if name == "postToolUse" {
-                // `tool_output` is a JSON text; its value when it parses.
-                let output = text(host, "tool_output").unwrap_or_default();
-                put("tool_response", serde_json::from_str(&output).unwrap_or(json!(output)));
-            }
-            if name == "postToolUseFailure" {
-                put("error", json!(text(host, "error_message").unwrap_or_default()));
-            }
-        }
-        "beforeShellExecution" | "afterShellExecution" => {
-            put("tool_name", json!("Bash"));
-            put("tool_input", json!({"command": text(host, "command").unwrap_or_default()}));
-            put("tool_use_id", use_id());
-            if name == "afterShellExecution" {
-                put("tool_response", json!(text(host, "output").unwrap_or_default()));
-            }
-        }
-        "beforeReadFile" => {
-            put("tool_name", json!("Read"));
-            put("tool_input", json!({"file_path": text(host, "file_path").unwrap_or_default()}));
-            put("tool_use_id", use_id());
-        }
-        "afterFileEdit" => {
-            put("tool_name", json!("Edit"));
-            let edits = host.get("edits").cloned().unwrap_or_else(|| json!([]));
-            put(
-                "tool_input",
-                json!({"file_path": text(host, "file_path").unwrap_or_default(), "edits": edits}),
-            );
-            put("tool_use_id", use_id());
-            put("tool_response", json!(""));
-        }
-        "subagentStart" | "subagentStop" => {
-            put(
-                "agent_id",
-                json!(text(host, "subagent_id").unwrap_or_else(|| "cursor".to_owned())),
-            );
-            put("agent_type", json!(text(host, "subagent_type").unwrap_or_default()));
-            if name == "subagentStop" {
-                let looping = host.get("loop_count").and_then(Value::as_u64).unwrap_or(0) > 0;
-                put("stop_hook_active", json!(looping));
-                put("last_assistant_message", json!(text(host, "summary").unwrap_or_default()));
-                put(
-                    "agent_transcript_path",
-                    json!(text(host, "agent_transcript_path").unwrap_or_default()),
-                );
-            }
-        }
-        "stop" => {
-            let looping = host.get("loop_count").and_then(Value::as_u64).unwrap_or(0) > 0;
-            put("stop_hook_active", json!(looping));
-            put("last_assistant_message", json!(""));
-        }
-        "preCompact" => {
-            put("trigger", json!(text(host, "trigger").unwrap_or_else(|| "auto".to_owned())))
-        }
-        _ => {}
-    }
-    out
 }
 
 /// The reason of a blocking decision: the permission's, the stop reason, or the feedback.

@@ -12,6 +12,7 @@ use crate::output::{FailureFamily, failure_family};
 use crate::profile::Profile;
 use crate::text::suggest;
 
+mod cursor;
 pub mod legacy;
 mod types;
 pub use types::{AgentHandler, HandlerType, HttpHandler, McpToolHandler, PromptHandler};
@@ -115,6 +116,9 @@ pub struct GroupConfig {
     pub position: Option<Position>,
     /// Where the matcher value is in the file.
     pub matcher_position: Option<Position>,
+    /// The host's event the group answers, in a profile whose files name the host's events
+    /// (cursor: `beforeShellExecution`); `None`: every invocation of the event.
+    pub host_event: Option<&'static str>,
 }
 
 /// One command handler.
@@ -151,6 +155,10 @@ pub struct HandlerConfig {
     /// `continue` nor `block` (an `invalid_config` error; a typo must not open a gate); `None`
     /// when absent or where it has no effect (`onfailure_ignored`).
     pub on_failure: Option<OnFailure>,
+    /// The most follow-ups the handler may ask for: its continuation is ignored
+    /// (`continuation_cap`) once the payload's `loop_count` reaches it (cursor `loop_limit`,
+    /// docs/cursor.md "Outputs"); `None`: no cap of its own.
+    pub loop_limit: Option<u64>,
     /// `resident` as written on a command handler (ours, docs/spec.md#spec-15.16): the
     /// engine keeps one process per session and sends it each event as a line. Claude Code
     /// ignores the field and runs the handler one-shot, so the file stays portable.
@@ -327,8 +335,17 @@ pub fn parse_config_for(
         parsed.diagnostics = cx.diagnostics;
         return parsed;
     };
-    let root_keys = if kind == ConfigKind::Plugin { PLUGIN_ROOT_KEYS } else { ROOT_KEYS };
+    let flat = !profile.rules().host_events.is_empty();
+    let root_keys = match kind {
+        _ if flat => FLAT_ROOT_KEYS,
+        ConfigKind::Plugin => PLUGIN_ROOT_KEYS,
+        _ => ROOT_KEYS,
+    };
     cx.members(root_members, "", Some(root_keys));
+    if flat && !cx.flat_version(&root) {
+        parsed.diagnostics = cx.diagnostics;
+        return parsed;
+    }
     if kind == ConfigKind::Plugin
         && let Some(d) = root.get("description")
         && d.value.value.as_str().is_none()
@@ -358,6 +375,9 @@ pub(crate) fn parse_hooks_member(
             parsed.legacy = true;
         }
         Some(m) => match m.value.value.as_object() {
+            Some(events) if !cx.profile.rules().host_events.is_empty() => {
+                parsed.config = cx.flat_events(events);
+            }
             Some(events) => parsed.config = cx.events(events),
             None if legacy::is_legacy(&m.value) && kind == ConfigKind::Plugin => cx.invalid(
                 "hooks",
@@ -383,6 +403,8 @@ fn present<'a>(h: &'a Spanned, key: &str) -> Option<&'a JsonMember> {
 
 /// Keys allowed at the root of a document.
 const ROOT_KEYS: &[&str] = &["hooks", "$schema"];
+/// Keys allowed at the root of a flat (cursor) file.
+const FLAT_ROOT_KEYS: &[&str] = &["version", "hooks", "$schema"];
 /// Keys allowed at the root of a plugin hook document (docs/claude-code-contract.md#cc-2.1: a
 /// `description` string is accepted silently).
 const PLUGIN_ROOT_KEYS: &[&str] = &["hooks", "$schema", "description"];
@@ -661,6 +683,7 @@ impl<'s> Loader<'s> {
             field: field.to_owned(),
             position: Some(g.pos),
             matcher_position,
+            host_event: None,
         })
     }
 
@@ -726,6 +749,7 @@ impl<'s> Loader<'s> {
             kind,
             on_failure,
             resident,
+            loop_limit: None,
             field: field.to_owned(),
             position: Some(h.pos),
         })

@@ -298,6 +298,14 @@ pub mod codes {
     /// codex: a layer with hooks in both its `hooks.json` and its `config.toml`; both load
     /// (docs/dialects-contract.md#dx-2.2).
     pub const TWO_REPRESENTATIONS: &str = "two_representations";
+    /// cursor: a hooks file without `version` (docs/dialects-contract.md#dx-3.2; warning).
+    pub const MISSING_VERSION: &str = "missing_version";
+    /// cursor: `permission: "ask"` on an event that does not enforce it, taken as no
+    /// decision (docs/dialects-contract.md#dx-3.8 rule 4; info).
+    pub const ASK_NOT_ENFORCED: &str = "ask_not_enforced";
+    /// cursor: `failClosed` on an event with no action to block (docs/dialects-contract.md#dx-3.8
+    /// rule 2; info).
+    pub const FAILCLOSED_IGNORED: &str = "failclosed_ignored";
     /// A host setting of the environment that does not parse (for example
     /// `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS=soon`); the default applies (ours).
     pub const INVALID_HOST_SETTING: &str = "invalid_host_setting";

@@ -66,6 +66,7 @@ use crate::background::Background;
 use crate::capabilities::Capabilities;
 use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
+use crate::output::cursor::CursorCall;
 use crate::output::{
     Failure, HandlerResult, HookOutput, RawOutput, Termination, fail_closed, format_seconds,
     is_missing_file_exit, missing_file_result, parse_output_for, parse_output_value_for,
@@ -238,6 +239,8 @@ pub struct Job {
     /// docs/claude-code-contract.md#cc-17.6): how the block's reason names it
     /// ([`Handler::display`]).
     pub block_on_failure: Option<String>,
+    /// The handler's own cap on follow-ups (cursor `loop_limit`).
+    pub loop_limit: Option<u64>,
 }
 
 /// The raw result of one job, as the host observed it.
@@ -543,6 +546,18 @@ impl Dispatch {
             {
                 missing_file_result(self.event, raw)
             }
+            JobOutput::Process(raw) if self.profile.rules().outputs == Outputs::Cursor => {
+                let host = self.invocation.host_event().and_then(|n| self.profile.host_event(n));
+                match host {
+                    Some(event) => {
+                        let payload = self.invocation.to_wire_value();
+                        let call =
+                            CursorCall { event, payload: &payload, loop_limit: job.loop_limit };
+                        crate::output::cursor::parse_output(&call, raw)
+                    }
+                    None => parse_output_for(self.event, raw, &self.caps, self.profile),
+                }
+            }
             JobOutput::Process(raw) => parse_output_for(self.event, raw, &self.caps, self.profile),
             // docs/claude-code-contract.md#cc-9.4: a callback's `{"async": true, ...}` contributes
             // nothing.
@@ -789,6 +804,7 @@ fn job(
             detached: false,
         }),
         block_on_failure: (h.blocks_on_failure() && h.legacy.is_none()).then(|| h.display()),
+        loop_limit: h.loop_limit,
     }
 }
 

@@ -99,6 +99,9 @@ pub enum ExactRule {
     /// docs/claude-code-contract.md#cc-3.1-3 (claude-code FileChanged and StopFailure): ASCII
     /// letters, digits, `_`, `|`; split on `|` only.
     Narrow,
+    /// No exact sets: every matcher is an unanchored regular expression (cursor,
+    /// docs/cursor.md "Matchers").
+    Never,
 }
 
 impl ExactRule {
@@ -107,6 +110,7 @@ impl ExactRule {
         match profile.rules().exact_matchers {
             crate::profile::ExactMatchers::Spec => ExactRule::Spec,
             crate::profile::ExactMatchers::Narrow => ExactRule::Narrow,
+            crate::profile::ExactMatchers::Never => ExactRule::Never,
             _ if event.narrow_exact_matcher() => ExactRule::Narrow,
             _ => ExactRule::ClaudeCode,
         }
@@ -122,13 +126,14 @@ impl ExactRule {
                 c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ' ' | ',' | '|')
             }
             ExactRule::Narrow => c.is_ascii_alphanumeric() || matches!(c, '_' | '|'),
+            ExactRule::Never => false,
         }
     }
 
     /// The characters an exact set splits on.
     fn separators(self) -> &'static [char] {
         match self {
-            ExactRule::Narrow => &['|'],
+            ExactRule::Narrow | ExactRule::Never => &['|'],
             ExactRule::Spec | ExactRule::ClaudeCode => &['|', ','],
         }
     }

@@ -21,6 +21,7 @@ use crate::event::Event;
 use crate::profile::{Outputs, Profile};
 
 mod codex;
+pub mod cursor;
 mod failure;
 pub use failure::{Failure, FailureFamily, fail_closed, failure_family, process_failure};
 

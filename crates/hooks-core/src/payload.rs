@@ -732,6 +732,10 @@ pub struct Invocation {
     /// ([`Rules::payload_verbatim`](crate::profile::Rules::payload_verbatim), codex): the
     /// wire form is then this object, compact, and the typed fields only decide matching.
     verbatim: Option<Map<String, Value>>,
+    /// The host's event this is an invocation of, in a profile whose host names its own
+    /// events (cursor); only the handlers of that host event run, and its matchers test
+    /// [`Invocation::match_target`].
+    host_event: Option<&'static str>,
 }
 
 impl PartialEq for Invocation {
@@ -752,6 +756,7 @@ impl Invocation {
             extra: Map::new(),
             match_target: None,
             verbatim: None,
+            host_event: None,
         }
     }
 
@@ -774,11 +779,45 @@ impl Invocation {
         self.input.event()
     }
 
+    /// The host's event, for an invocation read by [`Invocation::from_host_event_json`].
+    pub fn host_event(&self) -> Option<&'static str> {
+        self.host_event
+    }
+
+    /// The host's name of the event: its own event's, else ours.
+    pub fn event_name(&self) -> &'static str {
+        self.host_event.unwrap_or(self.event().name())
+    }
+
+    /// Reads the payload of the host's event `host` (a profile with
+    /// [`Rules::host_events`](crate::profile::Rules::host_events), cursor): the payload is
+    /// mapped to the canonical event's shape for matching and the decision, the handlers
+    /// get `value` as it came, and matchers test the profile's target (`given`: the host's
+    /// own, where the event takes one).
+    pub fn from_host_event_json(
+        profile: Profile,
+        host: &'static crate::profile::HostEvent,
+        value: &Value,
+        defaults: &CommonDefaults,
+        given: Option<&str>,
+    ) -> Result<(Invocation, Vec<Diagnostic>), PayloadError> {
+        let event = host.canonical;
+        let received = value.as_object().ok_or(PayloadError::NotAnObject { event })?;
+        let mapping = profile.rules().host_mapping.ok_or(PayloadError::NotAnObject { event })?;
+        let canonical = Value::Object((mapping.payload)(host, received));
+        let (mut invocation, warnings) =
+            Invocation::from_host_json_for(profile, event, &canonical, defaults)?;
+        invocation.verbatim = Some(received.clone());
+        invocation.host_event = Some(host.name);
+        invocation.match_target = (mapping.target)(host, received, given);
+        Ok((invocation, warnings))
+    }
+
     /// The value of the event's matcher target key ([`Event::matcher_target`]), or `None`
     /// for events without one (UserPromptSubmit, Stop). For PreModelSwitch and
     /// PostModelSwitch it is the host's [`Invocation::match_target`].
     pub fn matcher_target(&self) -> Option<&str> {
-        if self.event().target_from_invocation() {
+        if self.event().target_from_invocation() || self.host_event.is_some() {
             return self.match_target.as_deref();
         }
         match &self.input {
@@ -888,6 +927,7 @@ impl Invocation {
             extra: Map::new(),
             match_target: None,
             verbatim: None,
+            host_event: None,
         })
     }
 
@@ -1029,6 +1069,7 @@ impl Invocation {
             extra,
             match_target: None,
             verbatim: None,
+            host_event: None,
         };
         let invocation = if verbatim { invocation.keeping(received) } else { invocation };
         Ok((invocation, warnings))

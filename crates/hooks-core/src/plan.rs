@@ -45,6 +45,7 @@ use crate::event::Event;
 use crate::matcher::{MatcherKind, matcher_kind};
 use crate::payload::Invocation;
 use crate::policy::UrlRefusal;
+use crate::profile::Target;
 use crate::redact::redact_url;
 use crate::rule::RuleContext;
 use crate::snapshot::{Handler, Program, Snapshot};
@@ -163,6 +164,9 @@ pub struct Entry {
 pub struct Plan {
     /// The event.
     pub event: Event,
+    /// The host's event, in a profile whose host names its own (cursor).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_event: Option<&'static str>,
     /// The payload key matchers are tested against, `None` for events without matcher.
     pub target_key: Option<&'static str>,
     /// Its value in the payload.
@@ -175,7 +179,14 @@ impl Plan {
     pub fn new(snapshot: &Snapshot, invocation: &Invocation, answers: HostAnswers) -> Plan {
         let event = invocation.event();
         let target = invocation.matcher_target();
-        let target_key = event.matcher_target();
+        let host_event = invocation.host_event();
+        let host = host_event.and_then(|name| snapshot.profile().host_event(name));
+        let target_key = match host.map(|h| h.target) {
+            None => event.matcher_target(),
+            Some(Target::Key(key)) => Some(key),
+            Some(Target::Host(_)) => Some("tool type"),
+            Some(Target::None) => None,
+        };
         let mut matched = snapshot.matching_positions(event, target);
         if target_key == Some("tool_name")
             && let Some(tool) = target
@@ -196,7 +207,7 @@ impl Plan {
             .handlers()
             .iter()
             .enumerate()
-            .filter(|(_, h)| h.event == event)
+            .filter(|(_, h)| h.event == event && h.host_event == host_event)
             .map(|(at, h)| {
                 let matches = matched.contains(&at);
                 let fate = fate(snapshot, h, matches, &facts, answers);
@@ -204,7 +215,7 @@ impl Plan {
                 Entry { handler: at, fate, why }
             })
             .collect();
-        Plan { event, target_key, target: target.map(str::to_owned), entries }
+        Plan { event, host_event, target_key, target: target.map(str::to_owned), entries }
     }
 
     /// Every handler of the snapshot on the event, in configuration order.

@@ -127,7 +127,7 @@ impl Default for Permission {
 /// The reduced result of one event invocation.
 ///
 /// Serializes as `{"continue", "stop_reason", "notices", "terminal_sequences",
-/// "permission" (PreToolUse and PermissionRequest only), "context", "feedback",
+/// "permission" (PreToolUse and PermissionRequest, and a decided one elsewhere), "context", "feedback",
 /// "continue_loop" (Stop only), "suppress_original_prompt" (UserPromptSubmit only),
 /// "updated_input" (only when set), "env_file" and "env_file_vars" (only when set),
 /// "diagnostics"}`.
@@ -264,7 +264,9 @@ impl Serialize for Decision {
         map.serialize_entry("stop_reason", &self.stop_reason)?;
         map.serialize_entry("notices", &self.notices)?;
         map.serialize_entry("terminal_sequences", &self.terminal_sequences)?;
-        if self.event.has_permission() {
+        // A profile may gate another event (`Rules::gated_events`): its permission shows
+        // once one is decided.
+        if self.event.has_permission() || self.permission.behavior != PermissionBehavior::None {
             map.serialize_entry("permission", &self.permission)?;
         }
         map.serialize_entry("context", &self.context)?;
@@ -801,6 +803,9 @@ impl Reduction {
     fn block(&mut self, id: &str, reason: Option<String>, exit_block: bool) {
         let event = self.decision.event;
         let text = reason.unwrap_or_else(|| DEFAULT_BLOCK_REASON.to_owned());
+        if self.ctx.profile.rules().gated_events.contains(&event) {
+            return self.permission(id, PermissionBehavior::Deny, Some(text), false, "reason");
+        }
         if !event.is_spec_event() {
             return self.block_table_event(id, text, exit_block);
         }

@@ -342,6 +342,14 @@ pub struct Handler {
     pub fingerprint: String,
     /// The event.
     pub event: Event,
+    /// The host's event it answers, in a profile whose files name the host's events
+    /// (cursor: `beforeShellExecution`, run as PreToolUse); `None`: every invocation of
+    /// [`Handler::event`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_event: Option<&'static str>,
+    /// The most follow-ups it may ask for (cursor `loop_limit`); `None`: no cap of its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loop_limit: Option<u64>,
     /// The group's matcher as written.
     pub matcher: Option<String>,
     /// What it runs.
@@ -371,7 +379,9 @@ pub struct Handler {
     #[serde(rename = "if", skip_serializing_if = "Option::is_none")]
     pub if_rule: Option<Rule>,
     /// The folder a `/x` pattern of the `if` rule is anchored at: the layer's source
-    /// (project: the project root; user: home; plugin: its root).
+    /// (project: the project root; user: home; plugin: its root). Under
+    /// [`Rules::runs_in_layer_folder`](crate::profile::Rules::runs_in_layer_folder) the
+    /// handler also runs there.
     #[serde(skip)]
     pub if_anchor: Option<String>,
     /// Side-effect-only legacy handler.
@@ -880,8 +890,9 @@ impl<'a> Builder<'a> {
                     .map(|h| {
                         let matcher = group.matcher.as_deref();
                         let project_dir = self.options.project_dir.as_deref();
+                        let events = (event, group.host_event);
                         let mut c =
-                            compile_handler(profile, event, matcher, h, doc, &env, project_dir);
+                            compile_handler(profile, events, matcher, h, doc, &env, project_dir);
                         self.clamp_timeout(&mut c);
                         c
                     })
@@ -907,6 +918,7 @@ impl<'a> Builder<'a> {
                     }
                 }
                 self.canonical.entry(event).or_default().push(canonical_group(
+                    group.host_event,
                     group.matcher.as_deref(),
                     &group.handlers,
                     &doc.layer,
@@ -1021,7 +1033,7 @@ impl<'a> Builder<'a> {
         for (hi, h) in handlers.iter_mut().enumerate() {
             let id = match callback_group {
                 Some(cg) => format!("{event}:callback:{cg}:{hi}"),
-                None => format!("{event}:{gi}:{hi}"),
+                None => format!("{}:{gi}:{hi}", h.host_event.unwrap_or(event.name())),
             };
             h.id = Some(id.clone());
             if let Some((code, msg)) = &rejection {
@@ -1193,7 +1205,7 @@ impl<'a> Builder<'a> {
 
 fn compile_handler(
     profile: Profile,
-    event: Event,
+    (event, host_event): (Event, Option<&'static str>),
     matcher: Option<&str>,
     h: &HandlerConfig,
     doc: &LayerDocument,
@@ -1253,6 +1265,10 @@ fn compile_handler(
     canon.str(event.name());
     canon.key("handler", false);
     canon.handler(h);
+    if let Some(host) = host_event {
+        canon.key("host_event", false);
+        canon.str(host);
+    }
     canon.key("matcher", false);
     canon.opt_str(matcher);
     canon.key("origin", false);
@@ -1272,6 +1288,8 @@ fn compile_handler(
         trust: handler_key(profile, doc, event, h),
         fingerprint,
         event,
+        host_event,
+        loop_limit: h.loop_limit,
         matcher: matcher.map(str::to_owned),
         program,
         command: h.command.clone(),
@@ -1323,6 +1341,8 @@ fn callback_handler(
         trust: None,
         fingerprint: sha256_hex(&canon.0),
         event,
+        host_event: None,
+        loop_limit: None,
         matcher: matcher.map(str::to_owned),
         program: Program::Callback { group, index },
         command: None,
@@ -1406,7 +1426,7 @@ fn substitute(
 fn identity_key(h: &Handler) -> Vec<u8> {
     let mut key = Canon::default();
     key.raw("[");
-    key.str(h.event.name());
+    key.str(h.host_event.unwrap_or(h.event.name()));
     key.raw(",");
     key.opt_str(h.matcher.as_deref());
     key.raw(",");
@@ -1491,6 +1511,7 @@ fn identity_key(h: &Handler) -> Vec<u8> {
 /// The canonical group the reference hashes into the snapshot id:
 /// `{"env"?, "hooks": [handler, ...], "matcher"?, "origin"?}`.
 fn canonical_group(
+    host_event: Option<&str>,
     matcher: Option<&str>,
     handlers: &[HandlerConfig],
     layer: &Layer,
@@ -1504,7 +1525,11 @@ fn canonical_group(
         group.key("env", true);
         group.env_object(env);
     }
-    group.key("hooks", !with_env);
+    if let Some(host) = host_event {
+        group.key("event", !with_env);
+        group.str(host);
+    }
+    group.key("hooks", !with_env && host_event.is_none());
     group.raw("[");
     for (i, h) in handlers.iter().enumerate() {
         if i > 0 {
@@ -1619,6 +1644,9 @@ impl Canon {
             self.raw(":");
             self.str(rule);
             self.raw(",");
+        }
+        if let Some(limit) = h.loop_limit {
+            self.raw(&format!("\"loop_limit\":{limit},"));
         }
         if let Some(on_failure) = h.on_failure {
             self.str("onFailure");

@@ -25,6 +25,10 @@ pub struct ListedHandler<'a> {
     /// Its event.
     #[cfg_attr(feature = "schemars", schemars(schema_with = "event_names"))]
     pub event: Event,
+    /// The host's own event it answers, run as `event` (cursor); absent where the host names
+    /// our events.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_event: Option<&'static str>,
     /// Its matcher, as written.
     pub matcher: Option<&'a str>,
     /// The shell command, when given.
@@ -162,6 +166,7 @@ impl<'a> ListedHandler<'a> {
             id: h.id.as_deref(),
             fingerprint: &h.fingerprint,
             event: h.event,
+            host_event: h.host_event,
             matcher: h.matcher.as_deref(),
             command: h.command.as_deref(),
             argv: h.written_argv(),

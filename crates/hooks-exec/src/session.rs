@@ -232,6 +232,8 @@ pub type AsyncResultListener = Arc<dyn Fn(&AsyncResult) + Send + Sync>;
 pub struct Fired {
     /// The event.
     pub event: Event,
+    /// The host's own event, in a profile whose host names its own (cursor).
+    pub host_event: Option<&'static str>,
     /// The id of the snapshot it ran against.
     pub snapshot_id: String,
     /// The matched handler ids, in configuration order.
@@ -370,8 +372,12 @@ impl Session {
             }
             ProjectDir::ProjectRoot => paths.project_root.clone(),
         };
-        base_env.retain(|(k, _)| k != "CLAUDE_PROJECT_DIR");
-        base_env.push(("CLAUDE_PROJECT_DIR".into(), project_dir.into_os_string()));
+        let project_vars =
+            std::iter::once("CLAUDE_PROJECT_DIR").chain(rules.project_dir_vars.iter().copied());
+        for var in project_vars {
+            base_env.retain(|(k, _)| k != var);
+            base_env.push((var.into(), project_dir.clone().into_os_string()));
+        }
 
         // Settings hooks are trusted by the bytes present at start, a hooks file by its own.
         let by_settings = rules.trust == TrustBy::SettingsHooks;
@@ -712,6 +718,7 @@ impl Session {
         refused: Vec<Diagnostic>,
     ) -> Fired {
         let event = dispatch.event();
+        let host_event = dispatch.invocation().host_event();
         // docs/claude-code-contract.md#cc-17.12: is the removed worktree still there?
         if let Some(path) = dispatch.worktree_to_check()
             && std::fs::symlink_metadata(&path).is_ok()
@@ -746,6 +753,7 @@ impl Session {
         });
         Fired {
             event,
+            host_event,
             snapshot_id: snapshot.id().to_owned(),
             matched: outcome.matched,
             decision: outcome.decision,
@@ -769,6 +777,7 @@ impl Session {
             hooks_core::dispatch::matching_failed(event, snapshot.profile(), tool_name, message)?;
         Some(Fired {
             event,
+            host_event: None,
             snapshot_id: snapshot.id().to_owned(),
             matched: outcome.matched,
             decision: outcome.decision,
@@ -1040,8 +1049,12 @@ impl Session {
         };
         let program = program.clone();
         let stdin = Arc::clone(&job.stdin);
-        let cwd = place.cwd.clone();
         let handler = &snapshot.handlers()[job.handler];
+        // docs/cursor.md "Files": cursor runs each handler in its layer's folder.
+        let cwd = match &handler.if_anchor {
+            Some(dir) if snapshot.profile().rules().runs_in_layer_folder => PathBuf::from(dir),
+            _ => place.cwd.clone(),
+        };
         let written = debug.as_ref().and_then(|_| handler.written_argv());
         let resident = handler.resident.then(|| {
             let spec =

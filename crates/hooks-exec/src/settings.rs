@@ -170,6 +170,13 @@ pub(crate) fn read_managed(path: &Path, profile: Profile) -> ManagedRead {
         Ok(bytes) => bytes,
         Err(err) => return managed_read_error(path, &err),
     };
+    if !profile.rules().host_events.is_empty() {
+        // docs/cursor.md "Files": the enterprise file is a hooks file, not a settings file.
+        let sha256 = hooks_core::snapshot::sha256_hex(&bytes);
+        let (layer, kind) = (hooks_core::snapshot::Layer::Managed, hooks_core::ConfigKind::User);
+        let source = Source::read(path.to_path_buf(), layer, kind, bytes, sha256, profile);
+        return ManagedRead::Read(Box::new(SettingsFile { source }));
+    }
     let file = settings_source(path.to_path_buf(), SettingsScope::Managed, profile, bytes, None);
     let parsed = file.source.settings.as_ref();
     if parsed.is_some_and(|s| s.unparseable) {

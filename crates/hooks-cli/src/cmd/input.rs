@@ -58,6 +58,8 @@ pub(crate) struct Given<'a> {
     pub match_target: Option<&'a str>,
     /// `--bridge HOST` and the host's event name: the payload is in that host's shape.
     pub bridge: Option<(hooks_core::bridge::BridgeHost, &'a str)>,
+    /// The host's event, in a profile whose host names its own (cursor).
+    pub host_event: Option<&'a str>,
 }
 
 /// A payload that is JSON but not a valid payload of its event: the message and the
@@ -117,17 +119,26 @@ pub(crate) fn read_checked_invocation(
         permission_mode: Some("default".to_owned()),
     };
     let profile = crate::layers::profile(cx.global, cx.env)?;
-    let (invocation, warnings) =
-        match Invocation::from_host_json_for(profile, event, &value, &defaults) {
-            Ok(read) => read,
-            Err(e) => {
-                let tool_name = value.get("tool_name").and_then(Value::as_str).map(str::to_owned);
-                let (message, error) = (payload_error(&e), e.to_string());
-                return Ok(Err(PayloadInvalid { message, error, tool_name }));
-            }
-        };
+    let host = given.host_event.and_then(|name| profile.host_event(name));
+    let read = match host {
+        Some(host) => {
+            Invocation::from_host_event_json(profile, host, &value, &defaults, given.match_target)
+        }
+        None => Invocation::from_host_json_for(profile, event, &value, &defaults),
+    };
+    let (invocation, warnings) = match read {
+        Ok(read) => read,
+        Err(e) => {
+            let tool_name = value.get("tool_name").and_then(Value::as_str).map(str::to_owned);
+            let (message, error) = (payload_error(&e), e.to_string());
+            return Ok(Err(PayloadInvalid { message, error, tool_name }));
+        }
+    };
     for w in &warnings {
         cx.warn(format!("payload: {}", w.message));
+    }
+    if host.is_some() {
+        return Ok(Ok((invocation, warnings)));
     }
     if given.match_target.is_some() && !event.target_from_invocation() {
         let key = event.matcher_target().unwrap_or("nothing: it takes no matcher");

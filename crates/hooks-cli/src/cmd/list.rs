@@ -40,7 +40,9 @@ const WIDTH: usize = 100;
 
 /// Prints the audit.
 pub(crate) fn run(cx: &mut Ctx<'_>, args: &ListArgs) -> anyhow::Result<i32> {
-    let event = args.event.as_deref().map(parse_event).transpose()?;
+    let profile = crate::layers::profile(cx.global, cx.env)?;
+    let named = args.event.as_deref().map(|e| parse_event_in(profile, e)).transpose()?;
+    let (event, host_event) = named.map_or((None, None), |(e, h)| (Some(e), h));
     let setup = Setup::new(cx.global, cx.env)?;
     let session = Session::start(setup.session_options(cx.global, cx.env))?;
     let snapshot = session.snapshot();
@@ -50,6 +52,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ListArgs) -> anyhow::Result<i32> {
             let given = Given {
                 payload: Some(payload),
                 match_target: args.match_target.as_deref(),
+                host_event,
                 ..Given::default()
             };
             let (invocation, _) = read_invocation(cx, event, &given)?;
@@ -65,6 +68,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ListArgs) -> anyhow::Result<i32> {
         .handlers()
         .iter()
         .filter(|h| event.is_none_or(|e| h.event == e))
+        .filter(|h| host_event.is_none() || h.host_event == host_event)
         .filter(|h| all || h.is_active())
         .collect();
     if cx.global.json {
@@ -109,6 +113,31 @@ fn write_plan(cx: &mut Ctx<'_>, snapshot: &Snapshot, plan: &Plan) -> anyhow::Res
         writeln!(cx.out, "{}", hooks_core::text::escape_control(&line))?;
     }
     Ok(())
+}
+
+/// Parses an event name under `profile`: one of ours, or for a profile whose host names its
+/// own events (cursor) the host's event, with its canonical event.
+pub(crate) fn parse_event_in(
+    profile: hooks_core::Profile,
+    name: &str,
+) -> anyhow::Result<(Event, Option<&'static str>)> {
+    let hosts = profile.rules().host_events;
+    if hosts.is_empty() {
+        return parse_event(name).map(|e| (e, None));
+    }
+    match profile.host_event(name) {
+        Some(host) => Ok((host.canonical, Some(host.name))),
+        None => {
+            let names: Vec<&str> = hosts.iter().map(|e| e.name).collect();
+            let hint = hooks_core::text::suggest(name, &names)
+                .map(|s| format!(" (did you mean '{s}'?)"))
+                .unwrap_or_default();
+            anyhow::bail!(
+                "unknown {profile} event '{name}'{hint}; expected one of {}",
+                names.join(", ")
+            )
+        }
+    }
 }
 
 /// Parses an event name, with the list of names in the error.

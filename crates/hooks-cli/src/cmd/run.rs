@@ -13,7 +13,7 @@
 //! the deepagents profile, while claude-code passes unknown keys through, 5.1) go to stderr and
 //! into the printed object.
 //!
-//! The printed object is `{"event", "snapshot_id", "load_diagnostics",
+//! The printed object is `{"event", "host_event"?, "snapshot_id", "load_diagnostics",
 //! "payload_diagnostics", "matched", "decision", "effect", "handlers"}`; `effect` is the reference's effect object plus
 //! `notices`, the lines the reference shows the user. Exit 0 when the action may proceed,
 //! 2 when the decision denies, blocks or stops, 1 on an engine error.
@@ -52,6 +52,10 @@ pub(crate) struct RunOutput<'a> {
     /// The event.
     #[schemars(schema_with = "crate::cmd::serve::event_names")]
     pub event: Event,
+    /// The host's own event it ran as `event` (cursor: `beforeShellExecution`); absent where
+    /// the host names our events.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_event: Option<&'static str>,
     /// The snapshot the handlers ran against.
     pub snapshot_id: &'a str,
     /// Everything reported while loading the configuration.
@@ -97,6 +101,7 @@ impl<'a> RunOutput<'a> {
     ) -> Self {
         RunOutput {
             event: fired.event,
+            host_event: fired.host_event,
             snapshot_id: &fired.snapshot_id,
             load_diagnostics,
             payload_diagnostics,
@@ -206,7 +211,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
     }
     let event = match bridge_host(args) {
         Some(host) => host.event(&args.event).unwrap_or(Event::Notification),
-        None => list::parse_event(&args.event)?,
+        None => list::parse_event_in(crate::layers::profile(cx.global, cx.env)?, &args.event)?.0,
     };
     let client = crate::cmd::handover::Client::wanted(cx, args)?;
     if let Some(client) = &client
@@ -247,6 +252,7 @@ pub(crate) fn read_invocation(
         cwd: args.cwd.as_deref(),
         match_target: args.match_target.as_deref(),
         bridge: bridge_host(args).map(|host| (host, args.event.as_str())),
+        host_event: bridge_host(args).is_none().then_some(args.event.as_str()),
     };
     let read = read_checked_invocation(cx, event, &given)?;
     // docs/claude-code-contract.md#cc-17.12: a PreToolUse or PermissionRequest that cannot be

@@ -10,6 +10,7 @@ mod claude_outputs;
 mod codex;
 mod common;
 mod core_host;
+mod cursor;
 // The crash tests abort the binary at the fault-injection points of hooks-plugins, which
 // exist only with the `crash-points` feature.
 mod confinement;

@@ -198,6 +198,7 @@ fn migrate_entry(
             kind: Default::default(),
             on_failure: None,
             resident: None,
+            loop_limit: None,
             field: command_field.clone(),
             position: Some(argv_pos),
         };
@@ -207,6 +208,7 @@ fn migrate_entry(
             field: name_field,
             position: Some(name_pos),
             matcher_position: None,
+            host_event: None,
         };
         out.push((event, group));
     }

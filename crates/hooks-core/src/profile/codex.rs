@@ -43,6 +43,11 @@ pub(super) const RULES: Rules = Rules {
     trust: TrustBy::HandlerHash,
     audit_lists_inactive: true,
     events: Some(EVENTS),
+    host_events: &[],
+    host_mapping: None,
+    gated_events: &[],
+    runs_in_layer_folder: false,
+    project_dir_vars: &[],
     // docs/dialects-contract.md#dx-2.5: Windows commands (this engine runs on Unix) and
     // the context limit (contexts spill at the common threshold, docs/codex.md).
     extra_handler_keys: &["commandWindows", "command_windows", "additionalContextLimit"],

@@ -23,12 +23,13 @@ use crate::event::Event;
 
 mod claude_code;
 pub mod codex;
+pub mod cursor;
 mod deepagents;
 mod rules;
 
 pub use rules::{
-    ExactMatchers, FailureEffects, Layers, NoTargetMatcher, Outputs, ProjectDir, RewriteWinner,
-    Rules, StopCap, TrustBy, UnknownKeys,
+    ExactMatchers, FailureEffects, HostEvent, HostMapping, HostPayload, Layers, NoTargetMatcher,
+    Outputs, ProjectDir, RewriteWinner, Rules, StopCap, Target, TrustBy, UnknownKeys,
 };
 
 /// Which contract the engine follows.
@@ -45,31 +46,45 @@ pub enum Profile {
     /// OpenAI Codex (docs/codex.md, docs/dialects-contract.md#dx-2).
     #[serde(rename = "codex")]
     Codex,
+    /// Cursor (docs/cursor.md, docs/dialects-contract.md#dx-3).
+    #[serde(rename = "cursor")]
+    Cursor,
 }
 
-/// A profile name that is not `deepagents`, `claude-code` or `codex`.
+/// A profile name that is not `deepagents`, `claude-code`, `codex` or `cursor`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown profile '{0}' (expected deepagents, claude-code or codex)")]
+#[error("unknown profile '{0}' (expected deepagents, claude-code, codex or cursor)")]
 pub struct UnknownProfile(pub String);
 
 impl Profile {
     /// Every profile, the default first.
-    pub const ALL: [Profile; 3] = [Profile::DeepAgents, Profile::ClaudeCode, Profile::Codex];
+    pub const ALL: [Profile; 4] =
+        [Profile::DeepAgents, Profile::ClaudeCode, Profile::Codex, Profile::Cursor];
 
-    /// The name: `deepagents`, `claude-code` or `codex`.
+    /// The name: `deepagents`, `claude-code`, `codex` or `cursor`.
     pub const fn name(self) -> &'static str {
         match self {
             Profile::DeepAgents => "deepagents",
             Profile::ClaudeCode => "claude-code",
             Profile::Codex => "codex",
+            Profile::Cursor => "cursor",
         }
     }
 
     /// The event a file or an invocation of this profile names `name`: one of the
-    /// profile's events ([`Rules::events`]), spelled as the host spells it.
+    /// profile's events ([`Rules::events`]), spelled as the host spells it; for a profile
+    /// with host events ([`Rules::host_events`]), the canonical event of the host's event.
     pub fn event(self, name: &str) -> Option<Event> {
+        if !self.rules().host_events.is_empty() {
+            return self.host_event(name).map(|e| e.canonical);
+        }
         let event = Event::from_name(name)?;
         self.has_event(event).then_some(event)
+    }
+
+    /// The host's event named `name`, for a profile whose host names its own events.
+    pub fn host_event(self, name: &str) -> Option<&'static HostEvent> {
+        self.rules().host_events.iter().find(|e| e.name == name)
     }
 
     /// True when the profile has `event`.
@@ -83,6 +98,7 @@ impl Profile {
             Profile::DeepAgents => &deepagents::RULES,
             Profile::ClaudeCode => &claude_code::RULES,
             Profile::Codex => &codex::RULES,
+            Profile::Cursor => &cursor::RULES,
         }
     }
 }

@@ -1,5 +1,7 @@
 //! The rules a profile states (docs/claude-code.md lists where the two profiles differ).
 
+use serde_json::{Map, Value};
+
 use crate::capabilities::Capabilities;
 use crate::event::Event;
 
@@ -29,6 +31,22 @@ pub struct Rules {
     pub audit_lists_inactive: bool,
     /// The events the profile's files and invocations name; `None`: all 33.
     pub events: Option<&'static [Event]>,
+    /// The host's own events, when its files and invocations name those instead of ours
+    /// (cursor): each runs as its canonical event, and a handler answers only the host
+    /// event its file names. Empty: the host names our events.
+    pub host_events: &'static [HostEvent],
+    /// How a host event's payload becomes its canonical event's and what its matchers test
+    /// (with [`Rules::host_events`]).
+    pub host_mapping: Option<HostMapping>,
+    /// Events whose block is a permission deny in this profile, besides PreToolUse and
+    /// PermissionRequest (cursor: subagentStart can refuse the subagent).
+    pub gated_events: &'static [Event],
+    /// True when a handler runs in its layer's folder (the project root for the project's
+    /// file, the folder of the user's or the enterprise file, a plugin's root) rather than
+    /// the invocation's `cwd` (cursor).
+    pub runs_in_layer_folder: bool,
+    /// Variables handlers get with the project folder besides `CLAUDE_PROJECT_DIR`.
+    pub project_dir_vars: &'static [&'static str],
 
     // Configuration.
     /// Command handler keys the profile's files may carry besides the common ones
@@ -149,6 +167,53 @@ pub enum ExactMatchers {
     ClaudeCode,
     /// The narrow rule (ASCII letters, digits, `_`; split on `|`) on every event.
     Narrow,
+    /// No exact sets: every matcher is an unanchored regular expression (cursor).
+    Never,
+}
+
+/// A host's own event (cursor's camelCase events): its name, the event of ours it runs as,
+/// and what its matchers test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HostEvent {
+    /// The host's name (`beforeShellExecution`).
+    pub name: &'static str,
+    /// The event it runs as: its payload and decision fields are that event's.
+    pub canonical: Event,
+    /// True when it carries a permission (allow, deny, ask).
+    pub gate: bool,
+    /// What its matchers are tested against.
+    pub target: Target,
+}
+
+/// A host's payload object.
+pub type HostPayload = Map<String, Value>;
+
+/// How a profile with host events reads the host's payloads.
+#[derive(Debug, Clone, Copy)]
+pub struct HostMapping {
+    /// The host event's payload in its canonical event's shape.
+    pub payload: fn(&HostEvent, &HostPayload) -> HostPayload,
+    /// The matcher target of an invocation: from the payload, or the host's own
+    /// (`given`).
+    pub target: fn(&HostEvent, &HostPayload, Option<&str>) -> Option<String>,
+}
+
+impl PartialEq for HostMapping {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::fn_addr_eq(self.payload, other.payload)
+            && std::ptr::fn_addr_eq(self.target, other.target)
+    }
+}
+
+/// What a host event's matchers are tested against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// Nothing: a matcher is ignored (`ignored_matcher`) and the entry always runs.
+    None,
+    /// This key of the host's payload.
+    Key(&'static str),
+    /// The target the host gives with the invocation, this one when it gives none.
+    Host(&'static str),
 }
 
 /// What happens to payload keys the event does not define.
@@ -171,13 +236,16 @@ pub enum Outputs {
     /// Codex's exit codes and strict per-event outputs (failures fail open with Codex's
     /// own texts), reduced by Claude Code's ranking.
     Codex,
+    /// Cursor's flat outputs (`permission`, `user_message`, `followup_message`, ...) and exit
+    /// codes, reduced by Claude Code's ranking.
+    Cursor,
 }
 
 impl Outputs {
     /// True when outputs are reduced by Claude Code's rules (ranking, first-wins merges,
-    /// the per-event tables): `claude-code` and `codex`.
+    /// the per-event tables): `claude-code`, `codex` and `cursor`.
     pub const fn claude_reduction(self) -> bool {
-        matches!(self, Outputs::ClaudeCode | Outputs::Codex)
+        matches!(self, Outputs::ClaudeCode | Outputs::Codex | Outputs::Cursor)
     }
 }
 

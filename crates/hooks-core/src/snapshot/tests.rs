@@ -19,6 +19,7 @@ fn handler(command: &str) -> HandlerConfig {
         kind: Default::default(),
         on_failure: None,
         resident: None,
+        loop_limit: None,
         field: String::new(),
         position: None,
     }
@@ -31,6 +32,7 @@ fn group(matcher: Option<&str>, handlers: Vec<HandlerConfig>) -> GroupConfig {
         field: String::new(),
         position: None,
         matcher_position: None,
+        host_event: None,
     }
 }
 
@@ -389,7 +391,8 @@ fn direct_canonical_json_equals_the_value_route() {
                             group.insert("env".into(), env_value(env));
                         }
                     }
-                    let direct = canonical_group(matcher, &[h.clone(), h.clone()], &layer, env);
+                    let direct =
+                        canonical_group(None, matcher, &[h.clone(), h.clone()], &layer, env);
                     assert_eq!(
                         String::from_utf8(direct).unwrap(),
                         canonical_json(Value::Object(group))

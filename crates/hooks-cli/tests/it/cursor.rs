@@ -1,0 +1,361 @@
+//! `hooks --profile cursor` with real handler processes: the fixtures of
+//! docs/dialects-contract.md#dx-4 for Cursor, through the files Cursor reads (the user's
+//! `~/.cursor/hooks.json`, the project's `.cursor/hooks.json`, the enterprise file).
+
+use serde_json::{Value, json};
+
+use crate::common::decision_codes as codes;
+use crate::common::{Output, TestEnv};
+
+/// `hooks --profile cursor ARGS`, the user's Cursor folder in the test's home.
+fn cursor(env: &TestEnv, args: &[&str]) -> Output {
+    let mut all = vec!["--profile", "cursor", "--managed", "enterprise/hooks.json"];
+    all.extend_from_slice(args);
+    let mut cmd = env.command(&all);
+    cmd.env("CURSOR_HOME", env.root.join("home/.cursor"));
+    let out = cmd.output().unwrap();
+    Output {
+        code: out.status.code().unwrap_or(-1),
+        stdout: env.filter(&String::from_utf8_lossy(&out.stdout)),
+        stderr: env.filter(&String::from_utf8_lossy(&out.stderr)),
+    }
+}
+
+/// Runs Cursor's `event` with `payload`.
+fn fire(env: &TestEnv, event: &str, payload: &Value) -> Value {
+    let payload = payload.to_string();
+    let out = cursor(env, &["--trust-project-hooks", "run", event, "--payload", &payload]);
+    out.json()
+}
+
+/// Writes the user's `~/.cursor/hooks.json` with `hooks`.
+fn user(env: &TestEnv, hooks: Value) {
+    env.write("home/.cursor/hooks.json", &json!({"version": 1, "hooks": hooks}).to_string());
+}
+
+/// A handler that reads its stdin and prints `text` (a JSON text in single quotes).
+fn prints(text: &str) -> String {
+    format!("cat >/dev/null; printf '%s' '{text}'")
+}
+
+fn shell(command: &str) -> Value {
+    json!({"conversation_id": "c1", "generation_id": "g1", "hook_event_name": "beforeShellExecution",
+           "command": command, "cwd": "/tmp", "sandbox": false})
+}
+
+fn pre_tool(tool: &str, input: Value) -> Value {
+    json!({"conversation_id": "c1", "hook_event_name": "preToolUse", "tool_name": tool,
+           "tool_input": input, "tool_use_id": "u1", "cwd": "/tmp"})
+}
+
+fn ids(v: &Value) -> Vec<String> {
+    v["handlers"].as_array().unwrap().iter().map(|h| h["id"].as_str().unwrap().to_owned()).collect()
+}
+
+fn behavior(v: &Value) -> &str {
+    v["decision"]["permission"]["behavior"].as_str().unwrap()
+}
+
+#[test]
+fn shell_gates_match_the_command_and_exit_two_denies() {
+    // D26: the matcher is tested against the whole command, unanchored.
+    let env = TestEnv::new("cu-d26");
+    user(
+        &env,
+        json!({"beforeShellExecution": [
+            {"command": "cat >/dev/null; echo 'no network' >&2; exit 2", "matcher": "curl|wget|nc "}
+        ]}),
+    );
+    let v = fire(&env, "beforeShellExecution", &shell("curl https://x"));
+    assert_eq!(v["event"], "PreToolUse");
+    assert_eq!(v["host_event"], "beforeShellExecution");
+    assert_eq!(behavior(&v), "deny");
+    assert_eq!(v["decision"]["permission"]["reason"], "no network");
+    let v = fire(&env, "beforeShellExecution", &shell("ls"));
+    assert!(ids(&v).is_empty(), "{v}");
+    assert_eq!(behavior(&v), "none");
+}
+
+#[test]
+fn a_handler_answers_only_its_own_cursor_event() {
+    // beforeShellExecution and preToolUse both run as PreToolUse; each entry answers the
+    // event its file names.
+    let env = TestEnv::new("cu-own");
+    user(
+        &env,
+        json!({
+            "beforeShellExecution": [{"command": "cat >/dev/null; exit 2"}],
+            "preToolUse": [{"command": prints(r#"{"permission":"allow"}"#)}]
+        }),
+    );
+    let v = fire(&env, "preToolUse", &pre_tool("Shell", json!({"command": "ls"})));
+    assert_eq!(ids(&v), ["preToolUse:1:0"]);
+    assert_eq!(behavior(&v), "allow");
+    let v = fire(&env, "beforeShellExecution", &shell("ls"));
+    assert_eq!(ids(&v), ["beforeShellExecution:0:0"]);
+    assert_eq!(behavior(&v), "deny");
+}
+
+#[test]
+fn failures_fail_open_unless_the_entry_fails_closed() {
+    // D27: beforeMCPExecution exit 1 is allowed with `nonzero_exit`; with failClosed it blocks.
+    let env = TestEnv::new("cu-d27");
+    let mcp = json!({"conversation_id": "c1", "hook_event_name": "beforeMCPExecution",
+                     "tool_name": "search", "tool_input": "{\"q\":1}", "url": "http://127.0.0.1:9"});
+    user(&env, json!({"beforeMCPExecution": [{"command": "cat >/dev/null; exit 1"}]}));
+    let v = fire(&env, "beforeMCPExecution", &mcp);
+    assert_eq!(behavior(&v), "none");
+    assert!(codes(&v).contains(&"nonzero_exit".to_owned()), "{v}");
+    user(
+        &env,
+        json!({"beforeMCPExecution": [{"command": "cat >/dev/null; exit 1", "failClosed": true}]}),
+    );
+    let v = fire(&env, "beforeMCPExecution", &mcp);
+    assert_eq!(behavior(&v), "deny", "{v}");
+    // D28: a beforeReadFile handler past its timeout, failing closed, blocks the read.
+    let read = json!({"conversation_id": "c1", "hook_event_name": "beforeReadFile",
+                      "file_path": ".env", "content": "A=1", "attachments": []});
+    user(
+        &env,
+        json!({"beforeReadFile": [{"command": "sleep 5", "timeout": 1, "failClosed": true}]}),
+    );
+    let v = fire(&env, "beforeReadFile", &read);
+    assert_eq!(behavior(&v), "deny", "{v}");
+    assert!(codes(&v).contains(&"timeout".to_owned()), "{v}");
+}
+
+#[test]
+fn pre_tool_use_rewrites_and_ask_is_not_enforced() {
+    // D29: a Shell matcher, an allow with a rewritten input.
+    let env = TestEnv::new("cu-d29");
+    user(
+        &env,
+        json!({"preToolUse": [{"matcher": "Shell",
+            "command": prints(r#"{"permission":"allow","updated_input":{"command":"npm ci"}}"#)}]}),
+    );
+    let v = fire(&env, "preToolUse", &pre_tool("Shell", json!({"command": "npm install"})));
+    assert_eq!(behavior(&v), "allow");
+    assert_eq!(v["decision"]["updated_input"], json!({"command": "npm ci"}));
+    let v = fire(&env, "preToolUse", &pre_tool("Read", json!({"file_path": "a"})));
+    assert!(ids(&v).is_empty());
+    // D30: ask on preToolUse is no decision.
+    user(&env, json!({"preToolUse": [{"command": prints(r#"{"permission":"ask"}"#)}]}));
+    let v = fire(&env, "preToolUse", &pre_tool("Shell", json!({"command": "ls"})));
+    assert_eq!(behavior(&v), "none");
+    assert!(codes(&v).contains(&"ask_not_enforced".to_owned()), "{v}");
+    // On beforeShellExecution ask is Cursor's own answer.
+    user(&env, json!({"beforeShellExecution": [{"command": prints(r#"{"permission":"ask"}"#)}]}));
+    let v = fire(&env, "beforeShellExecution", &shell("ls"));
+    assert_eq!(behavior(&v), "ask");
+}
+
+#[test]
+fn follow_ups_continue_the_loop_up_to_the_loop_limit() {
+    // D32: subagentStop's follow-up counts only when the subagent completed.
+    let env = TestEnv::new("cu-d32");
+    let follow = prints(r#"{"followup_message":"again"}"#);
+    user(&env, json!({"subagentStop": [{"command": follow}]}));
+    let stop = |status: &str| {
+        json!({"conversation_id": "c1", "hook_event_name": "subagentStop", "subagent_type": "explore",
+               "status": status, "task": "t", "description": "d", "summary": "s", "duration_ms": 1,
+               "message_count": 1, "tool_call_count": 0, "loop_count": 0, "modified_files": []})
+    };
+    let v = fire(&env, "subagentStop", &stop("completed"));
+    assert_eq!(v["decision"]["continue_loop"], true, "{v}");
+    assert_eq!(v["decision"]["feedback"], json!(["again"]));
+    let v = fire(&env, "subagentStop", &stop("error"));
+    assert_ne!(v["decision"]["continue_loop"], true, "{v}");
+    assert!(codes(&v).contains(&"unsupported_block".to_owned()), "{v}");
+    // D33: loop_limit 10 caps at 10.
+    let keep = prints(r#"{"followup_message":"keep going"}"#);
+    user(&env, json!({"stop": [{"command": keep, "loop_limit": 10}]}));
+    let stop = |n: u64| json!({"conversation_id": "c1", "hook_event_name": "stop", "status": "completed", "loop_count": n});
+    let v = fire(&env, "stop", &stop(3));
+    assert_eq!(v["decision"]["continue_loop"], true);
+    assert_eq!(v["decision"]["feedback"], json!(["keep going"]));
+    let v = fire(&env, "stop", &stop(10));
+    assert_eq!(v["decision"]["continue_loop"], false);
+    assert!(codes(&v).contains(&"continuation_cap".to_owned()), "{v}");
+    // D34: without loop_limit the cap is 5; `null` is no cap.
+    user(&env, json!({"stop": [{"command": keep}]}));
+    let v = fire(&env, "stop", &stop(5));
+    assert!(codes(&v).contains(&"continuation_cap".to_owned()), "{v}");
+    user(&env, json!({"stop": [{"command": keep, "loop_limit": null}]}));
+    let v = fire(&env, "stop", &stop(50));
+    assert_eq!(v["decision"]["continue_loop"], true, "{v}");
+}
+
+#[test]
+fn prompts_are_blocked_and_session_start_never_is() {
+    // D35.
+    let env = TestEnv::new("cu-d35");
+    user(
+        &env,
+        json!({"beforeSubmitPrompt": [{"command": prints(r#"{"continue":false,"user_message":"blocked: secret"}"#)}],
+               "sessionStart": [{"command": prints(r#"{"continue":false,"additional_context":"ctx"}"#)}]}),
+    );
+    let prompt = json!({"conversation_id": "c1", "hook_event_name": "beforeSubmitPrompt", "prompt": "x", "attachments": []});
+    let out = cursor(&env, &["run", "beforeSubmitPrompt", "--payload", &prompt.to_string()]);
+    assert_eq!(out.code, 2, "{}", out.stdout);
+    let v = out.json();
+    assert_eq!(v["event"], "UserPromptSubmit");
+    assert!(v.to_string().contains("blocked: secret"), "{v}");
+    // D37: sessionStart's `continue: false` is accepted, never enforced; its context counts.
+    let start = json!({"conversation_id": "c1", "session_id": "c1", "hook_event_name": "sessionStart", "is_background_agent": false});
+    let out = cursor(&env, &["run", "sessionStart", "--payload", &start.to_string()]);
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    let v = out.json();
+    assert_eq!(v["decision"]["continue"], true);
+    assert_eq!(v["decision"]["context"], json!(["ctx"]));
+}
+
+#[test]
+fn handlers_get_the_payload_as_cursor_sent_it_and_the_project_folder() {
+    // D41, and stdin is Cursor's own payload, unchanged.
+    let env = TestEnv::new("cu-d41");
+    let out = env.root.join("seen");
+    user(
+        &env,
+        json!({"afterFileEdit": [{"command": format!(
+            "cat > {0}.json; printf '%s %s' \"$CURSOR_PROJECT_DIR\" \"$CLAUDE_PROJECT_DIR\" > {0}.env",
+            out.display()
+        )}]}),
+    );
+    let edit = json!({"conversation_id": "c1", "hook_event_name": "afterFileEdit", "file_path": "a.rs",
+                      "edits": [{"old_string": "a", "new_string": "b"}], "workspace_roots": ["/w"]});
+    let v = fire(&env, "afterFileEdit", &edit);
+    assert_eq!(v["event"], "PostToolUse");
+    let stdin: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.with_extension("json")).unwrap())
+            .unwrap();
+    assert_eq!(stdin, edit);
+    let project = env.project.canonicalize().unwrap().display().to_string();
+    let vars = std::fs::read_to_string(out.with_extension("env")).unwrap();
+    assert_eq!(vars, format!("{project} {project}"));
+}
+
+#[test]
+fn the_project_file_loads_only_in_a_trusted_workspace() {
+    // D39.
+    let env = TestEnv::new("cu-d39");
+    env.write(
+        "project/.cursor/hooks.json",
+        &json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": "cat >/dev/null; exit 2"}]}}).to_string(),
+    );
+    let payload = shell("ls").to_string();
+    let untrusted = cursor(&env, &["run", "beforeShellExecution", "--payload", &payload]).json();
+    assert_eq!(behavior(&untrusted), "none");
+    assert!(untrusted["load_diagnostics"].to_string().contains("project_untrusted"), "{untrusted}");
+    let trusted = fire(&env, "beforeShellExecution", &shell("ls"));
+    assert_eq!(behavior(&trusted), "deny");
+}
+
+#[test]
+fn an_enterprise_deny_wins_over_a_user_rewrite() {
+    // D42.
+    let env = TestEnv::new("cu-d42");
+    env.write(
+        "project/enterprise/hooks.json",
+        &json!({"version": 1, "hooks": {"preToolUse": [
+            {"command": prints(r#"{"permission":"deny","agent_message":"E"}"#)}
+        ]}})
+        .to_string(),
+    );
+    user(
+        &env,
+        json!({"preToolUse": [{"command": prints(r#"{"permission":"allow","updated_input":{"command":"x"}}"#)}]}),
+    );
+    let v = fire(&env, "preToolUse", &pre_tool("Shell", json!({"command": "ls"})));
+    assert_eq!(behavior(&v), "deny");
+    assert_eq!(v["decision"]["permission"]["reason"], "E");
+    assert!(v["decision"].get("updated_input").is_none_or(Value::is_null), "{v}");
+}
+
+#[test]
+fn the_file_schema_is_checked_and_the_audit_names_both_events() {
+    let env = TestEnv::new("cu-schema");
+    env.write(
+        "home/.cursor/hooks.json",
+        r#"{"hooks": {
+  "beforeShellExecution": [{"command": "true", "loop_limit": "x"}, {"command": "true", "colour": 1}],
+  "sessionStart": [{"command": "true", "matcher": "x", "failClosed": true}],
+  "beforeShellExecutoin": [{"command": "true"}]
+}}"#,
+    );
+    let out = cursor(&env, &["list", "--json"]);
+    let v = out.json();
+    let diags = v["diagnostics"].to_string();
+    for code in [
+        "missing_version",
+        "invalid_config",
+        "unknown_field",
+        "ignored_matcher",
+        "failclosed_ignored",
+        "unknown_event",
+    ] {
+        assert!(diags.contains(code), "{code}: {diags}");
+    }
+    assert!(diags.contains("did you mean 'beforeShellExecution'"), "{diags}");
+    let handlers = v["handlers"].as_array().unwrap();
+    let shell = handlers.iter().find(|h| h["host_event"] == "beforeShellExecution").unwrap();
+    assert_eq!(shell["event"], "PreToolUse");
+    assert_eq!(shell["id"], "beforeShellExecution:0:0");
+    // A file of another version is not read.
+    env.write(
+        "home/.cursor/hooks.json",
+        r#"{"version": 2, "hooks": {"stop": [{"command": "true"}]}}"#,
+    );
+    let v = cursor(&env, &["list", "--json"]).json();
+    assert!(v["handlers"].as_array().unwrap().is_empty(), "{v}");
+    assert!(v["diagnostics"].to_string().contains("Input should be 1"), "{v}");
+}
+
+#[test]
+fn relative_commands_run_in_their_layer_folder() {
+    // D40: the user's `./hooks/a.sh` runs in `~/.cursor`, the project's `.cursor/hooks/b.sh`
+    // in the project root.
+    use std::os::unix::fs::PermissionsExt as _;
+    let env = TestEnv::new("cu-d40");
+    let script = |rel: &str, out: &str| {
+        let path = env.write(rel, &format!("#!/bin/sh\ncat >/dev/null\npwd -P > {out}\n"));
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    let (user_out, project_out) = (env.root.join("user-pwd"), env.root.join("project-pwd"));
+    script("home/.cursor/hooks/a.sh", &user_out.display().to_string());
+    script("project/.cursor/hooks/b.sh", &project_out.display().to_string());
+    user(&env, json!({"stop": [{"command": "./hooks/a.sh"}]}));
+    env.write(
+        "project/.cursor/hooks.json",
+        &json!({"version": 1, "hooks": {"stop": [{"command": ".cursor/hooks/b.sh"}]}}).to_string(),
+    );
+    let stop = json!({"conversation_id": "c1", "hook_event_name": "stop", "status": "completed",
+                      "loop_count": 0, "workspace_roots": ["/"]});
+    let v = fire(&env, "stop", &stop);
+    assert_eq!(ids(&v).len(), 2, "{v}");
+    let read = |p: &std::path::Path| std::fs::read_to_string(p).unwrap().trim().to_owned();
+    let canonical = |p: std::path::PathBuf| p.canonicalize().unwrap().display().to_string();
+    assert_eq!(read(&user_out), canonical(env.root.join("home/.cursor")));
+    assert_eq!(read(&project_out), canonical(env.project.clone()));
+}
+
+#[test]
+fn subagent_start_can_refuse_the_subagent() {
+    // D31: `ask` refuses as `deny` does; the matcher tests `subagent_type`.
+    let env = TestEnv::new("cu-d31");
+    user(
+        &env,
+        json!({"subagentStart": [{"matcher": "explore|shell",
+            "command": prints(r#"{"permission":"ask","user_message":"no"}"#)}]}),
+    );
+    let start = |ty: &str| {
+        json!({"conversation_id": "c1", "hook_event_name": "subagentStart", "subagent_id": "a1",
+               "subagent_type": ty, "task": "t", "parent_conversation_id": "c1",
+               "tool_call_id": "x", "subagent_model": "m", "is_parallel_worker": false})
+    };
+    let v = fire(&env, "subagentStart", &start("explore"));
+    assert_eq!(v["event"], "SubagentStart");
+    assert_eq!(behavior(&v), "deny", "{v}");
+    assert_eq!(v["decision"]["permission"]["reason"], "no");
+    let v = fire(&env, "subagentStart", &start("generalPurpose"));
+    assert!(ids(&v).is_empty(), "{v}");
+}
