@@ -4360,6 +4360,10 @@ export type Decision = {
    */
   env_file_vars?: { [key: string]: string };
   /**
+   * Cursor: the variables sessionStart handlers set for every later handler of the conversation (their `env`), the highest-priority value of each; present when any is set.
+   */
+  session_env?: { [key: string]: string };
+  /**
    * Every diagnostic of the invocation, in order.
    */
   diagnostics: Array<Diagnostic>;

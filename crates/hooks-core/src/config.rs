@@ -14,7 +14,7 @@ use crate::text::suggest;
 
 mod cursor;
 pub mod legacy;
-mod types;
+pub(crate) mod types;
 pub use types::{AgentHandler, HandlerType, HttpHandler, McpToolHandler, PromptHandler};
 
 /// `types::is_http_url`, for the config schema's tests.
@@ -566,17 +566,7 @@ impl<'s> Loader<'s> {
         for m in self.members(events, "hooks", None) {
             let field = join("hooks", &m.key);
             let Some(event) = self.profile.event(&m.key) else {
-                // docs/claude-code-contract.md#cc-1.8 (both profiles): a warning, the event's
-                // groups dropped (they take no index), the file's other events kept.
-                let hint = Event::suggest(&m.key)
-                    .map(|s| format!(" (did you mean '{s}'?)"))
-                    .unwrap_or_default();
-                let message = format!("Unknown hook event '{}' ignored{hint}", m.key);
-                self.push(
-                    Diagnostic::warning(codes::UNKNOWN_EVENT, message)
-                        .with_field(field)
-                        .at(Some(m.key_pos)),
-                );
+                self.unknown_event(m, field);
                 continue;
             };
             let Some(raw_groups) = m.value.value.as_array() else {
@@ -600,6 +590,23 @@ impl<'s> Loader<'s> {
             }
         }
         config
+    }
+
+    /// docs/claude-code-contract.md#cc-1.8 (every profile): an event key the profile does
+    /// not know is a warning with the closest name; its groups are dropped (they take no
+    /// index), the file's other events kept.
+    pub(crate) fn unknown_event(&mut self, m: &JsonMember, field: String) {
+        let hint = self
+            .profile
+            .suggest_event(&m.key)
+            .map(|s| format!(" (did you mean '{s}'?)"))
+            .unwrap_or_default();
+        let message = format!("Unknown hook event '{}' ignored{hint}", m.key);
+        self.push(
+            Diagnostic::warning(codes::UNKNOWN_EVENT, message)
+                .with_field(field)
+                .at(Some(m.key_pos)),
+        );
     }
 
     /// Runs the background handlers of an event that needs its answer synchronously

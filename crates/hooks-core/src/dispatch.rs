@@ -293,6 +293,8 @@ pub struct Dispatch {
     tool_name: Option<String>,
     /// Claude-code: the fail-closed texts of timed-out callbacks, by job index (11.5).
     timed_out_callbacks: BTreeMap<usize, String>,
+    /// Each result's session variables, by job index (cursor sessionStart `env`).
+    session_env: BTreeMap<usize, Vec<(String, String)>>,
     /// Claude-code: the `CLAUDE_ENV_FILE` path and what it holds after the handlers (10.2).
     env_file: Option<(String, String)>,
     /// How each job's handler is named in a timeout's deny reason, by job index; empty unless
@@ -421,6 +423,7 @@ impl Dispatch {
             stopping,
             tool_name,
             timed_out_callbacks: BTreeMap::new(),
+            session_env: BTreeMap::new(),
             env_file: None,
             displays,
         }
@@ -669,7 +672,10 @@ impl Dispatch {
             return false;
         }
         *done = true;
-        if let Some(result) = result {
+        if let Some(mut result) = result {
+            if !result.session_env.is_empty() {
+                self.session_env.insert(index, std::mem::take(&mut result.session_env));
+            }
             let id = self.jobs[index].handler_id.clone();
             self.reduction.push(index, id, result);
         }
@@ -682,6 +688,12 @@ impl Dispatch {
         let mut decision = self.reduction.finish();
         if let Some((_, text)) = self.timed_out_callbacks.into_iter().next() {
             host::fail_closed(&mut decision, text);
+        }
+        // Configuration (priority) order: the first handler to set a variable wins.
+        for (name, value) in self.session_env.into_values().flatten() {
+            if !decision.session_env.iter().any(|(n, _)| *n == name) {
+                decision.session_env.push((name, value));
+            }
         }
         if let Some((path, text)) = self.env_file {
             decision.env_file_vars = parse_env_file(&text);

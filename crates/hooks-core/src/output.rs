@@ -484,6 +484,9 @@ pub struct HandlerResult {
     pub(crate) stop_slot: usize,
     /// Diagnostics from this index on follow the output's block effect.
     pub(crate) block_slot: usize,
+    /// Variables the handler sets for every later handler of the session (cursor
+    /// sessionStart `env`, docs/cursor.md "Outputs"), in its output's order.
+    pub session_env: Vec<(String, String)>,
 }
 
 impl Default for HandlerResult {
@@ -496,6 +499,7 @@ impl Default for HandlerResult {
             notices: Vec::new(),
             stop_slot: usize::MAX,
             block_slot: usize::MAX,
+            session_env: Vec::new(),
         }
     }
 }

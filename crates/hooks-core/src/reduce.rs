@@ -203,6 +203,9 @@ pub struct Decision {
     /// The `export` pairs of [`Decision::env_file`], parsed as
     /// [`crate::dispatch::parse_env_file`] says (last assignment wins).
     pub env_file_vars: Vec<(String, String)>,
+    /// Variables the handlers set for every later handler of the session (cursor
+    /// sessionStart `env`), the highest-priority value of each.
+    pub session_env: Vec<(String, String)>,
 }
 
 impl Decision {
@@ -239,6 +242,7 @@ impl Decision {
             async_pending: Vec::new(),
             env_file: None,
             env_file_vars: Vec::new(),
+            session_env: Vec::new(),
         }
     }
 
@@ -334,6 +338,9 @@ impl Serialize for Decision {
         if let Some(path) = &self.env_file {
             map.serialize_entry("env_file", path)?;
             map.serialize_entry("env_file_vars", &EnvVars(&self.env_file_vars))?;
+        }
+        if !self.session_env.is_empty() {
+            map.serialize_entry("session_env", &EnvVars(&self.session_env))?;
         }
         map.serialize_entry("diagnostics", &self.diagnostics)?;
         if !self.async_pending.is_empty() {
@@ -590,8 +597,9 @@ impl Reduction {
     /// result's own leading diagnostics, stop reason, notices, the per-output diagnostics,
     /// the block effect, then the hook-specific part.
     fn apply(&mut self, id: String, result: HandlerResult) {
-        let HandlerResult { output, plain_text, diagnostics, notices, stop_slot, block_slot } =
-            result;
+        let HandlerResult {
+            output, plain_text, diagnostics, notices, stop_slot, block_slot, ..
+        } = result;
         self.applied += 1;
         // 4.4: a WorktreeCreate handler that failed without output (timeout, launch
         // failure, an http or host error) fails the creation.

@@ -574,6 +574,7 @@ impl Session {
         let snapshot = self.snapshot();
         let (mut dispatch, env_file, mut refused) = self.dispatch(&snapshot, invocation);
         let event = dispatch.event();
+        let session_id = dispatch.invocation().common.session_id.clone();
         if let Some(log) = &self.debug {
             log.plan(dispatch.plan(), &snapshot);
         }
@@ -632,7 +633,11 @@ impl Session {
             // docs/spec.md#spec-15.16: the session's resident handlers end with it.
             self.residents.end_session(&dispatch.invocation().common.session_id);
         }
-        self.finish_fire(&snapshot, dispatch, answers, refused)
+        let fired = self.finish_fire(&snapshot, dispatch, answers, refused);
+        if snapshot.profile().rules().keeps_session_env && !fired.decision.session_env.is_empty() {
+            self.keep_session_env(&session_id, &fired.decision.session_env);
+        }
+        fired
     }
 
     /// The dispatch of `invocation`, with the session's `CLAUDE_ENV_FILE` when the event
@@ -676,10 +681,16 @@ impl Session {
         snapshot: &Snapshot,
     ) -> Vec<Option<Pin<Box<JobFuture>>>> {
         let event = dispatch.event();
+        let session_id = &dispatch.invocation().common.session_id;
         let cwd = Place {
             cwd: PathBuf::from(&dispatch.invocation().common.cwd),
-            session_id: dispatch.invocation().common.session_id.clone(),
+            session_id: session_id.clone(),
             event,
+            env: if snapshot.profile().rules().keeps_session_env {
+                self.session_env(session_id)
+            } else {
+                Vec::new()
+            },
         };
         let callback_input =
             dispatch.jobs().iter().any(|j| matches!(j.kind, JobKind::Callback { .. })).then(|| {
@@ -852,6 +863,47 @@ impl Session {
                 (dir.clone(), dir)
             }
             None => (self.paths.home.root().to_path_buf(), self.paths.home.session_dir(session_id)),
+        }
+    }
+
+    /// The variables kept for the session (`{session_dir}/session-env.json`, written by
+    /// [`Session::keep_session_env`]); none when the file is missing or unreadable. Names
+    /// the engine strips from every handler's environment stay stripped.
+    fn session_env(&self, session_id: &str) -> Vec<(String, String)> {
+        let (_, dir) = self.session_place(session_id);
+        let Ok(bytes) = crate::fs::read_regular(&dir.join(SESSION_ENV_FILE)) else {
+            return Vec::new();
+        };
+        let Ok(serde_json::Value::Object(vars)) = serde_json::from_slice(&bytes) else {
+            return Vec::new();
+        };
+        let vars = vars.into_iter().filter_map(|(k, v)| Some((k, v.as_str()?.to_owned())));
+        let policy = EnvPolicy::allowing(self.options.env_allow.iter().cloned());
+        let kept = crate::env::scrub(vars.map(|(k, v)| (k.into(), v.into())), &policy);
+        kept.into_iter()
+            .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+            .collect()
+    }
+
+    /// Adds `vars` to the session's kept variables (a later value replaces an earlier
+    /// one): `{session_dir}/session-env.json`, 0600, in folders made as for
+    /// `CLAUDE_ENV_FILE`. A write that fails leaves the variables unset (debug log).
+    fn keep_session_env(&self, session_id: &str, vars: &[(String, String)]) {
+        let (anchor, dir) = self.session_place(session_id);
+        let mut kept: serde_json::Map<String, serde_json::Value> = self
+            .session_env(session_id)
+            .into_iter()
+            .map(|(k, v)| (k, serde_json::Value::String(v)))
+            .collect();
+        for (k, v) in vars {
+            kept.insert(k.clone(), serde_json::Value::String(v.clone()));
+        }
+        let bytes = serde_json::Value::Object(kept).to_string();
+        let written = crate::fs::create_state_dirs(&anchor, &dir, 0o700).and_then(|()| {
+            crate::fs::write_atomic(&dir.join(SESSION_ENV_FILE), bytes.as_bytes(), Some(0o600))
+        });
+        if let (Err(err), Some(log)) = (written, &self.debug) {
+            log.note(&format!("session variables not kept: {err}"));
         }
     }
 
@@ -1042,10 +1094,10 @@ impl Session {
         let status = Arc::clone(&self.status);
         let debug = self.debug.clone();
         let timeout = secs(job.timeout);
-        let env = if job.env.is_empty() {
+        let env = if job.env.is_empty() && place.env.is_empty() {
             Arc::clone(&self.base_env)
         } else {
-            overlay(&self.base_env, &job.env).into()
+            overlay(&overlay(&self.base_env, &place.env), &job.env).into()
         };
         let program = program.clone();
         let stdin = Arc::clone(&job.stdin);
@@ -1285,7 +1337,12 @@ struct Place {
     cwd: PathBuf,
     session_id: String,
     event: Event,
+    /// The session's variables (`Rules::keeps_session_env`), under each job's own.
+    env: Vec<(String, String)>,
 }
+
+/// The file of a session's kept variables (`Rules::keeps_session_env`).
+const SESSION_ENV_FILE: &str = "session-env.json";
 
 /// Where a claude-code session saves the long texts of handler results
 /// (docs/claude-code-contract.md#cc-6.5 rule 8): `{session_dir}/hook-output/`.

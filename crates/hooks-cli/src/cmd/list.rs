@@ -129,7 +129,8 @@ pub(crate) fn parse_event_in(
         Some(host) => Ok((host.canonical, Some(host.name))),
         None => {
             let names: Vec<&str> = hosts.iter().map(|e| e.name).collect();
-            let hint = hooks_core::text::suggest(name, &names)
+            let hint = profile
+                .suggest_event(name)
                 .map(|s| format!(" (did you mean '{s}'?)"))
                 .unwrap_or_default();
             anyhow::bail!(

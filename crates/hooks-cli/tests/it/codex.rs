@@ -19,14 +19,7 @@ fn codex_env(name: &str) -> TestEnv {
 fn codex(env: &TestEnv, args: &[&str]) -> Output {
     let mut all = vec!["--profile", "codex"];
     all.extend_from_slice(args);
-    let mut cmd = env.command(&all);
-    cmd.env("CODEX_HOME", env.root.join("codex"));
-    let out = cmd.output().unwrap();
-    Output {
-        code: out.status.code().unwrap_or(-1),
-        stdout: env.filter(&String::from_utf8_lossy(&out.stdout)),
-        stderr: env.filter(&String::from_utf8_lossy(&out.stderr)),
-    }
+    env.run_with_home(&all, "CODEX_HOME", "codex")
 }
 
 /// Runs `event` with `payload`, every hook trusted for the run.

@@ -96,6 +96,18 @@ impl TestEnv {
         cmd
     }
 
+    /// `hooks ARGS` with `var` set to `dir` (a folder of the test), its output filtered.
+    pub(crate) fn run_with_home(&self, args: &[&str], var: &str, dir: &str) -> Output {
+        let mut cmd = self.command(args);
+        cmd.env(var, self.root.join(dir));
+        let out = cmd.output().unwrap();
+        Output {
+            code: out.status.code().unwrap_or(-1),
+            stdout: self.filter(&String::from_utf8_lossy(&out.stdout)),
+            stderr: self.filter(&String::from_utf8_lossy(&out.stderr)),
+        }
+    }
+
     pub(crate) fn run(&self, args: &[&str]) -> Output {
         self.run_stdin(args, "")
     }

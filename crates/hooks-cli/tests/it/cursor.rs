@@ -11,14 +11,7 @@ use crate::common::{Output, TestEnv};
 fn cursor(env: &TestEnv, args: &[&str]) -> Output {
     let mut all = vec!["--profile", "cursor", "--managed", "enterprise/hooks.json"];
     all.extend_from_slice(args);
-    let mut cmd = env.command(&all);
-    cmd.env("CURSOR_HOME", env.root.join("home/.cursor"));
-    let out = cmd.output().unwrap();
-    Output {
-        code: out.status.code().unwrap_or(-1),
-        stdout: env.filter(&String::from_utf8_lossy(&out.stdout)),
-        stderr: env.filter(&String::from_utf8_lossy(&out.stderr)),
-    }
+    env.run_with_home(&all, "CURSOR_HOME", "home/.cursor")
 }
 
 /// Runs Cursor's `event` with `payload`.
@@ -358,4 +351,34 @@ fn subagent_start_can_refuse_the_subagent() {
     assert_eq!(v["decision"]["permission"]["reason"], "no");
     let v = fire(&env, "subagentStart", &start("generalPurpose"));
     assert!(ids(&v).is_empty(), "{v}");
+}
+
+#[test]
+fn session_start_env_reaches_the_later_hooks_of_its_conversation() {
+    // D36: sessionStart's `env` is kept for the conversation (0600) and given to every later
+    // handler of it, never to another conversation's; a credential-looking name stays out.
+    use std::os::unix::fs::PermissionsExt as _;
+    let env = TestEnv::new("cu-d36");
+    let seen = env.root.join("seen");
+    user(
+        &env,
+        json!({
+            "sessionStart": [{"command": prints(r#"{"env":{"A":"1","GITHUB_TOKEN":"t0ken"},"additional_context":"ctx"}"#)}],
+            "preToolUse": [{"command": format!("cat >/dev/null; printf '%s|%s' \"$A\" \"$GITHUB_TOKEN\" > {}", seen.display())}]
+        }),
+    );
+    let start = json!({"conversation_id": "c1", "session_id": "c1", "hook_event_name": "sessionStart",
+                       "is_background_agent": false});
+    let v = fire(&env, "sessionStart", &start);
+    assert_eq!(v["decision"]["context"], json!(["ctx"]));
+    assert_eq!(v["decision"]["session_env"], json!({"A": "1", "GITHUB_TOKEN": "t0ken"}));
+    let kept = env.root.join("home/.cursor/.state/sessions/c1/session-env.json");
+    let mode = std::fs::metadata(&kept).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    fire(&env, "preToolUse", &pre_tool("Shell", json!({"command": "ls"})));
+    assert_eq!(std::fs::read_to_string(&seen).unwrap(), "1|");
+    let other = json!({"conversation_id": "c2", "hook_event_name": "preToolUse", "tool_name": "Shell",
+                       "tool_input": {"command": "ls"}, "tool_use_id": "u1", "cwd": "/tmp"});
+    fire(&env, "preToolUse", &other);
+    assert_eq!(std::fs::read_to_string(&seen).unwrap(), "|");
 }

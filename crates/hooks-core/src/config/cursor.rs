@@ -40,17 +40,7 @@ impl Loader<'_> {
         for m in self.members(events, "hooks", None) {
             let field = join("hooks", &m.key);
             let Some(host) = self.profile.host_event(&m.key) else {
-                let names: Vec<&str> =
-                    self.profile.rules().host_events.iter().map(|e| e.name).collect();
-                let hint = crate::text::suggest(&m.key, &names)
-                    .map(|s| format!(" (did you mean '{s}'?)"))
-                    .unwrap_or_default();
-                let message = format!("Unknown hook event '{}' ignored{hint}", m.key);
-                self.push(
-                    Diagnostic::warning(codes::UNKNOWN_EVENT, message)
-                        .with_field(field)
-                        .at(Some(m.key_pos)),
-                );
+                self.unknown_event(m, field);
                 continue;
             };
             let Some(entries) = m.value.value.as_array() else {

@@ -35,7 +35,7 @@ fn honoured(event: &HostEvent) -> &'static [&'static str] {
         }
         "subagentStart" => &["permission", "user_message"],
         "postToolUse" => &["additional_context"],
-        "sessionStart" => &["additional_context", "continue", "user_message"],
+        "sessionStart" => &["additional_context", "continue", "user_message", "env"],
         "subagentStop" | "stop" => &["followup_message"],
         "beforeSubmitPrompt" => &["continue", "user_message"],
         "preCompact" => &["user_message"],
@@ -234,6 +234,21 @@ fn read(
             });
         }
         Event::SessionStart => {
+            match map.get("env") {
+                None | Some(Value::Null) => {}
+                Some(Value::Object(vars)) => {
+                    for (name, value) in vars {
+                        let Value::String(value) = value else {
+                            return Err(format!("'env.{name}' must be a string"));
+                        };
+                        if !crate::config::types::is_env_name(name) {
+                            return Err(format!("'env' key {name:?} is not a variable name"));
+                        }
+                        result.session_env.push((name.clone(), value.clone()));
+                    }
+                }
+                Some(_) => return Err("'env' must be an object of strings".into()),
+            }
             // docs/dialects-contract.md#dx-3.8 rule 5: accepted, never enforced.
             output.specific = context.map(|c| SpecificOutput::SessionStart {
                 additional_context: Some(c),

@@ -46,6 +46,7 @@ pub(super) const RULES: Rules = Rules {
     host_events: &[],
     host_mapping: None,
     gated_events: &[],
+    keeps_session_env: false,
     runs_in_layer_folder: false,
     project_dir_vars: &[],
     // docs/dialects-contract.md#dx-2.5: Windows commands (this engine runs on Unix) and

@@ -81,6 +81,7 @@ pub(super) const RULES: Rules = Rules {
     host_mapping: Some(HostMapping { payload: profile_payload, target: match_target }),
     // docs/dialects-contract.md#dx-3.10.
     gated_events: &[Event::SubagentStart],
+    keeps_session_env: true,
     runs_in_layer_folder: true,
     project_dir_vars: &["CURSOR_PROJECT_DIR"],
     extra_handler_keys: &[],

@@ -20,6 +20,7 @@ pub(super) const RULES: Rules = Rules {
     host_events: &[],
     host_mapping: None,
     gated_events: &[],
+    keeps_session_env: false,
     runs_in_layer_folder: false,
     project_dir_vars: &[],
     audit_lists_inactive: false,

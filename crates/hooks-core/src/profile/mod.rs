@@ -82,6 +82,17 @@ impl Profile {
         self.has_event(event).then_some(event)
     }
 
+    /// The event name of this profile a mistyped `name` most likely means
+    /// ([`Event::suggest`], or among the host's events for a profile with host events).
+    pub fn suggest_event(self, name: &str) -> Option<&'static str> {
+        let hosts = self.rules().host_events;
+        if hosts.is_empty() {
+            return Event::suggest(name).map(Event::name);
+        }
+        let names: Vec<&'static str> = hosts.iter().map(|e| e.name).collect();
+        crate::text::suggest(name, &names)
+    }
+
     /// The host's event named `name`, for a profile whose host names its own events.
     pub fn host_event(self, name: &str) -> Option<&'static HostEvent> {
         self.rules().host_events.iter().find(|e| e.name == name)

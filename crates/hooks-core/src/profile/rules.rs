@@ -41,6 +41,9 @@ pub struct Rules {
     /// Events whose block is a permission deny in this profile, besides PreToolUse and
     /// PermissionRequest (cursor: subagentStart can refuse the subagent).
     pub gated_events: &'static [Event],
+    /// True when variables a handler's output sets for the session (cursor sessionStart
+    /// `env`) are kept in the session's folder and given to every later handler of it.
+    pub keeps_session_env: bool,
     /// True when a handler runs in its layer's folder (the project root for the project's
     /// file, the folder of the user's or the enterprise file, a plugin's root) rather than
     /// the invocation's `cwd` (cursor).
