@@ -12,7 +12,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::event::Event;
-use crate::profile::cursor::{ToolNames, canonical_payload};
+use crate::profile::cursor::{self, ToolNames, canonical_payload};
 use crate::reduce::{Decision, PermissionBehavior};
 
 /// The agent a bridge entry runs in.
@@ -42,26 +42,6 @@ pub struct Rendered {
     /// The parts of the decision the host cannot express.
     pub unexpressed: Vec<String>,
 }
-
-/// Cursor's events and their canonical events (docs/dialects-contract.md#dx-3.6); the
-/// ones not listed (afterAgentResponse, afterAgentThought, afterMCPExecution, the Tab
-/// events, workspaceOpen) have none.
-const CURSOR_EVENTS: &[(&str, Event)] = &[
-    ("sessionStart", Event::SessionStart),
-    ("sessionEnd", Event::SessionEnd),
-    ("beforeSubmitPrompt", Event::UserPromptSubmit),
-    ("preToolUse", Event::PreToolUse),
-    ("postToolUse", Event::PostToolUse),
-    ("postToolUseFailure", Event::PostToolUseFailure),
-    ("beforeShellExecution", Event::PreToolUse),
-    ("afterShellExecution", Event::PostToolUse),
-    ("beforeReadFile", Event::PreToolUse),
-    ("afterFileEdit", Event::PostToolUse),
-    ("subagentStart", Event::SubagentStart),
-    ("subagentStop", Event::SubagentStop),
-    ("stop", Event::Stop),
-    ("preCompact", Event::PreCompact),
-];
 
 /// The events a bridge entry is installed for in Claude Code's and Codex's files.
 const CLAUDE_SHAPED_EVENTS: &[Event] = &[
@@ -103,7 +83,9 @@ impl BridgeHost {
             BridgeHost::ClaudeCode | BridgeHost::Codex => {
                 CLAUDE_SHAPED_EVENTS.iter().map(|e| (e.name(), *e)).collect()
             }
-            BridgeHost::Cursor => CURSOR_EVENTS.to_vec(),
+            BridgeHost::Cursor => {
+                cursor::HOST_EVENTS.iter().map(|e| (e.name, e.canonical)).collect()
+            }
         }
     }
 
@@ -257,19 +239,23 @@ fn claude_shaped(host: BridgeHost, d: &Decision) -> Rendered {
     Rendered { stdout, exit_code: 0, unexpressed }
 }
 
-/// Cursor's flat output (docs/dialects-contract.md#dx-3.7).
+/// Cursor's flat output (docs/dialects-contract.md#dx-3.7): the keys the event honours
+/// ([`cursor::output_keys`]), the permission on its gates.
 fn cursor_output(name: &str, d: &Decision) -> Rendered {
     let mut out = Map::new();
     let mut unexpressed = Vec::new();
-    let gate =
-        matches!(name, "preToolUse" | "beforeShellExecution" | "beforeReadFile" | "subagentStart");
+    let Some(event) = cursor::HOST_EVENTS.iter().find(|e| e.name == name) else {
+        return Rendered { stdout: "{}".to_owned(), exit_code: 0, unexpressed };
+    };
+    let keys = cursor::output_keys(event);
+    let takes = |key: &str| keys.contains(&key);
     let context = (!d.context.is_empty()).then(|| d.context.join("\n"));
     let mut context_taken = false;
-    if gate {
+    if event.gate {
         let permission = match d.permission.behavior {
             PermissionBehavior::Deny => Some("deny"),
             PermissionBehavior::Allow => Some("allow"),
-            PermissionBehavior::Ask if name == "beforeShellExecution" => Some("ask"),
+            PermissionBehavior::Ask if cursor::enforces_ask(event) => Some("ask"),
             PermissionBehavior::Ask => {
                 unexpressed.push(format!("ask (Cursor does not enforce it on {name})"));
                 None
@@ -279,35 +265,40 @@ fn cursor_output(name: &str, d: &Decision) -> Rendered {
         if let Some(p) = permission {
             out.insert("permission".into(), json!(p));
             if let Some(r) = &d.permission.reason {
-                out.insert("user_message".into(), json!(r));
-                out.insert("agent_message".into(), json!(r));
-            }
-        }
-        if let Some(input) = &d.updated_input {
-            if name == "preToolUse" {
-                out.insert("updated_input".into(), Value::Object(input.clone()));
-            } else {
-                unexpressed.push(format!("a rewritten input ({name} takes none)"));
+                for key in ["user_message", "agent_message"].into_iter().filter(|k| takes(k)) {
+                    out.insert(key.into(), json!(r));
+                }
             }
         }
     }
-    match name {
-        "beforeSubmitPrompt" => {
-            out.insert("continue".into(), json!(d.continue_processing));
-            if !d.continue_processing {
-                out.insert("user_message".into(), json!(block_reason(d).unwrap_or_default()));
-            }
+    if let Some(input) = &d.updated_input {
+        if takes("updated_input") {
+            out.insert("updated_input".into(), Value::Object(input.clone()));
+        } else {
+            unexpressed.push(format!("a rewritten input ({name} takes none)"));
         }
-        "stop" | "subagentStop" if d.continue_loop && d.continue_processing => {
-            out.insert("followup_message".into(), json!(d.feedback.join("\n")));
+    }
+    if let Some(output) = &d.updated_mcp_tool_output {
+        if takes("updated_mcp_tool_output") {
+            out.insert("updated_mcp_tool_output".into(), output.clone());
+        } else {
+            unexpressed.push(format!("a replaced MCP tool output ({name} takes none)"));
         }
-        "sessionStart" | "postToolUse" => {
-            if let Some(c) = &context {
-                out.insert("additional_context".into(), json!(c));
-                context_taken = true;
-            }
+    }
+    if name == "beforeSubmitPrompt" {
+        out.insert("continue".into(), json!(d.continue_processing));
+        if !d.continue_processing {
+            out.insert("user_message".into(), json!(block_reason(d).unwrap_or_default()));
         }
-        _ => {}
+    }
+    if takes("followup_message") && d.continue_loop && d.continue_processing {
+        out.insert("followup_message".into(), json!(d.feedback.join("\n")));
+    }
+    if takes("additional_context")
+        && let Some(c) = &context
+    {
+        out.insert("additional_context".into(), json!(c));
+        context_taken = true;
     }
     if !d.continue_processing && name != "beforeSubmitPrompt" {
         unexpressed.push(format!("continue: false (Cursor does not take it on {name})"));
@@ -436,6 +427,6 @@ mod tests {
         assert_eq!(payload["tool_name"], "Bash");
         assert_eq!(payload["tool_input"], json!({"command": "rm -rf /"}));
         assert_eq!(payload["session_id"], "c1");
-        assert!(BridgeHost::Cursor.canonical("afterAgentThought", &json!({})).is_err());
+        assert!(BridgeHost::Cursor.canonical("workspaceOpen", &json!({})).is_err());
     }
 }

@@ -1349,6 +1349,17 @@ impl Reduction {
         let extra = self.caps.claude_code_outputs;
         self.context(id, additional_context);
         if !extra {
+            // Cursor's postToolUse replaces an MCP tool's output (docs/cursor.md, "Outputs").
+            if let Some(value) = updated_mcp_tool_output
+                && self.ctx.profile.rules().outputs.replaces_mcp_output()
+            {
+                self.first_wins(
+                    id,
+                    "updated_mcp_tool_output",
+                    |d| &mut d.updated_mcp_tool_output,
+                    value,
+                );
+            }
             return;
         }
         let mut own_output_won = true;

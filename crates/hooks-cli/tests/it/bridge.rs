@@ -114,11 +114,11 @@ fn one_hook_set_runs_for_every_host_in_its_own_shape() {
     // An event Cursor has and we do not: nothing runs, an empty object, a note.
     let (code, stdout, stderr) = hooks(
         &env,
-        &["run", "--bridge", "cursor", "afterAgentThought", "--payload", "-"],
-        &with(json!({"text": "hm"})).to_string(),
+        &["run", "--bridge", "cursor", "workspaceOpen", "--payload", "-"],
+        &with(json!({"workspace_roots": ["/w"]})).to_string(),
     );
     assert_eq!((code, stdout.as_str()), (0, "{}"));
-    assert!(stderr.contains("cursor event afterAgentThought has no event of ours"), "{stderr}");
+    assert!(stderr.contains("cursor event workspaceOpen has no event of ours"), "{stderr}");
     // What a host cannot express is reported, never dropped silently.
     let (_, _, stderr) = hooks(
         &env,

@@ -382,3 +382,29 @@ fn session_start_env_reaches_the_later_hooks_of_its_conversation() {
     fire(&env, "preToolUse", &other);
     assert_eq!(std::fs::read_to_string(&seen).unwrap(), "|");
 }
+
+#[test]
+fn post_tool_use_replaces_an_mcp_tools_output_and_only_an_mcp_tools() {
+    // 3.6: postToolUse's `updated_mcp_tool_output` replaces an MCP tool's output; the
+    // first in priority order wins, and for another tool it is ignored and said so.
+    let env = TestEnv::new("cu-mcp-output");
+    let replaced = r#"{"updated_mcp_tool_output":{"rows":[]}}"#;
+    user(
+        &env,
+        json!({"postToolUse": [
+            {"command": prints(replaced)},
+            {"command": prints(r#"{"updated_mcp_tool_output":{"rows":[1]}}"#)}
+        ]}),
+    );
+    let post = |tool: &str| {
+        json!({"conversation_id": "c1", "hook_event_name": "postToolUse", "tool_name": tool,
+               "tool_input": {}, "tool_output": "{\"rows\":[\"secret\"]}", "tool_use_id": "u1",
+               "cwd": "/tmp", "duration": 3})
+    };
+    let v = fire(&env, "postToolUse", &post("MCP:query"));
+    assert_eq!(v["decision"]["updated_mcp_tool_output"], json!({"rows": []}), "{v}");
+    assert!(codes(&v).contains(&"multiple_rewrites".to_owned()), "{v}");
+    let v = fire(&env, "postToolUse", &post("Read"));
+    assert!(v["decision"].get("updated_mcp_tool_output").is_none(), "{v}");
+    assert!(codes(&v).contains(&"ignored_output_field".to_owned()), "{v}");
+}

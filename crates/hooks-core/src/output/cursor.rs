@@ -13,6 +13,7 @@ use super::{
 use crate::diag::{Diagnostic, codes};
 use crate::event::Event;
 use crate::profile::HostEvent;
+use crate::profile::cursor;
 
 /// What a Cursor handler's output is read against: the event, the payload as Cursor sent
 /// it, and the handler's `loop_limit`.
@@ -24,23 +25,6 @@ pub struct CursorCall<'a> {
     pub payload: &'a Value,
     /// The handler's `loop_limit` (`None`: no cap).
     pub loop_limit: Option<u64>,
-}
-
-/// The keys each Cursor event's output honours (docs/dialects-contract.md#dx-3.6).
-fn honoured(event: &HostEvent) -> &'static [&'static str] {
-    match event.name {
-        "preToolUse" => &["permission", "user_message", "agent_message", "updated_input"],
-        "beforeShellExecution" | "beforeMCPExecution" | "beforeReadFile" | "beforeTabFileRead" => {
-            &["permission", "user_message", "agent_message"]
-        }
-        "subagentStart" => &["permission", "user_message"],
-        "postToolUse" => &["additional_context"],
-        "sessionStart" => &["additional_context", "continue", "user_message", "env"],
-        "subagentStop" | "stop" => &["followup_message"],
-        "beforeSubmitPrompt" => &["continue", "user_message"],
-        "preCompact" => &["user_message"],
-        _ => &[],
-    }
 }
 
 /// True when an exit 2 (or a blocking failure) blocks the event's action.
@@ -131,7 +115,7 @@ fn stdout_result(call: &CursorCall<'_>, stdout: &[u8], result: &mut HandlerResul
         );
         return;
     };
-    let honoured = honoured(call.event);
+    let honoured = cursor::output_keys(call.event);
     for key in map.keys().filter(|k| !honoured.contains(&k.as_str())) {
         result.diagnostics.push(
             Diagnostic::info(
@@ -152,6 +136,35 @@ fn stdout_result(call: &CursorCall<'_>, stdout: &[u8], result: &mut HandlerResul
     }
 }
 
+/// postToolUse's `updated_mcp_tool_output`: the MCP tool's output replaced, for an MCP tool
+/// only (`tool_name` `MCP:x`, docs/dialects-contract.md#dx-3.6); for another tool it is
+/// ignored with an `ignored_output_field` info.
+fn mcp_output(
+    call: &CursorCall<'_>,
+    map: &Map<String, Value>,
+    result: &mut HandlerResult,
+) -> Option<Value> {
+    let value = map.get("updated_mcp_tool_output").filter(|v| !v.is_null())?;
+    if !cursor::output_keys(call.event).contains(&"updated_mcp_tool_output") {
+        return None;
+    }
+    let tool = call.payload.get("tool_name").and_then(Value::as_str).unwrap_or_default();
+    if !tool.starts_with("MCP:") {
+        let name = call.event.name;
+        result.diagnostics.push(
+            Diagnostic::info(
+                codes::IGNORED_OUTPUT_FIELD,
+                format!(
+                    "Output field 'updated_mcp_tool_output' of a {name} hook applies to MCP tools only, not {tool:?}; ignored"
+                ),
+            )
+            .with_field("updated_mcp_tool_output".to_owned()),
+        );
+        return None;
+    }
+    Some(value.clone())
+}
+
 /// A string field, when present and not `null`.
 fn string<'m>(map: &'m Map<String, Value>, key: &str) -> Result<Option<&'m str>, String> {
     match map.get(key) {
@@ -169,7 +182,7 @@ fn read(
 ) -> Result<HookOutput, String> {
     let event = call.event;
     let name = event.name;
-    let honoured = honoured(event);
+    let honoured = cursor::output_keys(event);
     let get = |key: &str| if honoured.contains(&key) { string(map, key) } else { Ok(None) };
     let mut output = HookOutput::default();
     let user_message = get("user_message")?;
@@ -189,9 +202,7 @@ fn read(
             None => None,
             Some("allow") => Some(PermissionDecision::Allow),
             Some("deny") => Some(PermissionDecision::Deny),
-            Some("ask") if name == "beforeShellExecution" || name == "beforeMCPExecution" => {
-                Some(PermissionDecision::Ask)
-            }
+            Some("ask") if cursor::enforces_ask(event) => Some(PermissionDecision::Ask),
             Some("ask") => {
                 result.diagnostics.push(Diagnostic::info(
                     codes::ASK_NOT_ENFORCED,
@@ -225,13 +236,16 @@ fn read(
     }
     let context = get("additional_context")?.map(str::to_owned);
     match event.canonical {
-        Event::PostToolUse if context.is_some() => {
-            output.specific = Some(SpecificOutput::PostToolUse {
-                additional_context: context,
-                updated_tool_output: None,
-                updated_mcp_tool_output: None,
-                classifier_context: None,
-            });
+        Event::PostToolUse => {
+            let mcp_output = mcp_output(call, map, result);
+            if context.is_some() || mcp_output.is_some() {
+                output.specific = Some(SpecificOutput::PostToolUse {
+                    additional_context: context,
+                    updated_tool_output: None,
+                    updated_mcp_tool_output: mcp_output,
+                    classifier_context: None,
+                });
+            }
         }
         Event::SessionStart => {
             match map.get("env") {

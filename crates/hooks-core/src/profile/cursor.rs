@@ -115,6 +115,29 @@ pub(super) const RULES: Rules = Rules {
     output_grace: None,
 };
 
+/// The keys each Cursor event's output honours (docs/dialects-contract.md#dx-3.6).
+pub fn output_keys(event: &HostEvent) -> &'static [&'static str] {
+    match event.name {
+        "preToolUse" => &["permission", "user_message", "agent_message", "updated_input"],
+        "beforeShellExecution" | "beforeMCPExecution" | "beforeReadFile" | "beforeTabFileRead" => {
+            &["permission", "user_message", "agent_message"]
+        }
+        "subagentStart" => &["permission", "user_message"],
+        "postToolUse" => &["additional_context", "updated_mcp_tool_output"],
+        "sessionStart" => &["additional_context", "continue", "user_message", "env"],
+        "subagentStop" | "stop" => &["followup_message"],
+        "beforeSubmitPrompt" => &["continue", "user_message"],
+        "preCompact" => &["user_message"],
+        _ => &[],
+    }
+}
+
+/// True when Cursor enforces a `permission: "ask"` on `event` (docs/dialects-contract.md#dx-3.8
+/// rule 4): beforeShellExecution and beforeMCPExecution.
+pub fn enforces_ask(event: &HostEvent) -> bool {
+    matches!(event.name, "beforeShellExecution" | "beforeMCPExecution")
+}
+
 /// A `loop_limit` when the entry states none (docs/dialects-contract.md#dx-3.2).
 pub const DEFAULT_LOOP_LIMIT: u64 = 5;
 

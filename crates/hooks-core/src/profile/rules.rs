@@ -250,6 +250,13 @@ impl Outputs {
     pub const fn claude_reduction(self) -> bool {
         matches!(self, Outputs::ClaudeCode | Outputs::Codex | Outputs::Cursor)
     }
+
+    /// True when a PostToolUse output may replace an MCP tool's output without the Claude
+    /// Code outputs capability: Cursor's `updated_mcp_tool_output` (docs/cursor.md,
+    /// "Outputs").
+    pub const fn replaces_mcp_output(self) -> bool {
+        matches!(self, Outputs::Cursor)
+    }
 }
 
 /// Which of several rewrites of the tool input (`updatedInput`) wins.
