@@ -34,9 +34,10 @@ pub fn parse_profile(name: &str, option: &str) -> Result<Profile, String> {
             // The language's spelling of an option: `profile=` gives `capabilities=`.
             option.strip_prefix("profile").unwrap_or(" "),
         )),
-        other => other
-            .parse::<Profile>()
-            .map_err(|_| format!("unknown profile '{other}'; expected deepagents or claude-code")),
+        other => other.parse::<Profile>().map_err(|_| {
+            let names: Vec<&str> = Profile::ALL.iter().map(|p| p.name()).collect();
+            format!("unknown profile '{other}'; expected one of {}", names.join(", "))
+        }),
     }
 }
 
@@ -56,14 +57,10 @@ pub fn capabilities_for(profile: Profile, names: &[String]) -> Result<Capabiliti
     })
 }
 
-/// An event by its name, with a "did you mean" hint when it is close to one.
+/// An event of ours by its name, with a "did you mean" hint when it is close to one
+/// (callback groups name these under every profile).
 pub fn parse_event(name: &str) -> Result<Event, String> {
-    Event::from_name(name).ok_or_else(|| {
-        let names: Vec<&str> = Event::ALL.iter().map(|e| e.name()).collect();
-        let hint =
-            Event::suggest(name).map(|e| format!(" (did you mean '{e}'?)")).unwrap_or_default();
-        format!("unknown event '{name}'{hint}; expected one of {}", names.join(", "))
-    })
+    Event::from_name(name).ok_or_else(|| hooks_core::profile::unknown_event(name))
 }
 
 /// A callback group as a host registers it: event name, matcher, timeout in seconds
@@ -122,7 +119,8 @@ pub fn prepare(
             Ok(Prepared::Fire(Box::new(invocation), tool, warnings))
         }
         Err(message) => {
-            let Ok(parsed) = parse_event(event) else { return Err(message) };
+            let profile = session.snapshot().profile();
+            let Ok((parsed, _)) = profile.invoked_event(event) else { return Err(message) };
             let tool = payload.get("tool_name").and_then(Value::as_str);
             match session.matching_failed(parsed, tool, &message) {
                 Some(fired) => Ok(Prepared::Denied(fired_json(&fired, tool, &[]))),
@@ -142,7 +140,8 @@ pub fn invocation(
     stop_continuations: Option<u32>,
     match_target: Option<String>,
 ) -> Result<(Invocation, Option<String>, Vec<Diagnostic>), String> {
-    let event = parse_event(event)?;
+    let profile = session.snapshot().profile();
+    let (event, host) = profile.invoked_event(event)?;
     let defaults = CommonDefaults {
         session_id: String::new(),
         transcript_path: String::new(),
@@ -151,12 +150,26 @@ pub fn invocation(
     };
     // Read as the session's profile reads payloads (claude-code passes unknown keys
     // through, docs/claude-code-contract.md#cc-5.1).
-    let profile = session.snapshot().profile();
-    let (invocation, warnings) = Invocation::from_host_json_for(profile, event, payload, &defaults)
-        .map_err(|e| e.to_string())?;
-    // PreModelSwitch, PostModelSwitch: the host's resolved target
-    // (docs/claude-code-contract.md#cc-17.3), never part of stdin.
-    let invocation = invocation.with_match_target(match_target);
+    let (invocation, warnings) = match host {
+        // A host event (cursor): its payload as it came, its matcher target the profile's,
+        // or the host's own where the event takes one (docs/cursor.md, "Events").
+        Some(host) => Invocation::from_host_event_json(
+            profile,
+            host,
+            payload,
+            &defaults,
+            match_target.as_deref(),
+        )
+        .map_err(|e| e.to_string())?,
+        None => {
+            let (invocation, warnings) =
+                Invocation::from_host_json_for(profile, event, payload, &defaults)
+                    .map_err(|e| e.to_string())?;
+            // PreModelSwitch, PostModelSwitch: the host's resolved target
+            // (docs/claude-code-contract.md#cc-17.3), never part of stdin.
+            (invocation.with_match_target(match_target), warnings)
+        }
+    };
     if let Some(count) = stop_continuations {
         match &invocation.input {
             EventInput::SubagentStop(i) => {
@@ -193,7 +206,7 @@ pub fn fired_json(
     let mut effect = fired.effect.to_json();
     let notices = hooks_core::render::render_notices(&fired.decision, tool_name);
     effect["notices"] = serde_json::to_value(notices).unwrap_or(Value::Null);
-    json!({
+    let mut value = json!({
         "event": fired.event,
         "snapshot_id": fired.snapshot_id,
         "matched": fired.matched,
@@ -203,7 +216,12 @@ pub fn fired_json(
         "handlers": fired.handlers,
         "payload_diagnostics": payload_diagnostics,
         "receipt": fired.receipt,
-    })
+    });
+    // The host's own event name beside the canonical one (cursor), as `hooks run` gives it.
+    if let Some(host) = fired.host_event {
+        value["host_event"] = json!(host);
+    }
+    value
 }
 
 /// The audit: snapshot id, profile, project root, home, every handler as `hooks list

@@ -395,3 +395,23 @@ test('aborting a callback-only fire aborts its callbacks and rejects at once', a
   const fast = w.session({ hooks: { PreToolUse: [{ hooks: [async () => preToolUse({ additionalContext: 'ok' })] }] } });
   assert.deepEqual((await fast.fire('PreToolUse', bash('ls'))).decision.context, ['ok']);
 });
+
+test('the cursor profile fires Cursor\'s own event names', async () => {
+  // Cursor's flat user file; beforeShellExecution runs as PreToolUse and answers only
+  // that event's entries (docs/cursor.md, "Events").
+  const w = new World();
+  const deny = "cat >/dev/null; echo 'no network' >&2; exit 2";
+  w.writeUser({ version: 1, hooks: {
+    beforeShellExecution: [{ command: deny, matcher: 'curl|wget' }],
+    preToolUse: [{ command: deny }],
+  } });
+  const s = w.session({ profile: 'cursor' });
+  const payload = { conversation_id: 'c1', hook_event_name: 'beforeShellExecution',
+    command: 'curl https://x', cwd: w.project, sandbox: false };
+  const r = await s.fire('beforeShellExecution', payload);
+  assert.deepEqual([r.event, r.host_event], ['PreToolUse', 'beforeShellExecution']);
+  assert.deepEqual(r.matched, ['beforeShellExecution:0:0']);
+  assert.deepEqual(r.decision.permission, { behavior: 'deny', reason: 'no network' });
+  assert.deepEqual((await s.fire('beforeShellExecution', { ...payload, command: 'ls' })).matched, []);
+  await assert.rejects(s.fire('beforeShellExecutio', payload), /did you mean 'beforeShellExecution'/);
+});

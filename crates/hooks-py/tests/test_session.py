@@ -567,3 +567,25 @@ def test_profile_codex_runs_a_hook_once_its_definition_is_trusted(world: World) 
     assert r.matched == ["PreToolUse:0:0"]
     assert r.decision.to_dict()["permission"]["behavior"] == "deny"
     assert r.decision.to_dict()["permission"]["reason"] == "not here"
+
+
+def test_profile_cursor_fires_cursors_own_event_names(world: World) -> None:
+    # Cursor's flat user file; the host fires Cursor's event, which runs as PreToolUse
+    # and answers only that event's entries (docs/cursor.md, "Events").
+    home = world.root / "cursor-home"
+    home.mkdir()
+    deny = "cat >/dev/null; echo 'no network' >&2; exit 2"
+    (home / "hooks.json").write_text(json.dumps({"version": 1, "hooks": {
+        "beforeShellExecution": [{"command": deny, "matcher": "curl|wget"}],
+        "preToolUse": [{"command": deny}],
+    }}))
+    s = world.session(profile="cursor", home=home)
+    payload = {"conversation_id": "c1", "hook_event_name": "beforeShellExecution",
+               "command": "curl https://x", "cwd": str(world.project), "sandbox": False}
+    r = s.fire_sync("beforeShellExecution", payload)
+    assert (r.event, r.host_event) == ("PreToolUse", "beforeShellExecution")
+    assert r.matched == ["beforeShellExecution:0:0"]
+    assert r.decision.to_dict()["permission"] == {"behavior": "deny", "reason": "no network"}
+    assert s.fire_sync("beforeShellExecution", dict(payload, command="ls")).matched == []
+    with pytest.raises(ValueError, match="did you mean 'beforeShellExecution'"):
+        s.fire_sync("beforeShellExecutio", payload)

@@ -116,29 +116,14 @@ fn write_plan(cx: &mut Ctx<'_>, snapshot: &Snapshot, plan: &Plan) -> anyhow::Res
 }
 
 /// Parses an event name under `profile`: one of ours, or for a profile whose host names its
-/// own events (cursor) the host's event, with its canonical event.
+/// own events (cursor) the host's event, with its canonical event
+/// ([`Profile::invoked_event`](hooks_core::Profile::invoked_event)).
 pub(crate) fn parse_event_in(
     profile: hooks_core::Profile,
     name: &str,
 ) -> anyhow::Result<(Event, Option<&'static str>)> {
-    let hosts = profile.rules().host_events;
-    if hosts.is_empty() {
-        return parse_event(name).map(|e| (e, None));
-    }
-    match profile.host_event(name) {
-        Some(host) => Ok((host.canonical, Some(host.name))),
-        None => {
-            let names: Vec<&str> = hosts.iter().map(|e| e.name).collect();
-            let hint = profile
-                .suggest_event(name)
-                .map(|s| format!(" (did you mean '{s}'?)"))
-                .unwrap_or_default();
-            anyhow::bail!(
-                "unknown {profile} event '{name}'{hint}; expected one of {}",
-                names.join(", ")
-            )
-        }
-    }
+    let (event, host) = profile.invoked_event(name).map_err(|e| anyhow!(e))?;
+    Ok((event, host.map(|h| h.name)))
 }
 
 /// Parses an event name, with the list of names in the error.
@@ -146,13 +131,7 @@ pub(crate) fn parse_event(name: &str) -> anyhow::Result<Event> {
     Event::from_name(name).ok_or_else(|| anyhow!(unknown_event(name)))
 }
 
-/// The message for an event name that is not one of the twelve: the closest name, if one
-/// is close ([`Event::suggest`], as configuration files get), and the names.
-pub(crate) fn unknown_event(name: &str) -> String {
-    let names: Vec<&str> = Event::ALL.iter().map(|e| e.name()).collect();
-    let hint = Event::suggest(name).map(|e| format!(" (did you mean '{e}'?)")).unwrap_or_default();
-    format!("unknown event '{name}'{hint}; expected one of {}", names.join(", "))
-}
+pub(crate) use hooks_core::profile::unknown_event;
 
 /// The JSON listing (`--json`, and the `list` method of `hooks serve`).
 #[derive(Debug, Serialize, JsonSchema)]

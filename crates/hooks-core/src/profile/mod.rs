@@ -93,6 +93,30 @@ impl Profile {
         crate::text::suggest(name, &names)
     }
 
+    /// The event an invocation names `name`, with its host event for a profile whose host
+    /// names its own events (cursor: `beforeShellExecution` is PreToolUse); else one of
+    /// ours. The error names the closest name and every name.
+    pub fn invoked_event(self, name: &str) -> Result<(Event, Option<&'static HostEvent>), String> {
+        let hosts = self.rules().host_events;
+        if hosts.is_empty() {
+            return Event::from_name(name).map(|e| (e, None)).ok_or_else(|| unknown_event(name));
+        }
+        match self.host_event(name) {
+            Some(host) => Ok((host.canonical, Some(host))),
+            None => {
+                let names: Vec<&str> = hosts.iter().map(|e| e.name).collect();
+                let hint = self
+                    .suggest_event(name)
+                    .map(|s| format!(" (did you mean '{s}'?)"))
+                    .unwrap_or_default();
+                Err(format!(
+                    "unknown {self} event '{name}'{hint}; expected one of {}",
+                    names.join(", ")
+                ))
+            }
+        }
+    }
+
     /// The host's event named `name`, for a profile whose host names its own events.
     pub fn host_event(self, name: &str) -> Option<&'static HostEvent> {
         self.rules().host_events.iter().find(|e| e.name == name)
@@ -112,6 +136,14 @@ impl Profile {
             Profile::Cursor => &cursor::RULES,
         }
     }
+}
+
+/// The message for an event name that is not one of ours: the closest name, if one is
+/// close ([`Event::suggest`], as configuration files get), and the names.
+pub fn unknown_event(name: &str) -> String {
+    let names: Vec<&str> = Event::ALL.iter().map(|e| e.name()).collect();
+    let hint = Event::suggest(name).map(|e| format!(" (did you mean '{e}'?)")).unwrap_or_default();
+    format!("unknown event '{name}'{hint}; expected one of {}", names.join(", "))
 }
 
 impl fmt::Display for Profile {

@@ -192,6 +192,9 @@ class FireResult(_Value):
     #: Where the fire's receipts end in the session's journal (``journal``, ``seq``,
     #: ``hash``; README "Receipts"), or ``None`` when receipts are off.
     receipt: Optional[Dict[str, Any]] = None
+    #: The host's own event name when the profile's host names its events (cursor:
+    #: ``beforeShellExecution``, whose ``event`` is ``PreToolUse``); ``None`` otherwise.
+    host_event: Optional[str] = None
     _raw: Dict[str, Any] = _field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -215,6 +218,7 @@ class FireResult(_Value):
             ],
             payload_diagnostics=[Diagnostic._from(x) for x in d.get("payload_diagnostics", [])],
             receipt=d.get("receipt"),
+            host_event=d.get("host_event"),
             _raw=d,
         )
 
