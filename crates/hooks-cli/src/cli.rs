@@ -320,11 +320,12 @@ pub enum Command {
     /// becomes context, a PreCompact one that exits 2 blocks the compaction, and every
     /// handler reads the event's payload on stdin. Each affected handler is named on stderr.
     Migrate(MigrateArgs),
-    /// Print a JSON Schema: config, input.EVENT, output.EVENT, serve, plugin-manifest or
-    /// marketplace-index
+    /// Print a JSON Schema: config, config.cursor, input.EVENT, output.EVENT, serve,
+    /// plugin-manifest or marketplace-index
     ///
     /// A schema is JSON with or without --json; without NAME, --json prints the names as
-    /// {"names": [...]}.
+    /// {"names": [...]}. `config` is the hook file of the profile in use: under --profile
+    /// cursor, Cursor's flat file (config.cursor).
     Schema(SchemaArgs),
     /// Show which hooks ran, which did not and why, from the receipt journals; verify them
     ///

@@ -18,6 +18,7 @@
 // The document types are read only by schemars (and by tests through serde).
 #![allow(dead_code)]
 
+mod cursor;
 mod engine;
 
 use schemars::JsonSchema;
@@ -846,10 +847,11 @@ enum ElicitationAction {
     Cancel,
 }
 
-/// The names [`schema`] knows, in a stable order: `config`, then `input.EVENT` and
+/// The names [`schema`] knows, in a stable order: `config`, `config.cursor` (a Cursor
+/// hooks file, docs/cursor.md), then `input.EVENT` and
 /// `output.EVENT` for each event in [`Event::ALL`] order.
 pub fn schema_names() -> Vec<String> {
-    let mut names = vec!["config".to_owned()];
+    let mut names = vec!["config".to_owned(), "config.cursor".to_owned()];
     names.extend(Event::ALL.iter().map(|e| format!("input.{e}")));
     names.extend(Event::ALL.iter().map(|e| format!("output.{e}")));
     names
@@ -858,8 +860,10 @@ pub fn schema_names() -> Vec<String> {
 /// The JSON Schema (draft 2020-12) called `name` (see [`schema_names`]), or `None` for an
 /// unknown name.
 pub fn schema(name: &str) -> Option<Value> {
-    if name == "config" {
-        return Some(config_schema());
+    match name {
+        "config" => return Some(config_schema()),
+        "config.cursor" => return Some(cursor::config_schema()),
+        _ => {}
     }
     let (kind, event) = name.split_once('.')?;
     let event = Event::from_name(event)?;
@@ -1238,10 +1242,10 @@ mod tests {
     #[test]
     fn names_resolve() {
         let names = schema_names();
-        // config, then input and output per event (33 events, docs/claude-code-contract.md#cc-4.1,
+        // config, config.cursor, then input and output per event (33 events, docs/claude-code-contract.md#cc-4.1,
         // docs/claude-code-contract.md#cc-17.1).
-        assert_eq!(names.len(), 67);
-        assert_eq!(names[0], "config");
+        assert_eq!(names.len(), 68);
+        assert_eq!(names[..2], ["config", "config.cursor"]);
         assert!(names.contains(&"input.ElicitationResult".to_owned()));
         assert!(names.contains(&"input.PreToolUse".to_owned()));
         assert!(names.contains(&"output.SubagentStop".to_owned()));
@@ -1494,6 +1498,70 @@ mod tests {
             let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
             let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
             check_config(serde_json::from_str(&text).expect("json"), Ok(()));
+        }
+    }
+
+    /// Checks `doc` against `config.cursor`; a document it accepts must load under the
+    /// cursor profile without an error, a warning or an `unknown_field`.
+    fn check_cursor(doc: Value, expect: Result<(), &str>) {
+        let valid = expect.is_ok();
+        check("config.cursor", doc.clone(), expect);
+        if valid {
+            let bytes = serde_json::to_vec(&doc).expect("json");
+            let parsed = crate::config::parse_config_for(
+                &bytes,
+                "hooks.json",
+                crate::ConfigKind::User,
+                crate::Profile::Cursor,
+            );
+            let bad: Vec<_> = parsed
+                .diagnostics
+                .iter()
+                .filter(|d| d.is_error() || d.severity != crate::diag::Severity::Info)
+                .collect();
+            assert!(bad.is_empty(), "config.cursor accepts {doc} but it loads with {bad:?}");
+        }
+    }
+
+    #[test]
+    fn config_cursor_is_the_flat_files_loader() {
+        let mut every = Map::new();
+        for event in crate::profile::cursor::HOST_EVENTS {
+            every.insert(event.name.to_owned(), json!([{"command": "./hooks/x.sh"}]));
+        }
+        check_cursor(json!({"version": 1, "hooks": every}), Ok(()));
+        check_cursor(
+            json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": "./x.sh",
+                "matcher": "curl|wget", "timeout": 5, "failClosed": true, "loop_limit": null}],
+                "stop": [{"command": "./y.sh", "loop_limit": 3}],
+                "beforeSubmitPrompt": [{"type": "prompt", "prompt": "is this safe?", "model": "m"}]}}),
+            Ok(()),
+        );
+        for (doc, why) in [
+            (json!({"version": 2, "hooks": {}}), "not 1"),
+            (json!({"version": 1, "hooks": {"workspaceOpen": "x"}}), "not [\"array\"]"),
+            (json!({"version": 1, "hooks": {"stop": {"command": "x"}}}), "not [\"array\"]"),
+            (json!({"version": 1, "hooks": {}, "hook": {}}), "unknown key hook"),
+            (
+                json!({"version": 1, "hooks": {"stop": [{"command": "x", "loop_limit": "x"}]}}),
+                "not [\"integer\", \"null\"]",
+            ),
+            (
+                json!({"version": 1, "hooks": {"stop": [{"command": "x", "failClosed": 1}]}}),
+                "not [\"boolean\"]",
+            ),
+            (json!({"version": 1, "hooks": {"stop": [{"type": "prompt"}]}}), "oneOf"),
+            (json!({"version": 1, "hooks": {"stop": [{"matcher": "x"}]}}), "oneOf"),
+            (
+                json!({"version": 1, "hooks": {"stop": [{"command": "x", "comand": "y"}]}}),
+                "unknown key comand",
+            ),
+            (
+                json!({"version": 1, "hooks": {"stop": [{"command": "x", "timeout": 0}]}}),
+                "exclusiveMinimum",
+            ),
+        ] {
+            check("config.cursor", doc, Err(why));
         }
     }
 

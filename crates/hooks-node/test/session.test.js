@@ -411,7 +411,7 @@ test('the cursor profile fires Cursor\'s own event names', async () => {
   const r = await s.fire('beforeShellExecution', payload);
   assert.deepEqual([r.event, r.host_event], ['PreToolUse', 'beforeShellExecution']);
   assert.deepEqual(r.matched, ['beforeShellExecution:0:0']);
-  assert.deepEqual(r.decision.permission, { behavior: 'deny', reason: 'no network' });
+  assert.deepEqual(r.decision.permission, { behavior: 'deny', reason: 'no network', interrupt: false });
   assert.deepEqual((await s.fire('beforeShellExecution', { ...payload, command: 'ls' })).matched, []);
   await assert.rejects(s.fire('beforeShellExecutio', payload), /did you mean 'beforeShellExecution'/);
 });

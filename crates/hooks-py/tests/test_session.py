@@ -585,7 +585,8 @@ def test_profile_cursor_fires_cursors_own_event_names(world: World) -> None:
     r = s.fire_sync("beforeShellExecution", payload)
     assert (r.event, r.host_event) == ("PreToolUse", "beforeShellExecution")
     assert r.matched == ["beforeShellExecution:0:0"]
-    assert r.decision.to_dict()["permission"] == {"behavior": "deny", "reason": "no network"}
+    assert r.decision.to_dict()["permission"] == {"behavior": "deny", "reason": "no network",
+                                                   "interrupt": False}
     assert s.fire_sync("beforeShellExecution", dict(payload, command="ls")).matched == []
     with pytest.raises(ValueError, match="did you mean 'beforeShellExecution'"):
         s.fire_sync("beforeShellExecutio", payload)

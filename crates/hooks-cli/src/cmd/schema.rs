@@ -42,6 +42,12 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &SchemaArgs) -> anyhow::Result<i32> {
         }
         return Ok(0);
     };
+    // `config` is the hook file of the profile in use (cursor's flat file under
+    // `--profile cursor`, docs/cursor.md "Files").
+    let name = match name.as_str() {
+        "config" => crate::layers::profile(cx.global, cx.env)?.rules().config_schema,
+        other => other,
+    };
     let Some(value) = schema(name) else {
         bail!("unknown schema '{name}'; run `hooks schema` to list the names");
     };

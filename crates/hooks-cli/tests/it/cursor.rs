@@ -408,3 +408,15 @@ fn post_tool_use_replaces_an_mcp_tools_output_and_only_an_mcp_tools() {
     assert!(v["decision"].get("updated_mcp_tool_output").is_none(), "{v}");
     assert!(codes(&v).contains(&"ignored_output_field".to_owned()), "{v}");
 }
+
+#[test]
+fn schema_config_is_the_flat_file_under_the_cursor_profile() {
+    let env = TestEnv::new("cu-schema");
+    let flat = cursor(&env, &["schema", "config"]).json();
+    assert_eq!(flat["$id"], "config.cursor.json", "{flat}");
+    assert_eq!(flat["properties"]["version"]["const"], 1);
+    assert!(flat["properties"]["hooks"]["properties"]["beforeShellExecution"].is_object());
+    assert!(flat["properties"]["hooks"]["properties"].get("PreToolUse").is_none());
+    assert_eq!(flat, env.run(&["schema", "config.cursor"]).json());
+    assert_eq!(env.run(&["schema", "config"]).json()["$id"], "config.json");
+}

@@ -21,6 +21,7 @@ pub(super) const RULES: Rules = Rules {
     host_mapping: None,
     gated_events: &[],
     keeps_session_env: false,
+    config_schema: "config",
     runs_in_layer_folder: false,
     project_dir_vars: &[],
     audit_lists_inactive: true,

@@ -47,6 +47,7 @@ pub(super) const RULES: Rules = Rules {
     host_mapping: None,
     gated_events: &[],
     keeps_session_env: false,
+    config_schema: "config",
     runs_in_layer_folder: false,
     project_dir_vars: &[],
     // docs/dialects-contract.md#dx-2.5: Windows commands (this engine runs on Unix) and

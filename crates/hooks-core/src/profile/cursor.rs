@@ -82,6 +82,7 @@ pub(super) const RULES: Rules = Rules {
     // docs/dialects-contract.md#dx-3.10.
     gated_events: &[Event::SubagentStart],
     keeps_session_env: true,
+    config_schema: "config.cursor",
     runs_in_layer_folder: true,
     project_dir_vars: &["CURSOR_PROJECT_DIR"],
     extra_handler_keys: &[],

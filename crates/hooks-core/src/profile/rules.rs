@@ -44,6 +44,9 @@ pub struct Rules {
     /// True when variables a handler's output sets for the session (cursor sessionStart
     /// `env`) are kept in the session's folder and given to every later handler of it.
     pub keeps_session_env: bool,
+    /// The name of the JSON Schema of the profile's hook file that `hooks schema config`
+    /// gives (`config`; cursor's flat file: `config.cursor`).
+    pub config_schema: &'static str,
     /// True when a handler runs in its layer's folder (the project root for the project's
     /// file, the folder of the user's or the enterprise file, a plugin's root) rather than
     /// the invocation's `cwd` (cursor).
