@@ -4364,6 +4364,10 @@ export type Decision = {
    */
   session_env?: { [key: string]: string };
   /**
+   * Cursor: the plugin folders workspaceOpen handlers name (their `pluginPaths`), absolute, in priority order, each once; present when any is named.
+   */
+  plugin_paths?: Array<string>;
+  /**
    * Every diagnostic of the invocation, in order.
    */
   diagnostics: Array<Diagnostic>;

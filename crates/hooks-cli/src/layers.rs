@@ -24,7 +24,7 @@ use hooks_exec::{
 };
 use hooks_plugins::{
     ClaudeLayerOptions, ClaudePaths, ClaudePluginSettings, LayerOptions, claude_plugin_layers,
-    dev_plugin_layer, plugin_layers,
+    dev_plugin_layer, plugin_layers, profile_plugin_layers,
 };
 
 use crate::cli::{Capability, GlobalArgs};
@@ -110,7 +110,8 @@ impl Setup {
         })
     }
 
-    /// The plugin documents of a session (installed plugins, then `--plugin-dir` ones)
+    /// The plugin documents of a session (installed plugins, the profile's uninstalled
+    /// folders ([`profile_plugin_layers`]), then `--plugin-dir` ones)
     /// and the plugin host's diagnostics about them. Parse diagnostics stay with their
     /// documents (the snapshot reports those of the documents that load).
     ///
@@ -125,6 +126,10 @@ impl Setup {
                 plugin_layers(&self.paths.home, &options)
             }
         };
+        let (d, g) =
+            profile_plugin_layers(&self.paths.home, self.profile, &self.paths.project_root);
+        docs.extend(d);
+        diags.extend(g);
         for p in &self.dev_plugins {
             let (d, g) = dev_plugin_layer(&self.paths.home, &p.dir, p.id.as_deref());
             docs.extend(d);

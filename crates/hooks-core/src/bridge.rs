@@ -84,7 +84,9 @@ impl BridgeHost {
                 CLAUDE_SHAPED_EVENTS.iter().map(|e| (e.name(), *e)).collect()
             }
             BridgeHost::Cursor => {
-                cursor::HOST_EVENTS.iter().map(|e| (e.name, e.canonical)).collect()
+                let session_events =
+                    cursor::HOST_EVENTS.iter().filter(|e| !cursor::APP_EVENTS.contains(&e.name));
+                session_events.map(|e| (e.name, e.canonical)).collect()
             }
         }
     }

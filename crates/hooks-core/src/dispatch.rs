@@ -295,6 +295,8 @@ pub struct Dispatch {
     timed_out_callbacks: BTreeMap<usize, String>,
     /// Each result's session variables, by job index (cursor sessionStart `env`).
     session_env: BTreeMap<usize, Vec<(String, String)>>,
+    /// Cursor workspaceOpen `pluginPaths` per job index, merged in priority order.
+    plugin_paths: BTreeMap<usize, Vec<String>>,
     /// Claude-code: the `CLAUDE_ENV_FILE` path and what it holds after the handlers (10.2).
     env_file: Option<(String, String)>,
     /// How each job's handler is named in a timeout's deny reason, by job index; empty unless
@@ -424,6 +426,7 @@ impl Dispatch {
             tool_name,
             timed_out_callbacks: BTreeMap::new(),
             session_env: BTreeMap::new(),
+            plugin_paths: BTreeMap::new(),
             env_file: None,
             displays,
         }
@@ -676,6 +679,9 @@ impl Dispatch {
             if !result.session_env.is_empty() {
                 self.session_env.insert(index, std::mem::take(&mut result.session_env));
             }
+            if !result.plugin_paths.is_empty() {
+                self.plugin_paths.insert(index, std::mem::take(&mut result.plugin_paths));
+            }
             let id = self.jobs[index].handler_id.clone();
             self.reduction.push(index, id, result);
         }
@@ -693,6 +699,11 @@ impl Dispatch {
         for (name, value) in self.session_env.into_values().flatten() {
             if !decision.session_env.iter().any(|(n, _)| *n == name) {
                 decision.session_env.push((name, value));
+            }
+        }
+        for path in self.plugin_paths.into_values().flatten() {
+            if !decision.plugin_paths.contains(&path) {
+                decision.plugin_paths.push(path);
             }
         }
         if let Some((path, text)) = self.env_file {

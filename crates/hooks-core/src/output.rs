@@ -487,6 +487,9 @@ pub struct HandlerResult {
     /// Variables the handler sets for every later handler of the session (cursor
     /// sessionStart `env`, docs/cursor.md "Outputs"), in its output's order.
     pub session_env: Vec<(String, String)>,
+    /// Plugin folders the handler names for the workspace (cursor workspaceOpen
+    /// `pluginPaths`), absolute, in its output's order.
+    pub plugin_paths: Vec<String>,
 }
 
 impl Default for HandlerResult {
@@ -500,6 +503,7 @@ impl Default for HandlerResult {
             stop_slot: usize::MAX,
             block_slot: usize::MAX,
             session_env: Vec::new(),
+            plugin_paths: Vec::new(),
         }
     }
 }

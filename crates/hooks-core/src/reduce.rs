@@ -206,6 +206,9 @@ pub struct Decision {
     /// Variables the handlers set for every later handler of the session (cursor
     /// sessionStart `env`), the highest-priority value of each.
     pub session_env: Vec<(String, String)>,
+    /// Plugin folders the handlers name for the workspace (cursor workspaceOpen
+    /// `pluginPaths`, docs/cursor.md "Plugins"), in priority order, each once.
+    pub plugin_paths: Vec<String>,
 }
 
 impl Decision {
@@ -243,6 +246,7 @@ impl Decision {
             env_file: None,
             env_file_vars: Vec::new(),
             session_env: Vec::new(),
+            plugin_paths: Vec::new(),
         }
     }
 
@@ -341,6 +345,9 @@ impl Serialize for Decision {
         }
         if !self.session_env.is_empty() {
             map.serialize_entry("session_env", &EnvVars(&self.session_env))?;
+        }
+        if !self.plugin_paths.is_empty() {
+            map.serialize_entry("plugin_paths", &self.plugin_paths)?;
         }
         map.serialize_entry("diagnostics", &self.diagnostics)?;
         if !self.async_pending.is_empty() {

@@ -105,6 +105,12 @@ impl Home {
         self.state_dir().join("installed_plugins.json")
     }
 
+    /// `{home}/.state/workspace_plugins.json`: the plugin folders each workspace's
+    /// workspaceOpen handlers last named (cursor, docs/cursor.md "Plugins").
+    pub fn workspace_plugins_file(&self) -> PathBuf {
+        self.state_dir().join("workspace_plugins.json")
+    }
+
     /// `{home}/.state/plugin_state.json`.
     pub fn plugin_state_file(&self) -> PathBuf {
         self.state_dir().join("plugin_state.json")

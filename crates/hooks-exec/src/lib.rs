@@ -31,6 +31,7 @@ mod skills;
 mod source;
 mod sources;
 mod trust;
+pub mod workspace_plugins;
 
 pub use callback::{
     Callback, CallbackContext, CallbackFuture, CallbackGroup, CallbackInput,

@@ -180,6 +180,15 @@ impl SessionOptions {
         let var = |name: &str| host_var(self.env.as_deref(), name);
         session_home(self.home.as_deref(), self.profile, &self.names, var)
     }
+
+    /// The project root and home a session from these options works in.
+    pub fn resolved_paths(&self) -> Result<Paths, HomeError> {
+        let (names, home) = self.resolved_home()?;
+        Ok(match &self.project {
+            Some(root) => Paths::new(absolute(root, &self.cwd), home, &names),
+            None => Paths::discover(&self.cwd, home, &names),
+        })
+    }
 }
 
 /// A variable of the host environment a session was given ([`SessionOptions::env`]; this
@@ -342,11 +351,7 @@ impl Session {
             options.env.clone().unwrap_or_else(|| std::env::vars_os().collect());
         let lookup = |name: &str| host_env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
         let rules = options.profile.rules();
-        let (names, home) = options.resolved_home().map_err(SessionError::Home)?;
-        let paths = match &options.project {
-            Some(root) => Paths::new(absolute(root, &options.cwd), home, &names),
-            None => Paths::discover(&options.cwd, home, &names),
-        };
+        let paths = options.resolved_paths().map_err(SessionError::Home)?;
         // claude-code reads `.claude/settings*.json` from the start folder and the
         // repository root (docs/claude-code-contract.md#cc-1.3): a session that starts outside the
         // project the host names starts in its root, so `--project DIR` reads DIR's settings.
@@ -633,9 +638,21 @@ impl Session {
             // docs/spec.md#spec-15.16: the session's resident handlers end with it.
             self.residents.end_session(&dispatch.invocation().common.session_id);
         }
+        let host_event = dispatch.invocation().host_event();
         let fired = self.finish_fire(&snapshot, dispatch, answers, refused);
-        if snapshot.profile().rules().keeps_session_env && !fired.decision.session_env.is_empty() {
+        let rules = snapshot.profile().rules();
+        if rules.keeps_session_env && !fired.decision.session_env.is_empty() {
             self.keep_session_env(&session_id, &fired.decision.session_env);
+        }
+        if host_event.is_some() && host_event == rules.plugin_paths_event {
+            let kept = crate::workspace_plugins::keep(
+                &self.paths.home,
+                &self.paths.project_root,
+                &fired.decision.plugin_paths,
+            );
+            if let (Err(err), Some(log)) = (kept, &self.debug) {
+                log.note(&format!("workspace plugin folders not kept: {err}"));
+            }
         }
         fired
     }

@@ -1,7 +1,8 @@
 //! A session of an in-process binding (`crates/hooks-py`, `crates/hooks-node`), started
 //! with the plugin layers `hooks run` loads: the installed plugins of the home (and in the
 //! claude-code profile Claude Code's own, enabled by its settings layers, docs/claude-code.md
-//! "Plugins"), then the host's development folders.
+//! "Plugins"), the profile's uninstalled folders (cursor's local and workspace plugins),
+//! then the host's development folders.
 
 use std::path::{Path, PathBuf};
 
@@ -12,7 +13,7 @@ use hooks_exec::{
 
 use crate::{
     ClaudeLayerOptions, ClaudePaths, ClaudePluginSettings, LayerOptions, claude_plugin_layers,
-    dev_plugin_layer, plugin_layers,
+    dev_plugin_layer, plugin_layers, profile_plugin_layers,
 };
 
 /// Starts a session from `options` with its plugin layers: the installed plugins
@@ -35,6 +36,13 @@ pub fn start_embedded_session(
             ),
         };
     let home = Home::new(home);
+    let project_root = options
+        .resolved_paths()
+        .map_err(|e| format!("cannot determine the hooks home: {e}"))?
+        .project_root;
+    let (d, g) = profile_plugin_layers(&home, options.profile, &project_root);
+    docs.extend(d);
+    diags.extend(g);
     for (dir, id) in plugin_dirs {
         let (d, g) = dev_plugin_layer(&home, dir, id.as_deref());
         docs.extend(d);

@@ -1,7 +1,8 @@
 //! Plugin folders: metadata, hook documents, path confinement (docs/spec.md#spec-13).
 //!
 //! A plugin folder has an optional metadata file (the first found of `plugin.json`,
-//! `.claude-plugin/plugin.json`, `.codex-plugin/plugin.json`) and hook documents read in
+//! `.claude-plugin/plugin.json`, `.codex-plugin/plugin.json`, `.cursor-plugin/plugin.json`:
+//! a Cursor plugin, whose documents are Cursor's flat files) and hook documents read in
 //! this order: `hooks/hooks.json`, each path the metadata declares under `hooks`, then an
 //! inline `hooks` object of the metadata. As in the reference, declared paths must start
 //! with `./`, contain no `..`, and resolve (symbolic links followed) inside the folder; a
@@ -24,8 +25,16 @@ use crate::error::{PluginError, Result};
 use crate::manifest::is_clean_relative;
 
 /// Metadata file locations, in lookup order.
-pub const METADATA_FILES: [&str; 3] =
-    ["plugin.json", ".claude-plugin/plugin.json", ".codex-plugin/plugin.json"];
+pub const METADATA_FILES: [&str; 4] = [
+    "plugin.json",
+    ".claude-plugin/plugin.json",
+    ".codex-plugin/plugin.json",
+    CURSOR_METADATA_FILE,
+];
+
+/// A Cursor plugin's metadata file: its hook documents are Cursor's flat files
+/// (docs/cursor.md, "Plugins").
+pub(crate) const CURSOR_METADATA_FILE: &str = ".cursor-plugin/plugin.json";
 
 /// The metadata file of a plugin.
 #[derive(Debug, Clone, PartialEq)]
@@ -77,8 +86,19 @@ pub struct PluginFolder {
 impl PluginFolder {
     /// Parses every hook document with the core (plugin documents: legacy format invalid)
     /// and tags it with the plugin layer. Returns the documents and their diagnostics.
+    /// A Cursor plugin's documents are Cursor's flat files, parsed under the cursor
+    /// profile's rules: their entries answer Cursor's events only.
     pub fn documents(&self, info: &PluginInfo) -> Vec<LayerDocument> {
-        self.documents_for(info, Profile::DeepAgents)
+        self.documents_for(info, self.format(Profile::DeepAgents))
+    }
+
+    /// The profile whose file format the hook documents are in: the cursor profile for a
+    /// Cursor plugin, else `profile`.
+    pub fn format(&self, profile: Profile) -> Profile {
+        match &self.metadata {
+            Some(m) if m.file == CURSOR_METADATA_FILE => Profile::Cursor,
+            _ => profile,
+        }
     }
 
     /// [`PluginFolder::documents`] parsed under `profile`'s rules.
@@ -266,6 +286,7 @@ pub(crate) fn check_hooks(
         digest: None,
         ..Default::default()
     };
+    let profile = folder.format(profile);
     let mut docs = folder.documents_for(&info, profile);
     let snapshot =
         Snapshot::build(docs.clone(), &SnapshotOptions { profile, ..Default::default() });

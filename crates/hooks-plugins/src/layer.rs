@@ -246,10 +246,71 @@ pub fn dev_plugin_layer(
     dir: &Path,
     id: Option<&str>,
 ) -> (Vec<LayerDocument>, Vec<Diagnostic>) {
+    folder_layer(home, dir, id, "local")
+}
+
+/// The plugin folders `profile` loads without installing (docs/cursor.md, "Plugins"):
+/// each subfolder of the home's local plugins folder ([`Rules::local_plugins`], id
+/// `{name}@local`, in name order), then the folders the workspace at `project_root` last
+/// named by its workspaceOpen handlers ([`Rules::plugin_paths_event`], id
+/// `{name}@workspace`, in the order named; one that is not a folder is skipped with a
+/// `plugin_hooks_failed` warning). Unverified, as `--plugin-dir` folders are: the user's
+/// own folder and the user's (or a trusted project's) hooks name them.
+///
+/// [`Rules::local_plugins`]: hooks_core::profile::Rules::local_plugins
+/// [`Rules::plugin_paths_event`]: hooks_core::profile::Rules::plugin_paths_event
+pub fn profile_plugin_layers(
+    home: &Home,
+    profile: Profile,
+    project_root: &Path,
+) -> (Vec<LayerDocument>, Vec<Diagnostic>) {
+    let rules = profile.rules();
+    let mut folders = Vec::new();
+    if let Some(local) = rules.local_plugins
+        && let Ok(entries) = std::fs::read_dir(home.root().join(local))
+    {
+        let mut dirs: Vec<_> =
+            entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()).collect();
+        dirs.sort();
+        folders.extend(dirs.into_iter().map(|d| (d, "local")));
+    }
+    let mut diags = Vec::new();
+    if let Some(event) = rules.plugin_paths_event {
+        for dir in hooks_exec::workspace_plugins::folders(home, project_root) {
+            if dir.is_dir() {
+                folders.push((dir, "workspace"));
+            } else {
+                diags.push(Diagnostic::new(
+                    codes::PLUGIN_HOOKS_FAILED,
+                    Severity::Warning,
+                    format!(
+                        "plugin folder {} that {event} named is not a folder; skipped",
+                        dir.display()
+                    ),
+                ));
+            }
+        }
+    }
+    let mut docs = Vec::new();
+    for (dir, origin) in folders {
+        let (d, g) = folder_layer(home, &dir, None, origin);
+        docs.extend(d);
+        diags.extend(g);
+    }
+    (docs, diags)
+}
+
+/// A plugin folder loaded without installing: id `id`, else `{name}@{origin}`.
+fn folder_layer(
+    home: &Home,
+    dir: &Path,
+    id: Option<&str>,
+    origin: &str,
+) -> (Vec<LayerDocument>, Vec<Diagnostic>) {
     let folder = read_plugin_folder(dir);
     let mut diags = folder.diagnostics.clone();
     let Some(name) = folder.name.clone() else { return (Vec::new(), diags) };
-    let id = id.map(str::to_owned).unwrap_or_else(|| format!("{name}@local"));
+    let id = id.map(str::to_owned).unwrap_or_else(|| format!("{name}@{origin}"));
     let root = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_owned());
     let info = PluginInfo {
         id: id.clone(),

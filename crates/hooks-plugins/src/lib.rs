@@ -75,6 +75,7 @@ pub use install::{
 };
 pub use layer::{
     LayerOptions, LoadStats, dev_plugin_layer, plugin_layers, plugin_layers_with_stats,
+    profile_plugin_layers,
 };
 pub use manifest::{
     FileEntry, FileManifest, MANIFEST_FILE, check_tree, compute_manifest, manifest_digest,

@@ -420,3 +420,127 @@ fn schema_config_is_the_flat_file_under_the_cursor_profile() {
     assert_eq!(flat, env.run(&["schema", "config.cursor"]).json());
     assert_eq!(env.run(&["schema", "config"]).json()["$id"], "config.json");
 }
+
+#[test]
+fn workspace_open_names_plugin_folders() {
+    // D38: workspaceOpen's `pluginPaths` is the decision's `plugin_paths`, in priority order
+    // (the project file before the user's), each path once; the payload has no conversation.
+    let env = TestEnv::new("cu-d38");
+    user(
+        &env,
+        json!({"workspaceOpen": [
+            {"command": prints(r#"{"pluginPaths":["/opt/p","/opt/q"]}"#)},
+            {"command": prints(r#"{"pluginPaths":"/opt/r"}"#)}
+        ]}),
+    );
+    env.write(
+        "project/.cursor/hooks.json",
+        &json!({"version": 1, "hooks": {"workspaceOpen": [
+            {"command": prints(r#"{"pluginPaths":["/opt/q"],"user_message":"x"}"#)}
+        ]}})
+        .to_string(),
+    );
+    let open = json!({"hook_event_name": "workspaceOpen", "cursor_version": "3.1",
+                      "workspace_roots": ["/w"], "user_email": null});
+    let v = fire(&env, "workspaceOpen", &open);
+    assert_eq!(v["event"], "Notification");
+    assert_eq!(v["host_event"], "workspaceOpen");
+    assert_eq!(v["decision"]["plugin_paths"], json!(["/opt/q", "/opt/p"]));
+    let codes = codes(&v);
+    // A string instead of an array fails that handler only; a key workspaceOpen does not
+    // use is reported.
+    assert!(codes.contains(&"invalid_output".to_owned()), "{codes:?}");
+    assert!(codes.contains(&"ignored_output_field".to_owned()), "{codes:?}");
+    // A relative path is refused: the folder it names depends on where the host runs.
+    user(&env, json!({"workspaceOpen": [{"command": prints(r#"{"pluginPaths":["p"]}"#)}]}));
+    env.write("project/.cursor/hooks.json", r#"{"version": 1, "hooks": {}}"#);
+    let v = fire(&env, "workspaceOpen", &open);
+    assert!(v["decision"].get("plugin_paths").is_none(), "{v}");
+    let diag = &v["decision"]["diagnostics"][0];
+    assert_eq!(diag["code"], "invalid_output");
+    assert!(diag["message"].as_str().unwrap().contains("\"p\" is not an absolute path"), "{diag}");
+}
+
+/// Writes a Cursor plugin (`.cursor-plugin/plugin.json` named `name`, `hooks/hooks.json`
+/// with `hooks`) at `rel` under the test root; returns its folder.
+fn cursor_plugin(env: &TestEnv, rel: &str, name: &str, hooks: Value) -> std::path::PathBuf {
+    env.write(&format!("{rel}/.cursor-plugin/plugin.json"), &json!({"name": name}).to_string());
+    env.write(
+        &format!("{rel}/hooks/hooks.json"),
+        &json!({"version": 1, "hooks": hooks}).to_string(),
+    );
+    env.root.join(rel)
+}
+
+#[test]
+fn the_plugin_folders_workspace_open_names_load_at_the_next_run() {
+    // 3.12: workspaceOpen's `pluginPaths` folders load as plugins at the next snapshot; a
+    // Cursor plugin's `hooks/hooks.json` is Cursor's flat file.
+    let env = TestEnv::new("cu-plugin-paths");
+    let dir = cursor_plugin(
+        &env,
+        "opt/guard",
+        "guard",
+        json!({"beforeShellExecution": [
+            {"command": "cat >/dev/null; echo 'guarded' >&2; exit 2", "matcher": "rm -rf"}
+        ]}),
+    );
+    let names = |paths: Value| {
+        user(
+            &env,
+            json!({"workspaceOpen": [{"command": prints(&json!({"pluginPaths": paths}).to_string())}]}),
+        );
+    };
+    let open = json!({"hook_event_name": "workspaceOpen", "workspace_roots": [env.project.display().to_string()]});
+    assert_eq!(behavior(&fire(&env, "beforeShellExecution", &shell("rm -rf /"))), "none");
+    names(json!([dir.display().to_string()]));
+    let v = fire(&env, "workspaceOpen", &open);
+    // (The helper shows the test's temporary folder as `[TMP]`.)
+    assert_eq!(v["decision"]["plugin_paths"], json!(["[TMP]/opt/guard"]));
+    let v = fire(&env, "beforeShellExecution", &shell("rm -rf /"));
+    assert_eq!(behavior(&v), "deny", "{v}");
+    assert_eq!(v["decision"]["permission"]["reason"], "guarded");
+    let list = cursor(&env, &["--trust-project-hooks", "list", "--json"]).json();
+    let plugin = list["handlers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["layer"] == "plugin")
+        .unwrap_or_else(|| panic!("{list}"));
+    assert_eq!(plugin["plugin"]["id"], "guard@workspace", "{plugin}");
+    assert_eq!(plugin["file"], "[TMP]/opt/guard/hooks/hooks.json");
+    assert_eq!(
+        (&plugin["event"], &plugin["host_event"]),
+        (&json!("PreToolUse"), &json!("beforeShellExecution"))
+    );
+    // The next workspaceOpen names none: the folder no longer loads.
+    names(json!([]));
+    fire(&env, "workspaceOpen", &open);
+    assert_eq!(behavior(&fire(&env, "beforeShellExecution", &shell("rm -rf /"))), "none");
+    // A named folder that is gone is skipped with a warning.
+    names(json!([env.root.join("gone").display().to_string()]));
+    fire(&env, "workspaceOpen", &open);
+    let v = fire(&env, "beforeShellExecution", &shell("ls"));
+    let gone = v["load_diagnostics"].as_array().unwrap().iter().any(|d| {
+        d["code"] == "plugin_hooks_failed" && d["message"].as_str().unwrap().contains("gone")
+    });
+    assert!(gone, "{v}");
+}
+
+#[test]
+fn local_plugins_load_without_installing() {
+    // 3.12: every folder of `~/.cursor/plugins/local/` is a plugin, `{name}@local`.
+    let env = TestEnv::new("cu-local-plugins");
+    cursor_plugin(
+        &env,
+        "home/.cursor/plugins/local/nonet",
+        "nonet",
+        json!({"beforeShellExecution": [
+            {"command": "cat >/dev/null; echo 'no network' >&2; exit 2", "matcher": "curl"}
+        ]}),
+    );
+    let v = fire(&env, "beforeShellExecution", &shell("curl https://x"));
+    assert_eq!(behavior(&v), "deny", "{v}");
+    assert_eq!(v["decision"]["permission"]["reason"], "no network");
+    assert_eq!(behavior(&fire(&env, "beforeShellExecution", &shell("ls"))), "none");
+}

@@ -8,11 +8,13 @@ fn names_and_schemas() {
     let names = env.run(&["schema"]);
     assert_eq!(names.code, 0);
     let lines: Vec<&str> = names.stdout.lines().collect();
-    assert_eq!(lines.len(), 1 + 33 + 33 + 2 + 2);
-    assert_eq!((lines[0], lines[1], lines[67]), ("config", "input.SessionStart", "serve"));
-    assert_eq!((lines[68], lines[69], lines[70]), ("test", "plugin-manifest", "marketplace-index"));
+    assert_eq!(lines.len(), 2 + 33 + 33 + 2 + 2);
+    assert_eq!((lines[0], lines[1], lines[2]), ("config", "config.cursor", "input.SessionStart"));
+    assert_eq!(lines[68], "serve");
+    assert_eq!((lines[69], lines[70], lines[71]), ("test", "plugin-manifest", "marketplace-index"));
     for name in [
         "config",
+        "config.cursor",
         "input.PreToolUse",
         "output.Stop",
         "serve",

@@ -165,6 +165,24 @@ fn mcp_output(
     Some(value.clone())
 }
 
+/// workspaceOpen's `pluginPaths`: absolute folder paths (docs/dialects-contract.md#dx-3.12).
+fn plugin_paths(map: &Map<String, Value>) -> Result<Vec<String>, String> {
+    let items = match map.get("pluginPaths") {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Array(items)) => items,
+        Some(_) => return Err("'pluginPaths' must be an array of absolute paths".into()),
+    };
+    let mut paths = Vec::new();
+    for item in items {
+        match item.as_str() {
+            Some(p) if std::path::Path::new(p).is_absolute() => paths.push(p.to_owned()),
+            Some(p) => return Err(format!("'pluginPaths' entry {p:?} is not an absolute path")),
+            None => return Err("'pluginPaths' must be an array of absolute paths".into()),
+        }
+    }
+    Ok(paths)
+}
+
 /// A string field, when present and not `null`.
 fn string<'m>(map: &'m Map<String, Value>, key: &str) -> Result<Option<&'m str>, String> {
     match map.get(key) {
@@ -233,6 +251,9 @@ fn read(
             output.system_message = user_message.map(str::to_owned);
         }
         return Ok(output);
+    }
+    if honoured.contains(&"pluginPaths") {
+        result.plugin_paths = plugin_paths(map)?;
     }
     let context = get("additional_context")?.map(str::to_owned);
     match event.canonical {

@@ -47,6 +47,8 @@ pub(super) const RULES: Rules = Rules {
     host_mapping: None,
     gated_events: &[],
     keeps_session_env: false,
+    plugin_paths_event: None,
+    local_plugins: None,
     config_schema: "config",
     runs_in_layer_folder: false,
     project_dir_vars: &[],

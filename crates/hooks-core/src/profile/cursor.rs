@@ -26,8 +26,7 @@ const fn ev(name: &'static str, canonical: Event, gate: bool, target: Target) ->
 
 /// Cursor's events (docs/dialects-contract.md#dx-3.6), each with its canonical event, whether
 /// it carries a permission (a gate) and what its matcher is tested against
-/// (docs/dialects-contract.md#dx-3.4). workspaceOpen is not among them (docs/cursor.md,
-/// "What is not supported").
+/// (docs/dialects-contract.md#dx-3.4).
 pub const HOST_EVENTS: &[HostEvent] = &[
     ev("sessionStart", Event::SessionStart, false, Target::None),
     ev("sessionEnd", Event::SessionEnd, false, Target::None),
@@ -49,7 +48,13 @@ pub const HOST_EVENTS: &[HostEvent] = &[
     ev("afterAgentThought", Event::Notification, false, Target::None),
     ev("stop", Event::Stop, false, Target::None),
     ev("preCompact", Event::PreCompact, false, Target::None),
+    ev("workspaceOpen", Event::Notification, false, Target::None),
 ];
+
+/// Cursor's events of the app rather than of a session: workspaceOpen, which only a Cursor
+/// hook set answers (`pluginPaths`), so the bridge installs no entry for it
+/// (docs/bridge.md).
+pub const APP_EVENTS: &[&str] = &["workspaceOpen"];
 
 /// The canonical events Cursor's events run as.
 const EVENTS: &[Event] = &[
@@ -82,6 +87,8 @@ pub(super) const RULES: Rules = Rules {
     // docs/dialects-contract.md#dx-3.10.
     gated_events: &[Event::SubagentStart],
     keeps_session_env: true,
+    plugin_paths_event: Some("workspaceOpen"),
+    local_plugins: Some("plugins/local"),
     config_schema: "config.cursor",
     runs_in_layer_folder: true,
     project_dir_vars: &["CURSOR_PROJECT_DIR"],
@@ -129,6 +136,7 @@ pub fn output_keys(event: &HostEvent) -> &'static [&'static str] {
         "subagentStop" | "stop" => &["followup_message"],
         "beforeSubmitPrompt" => &["continue", "user_message"],
         "preCompact" => &["user_message"],
+        "workspaceOpen" => &["pluginPaths"],
         _ => &[],
     }
 }
@@ -288,7 +296,7 @@ pub fn canonical_payload(
         "preCompact" => {
             put("trigger", json!(text(host, "trigger").unwrap_or_else(|| "auto".to_owned())))
         }
-        "afterAgentResponse" | "afterAgentThought" => {
+        "afterAgentResponse" | "afterAgentThought" | "workspaceOpen" => {
             put("message", json!(text(host, "text").unwrap_or_default()));
             put("notification_type", json!(name));
         }
@@ -326,7 +334,7 @@ mod tests {
         for e in HOST_EVENTS {
             assert!(EVENTS.contains(&e.canonical), "{}", e.name);
         }
-        assert_eq!(HOST_EVENTS.len(), 20);
+        assert_eq!(HOST_EVENTS.len(), 21);
     }
 
     #[test]

@@ -44,6 +44,13 @@ pub struct Rules {
     /// True when variables a handler's output sets for the session (cursor sessionStart
     /// `env`) are kept in the session's folder and given to every later handler of it.
     pub keeps_session_env: bool,
+    /// The host event whose answer (`plugin_paths`) replaces the plugin folders kept for
+    /// the workspace, which every later session of it loads (cursor: workspaceOpen's
+    /// `pluginPaths`, docs/cursor.md "Plugins"); `None`: no such event.
+    pub plugin_paths_event: Option<&'static str>,
+    /// The folder under the home whose every subfolder loads as a plugin folder, without
+    /// installing (cursor: `plugins/local`, Cursor's local plugins); `None`: no such folder.
+    pub local_plugins: Option<&'static str>,
     /// The name of the JSON Schema of the profile's hook file that `hooks schema config`
     /// gives (`config`; cursor's flat file: `config.cursor`).
     pub config_schema: &'static str,

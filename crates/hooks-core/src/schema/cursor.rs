@@ -37,8 +37,8 @@ pub(super) fn config_schema() -> Value {
                 "description": "Cursor's events, each with its entries in order.",
                 "type": "object",
                 "properties": events,
-                // As `config`: an event this engine does not know (workspaceOpen, a newer
-                // Cursor's) loads with an `unknown_event` warning, so it is allowed.
+                // As `config`: an event this engine does not know (a newer Cursor's) loads
+                // with an `unknown_event` warning, so it is allowed.
                 "additionalProperties": {"type": "array", "items": {"$ref": "#/$defs/entry"}}
             }
         },

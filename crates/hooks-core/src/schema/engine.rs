@@ -126,6 +126,7 @@ impl JsonSchema for Decision {
                 "env_file": {"description": "Claude-code: the session's CLAUDE_ENV_FILE, present when it is not empty after the handlers; the host sources it before later Bash commands.", "type": "string"},
                 "env_file_vars": {"description": "The `export NAME=VALUE` pairs of `env_file`, quotes removed, last assignment winning; present with `env_file`.", "type": "object", "additionalProperties": {"type": "string"}},
                 "session_env": {"description": "Cursor: the variables sessionStart handlers set for every later handler of the conversation (their `env`), the highest-priority value of each; present when any is set.", "type": "object", "additionalProperties": {"type": "string"}},
+                "plugin_paths": {"description": "Cursor: the plugin folders workspaceOpen handlers name (their `pluginPaths`), absolute, in priority order, each once; present when any is named.", "type": "array", "items": {"type": "string"}},
                 "diagnostics": {
                     "description": "Every diagnostic of the invocation, in order.",
                     "type": "array",
