@@ -230,8 +230,9 @@ pub struct GlobalArgs {
     /// /etc/codex/requirements.toml
     #[arg(long, global = true, value_name = "FILE")]
     pub managed: Option<PathBuf>,
-    /// A settings layer for this run (claude-code profile): a settings file, or its JSON
-    /// text; above the project, local and user settings, below the managed ones
+    /// A settings layer for this run (claude-code profile; cursor: the team document): a
+    /// file, or its JSON text; above the project, local and user layers, below the managed
+    /// one
     #[arg(long, global = true, value_name = "FILE|JSON")]
     pub settings: Option<String>,
     /// Load the project's hooks for this run without a trust entry (the bytes present at

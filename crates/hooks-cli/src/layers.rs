@@ -91,8 +91,10 @@ impl Setup {
             dev_plugins.push(dev_plugin(spec, &cwd)?);
         }
         let claude = ClaudePaths::from_env(|k| env.var(k).map(ToOwned::to_owned));
-        if global.settings.is_some() && profile.rules().layers != Layers::ClaudeSettings {
-            bail!("--settings needs the claude-code profile (--profile claude-code)");
+        if global.settings.is_some() && !profile.rules().cli_layer {
+            bail!(
+                "--settings needs the claude-code or the cursor profile (--profile claude-code, --profile cursor)"
+            );
         }
         Ok(Setup {
             claude,

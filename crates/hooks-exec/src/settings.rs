@@ -308,22 +308,30 @@ pub(crate) fn read_cli(
                 diagnostics.push(d);
                 None
             }
-            LayerFile::Read { bytes, sha256 } => Some(settings_source(
-                path.clone(),
-                SettingsScope::Cli,
-                profile,
-                bytes,
-                Some(sha256),
-            )),
+            LayerFile::Read { bytes, sha256 } => {
+                Some(cli_source(path.clone(), profile, bytes, Some(sha256)))
+            }
         },
-        CliSettings::Json(text) => Some(settings_source(
-            PathBuf::from("--settings"),
-            SettingsScope::Cli,
-            profile,
-            text.clone().into_bytes(),
-            None,
-        )),
+        CliSettings::Json(text) => {
+            Some(cli_source(PathBuf::from("--settings"), profile, text.clone().into_bytes(), None))
+        }
     }
+}
+
+/// The cli layer's document: a settings file, or under a profile of flat hook files
+/// (cursor's team document, docs/cursor.md "Files") a hooks file.
+fn cli_source(
+    path: PathBuf,
+    profile: Profile,
+    bytes: Vec<u8>,
+    sha256: Option<String>,
+) -> SettingsFile {
+    if !profile.rules().host_events.is_empty() {
+        let sha256 = sha256.unwrap_or_else(|| hooks_core::snapshot::sha256_hex(&bytes));
+        let (layer, kind) = (hooks_core::snapshot::Layer::Cli, hooks_core::ConfigKind::User);
+        return SettingsFile { source: Source::read(path, layer, kind, bytes, sha256, profile) };
+    }
+    settings_source(path, SettingsScope::Cli, profile, bytes, sha256)
 }
 
 /// Applies 1.7 to a project-level settings file: marks it inactive (with its warning)

@@ -150,7 +150,15 @@ impl Sources {
         if request.profile.rules().layers == Layers::ClaudeSettings {
             return Self::load_claude_code(paths, request, start);
         }
-        let Start { mut sources, mut diagnostics, trust_store, managed, .. } = start;
+        let Start { mut sources, mut seen, mut diagnostics, trust_store, managed } = start;
+        // docs/cursor.md "Files": the team document, between the enterprise file and the
+        // project's.
+        if let Some(cli) = request.cli_settings.as_ref().filter(|_| profile.rules().cli_layer)
+            && let Some(f) = read_cli(cli, profile, &mut diagnostics)
+            && !matches!(cli, CliSettings::File(p) if !seen.first(p))
+        {
+            sources.push(f.source);
+        }
         if let Some(hint) = crate::settings::ignored_claude_settings(
             request.start_dir.as_deref().unwrap_or(&paths.project_root),
             &paths.project_root,

@@ -544,3 +544,72 @@ fn local_plugins_load_without_installing() {
     assert_eq!(v["decision"]["permission"]["reason"], "no network");
     assert_eq!(behavior(&fire(&env, "beforeShellExecution", &shell("ls"))), "none");
 }
+
+#[test]
+fn the_team_document_ranks_between_the_enterprise_and_the_project_file() {
+    // 3.1 row 2: the host passes the team document (`--settings FILE|JSON`, a flat file);
+    // it ranks below the enterprise file and above the project and user files (3.9).
+    let env = TestEnv::new("cu-team");
+    let deny =
+        |why: &str| json!([{"command": format!("cat >/dev/null; echo '{why}' >&2; exit 2")}]);
+    user(&env, json!({"beforeShellExecution": deny("user")}));
+    env.write(
+        "project/.cursor/hooks.json",
+        &json!({"version": 1, "hooks": {"beforeShellExecution": deny("project")}}).to_string(),
+    );
+    let team = env.write(
+        "team/hooks.json",
+        &json!({"version": 1, "hooks": {"beforeShellExecution": deny("team")}}).to_string(),
+    );
+    let payload = shell("ls").to_string();
+    let run = |settings: &str| {
+        let args = [
+            "--trust-project-hooks",
+            "--settings",
+            settings,
+            "run",
+            "beforeShellExecution",
+            "--payload",
+            &payload,
+        ];
+        cursor(&env, &args).json()
+    };
+    let v = run(&team.display().to_string());
+    assert_eq!(v["decision"]["permission"]["reason"], "team", "{v}");
+    assert_eq!(ids(&v).len(), 3, "{v}");
+    let team_arg = team.display().to_string();
+    let list =
+        cursor(&env, &["--trust-project-hooks", "--settings", &team_arg, "list", "--json"]).json();
+    let layers: Vec<&str> =
+        list["handlers"].as_array().unwrap().iter().map(|h| h["layer"].as_str().unwrap()).collect();
+    assert_eq!(layers, ["cli", "project", "user"], "{list}");
+    // Inline, as the host may pass it.
+    let inline =
+        json!({"version": 1, "hooks": {"beforeShellExecution": deny("inline team")}}).to_string();
+    assert_eq!(run(&inline)["decision"]["permission"]["reason"], "inline team");
+    // The enterprise file outranks it.
+    env.write(
+        "project/enterprise/hooks.json",
+        &json!({"version": 1, "hooks": {"beforeShellExecution": deny("E")}}).to_string(),
+    );
+    assert_eq!(run(&inline)["decision"]["permission"]["reason"], "E");
+    // A broken team document names its line and column; the other layers still load.
+    let broken = env.write("team/broken.json", "{\"version\": 1, \"hooks\": {\"stop\": [}}");
+    let v = run(&broken.display().to_string());
+    assert_eq!(v["decision"]["permission"]["reason"], "E");
+    let read_failed = v["load_diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "config_read_failed");
+    let d = read_failed.unwrap_or_else(|| panic!("{v}"));
+    assert_eq!((&d["line"], &d["column"]), (&json!(1), &json!(35)), "{d}");
+    // Under a profile without that layer, --settings is refused.
+    let out = env.run(&["--settings", &inline, "run", "PreToolUse", "--payload", "{}"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("--settings needs the claude-code or the cursor profile"),
+        "{}",
+        out.stderr
+    );
+}

@@ -88,6 +88,7 @@ pub(super) const RULES: Rules = Rules {
     gated_events: &[Event::SubagentStart],
     keeps_session_env: true,
     plugin_paths_event: Some("workspaceOpen"),
+    cli_layer: true,
     local_plugins: Some("plugins/local"),
     config_schema: "config.cursor",
     runs_in_layer_folder: true,

@@ -22,6 +22,7 @@ pub(super) const RULES: Rules = Rules {
     gated_events: &[],
     keeps_session_env: false,
     plugin_paths_event: None,
+    cli_layer: false,
     local_plugins: None,
     config_schema: "config",
     runs_in_layer_folder: false,

@@ -48,6 +48,10 @@ pub struct Rules {
     /// the workspace, which every later session of it loads (cursor: workspaceOpen's
     /// `pluginPaths`, docs/cursor.md "Plugins"); `None`: no such event.
     pub plugin_paths_event: Option<&'static str>,
+    /// True when the host can pass one more hook document for the run (`--settings
+    /// FILE|JSON`), the `cli` layer, below the managed layer and above the project's:
+    /// claude-code's cli settings, cursor's team document (docs/cursor.md "Files").
+    pub cli_layer: bool,
     /// The folder under the home whose every subfolder loads as a plugin folder, without
     /// installing (cursor: `plugins/local`, Cursor's local plugins); `None`: no such folder.
     pub local_plugins: Option<&'static str>,
