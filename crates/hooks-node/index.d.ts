@@ -5320,9 +5320,9 @@ export type HostHandlerRequest = {
  */
 export type EventParams = {
   /**
-   * The event to fire.
+   * The event to fire, as the session's profile names it (cursor: Cursor's own names).
    */
-  event: "SessionStart" | "UserPromptSubmit" | "SessionEnd" | "PermissionRequest" | "Notification" | "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "PreCompact" | "Stop" | "SubagentStart" | "SubagentStop" | "Setup" | "InstructionsLoaded" | "UserPromptExpansion" | "MessageDisplay" | "PermissionDenied" | "PostToolBatch" | "TaskCreated" | "TaskCompleted" | "StopFailure" | "TeammateIdle" | "ConfigChange" | "CwdChanged" | "DirectoryAdded" | "FileChanged" | "WorktreeCreate" | "WorktreeRemove" | "PostCompact" | "Elicitation" | "ElicitationResult" | "PreModelSwitch" | "PostModelSwitch";
+  event: "SessionStart" | "UserPromptSubmit" | "SessionEnd" | "PermissionRequest" | "Notification" | "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "PreCompact" | "Stop" | "SubagentStart" | "SubagentStop" | "Setup" | "InstructionsLoaded" | "UserPromptExpansion" | "MessageDisplay" | "PermissionDenied" | "PostToolBatch" | "TaskCreated" | "TaskCompleted" | "StopFailure" | "TeammateIdle" | "ConfigChange" | "CwdChanged" | "DirectoryAdded" | "FileChanged" | "WorktreeCreate" | "WorktreeRemove" | "PostCompact" | "Elicitation" | "ElicitationResult" | "PreModelSwitch" | "PostModelSwitch" | "sessionStart" | "sessionEnd" | "preToolUse" | "postToolUse" | "postToolUseFailure" | "subagentStart" | "subagentStop" | "beforeShellExecution" | "beforeMCPExecution" | "afterShellExecution" | "afterMCPExecution" | "afterFileEdit" | "beforeReadFile" | "beforeTabFileRead" | "afterTabFileEdit" | "beforeSubmitPrompt" | "afterAgentResponse" | "afterAgentThought" | "stop" | "preCompact" | "workspaceOpen";
   /**
    * The event's input (see `hooks schema input.EVENT`); session_id, transcript_path,
    * cwd, hook_event_name and permission_mode are filled when absent. Missing or `null`

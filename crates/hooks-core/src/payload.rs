@@ -789,6 +789,28 @@ impl Invocation {
         self.host_event.unwrap_or(self.event().name())
     }
 
+    /// Reads the payload of an invoked event, as [`Profile::invoked_event`] parsed its
+    /// name: a host's own event (`host`) as [`Invocation::from_host_event_json`] reads it,
+    /// else ours as [`Invocation::from_host_json_for`] does, with `match_target` the
+    /// host's resolved target (PreModelSwitch, PostModelSwitch). The one reading of `hooks
+    /// run`, `hooks serve` and the bindings.
+    pub fn from_invoked_json(
+        profile: Profile,
+        (event, host): (Event, Option<&'static crate::profile::HostEvent>),
+        value: &Value,
+        defaults: &CommonDefaults,
+        match_target: Option<&str>,
+    ) -> Result<(Invocation, Vec<Diagnostic>), PayloadError> {
+        match host {
+            Some(host) => Self::from_host_event_json(profile, host, value, defaults, match_target),
+            None => {
+                let (invocation, warnings) =
+                    Self::from_host_json_for(profile, event, value, defaults)?;
+                Ok((invocation.with_match_target(match_target.map(str::to_owned)), warnings))
+            }
+        }
+    }
+
     /// Reads the payload of the host's event `host` (a profile with
     /// [`Rules::host_events`](crate::profile::Rules::host_events), cursor): the payload is
     /// mapped to the canonical event's shape for matching and the decision, the handlers

@@ -141,7 +141,7 @@ pub fn invocation(
     match_target: Option<String>,
 ) -> Result<(Invocation, Option<String>, Vec<Diagnostic>), String> {
     let profile = session.snapshot().profile();
-    let (event, host) = profile.invoked_event(event)?;
+    let invoked = profile.invoked_event(event)?;
     let defaults = CommonDefaults {
         session_id: String::new(),
         transcript_path: String::new(),
@@ -149,27 +149,16 @@ pub fn invocation(
         permission_mode: Some("default".to_owned()),
     };
     // Read as the session's profile reads payloads (claude-code passes unknown keys
-    // through, docs/claude-code-contract.md#cc-5.1).
-    let (invocation, warnings) = match host {
-        // A host event (cursor): its payload as it came, its matcher target the profile's,
-        // or the host's own where the event takes one (docs/cursor.md, "Events").
-        Some(host) => Invocation::from_host_event_json(
-            profile,
-            host,
-            payload,
-            &defaults,
-            match_target.as_deref(),
-        )
-        .map_err(|e| e.to_string())?,
-        None => {
-            let (invocation, warnings) =
-                Invocation::from_host_json_for(profile, event, payload, &defaults)
-                    .map_err(|e| e.to_string())?;
-            // PreModelSwitch, PostModelSwitch: the host's resolved target
-            // (docs/claude-code-contract.md#cc-17.3), never part of stdin.
-            (invocation.with_match_target(match_target), warnings)
-        }
-    };
+    // through, docs/claude-code-contract.md#cc-5.1; a cursor event's payload as it came,
+    // docs/cursor.md "Events").
+    let (invocation, warnings) = Invocation::from_invoked_json(
+        profile,
+        invoked,
+        payload,
+        &defaults,
+        match_target.as_deref(),
+    )
+    .map_err(|e| e.to_string())?;
     if let Some(count) = stop_continuations {
         match &invocation.input {
             EventInput::SubagentStop(i) => {

@@ -267,6 +267,24 @@ pub fn event_names(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     schemars::Schema::from(map)
 }
 
+/// The JSON Schema of an event name a host fires: ours, and every host profile's own
+/// names (cursor's `beforeShellExecution`), which the profile in force accepts instead.
+#[cfg(feature = "schemars")]
+pub fn invoked_event_names(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let mut names: Vec<&str> = Event::ALL.iter().map(|e| e.name()).collect();
+    for profile in hooks_core::Profile::ALL {
+        for host in profile.rules().host_events {
+            if !names.contains(&host.name) {
+                names.push(host.name);
+            }
+        }
+    }
+    let mut map = serde_json::Map::new();
+    map.insert("type".to_owned(), serde_json::json!("string"));
+    map.insert("enum".to_owned(), serde_json::json!(names));
+    schemars::Schema::from(map)
+}
+
 /// One handler's run, as reported to hosts.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(

@@ -120,12 +120,13 @@ pub(crate) fn read_checked_invocation(
     };
     let profile = crate::layers::profile(cx.global, cx.env)?;
     let host = given.host_event.and_then(|name| profile.host_event(name));
-    let read = match host {
-        Some(host) => {
-            Invocation::from_host_event_json(profile, host, &value, &defaults, given.match_target)
-        }
-        None => Invocation::from_host_json_for(profile, event, &value, &defaults),
-    };
+    let read = Invocation::from_invoked_json(
+        profile,
+        (event, host),
+        &value,
+        &defaults,
+        given.match_target,
+    );
     let (invocation, warnings) = match read {
         Ok(read) => read,
         Err(e) => {
@@ -137,16 +138,12 @@ pub(crate) fn read_checked_invocation(
     for w in &warnings {
         cx.warn(format!("payload: {}", w.message));
     }
-    if host.is_some() {
-        return Ok(Ok((invocation, warnings)));
-    }
-    if given.match_target.is_some() && !event.target_from_invocation() {
+    if host.is_none() && given.match_target.is_some() && !event.target_from_invocation() {
         let key = event.matcher_target().unwrap_or("nothing: it takes no matcher");
         cx.warn(format!(
             "--match-target has no effect on {event}: its groups match the payload's {key}"
         ));
     }
-    let invocation = invocation.with_match_target(given.match_target.map(str::to_owned));
     Ok(Ok((invocation, warnings)))
 }
 

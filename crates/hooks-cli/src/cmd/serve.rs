@@ -45,7 +45,7 @@ use tokio::task::JoinSet;
 use tokio::time::{Instant, sleep_until};
 
 use crate::cli::{Capability, GlobalArgs, ServeArgs};
-use crate::cmd::list::{Listing, unknown_event};
+use crate::cmd::list::Listing;
 use crate::cmd::run::{RunOutput, payload_error, tool_name};
 use crate::context::{Ctx, Env};
 use crate::layers::Setup;
@@ -599,8 +599,12 @@ fn read_request_line(line: &[u8]) -> Result<Line, ErrorResponse> {
     Ok(Line::Request(RequestLine { id, method, params }))
 }
 
-/// The [`EventParams`] of an `event` request, or what is wrong with them.
-fn event_params(params: Option<Value>) -> Result<EventParams, String> {
+/// The [`EventParams`] of an `event` request (the event as `profile` names it: a cursor
+/// session takes Cursor's names), with the host's event, or what is wrong with them.
+fn event_params(
+    params: Option<Value>,
+    profile: Profile,
+) -> Result<(EventParams, Option<&'static hooks_core::profile::HostEvent>), String> {
     let mut params = match params {
         Some(Value::Object(params)) => params,
         _ => Map::new(),
@@ -609,14 +613,14 @@ fn event_params(params: Option<Value>) -> Result<EventParams, String> {
         Some(Value::String(name)) => name,
         _ => return Err("params.event must be an event name (a string)".to_owned()),
     };
-    let event = Event::from_name(&name).ok_or_else(|| unknown_event(&name))?;
+    let (event, host) = profile.invoked_event(&name)?;
     let payload = params.remove("payload").filter(|p| !p.is_null());
     let match_target = match params.remove("match_target") {
         None | Some(Value::Null) => None,
         Some(Value::String(target)) => Some(target),
         Some(_) => return Err("params.match_target must be a string or null".to_owned()),
     };
-    Ok(EventParams { event, payload, match_target })
+    Ok((EventParams { event, payload, match_target }, host))
 }
 
 /// The invocation of an `event` request's params, read as `profile` reads payloads, and
@@ -645,12 +649,11 @@ fn checked_invocation(
     profile: Profile,
     defaults: &CommonDefaults,
 ) -> Result<Result<(Invocation, Vec<Diagnostic>), Unmatchable>, String> {
-    let params = event_params(params)?;
+    let (params, host) = event_params(params, profile)?;
     let payload = params.payload.unwrap_or_else(|| Value::Object(Map::new()));
-    match Invocation::from_host_json_for(profile, params.event, &payload, defaults) {
-        Ok((invocation, diagnostics)) => {
-            Ok(Ok((invocation.with_match_target(params.match_target), diagnostics)))
-        }
+    let target = params.match_target.as_deref();
+    match Invocation::from_invoked_json(profile, (params.event, host), &payload, defaults, target) {
+        Ok((invocation, diagnostics)) => Ok(Ok((invocation, diagnostics))),
         Err(e) if params.event.has_permission() => Ok(Err(Unmatchable {
             event: params.event,
             tool_name: payload.get("tool_name").and_then(Value::as_str).map(str::to_owned),

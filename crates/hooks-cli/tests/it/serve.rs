@@ -485,13 +485,12 @@ struct HostSession {
 
 impl HostSession {
     fn start(env: &TestEnv, kinds: &[&str]) -> HostSession {
-        let mut child = env
-            .command(&["serve"])
-            .env("HOOKS_PROFILE", "claude-code")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
+        HostSession::start_with(env.command(&["serve"]).env("HOOKS_PROFILE", "claude-code"), kinds)
+    }
+
+    /// [`HostSession::start`] of `command` (`hooks serve` with its profile and home).
+    fn start_with(command: &mut std::process::Command, kinds: &[&str]) -> HostSession {
+        let mut child = command.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
         let stdin = child.stdin.take().unwrap();
         let lines = BufReader::new(child.stdout.take().unwrap()).lines();
         let schema = hooks_cli::schema("serve").unwrap();
@@ -735,5 +734,59 @@ fn background_results_validate_against_the_serve_schema() {
         "{result:#}"
     );
     assert_eq!(result["decision"]["env_file_vars"], json!({"A": "1"}), "{result:#}");
+    s.shutdown();
+}
+
+/// The cursor profile's prompt hooks (docs/cursor.md "Files"): the host answers them over
+/// serve as it answers claude-code's; `ok: false` denies on a gate and blocks
+/// beforeSubmitPrompt; a prompt hook answers only its own Cursor event.
+#[test]
+fn the_host_answers_cursor_prompt_hooks() {
+    let env = TestEnv::new("serve-cursor-prompt");
+    env.write(
+        "cursor-home/hooks.json",
+        &json!({"version": 1, "hooks": {
+            "beforeShellExecution": [{"type": "prompt", "prompt": "Is $ARGUMENTS safe?", "model": "fast", "matcher": "rm"}],
+            "beforeSubmitPrompt": [{"type": "prompt", "prompt": "Any secret in $ARGUMENTS?"}]
+        }})
+        .to_string(),
+    );
+    let mut command = env.command(&["serve"]);
+    command.env("HOOKS_PROFILE", "cursor").env("CURSOR_HOME", env.root.join("cursor-home"));
+    let mut s = HostSession::start_with(&mut command, &["prompt"]);
+    let shell = |command: &str| {
+        json!({"conversation_id": "c1", "hook_event_name": "beforeShellExecution",
+                                       "command": command, "cwd": "/tmp", "sandbox": false})
+    };
+    s.send(&json!({"id": 1, "method": "event", "params": {"event": "beforeShellExecution", "payload": shell("rm -rf /")}}));
+    let call = s.next();
+    assert_eq!(call["method"], "host_handler", "{call}");
+    assert_eq!(call["params"]["kind"], "prompt");
+    assert_eq!(call["params"]["handler_id"], "beforeShellExecution:0:0");
+    assert_eq!(call["params"]["model"], "fast");
+    let prompt = call["params"]["prompt"].as_str().unwrap();
+    assert!(prompt.contains(r#""command":"rm -rf /""#), "Cursor's own payload: {prompt}");
+    s.send(&json!({"id": call["id"], "result": {"ok": false, "reason": "deletes everything"}}));
+    let response = s.next();
+    assert_eq!(response["id"], 1, "{response}");
+    assert_eq!(response["result"]["host_event"], "beforeShellExecution", "{response}");
+    let decision = &response["result"]["decision"];
+    assert_eq!(decision["permission"]["behavior"], "deny", "{decision}");
+    assert_eq!(decision["permission"]["reason"], "deletes everything");
+    // The matcher tests the command: `ls` asks nothing.
+    s.send(&json!({"id": 2, "method": "event", "params": {"event": "beforeShellExecution", "payload": shell("ls")}}));
+    let response = s.next();
+    assert_eq!(response["id"], 2, "{response}");
+    assert_eq!(response["result"]["decision"]["permission"]["behavior"], "none");
+    // beforeSubmitPrompt: `ok: false` blocks the prompt.
+    s.send(&json!({"id": 3, "method": "event", "params": {"event": "beforeSubmitPrompt",
+        "payload": {"conversation_id": "c1", "hook_event_name": "beforeSubmitPrompt", "prompt": "key=abc", "attachments": []}}}));
+    let call = s.next();
+    assert_eq!(call["params"]["handler_id"], "beforeSubmitPrompt:0:0", "{call}");
+    s.send(&json!({"id": call["id"], "result": {"ok": false, "reason": "a secret"}}));
+    let response = s.next();
+    let decision = &response["result"]["decision"];
+    assert_eq!(decision["continue"], false, "{decision}");
+    assert_eq!(decision["stop_reason"], "a secret", "{decision}");
     s.shutdown();
 }

@@ -156,8 +156,8 @@ pub(crate) struct RequestLine {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(rename = "event_params")]
 pub(crate) struct EventParams {
-    /// The event to fire.
-    #[schemars(schema_with = "event_names")]
+    /// The event to fire, as the session's profile names it (cursor: Cursor's own names).
+    #[schemars(schema_with = "invoked_event_names")]
     pub event: Event,
     /// The event's input (see `hooks schema input.EVENT`); session_id, transcript_path,
     /// cwd, hook_event_name and permission_mode are filled when absent. Missing or `null`
@@ -318,7 +318,7 @@ fn host_request_schema(_: &mut SchemaGenerator) -> Schema {
 }
 
 /// The schema of an event name: the plain list of the twelve names.
-pub(crate) use hooks_exec::report::event_names;
+pub(crate) use hooks_exec::report::{event_names, invoked_event_names};
 
 /// A response (engine to host): the request's id with its result, or an error.
 #[derive(Debug, Serialize, JsonSchema)]
