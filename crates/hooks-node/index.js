@@ -16,7 +16,7 @@ const native = require(path.join(__dirname, 'hooks.node'));
 const HOST_KINDS = ['prompt', 'agent', 'mcp_tool'];
 const OPTION_NAMES = [
   'project', 'home', 'profile', 'trustProjectHooks', 'env', 'allowEnv', 'capabilities',
-  'pluginDirs', 'requireVerified', 'hooks', 'hostHandlers', 'receipts', 'strictContainment',
+  'pluginDirs', 'requireVerified', 'hooks', 'hostHandlers', 'receipts', 'strictContainment', 'cloud',
 ];
 
 function typeName(v) {
@@ -81,6 +81,7 @@ class Session {
     const trustProjectHooks = optBool(options, 'trustProjectHooks') ?? false;
     const requireVerified = optBool(options, 'requireVerified') ?? false;
     const receipts = optBool(options, 'receipts');
+    const cloud = optBool(options, 'cloud') ?? false;
     let strictContainment = optBool(options, 'strictContainment');
     if (strictContainment === undefined) {
       const flag = (process.env.HOOKS_STRICT_CONTAINMENT || '').trim().toLowerCase();
@@ -196,6 +197,7 @@ class Session {
       hostHandlers,
       receipts: receipts ?? null,
       strictContainment,
+      cloud,
     }), dispatch);
     this._nextFire = 1;
   }

@@ -243,6 +243,11 @@ pub struct GlobalArgs {
     /// --dangerously-bypass-hook-trust)
     #[arg(long, global = true)]
     pub bypass_hook_trust: bool,
+    /// The host is a cloud agent (cursor profile): only the command hooks of the enterprise
+    /// file, the team document and the project file run; the user file and plugins are
+    /// listed as disabled
+    #[arg(long, global = true)]
+    pub cloud: bool,
     /// Load a plugin folder for this run without installing it (repeatable); its id is ID,
     /// else "{folder name}@local"
     #[arg(long = "plugin-dir", global = true, value_name = "DIR[=ID]")]

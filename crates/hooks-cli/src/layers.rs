@@ -66,6 +66,8 @@ pub(crate) struct Setup {
     pub trust_project_hooks: bool,
     /// `--bypass-hook-trust`: codex handlers run without their per-handler review.
     pub bypass_hook_trust: bool,
+    /// `--cloud`: the host is a cursor cloud agent (docs/cursor.md "Cloud agents").
+    pub cloud_agent: bool,
 }
 
 impl Setup {
@@ -96,6 +98,9 @@ impl Setup {
                 "--settings needs the claude-code or the cursor profile (--profile claude-code, --profile cursor)"
             );
         }
+        if global.cloud && !profile.rules().cloud_agents {
+            bail!("--cloud needs the cursor profile (--profile cursor)");
+        }
         Ok(Setup {
             claude,
             managed: global.managed.as_deref().map(|m| absolute(m, &cwd)),
@@ -103,6 +108,7 @@ impl Setup {
             user_home: env.var("HOME").map(PathBuf::from),
             trust_project_hooks: global.trust_project_hooks,
             bypass_hook_trust: global.bypass_hook_trust,
+            cloud_agent: global.cloud,
             names,
             cwd,
             paths,
@@ -189,6 +195,7 @@ impl Setup {
         options.names = self.names.clone();
         options.trust_project_hooks = global.trust_project_hooks;
         options.bypass_hook_trust = self.bypass_hook_trust;
+        options.cloud_agent = self.cloud_agent;
         let (docs, diags) = self.plugin_layers();
         options.plugin_documents = docs;
         options.plugin_diagnostics = diags;
@@ -244,6 +251,7 @@ impl Setup {
             managed_settings: self.managed.clone(),
             cli_settings: self.cli_settings.clone(),
             bypass_hook_trust: self.bypass_hook_trust,
+            cloud_agent: self.cloud_agent,
         }
     }
 }

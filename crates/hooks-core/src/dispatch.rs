@@ -538,8 +538,29 @@ impl Dispatch {
         Some(result)
     }
 
+    /// A cursor profile's process result or callback answer, read by Cursor's rules against
+    /// the Cursor event the invocation names and the payload as Cursor sent it; `None`
+    /// under another profile, for an invocation that names no host event, and for the
+    /// other outputs (timeouts, failures), which the common arms read.
+    fn cursor_result(&self, job: &Job, output: &JobOutput) -> Option<HandlerResult> {
+        if self.profile.rules().outputs != Outputs::Cursor {
+            return None;
+        }
+        let event = self.invocation.host_event().and_then(|n| self.profile.host_event(n))?;
+        let payload = self.invocation.to_wire_value();
+        let call = CursorCall { event, payload: &payload, loop_limit: job.loop_limit };
+        match output {
+            JobOutput::Process(raw) => Some(crate::output::cursor::parse_output(&call, raw)),
+            JobOutput::Object(value) => Some(crate::output::cursor::parse_value(&call, value)),
+            _ => None,
+        }
+    }
+
     /// [`Dispatch::parse`] of one job's output, before `onFailure` and the event's timeout rule.
     fn parse_job(&self, index: usize, job: &Job, output: &JobOutput) -> HandlerResult {
+        if let Some(result) = self.cursor_result(job, output) {
+            return result;
+        }
         match output {
             // docs/claude-code-contract.md#cc-4.2: a WorktreeCreate command prints the path, not
             // JSON.
@@ -551,18 +572,6 @@ impl Dispatch {
                     && is_missing_file_exit(self.event, raw, self.runs_plugin(index)) =>
             {
                 missing_file_result(self.event, raw)
-            }
-            JobOutput::Process(raw) if self.profile.rules().outputs == Outputs::Cursor => {
-                let host = self.invocation.host_event().and_then(|n| self.profile.host_event(n));
-                match host {
-                    Some(event) => {
-                        let payload = self.invocation.to_wire_value();
-                        let call =
-                            CursorCall { event, payload: &payload, loop_limit: job.loop_limit };
-                        crate::output::cursor::parse_output(&call, raw)
-                    }
-                    None => parse_output_for(self.event, raw, &self.caps, self.profile),
-                }
             }
             JobOutput::Process(raw) => parse_output_for(self.event, raw, &self.caps, self.profile),
             // docs/claude-code-contract.md#cc-9.4: a callback's `{"async": true, ...}` contributes

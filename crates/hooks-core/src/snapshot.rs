@@ -41,7 +41,7 @@ use crate::diag::{Diagnostic, Position, codes};
 use crate::event::Event;
 use crate::matcher::{self, Matcher, MatcherKind};
 use crate::policy::HttpPolicy;
-use crate::profile::{NoTargetMatcher, Profile};
+use crate::profile::{NoTargetMatcher, Profile, Target};
 use crate::rule::{self, Rule};
 
 /// Where a document comes from. The order of the variants is the precedence order
@@ -286,6 +286,10 @@ pub fn handler_key(
 pub struct CallbackSpec {
     /// The event.
     pub event: Event,
+    /// The host's event the group answers, for a profile whose host names its own events
+    /// (cursor: `beforeShellExecution`, run as PreToolUse); `None` under the others. A
+    /// group answers only invocations of that host event, as a file's entry does.
+    pub host_event: Option<&'static str>,
     /// The matcher (docs/spec.md#spec-12); ignored on events without a matcher target.
     pub matcher: Option<String>,
     /// How many callbacks the group holds.
@@ -940,9 +944,23 @@ impl<'a> Builder<'a> {
     fn add_callbacks(&mut self) {
         let options = self.options;
         for event in Event::ALL {
-            let specs = options.callbacks.iter().enumerate().filter(|(_, s)| s.event == event);
-            for (position, (gi, spec)) in specs.enumerate() {
-                self.add_callback_group(event, position, gi, spec);
+            // Groups count per event, and per host event under a profile with host events
+            // (their ids name the host event, docs/cursor.md "Callbacks").
+            let mut hosts: Vec<Option<&'static str>> = Vec::new();
+            for spec in options.callbacks.iter().filter(|s| s.event == event) {
+                if !hosts.contains(&spec.host_event) {
+                    hosts.push(spec.host_event);
+                }
+            }
+            for host in hosts {
+                let specs = options
+                    .callbacks
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| s.event == event && s.host_event == host);
+                for (position, (gi, spec)) in specs.enumerate() {
+                    self.add_callback_group(event, position, gi, spec);
+                }
             }
         }
     }
@@ -954,10 +972,39 @@ impl<'a> Builder<'a> {
         gi: usize,
         spec: &CallbackSpec,
     ) {
-        let matcher = spec.matcher.as_deref().filter(|_| event.matcher_target().is_some());
-        let field = format!("callbacks.{event}[{position}]");
+        let profile = self.options.profile;
+        let host = spec.host_event.and_then(|name| profile.host_event(name));
+        if host.is_none() && !profile.rules().host_events.is_empty() {
+            // A group registered under one of our names where the host names its own
+            // events answers no invocation: said, never silently idle.
+            self.diagnostics.push(
+                Diagnostic::warning(
+                    codes::UNKNOWN_EVENT,
+                    format!(
+                        "Callback group {event}:{position} names {event}, not one of \
+                         {profile}'s events; it never runs (register it under a {profile} \
+                         event, such as {})",
+                        profile
+                            .rules()
+                            .host_events
+                            .iter()
+                            .find(|h| h.canonical == event)
+                            .map_or("the host's own name", |h| h.name)
+                    ),
+                )
+                .with_source(CALLBACK_SOURCE),
+            );
+            return;
+        }
+        let has_target = match host {
+            Some(h) => h.target != Target::None,
+            None => event.matcher_target().is_some(),
+        };
+        let matcher = spec.matcher.as_deref().filter(|_| has_target);
+        let field = format!("callbacks.{}[{position}]", spec.host_event.unwrap_or(event.name()));
+        let events = (event, spec.host_event);
         let handlers = (0..spec.callbacks)
-            .map(|i| callback_handler(event, matcher, spec.timeout, gi, i, &field))
+            .map(|i| callback_handler(events, matcher, spec.timeout, gi, i, &field))
             .collect();
         let site = GroupSite {
             matcher_pos: None,
@@ -1031,9 +1078,10 @@ impl<'a> Builder<'a> {
         };
         let mut active = Vec::new();
         for (hi, h) in handlers.iter_mut().enumerate() {
+            let name = h.host_event.unwrap_or(event.name());
             let id = match callback_group {
-                Some(cg) => format!("{event}:callback:{cg}:{hi}"),
-                None => format!("{}:{gi}:{hi}", h.host_event.unwrap_or(event.name())),
+                Some(cg) => format!("{name}:callback:{cg}:{hi}"),
+                None => format!("{name}:{gi}:{hi}"),
             };
             h.id = Some(id.clone());
             if let Some((code, msg)) = &rejection {
@@ -1320,7 +1368,7 @@ const CALLBACK_SOURCE: &str = "<callback>";
 
 /// The handler of callback `index` of the host's group `group`.
 fn callback_handler(
-    event: Event,
+    (event, host_event): (Event, Option<&'static str>),
     matcher: Option<&str>,
     timeout: f64,
     group: usize,
@@ -1333,6 +1381,10 @@ fn callback_handler(
     canon.raw(&format!("[{group},{index}]"));
     canon.key("event", false);
     canon.str(event.name());
+    if let Some(host) = host_event {
+        canon.key("host_event", false);
+        canon.str(host);
+    }
     canon.key("matcher", false);
     canon.opt_str(matcher);
     canon.raw("}");
@@ -1341,7 +1393,7 @@ fn callback_handler(
         trust: None,
         fingerprint: sha256_hex(&canon.0),
         event,
-        host_event: None,
+        host_event,
         loop_limit: None,
         matcher: matcher.map(str::to_owned),
         program: Program::Callback { group, index },

@@ -1050,6 +1050,7 @@ fn model_switch_timeouts_deny_for_every_handler_kind() {
                 profile,
                 callbacks: vec![hooks_core::snapshot::CallbackSpec {
                     event,
+                    host_event: None,
                     matcher: None,
                     callbacks: 1,
                     timeout: 5.0,
@@ -1094,6 +1095,7 @@ fn model_switch_timeouts_deny_for_every_handler_kind() {
         profile: CC,
         callbacks: vec![hooks_core::snapshot::CallbackSpec {
             event: Event::PreModelSwitch,
+            host_event: None,
             matcher: Some("b".to_owned()),
             callbacks: 1,
             timeout: 0.5,

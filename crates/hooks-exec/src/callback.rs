@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hooks_core::matcher::{Matcher, MatcherError};
-use hooks_core::{Event, dispatch::JobOutput, snapshot::CallbackSpec};
+use hooks_core::{Event, Profile, dispatch::JobOutput, snapshot::CallbackSpec};
 use serde_json::Value;
 use tokio::sync::watch;
 
@@ -68,6 +68,10 @@ impl CallbackContext {
 pub struct CallbackGroup {
     /// The event.
     pub event: Event,
+    /// The host's event the group answers, for a profile whose host names its own events
+    /// (cursor's `beforeShellExecution`, whose event is PreToolUse); `None` otherwise. Set
+    /// by [`CallbackGroup::for_host_event`].
+    pub host_event: Option<&'static str>,
     /// The matcher (docs/spec.md#spec-12); `None` matches everything.
     pub matcher: Option<String>,
     /// The callbacks, run concurrently and reduced in this order.
@@ -80,6 +84,7 @@ impl std::fmt::Debug for CallbackGroup {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CallbackGroup")
             .field("event", &self.event)
+            .field("host_event", &self.host_event)
             .field("matcher", &self.matcher)
             .field("callbacks", &self.callbacks.len())
             .field("timeout", &self.timeout)
@@ -94,10 +99,28 @@ impl CallbackGroup {
         Matcher::compile(matcher)?;
         Ok(Self {
             event,
+            host_event: None,
             matcher: matcher.map(str::to_owned),
             callbacks: Vec::new(),
             timeout: DEFAULT_CALLBACK_TIMEOUT,
         })
+    }
+
+    /// A group for the event a host of `profile` names `name`: one of ours, or, under a
+    /// profile whose host names its own events (cursor), one of the host's, which the group
+    /// then answers alone (docs/cursor.md "Callbacks"). An unknown name is an error naming
+    /// the closest one and every name; an invalid matcher the text after `Invalid hook
+    /// matcher`.
+    pub fn for_host_event(
+        profile: Profile,
+        name: &str,
+        matcher: Option<&str>,
+    ) -> Result<Self, String> {
+        let (event, host) = profile.invoked_event(name)?;
+        let mut group =
+            Self::new(event, matcher).map_err(|e| format!("Invalid hook matcher: {e}"))?;
+        group.host_event = host.map(|h| h.name);
+        Ok(group)
     }
 
     /// Adds a callback.
@@ -138,6 +161,7 @@ impl CallbackGroup {
     pub(crate) fn spec(&self) -> CallbackSpec {
         CallbackSpec {
             event: self.event,
+            host_event: self.host_event,
             matcher: self.matcher.clone(),
             callbacks: self.callbacks.len(),
             timeout: self.timeout.as_secs_f64(),

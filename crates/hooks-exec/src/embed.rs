@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use hooks_core::payload::{CommonDefaults, EventInput};
-use hooks_core::{Capabilities, Diagnostic, Event, Invocation, Profile};
+use hooks_core::{Capabilities, Diagnostic, Invocation, Profile};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
@@ -57,22 +57,16 @@ pub fn capabilities_for(profile: Profile, names: &[String]) -> Result<Capabiliti
     })
 }
 
-/// An event of ours by its name, with a "did you mean" hint when it is close to one
-/// (callback groups name these under every profile).
-pub fn parse_event(name: &str) -> Result<Event, String> {
-    Event::from_name(name).ok_or_else(|| hooks_core::profile::unknown_event(name))
-}
-
-/// A callback group as a host registers it: event name, matcher, timeout in seconds
-/// (positive; `None` is the default). Its callables are added by the binding.
+/// A callback group as a host of `profile` registers it: event name (the profile's, as a
+/// fire names it: cursor's `beforeShellExecution`), matcher, timeout in seconds (positive;
+/// `None` is the default). Its callables are added by the binding.
 pub fn callback_group(
+    profile: Profile,
     event: &str,
     matcher: Option<&str>,
     timeout_secs: Option<f64>,
 ) -> Result<CallbackGroup, String> {
-    let event = parse_event(event)?;
-    let mut group =
-        CallbackGroup::new(event, matcher).map_err(|e| format!("Invalid hook matcher: {e}"))?;
+    let mut group = CallbackGroup::for_host_event(profile, event, matcher)?;
     if let Some(t) = timeout_secs {
         let timeout = Duration::try_from_secs_f64(t)
             .ok()
@@ -81,6 +75,18 @@ pub fn callback_group(
         group = group.timeout(timeout);
     }
     Ok(group)
+}
+
+/// Checks a host's `cloud` option (`option` is how the host's language spells it set, e.g.
+/// `cloud=True`): only a profile with cloud agents (cursor, docs/cursor.md "Cloud agents")
+/// takes it.
+pub fn check_cloud(profile: Profile, cloud: bool, option: &str) -> Result<(), String> {
+    match cloud && !profile.rules().cloud_agents {
+        true => Err(format!(
+            "{option} needs profile 'cursor': the {profile} profile has no cloud agents"
+        )),
+        false => Ok(()),
+    }
 }
 
 /// The kinds of host-delegated handlers a host may answer (docs/claude-code-contract.md#cc-8).

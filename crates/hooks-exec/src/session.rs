@@ -141,6 +141,11 @@ pub struct SessionOptions {
     /// How long a resident handler is kept with no event in flight before it is stopped
     /// (docs/spec.md#spec-15.16); 300 s by default.
     pub resident_idle: Duration,
+    /// The host runs as a cloud agent (cursor; the CLI's `--cloud`, docs/cursor.md "Cloud
+    /// agents"): only the command hooks of the managed, cli and project layers run, and
+    /// no handler is handed to the host. [`Session::start`] refuses it under a profile
+    /// without cloud agents.
+    pub cloud_agent: bool,
 }
 
 impl SessionOptions {
@@ -169,6 +174,7 @@ impl SessionOptions {
             receipts: true,
             strict_containment: false,
             resident_idle: crate::resident::IDLE,
+            cloud_agent: false,
         }
     }
 
@@ -211,6 +217,9 @@ pub enum SessionError {
     /// (docs/claude-code-contract.md#cc-17.12): each file's `invalid_config` error.
     #[error("{}", refused_message(.0))]
     Refused(Vec<Diagnostic>),
+    /// [`SessionOptions::cloud_agent`] under a profile without cloud agents.
+    #[error("the {0} profile has no cloud agents (the cursor profile has)")]
+    NoCloudAgents(Profile),
 }
 
 /// The text of [`SessionError::Refused`]: each refusal, with its place.
@@ -351,6 +360,9 @@ impl Session {
             options.env.clone().unwrap_or_else(|| std::env::vars_os().collect());
         let lookup = |name: &str| host_env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
         let rules = options.profile.rules();
+        if options.cloud_agent && !rules.cloud_agents {
+            return Err(SessionError::NoCloudAgents(options.profile));
+        }
         let paths = options.resolved_paths().map_err(SessionError::Home)?;
         // claude-code reads `.claude/settings*.json` from the start folder and the
         // repository root (docs/claude-code-contract.md#cc-1.3): a session that starts outside the
@@ -566,6 +578,8 @@ impl Session {
     /// The host-delegated types the session's host answers.
     fn host_answers(&self) -> HostAnswers {
         match &self.options.host_handlers {
+            // docs/cursor.md "Cloud agents": command hooks only.
+            Some(_) if self.options.cloud_agent => HostAnswers::NONE,
             Some(host) => HostAnswers::of(|kind| host.answers(kind)),
             None => HostAnswers::NONE,
         }
@@ -1511,6 +1525,7 @@ fn load(
         managed_settings: options.managed_settings.clone(),
         cli_settings: options.cli_settings.clone(),
         http_policy: options.http_policy.clone(),
+        cloud_agent: options.cloud_agent,
         bypass_hook_trust: options.bypass_hook_trust,
     };
     let callbacks = options.callbacks.iter().map(CallbackGroup::spec).collect();

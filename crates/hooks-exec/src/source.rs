@@ -66,6 +66,10 @@ pub struct LoadRequest {
     /// Run every handler without its per-handler review (codex
     /// `--bypass-hook-trust`, docs/dialects-contract.md#dx-2.3 rule 3).
     pub bypass_hook_trust: bool,
+    /// The host runs as a cloud agent (a profile with
+    /// [`Rules::cloud_agents`](hooks_core::profile::Rules::cloud_agents), cursor): only the
+    /// managed, cli and project layers load; the rest are inactive, with the reason.
+    pub cloud_agent: bool,
 }
 
 /// One source: a file read (or a document the host passed in) and its parsed document.

@@ -304,6 +304,9 @@ impl Sources {
         }
         let policy = policy_of(&sources);
         apply_policy(&policy, &mut sources, &mut diagnostics);
+        if request.cloud_agent && request.profile.rules().cloud_agents {
+            keep_cloud_layers(&mut sources, &mut diagnostics);
+        }
         let project_dir = match (request.profile.rules().project_dir, &request.start_dir) {
             (ProjectDir::StartFolder, Some(start)) if start.is_absolute() => start.clone(),
             (ProjectDir::StartFolder, Some(start)) => {
@@ -450,6 +453,28 @@ impl SnapshotBase {
         let snapshot = Snapshot::build(documents, &options);
         diagnostics.extend(snapshot.diagnostics().iter().cloned());
         (snapshot, diagnostics)
+    }
+}
+
+/// Why a layer does not load for a cloud agent (docs/cursor.md "Cloud agents").
+pub(crate) const CLOUD_AGENT_REASON: &str =
+    "a cloud agent runs the hooks of the enterprise, team and project files only";
+
+/// A cloud agent's load ([`LoadRequest::cloud_agent`]): every layer but the managed, cli and
+/// project ones is inactive with [`CLOUD_AGENT_REASON`], one `blocked_by_policy` per
+/// document that has hooks.
+fn keep_cloud_layers(sources: &mut [Source], diagnostics: &mut Vec<Diagnostic>) {
+    let has_hooks = |s: &Source| !s.document.parsed.config.events.is_empty();
+    for s in sources.iter_mut().filter(|s| s.loads() && has_hooks(s)) {
+        if matches!(s.document.layer, Layer::Managed | Layer::Cli | Layer::Project) {
+            continue;
+        }
+        diagnostics.push(hooks_core::settings::blocked_diagnostic(
+            &s.document.source,
+            &s.document.layer,
+            CLOUD_AGENT_REASON,
+        ));
+        s.document.inactive = Some((InactiveStatus::BlockedByPolicy, CLOUD_AGENT_REASON.into()));
     }
 }
 

@@ -165,6 +165,8 @@ struct Options {
     receipts: Option<bool>,
     #[serde(default)]
     strict_containment: bool,
+    #[serde(default)]
+    cloud: bool,
 }
 
 /// One registered callback group: its callables are indexes into the package's table.
@@ -324,6 +326,8 @@ impl NativeSession {
             embed::parse_profile(o.profile.as_deref().unwrap_or("deepagents"), "profile ")
                 .map_err(invalid)?;
         options.profile = profile;
+        embed::check_cloud(profile, o.cloud, "cloud: true").map_err(invalid)?;
+        options.cloud_agent = o.cloud;
         options.capabilities =
             embed::capabilities_for(profile, &o.capabilities).map_err(invalid)?;
         let dispatch = dispatch.map(|d| Arc::new(Mutex::new(d)));
@@ -335,8 +339,9 @@ impl NativeSession {
             (None, true) => return Err(invalid("callbacks need a dispatcher")),
         };
         for g in o.hooks {
-            let mut group = embed::callback_group(&g.event, g.matcher.as_deref(), g.timeout)
-                .map_err(invalid)?;
+            let mut group =
+                embed::callback_group(profile, &g.event, g.matcher.as_deref(), g.timeout)
+                    .map_err(invalid)?;
             if let Some(bridge) = &bridge {
                 let timeout = group.timeout;
                 for index in g.callbacks {

@@ -415,3 +415,44 @@ test('the cursor profile fires Cursor\'s own event names', async () => {
   assert.deepEqual((await s.fire('beforeShellExecution', { ...payload, command: 'ls' })).matched, []);
   await assert.rejects(s.fire('beforeShellExecutio', payload), /did you mean 'beforeShellExecution'/);
 });
+
+test('cursor callbacks name Cursor events and answer with Cursor outputs', async () => {
+  // A callback group under profile 'cursor' names a Cursor event, answers only it, gets
+  // Cursor's payload and answers with Cursor's flat output (docs/cursor.md, "Callbacks").
+  const w = new World();
+  const seen = [];
+  const noRm = async (input) => {
+    seen.push(input);
+    return { permission: 'deny', agent_message: 'no rm -rf' };
+  };
+  const s = w.session({ profile: 'cursor', hooks: { beforeShellExecution: [{ matcher: 'rm -rf', hooks: [noRm] }] } });
+  const payload = { conversation_id: 'c1', hook_event_name: 'beforeShellExecution',
+    command: 'rm -rf /tmp/x', cwd: w.project, sandbox: false };
+  const r = await s.fire('beforeShellExecution', payload);
+  assert.deepEqual(r.matched, ['beforeShellExecution:callback:0:0']);
+  assert.deepEqual(r.decision.permission, { behavior: 'deny', reason: 'no rm -rf', interrupt: false });
+  assert.deepEqual(seen, [payload]);
+  assert.deepEqual((await s.fire('beforeShellExecution', { ...payload, command: 'ls' })).matched, []);
+  const tool = { conversation_id: 'c1', tool_name: 'Shell', tool_input: { command: 'rm -rf /' },
+    tool_use_id: 't', cwd: w.project };
+  assert.deepEqual((await s.fire('preToolUse', tool)).matched, []);
+  assert.throws(() => w.session({ profile: 'cursor', hooks: { PreToolUse: [{ hooks: [noRm] }] } }),
+    /did you mean 'preToolUse'/);
+});
+
+test('a cursor cloud agent runs the project hooks and not the user\'s', async () => {
+  // docs/cursor.md, "Cloud agents": the enterprise, team and project command hooks only.
+  const w = new World();
+  w.writeUser({ version: 1, hooks: { beforeShellExecution: [{ command: "cat >/dev/null; echo user >&2; exit 2" }] } });
+  fs.mkdirSync(path.join(w.project, '.cursor'), { recursive: true });
+  fs.writeFileSync(path.join(w.project, '.cursor', 'hooks.json'), JSON.stringify({ version: 1, hooks: {
+    beforeShellExecution: [{ command: 'cat >/dev/null; exit 0' }] } }));
+  const payload = { conversation_id: 'c1', command: 'ls', cwd: w.project, sandbox: false };
+  const local = w.session({ profile: 'cursor', trustProjectHooks: true });
+  assert.equal((await local.fire('beforeShellExecution', payload)).decision.permission.reason, 'user');
+  const cloud = w.session({ profile: 'cursor', trustProjectHooks: true, cloud: true });
+  const r = await cloud.fire('beforeShellExecution', payload);
+  assert.equal(r.decision.permission.behavior, 'none');
+  assert.deepEqual(r.matched, ['beforeShellExecution:0:0']);
+  assert.throws(() => w.session({ cloud: true }), /cloud: true needs profile 'cursor'/);
+});

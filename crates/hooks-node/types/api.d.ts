@@ -62,6 +62,8 @@ export interface SessionOptions {
   receipts?: boolean;
   /** Kill every descendant of a handler with it, also after a normal exit (default: `HOOKS_STRICT_CONTAINMENT`). */
   strictContainment?: boolean;
+  /** A Cursor cloud agent (profile `cursor` only): only the command hooks of the enterprise file, the team document and the project file run (docs/cursor.md, "Cloud agents"). */
+  cloud?: boolean;
 }
 
 export interface FireOptions {

@@ -89,6 +89,7 @@ fn claude_layer_options(
         managed_settings: options.managed_settings.clone(),
         cli_settings: options.cli_settings.clone(),
         http_policy: hooks_core::policy::HttpPolicy::default(),
+        cloud_agent: options.cloud_agent,
         bypass_hook_trust: options.bypass_hook_trust,
     };
     let summary = Sources::settings_summary(&session_paths, &request);

@@ -317,7 +317,7 @@ struct NativeSession {
 #[pymethods]
 impl NativeSession {
     #[new]
-    #[pyo3(signature = (cwd, project, home, trust_project_hooks, env, env_allow, profile, capabilities, plugin_dirs, require_verified, hooks, host_handlers, receipts=true, strict_containment=false))]
+    #[pyo3(signature = (cwd, project, home, trust_project_hooks, env, env_allow, profile, capabilities, plugin_dirs, require_verified, hooks, host_handlers, receipts=true, strict_containment=false, cloud=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -335,6 +335,7 @@ impl NativeSession {
         host_handlers: Vec<(String, Py<PyAny>)>,
         receipts: bool,
         strict_containment: bool,
+        cloud: bool,
     ) -> PyResult<Self> {
         let mut options = SessionOptions::new(cwd);
         options.receipts = receipts;
@@ -346,10 +347,12 @@ impl NativeSession {
         options.env_allow = env_allow;
         let profile = embed::parse_profile(profile, "profile=").map_err(PyValueError::new_err)?;
         options.profile = profile;
+        embed::check_cloud(profile, cloud, "cloud=True").map_err(PyValueError::new_err)?;
+        options.cloud_agent = cloud;
         options.capabilities =
             embed::capabilities_for(profile, &capabilities).map_err(PyValueError::new_err)?;
         for (event, matcher, callables, timeout) in hooks {
-            let mut group = embed::callback_group(&event, matcher.as_deref(), timeout)
+            let mut group = embed::callback_group(profile, &event, matcher.as_deref(), timeout)
                 .map_err(PyValueError::new_err)?;
             let secs = group.timeout.as_secs_f64();
             for callable in callables {

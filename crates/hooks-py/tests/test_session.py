@@ -590,3 +590,53 @@ def test_profile_cursor_fires_cursors_own_event_names(world: World) -> None:
     assert s.fire_sync("beforeShellExecution", dict(payload, command="ls")).matched == []
     with pytest.raises(ValueError, match="did you mean 'beforeShellExecution'"):
         s.fire_sync("beforeShellExecutio", payload)
+
+
+def test_profile_cursor_callbacks_name_cursor_events_and_answer_cursor_outputs(world: World) -> None:
+    # A callback group under profile="cursor" names a Cursor event, answers only it, gets
+    # Cursor's payload and answers with Cursor's flat output (docs/cursor.md, "Callbacks").
+    home = world.root / "cursor-home"
+    home.mkdir()
+    seen = []
+
+    async def no_rm(input_data, tool_use_id, context):
+        seen.append(input_data)
+        return {"permission": "deny", "agent_message": "no rm -rf"}
+
+    s = world.session(profile="cursor", home=home,
+                      hooks={"beforeShellExecution": [HookMatcher(matcher="rm -rf", hooks=[no_rm])]})
+    payload = {"conversation_id": "c1", "hook_event_name": "beforeShellExecution",
+               "command": "rm -rf /tmp/x", "cwd": str(world.project), "sandbox": False}
+    r = run(s.fire("beforeShellExecution", payload))
+    assert r.matched == ["beforeShellExecution:callback:0:0"]
+    assert r.decision.to_dict()["permission"] == {"behavior": "deny", "reason": "no rm -rf",
+                                                   "interrupt": False}
+    assert seen == [payload]
+    assert s.fire_sync("beforeShellExecution", dict(payload, command="ls")).matched == []
+    tool = {"conversation_id": "c1", "tool_name": "Shell", "tool_input": {"command": "rm -rf /"},
+            "tool_use_id": "t", "cwd": str(world.project)}
+    assert s.fire_sync("preToolUse", tool).matched == []
+    with pytest.raises(ValueError, match="did you mean 'preToolUse'"):
+        world.session(profile="cursor", home=home, hooks={"PreToolUse": [HookMatcher(hooks=[no_rm])]})
+
+
+def test_profile_cursor_cloud_runs_the_project_hooks_and_not_the_users(world: World) -> None:
+    # A Cursor cloud agent runs the command hooks of the enterprise, team and project files
+    # only (docs/cursor.md, "Cloud agents").
+    home = world.root / "cursor-home"
+    home.mkdir()
+    deny = "cat >/dev/null; echo '{}' >&2; exit 2"
+    (home / "hooks.json").write_text(json.dumps({"version": 1, "hooks": {
+        "beforeShellExecution": [{"command": deny.format("user")}]}}))
+    (world.project / ".cursor").mkdir()
+    (world.project / ".cursor" / "hooks.json").write_text(json.dumps({"version": 1, "hooks": {
+        "beforeShellExecution": [{"command": "cat >/dev/null; exit 0"}]}}))
+    payload = {"conversation_id": "c1", "command": "ls", "cwd": str(world.project), "sandbox": False}
+    local = world.session(profile="cursor", home=home, trust_project_hooks=True)
+    assert local.fire_sync("beforeShellExecution", payload).decision.to_dict()["permission"]["reason"] == "user"
+    cloud = world.session(profile="cursor", home=home, trust_project_hooks=True, cloud=True)
+    r = cloud.fire_sync("beforeShellExecution", payload)
+    assert r.decision.to_dict()["permission"]["behavior"] == "none"
+    assert r.matched == ["beforeShellExecution:0:0"]
+    with pytest.raises(ValueError, match="cloud=True needs profile 'cursor'"):
+        world.session(cloud=True)

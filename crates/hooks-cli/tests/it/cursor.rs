@@ -613,3 +613,82 @@ fn the_team_document_ranks_between_the_enterprise_and_the_project_file() {
         out.stderr
     );
 }
+
+#[test]
+fn a_cloud_agent_runs_the_command_hooks_of_the_enterprise_team_and_project_files_only() {
+    // 3.3: cloud agents run command hooks from project, team and enterprise only; the host
+    // says it is one with `--cloud`.
+    let env = TestEnv::new("cu-cloud");
+    let deny = |why: &str| json!({"command": format!("cat >/dev/null; echo '{why}' >&2; exit 2")});
+    user(&env, json!({"beforeShellExecution": [deny("user")]}));
+    env.write(
+        "project/.cursor/hooks.json",
+        &json!({"version": 1, "hooks": {"beforeShellExecution": [
+            deny("project"),
+            {"type": "prompt", "prompt": "Is $ARGUMENTS safe?"}
+        ]}})
+        .to_string(),
+    );
+    cursor_plugin(
+        &env,
+        "home/.cursor/plugins/local/nonet",
+        "nonet",
+        json!({"beforeShellExecution": [deny("plugin")]}),
+    );
+    let team = json!({"version": 1, "hooks": {"beforeShellExecution": [deny("team")]}}).to_string();
+    let payload = shell("ls").to_string();
+    let run = |cloud: bool| {
+        let mut args = vec!["--trust-project-hooks", "--settings", &team];
+        if cloud {
+            args.push("--cloud");
+        }
+        args.extend(["run", "beforeShellExecution", "--payload", &payload]);
+        cursor(&env, &args).json()
+    };
+    let ran = |v: &Value| -> Vec<String> {
+        v["handlers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|h| h["outcome"] != "skipped")
+            .map(|h| h["source"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    let local = run(false);
+    assert_eq!(ran(&local).len(), 4, "{local}");
+    let cloud = run(true);
+    assert_eq!(cloud["decision"]["permission"]["reason"], "team", "{cloud}");
+    let sources = ran(&cloud);
+    assert_eq!(sources.len(), 2, "{cloud}");
+    assert!(sources.iter().all(|s| !s.contains("home/.cursor")), "{sources:?}");
+    let diags = cloud["load_diagnostics"].to_string();
+    assert!(
+        diags.contains(
+            "a cloud agent runs the hooks of the enterprise, team and project files only"
+        ),
+        "{diags}"
+    );
+
+    // The audit says the same: the user file and the plugin are disabled, with the reason;
+    // the prompt entry needs a host, which a cloud agent is not.
+    let list =
+        cursor(&env, &["--trust-project-hooks", "--settings", &team, "--cloud", "list", "--json"])
+            .json();
+    let rows = list["handlers"].as_array().unwrap();
+    let status = |layer: &str| -> Vec<String> {
+        rows.iter()
+            .filter(|h| h["layer"] == layer)
+            .map(|h| h["status"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(status("user"), ["disabled"], "{list}");
+    assert_eq!(status("plugin"), ["disabled"], "{list}");
+    assert_eq!(status("cli"), ["active"], "{list}");
+    let user_row = rows.iter().find(|h| h["layer"] == "user").unwrap();
+    assert!(user_row.to_string().contains("cloud agent"), "{user_row}");
+
+    // Only the cursor profile has cloud agents.
+    let out = env.run(&["--cloud", "list"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("--cloud needs the cursor profile"), "{}", out.stderr);
+}

@@ -100,6 +100,22 @@ pub(crate) fn block(event: &HostEvent, reason: String) -> HookOutput {
     HookOutput { block: true, reason: Some(reason), ..HookOutput::default() }
 }
 
+/// Reads the object an in-process callback answered with, as the stdout object of a
+/// handler that exited 0 (docs/cursor.md "Callbacks"): the same keys, the same checks.
+pub fn parse_value(call: &CursorCall<'_>, value: &Value) -> HandlerResult {
+    let mut result = HandlerResult::default();
+    match value {
+        Value::Object(map) => object_result(call, map, &mut result),
+        _ => {
+            result = HandlerResult::failure(
+                codes::INVALID_OUTPUT,
+                format!("{} hook returned output that is not a JSON object", call.event.name),
+            );
+        }
+    }
+    result
+}
+
 /// The stdout of an exit 0: blank is no decision; anything else must be one JSON object.
 fn stdout_result(call: &CursorCall<'_>, stdout: &[u8], result: &mut HandlerResult) {
     let name = call.event.name;
@@ -115,6 +131,12 @@ fn stdout_result(call: &CursorCall<'_>, stdout: &[u8], result: &mut HandlerResul
         );
         return;
     };
+    object_result(call, &map, result);
+}
+
+/// One output object: an info per key the event does not use, then the honoured keys.
+fn object_result(call: &CursorCall<'_>, map: &Map<String, Value>, result: &mut HandlerResult) {
+    let name = call.event.name;
     let honoured = cursor::output_keys(call.event);
     for key in map.keys().filter(|k| !honoured.contains(&k.as_str())) {
         result.diagnostics.push(
@@ -125,7 +147,7 @@ fn stdout_result(call: &CursorCall<'_>, stdout: &[u8], result: &mut HandlerResul
             .with_field(key.clone()),
         );
     }
-    match read(call, &map, result) {
+    match read(call, map, result) {
         Ok(output) => result.output = Some(output),
         Err(why) => {
             *result = HandlerResult::failure(

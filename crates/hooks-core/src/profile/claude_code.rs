@@ -27,6 +27,7 @@ pub(super) const RULES: Rules = Rules {
     config_schema: "config",
     runs_in_layer_folder: false,
     project_dir_vars: &[],
+    cloud_agents: false,
     audit_lists_inactive: true,
     extra_handler_keys: &[],
     keeps_async_false: true,

@@ -93,6 +93,9 @@ pub(super) const RULES: Rules = Rules {
     config_schema: "config.cursor",
     runs_in_layer_folder: true,
     project_dir_vars: &["CURSOR_PROJECT_DIR"],
+    // docs/dialects-contract.md#dx-3.3: cloud agents run project, team and enterprise
+    // command hooks only.
+    cloud_agents: true,
     extra_handler_keys: &[],
     keeps_async_false: false,
     matcher_without_target: NoTargetMatcher::MatchesAll,

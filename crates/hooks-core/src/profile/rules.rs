@@ -64,6 +64,11 @@ pub struct Rules {
     pub runs_in_layer_folder: bool,
     /// Variables handlers get with the project folder besides `CLAUDE_PROJECT_DIR`.
     pub project_dir_vars: &'static [&'static str],
+    /// True when the host may run as a cloud agent (the CLI's `--cloud`), which runs the
+    /// command hooks of the managed, cli and project layers only: the user file and every
+    /// plugin stay inactive, and no handler the host would answer (a prompt) runs
+    /// (cursor, docs/cursor.md "Cloud agents").
+    pub cloud_agents: bool,
 
     // Configuration.
     /// Command handler keys the profile's files may carry besides the common ones

@@ -547,3 +547,78 @@ fn the_home_comes_from_the_session_environment_and_hosts_read_it_alike() {
     let session = Session::start(o).unwrap();
     assert_eq!(session.paths().home.root(), other.as_path());
 }
+
+/// A Cursor invocation of `name` with `payload`, as `hooks --profile cursor run` reads it.
+fn cursor_fire(
+    s: &Session,
+    w: &World,
+    name: &str,
+    payload: serde_json::Value,
+) -> hooks_exec::Fired {
+    let profile = hooks_core::Profile::Cursor;
+    let defaults = CommonDefaults::new("c-1", "", w.project().to_str().unwrap());
+    let events = profile.invoked_event(name).unwrap();
+    let (inv, _) =
+        Invocation::from_invoked_json(profile, events, &payload, &defaults, None).unwrap();
+    rt().block_on(s.fire(inv))
+}
+
+#[test]
+fn cursor_callbacks_answer_the_cursor_event_they_name_with_cursor_outputs() {
+    let w = World::new();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let mut o = w.options();
+    o.profile = hooks_core::Profile::Cursor;
+    o.capabilities = o.profile.rules().capabilities;
+    let log = Arc::clone(&seen);
+    o.callbacks.push(
+        CallbackGroup::for_host_event(o.profile, "beforeShellExecution", Some("rm -rf"))
+            .unwrap()
+            .hook(move |input| {
+                log.lock().unwrap().push(input.input.clone());
+                async { json!({"permission": "deny", "agent_message": "no rm -rf", "extra": 1}) }
+            }),
+    );
+    o.callbacks.push(
+        CallbackGroup::for_host_event(o.profile, "preToolUse", None)
+            .unwrap()
+            .hook(|_| async { json!({"permission": "deny", "agent_message": "preToolUse"}) }),
+    );
+    // Registered under our name, which a Cursor host never fires: said at load.
+    o.callbacks
+        .push(CallbackGroup::new(Event::PreToolUse, None).unwrap().hook(|_| async { json!({}) }));
+    let s = Session::start(o).unwrap();
+    let unreachable: Vec<_> =
+        s.load_diagnostics().into_iter().filter(|d| d.code == "unknown_event").collect();
+    assert_eq!(unreachable.len(), 1, "{unreachable:?}");
+    assert!(unreachable[0].message.contains("such as preToolUse"), "{}", unreachable[0].message);
+
+    let payload = json!({"command": "rm -rf /tmp/x", "cwd": "/p", "sandbox": false,
+        "conversation_id": "c-1", "hook_event_name": "beforeShellExecution", "extra_key": [1]});
+    let fired = cursor_fire(&s, &w, "beforeShellExecution", payload.clone());
+    assert_eq!(fired.matched, ["beforeShellExecution:callback:0:0"]);
+    assert_eq!(fired.decision.permission.behavior, PermissionBehavior::Deny);
+    assert_eq!(fired.decision.permission.reason.as_deref(), Some("no rm -rf"));
+    assert!(
+        fired.decision.diagnostics.iter().any(|d| d.code == "ignored_output_field"),
+        "{:?}",
+        fired.decision.diagnostics
+    );
+    // The callback got Cursor's payload as it came.
+    assert_eq!(seen.lock().unwrap().as_slice(), [payload]);
+
+    let safe = cursor_fire(&s, &w, "beforeShellExecution", json!({"command": "ls", "cwd": "/p"}));
+    assert!(safe.matched.is_empty(), "{:?}", safe.matched);
+    assert_eq!(safe.decision.permission.behavior, PermissionBehavior::None);
+
+    let tool = json!({"tool_name": "Shell", "tool_input": {"command": "ls"}, "tool_use_id": "t",
+        "cwd": "/p"});
+    let fired = cursor_fire(&s, &w, "preToolUse", tool);
+    assert_eq!(fired.matched, ["preToolUse:callback:0:0"]);
+    assert_eq!(fired.decision.permission.reason.as_deref(), Some("preToolUse"));
+    assert_eq!(seen.lock().unwrap().len(), 1, "beforeShellExecution's callback ran for preToolUse");
+
+    let err =
+        CallbackGroup::for_host_event(hooks_core::Profile::Cursor, "PreToolUse", None).unwrap_err();
+    assert!(err.contains("did you mean 'preToolUse'?"), "{err}");
+}

@@ -98,6 +98,9 @@ class Session:
     exit; otherwise what a handler detached keeps running once it exits on its own, and
     its tree dies only at its timeout or cancellation (docs/spec.md#spec-15.15). Managed
     ``strictHookContainment`` turns it on whatever this says.
+    ``cloud=True`` (``profile="cursor"`` only) is a Cursor cloud agent: only the command
+    hooks of the enterprise file, the team document and the project file run; the user
+    file and plugins are listed disabled (docs/cursor.md, "Cloud agents").
     """
 
     def __init__(
@@ -116,6 +119,7 @@ class Session:
         host_handlers: Optional[Mapping[str, Callable[[Dict[str, Any]], Any]]] = None,
         receipts: bool = True,
         strict_containment: Optional[bool] = None,
+        cloud: bool = False,
     ) -> None:
         if strict_containment is None:
             flag = os.environ.get("HOOKS_STRICT_CONTAINMENT", "").strip().lower()
@@ -158,6 +162,7 @@ class Session:
             answers,
             receipts,
             bool(strict_containment),
+            bool(cloud),
         )
 
     async def fire(

@@ -28,6 +28,7 @@ class NativeSession:
         host_handlers: Sequence[Tuple[str, Callable[..., Any]]],
         receipts: bool = ...,
         strict_containment: bool = ...,
+        cloud: bool = ...,
     ) -> None: ...
     def start_fire(
         self,
