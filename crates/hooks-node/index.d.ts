@@ -38,6 +38,30 @@ export type HookEvent =
   | 'PreModelSwitch'
   | 'PostModelSwitch';
 
+/** Cursor's event names, which `fire`, `list` and `hooks` take under profile `cursor` (docs/cursor.md). */
+export type CursorEvent =
+  | 'sessionStart'
+  | 'sessionEnd'
+  | 'preToolUse'
+  | 'postToolUse'
+  | 'postToolUseFailure'
+  | 'subagentStart'
+  | 'subagentStop'
+  | 'beforeShellExecution'
+  | 'beforeMCPExecution'
+  | 'afterShellExecution'
+  | 'afterMCPExecution'
+  | 'afterFileEdit'
+  | 'beforeReadFile'
+  | 'beforeTabFileRead'
+  | 'afterTabFileEdit'
+  | 'beforeSubmitPrompt'
+  | 'afterAgentResponse'
+  | 'afterAgentThought'
+  | 'stop'
+  | 'preCompact'
+  | 'workspaceOpen';
+
 /**
  * The JSON object a SessionStart handler reads on stdin (one compact line; keys in this order; absent values are left out, never null).
  */
@@ -5405,6 +5429,21 @@ export interface HookCallbackMatcher<E extends HookEvent = HookEvent> {
   timeout?: number;
 }
 
+/** A callback of a Cursor event (profile `cursor`): it gets Cursor's payload and answers with Cursor's flat output (`{ permission: 'deny', agent_message }`, docs/cursor.md "Callbacks"). */
+export type CursorCallback = (
+  input: Record<string, unknown>,
+  toolUseID: string | undefined,
+  options: HookCallbackOptions,
+) => Record<string, unknown> | Promise<Record<string, unknown>>;
+
+/** Callbacks of a Cursor event for what `matcher` matches (that event's target, docs/cursor.md "Events"). */
+export interface CursorCallbackMatcher {
+  matcher?: string;
+  hooks: CursorCallback[];
+  /** Per callback, in seconds (default 60). */
+  timeout?: number;
+}
+
 /** A request of a `prompt`, `agent` or `mcp_tool` handler to the host (docs/claude-code-contract.md 8.2). */
 export type HostHandlerCall = HostHandlerRequest['params'];
 
@@ -5429,8 +5468,8 @@ export interface SessionOptions {
   pluginDirs?: Array<string | { path: string; id?: string }>;
   /** Keep only verified installed plugins. */
   requireVerified?: boolean;
-  /** Callbacks by event, as the Agent SDK's `options.hooks`. */
-  hooks?: { [E in HookEvent]?: HookCallbackMatcher<E>[] };
+  /** Callbacks by event, as the Agent SDK's `options.hooks`; under profile `cursor`, by Cursor event. */
+  hooks?: { [E in HookEvent]?: HookCallbackMatcher<E>[] } & { [E in CursorEvent]?: CursorCallbackMatcher[] };
   /** Functions answering host-delegated handlers, by kind. */
   hostHandlers?: { prompt?: HostHandler; agent?: HostHandler; mcp_tool?: HostHandler };
   /** One hash-chained record per handler of each fire in the session's journal (default true). */
@@ -5460,8 +5499,12 @@ export declare class Session {
   constructor(options?: SessionOptions);
   /** Fires `event`: every matching handler runs at once, the results reduced in configuration order. */
   fire<E extends HookEvent>(event: E, payload: FirePayload<E>, options?: FireOptions): Promise<FireResult>;
+  /** Fires a Cursor event (profile `cursor`) with Cursor's payload: the entries of that event run as its canonical event. */
+  fire(event: CursorEvent, payload: Record<string, unknown>, options?: FireOptions): Promise<FireResult>;
   /** The audit; with an event and its payload, the plan (each handler's `fate` and `why`). */
   list<E extends HookEvent>(event?: E, payload?: FirePayload<E>, options?: { matchTarget?: string }): Listing;
+  /** The plan of a Cursor event (profile `cursor`). */
+  list(event: CursorEvent, payload?: Record<string, unknown>, options?: { matchTarget?: string }): Listing;
   /** Takes a new snapshot from the files as they are now. */
   reload(): void;
   /** The main loop's count of consecutive Stop continuations so far. */

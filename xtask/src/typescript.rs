@@ -28,6 +28,14 @@ pub(crate) fn declarations() -> Result<String, String> {
         let _ = write!(out, "\n  | '{e}'");
     }
     out.push_str(";\n\n");
+    out.push_str(
+        "/** Cursor's event names, which `fire`, `list` and `hooks` take under profile `cursor` \
+         (docs/cursor.md). */\nexport type CursorEvent =",
+    );
+    for e in hooks_core::profile::cursor::HOST_EVENTS {
+        let _ = write!(out, "\n  | '{}'", e.name);
+    }
+    out.push_str(";\n\n");
     for e in &events {
         for (kind, suffix) in [("input", "Input"), ("output", "Output")] {
             let s = schema(&format!("{kind}.{e}"))?;
