@@ -9,7 +9,7 @@ use crate::diag::{Diagnostic, Position, Severity, codes};
 use crate::event::Event;
 use crate::json::{JsonMember, JsonValue, Spanned, parse_json};
 use crate::output::{FailureFamily, failure_family};
-use crate::profile::Profile;
+use crate::profile::{HostEvent, Profile, Target};
 use crate::text::suggest;
 
 mod cursor;
@@ -578,6 +578,11 @@ impl<'s> Loader<'s> {
                 .enumerate()
                 .filter_map(|(i, g)| self.group(&format!("{field}[{i}]"), g))
                 .collect();
+            if let Some(dialect) =
+                self.profile.rules().dialect_events.iter().find(|d| d.name == m.key)
+            {
+                self.bind_dialect(dialect, &mut groups);
+            }
             if async_ignored_on(event) {
                 self.ignore_async(event, &mut groups);
             }
@@ -590,6 +595,34 @@ impl<'s> Loader<'s> {
             }
         }
         config
+    }
+
+    /// Binds the groups of a dialect event's key (codex: Interrupt) to it: they answer only
+    /// that event; a matcher on one whose matchers test nothing is ignored with an
+    /// `ignored_matcher` info (docs/codex.md "Events").
+    fn bind_dialect(&mut self, dialect: &'static HostEvent, groups: &mut [GroupConfig]) {
+        for g in groups {
+            g.host_event = Some(dialect.name);
+            let Some(text) = g.matcher.as_deref().filter(|_| dialect.target == Target::None) else {
+                continue;
+            };
+            if !text.is_empty() && text != "*" {
+                let message = format!(
+                    "Matcher {} of {}:{} ignored: {} does not support matchers",
+                    crate::text::py_repr(text),
+                    self.source,
+                    g.field,
+                    dialect.name
+                );
+                self.push(
+                    Diagnostic::info(codes::IGNORED_MATCHER, message)
+                        .with_field(join(&g.field, "matcher"))
+                        .at(g.matcher_position),
+                );
+            }
+            g.matcher = None;
+            g.matcher_position = None;
+        }
     }
 
     /// docs/claude-code-contract.md#cc-1.8 (every profile): an event key the profile does

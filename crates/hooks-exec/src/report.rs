@@ -268,12 +268,14 @@ pub fn event_names(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
 }
 
 /// The JSON Schema of an event name a host fires: ours, and every host profile's own
-/// names (cursor's `beforeShellExecution`), which the profile in force accepts instead.
+/// names (cursor's `beforeShellExecution`), which the profile in force accepts instead, and
+/// the profiles' dialect events (codex's Interrupt).
 #[cfg(feature = "schemars")]
 pub fn invoked_event_names(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     let mut names: Vec<&str> = Event::ALL.iter().map(|e| e.name()).collect();
     for profile in hooks_core::Profile::ALL {
-        for host in profile.rules().host_events {
+        let rules = profile.rules();
+        for host in rules.host_events.iter().chain(rules.dialect_events) {
             if !names.contains(&host.name) {
                 names.push(host.name);
             }

@@ -588,3 +588,63 @@ fn hostile_trust_records_and_hook_texts_trust_nothing_and_print_escaped() {
     assert_eq!(v["matched"], json!([]), "{v}");
     assert!(load_field(&v, "message")[0].contains("changed since it was trusted"), "{v}");
 }
+
+const INTERRUPT: &str = r#"{"session_id":"s1","cwd":"/tmp","hook_event_name":"Interrupt","model":"m","turn_id":"t1","permission_mode":"default","transcript_path":null}"#;
+
+#[test]
+fn interrupt_is_codexs_dialect_event() {
+    // 2.7, 2.11: Interrupt runs as Notification; only `systemMessage` counts, plain text and
+    // exit 2 fail the run, the default timeout is 1 s and at most 3; matchers are ignored.
+    let env = codex_env("cx-interrupt");
+    let marker = env.root.join("stdin.json");
+    let record = format!(
+        "cat > {}; printf '%s' '{{\"systemMessage\":\"stopped\",\"continue\":false}}'",
+        marker.display()
+    );
+    env.write(
+        "codex/hooks.json",
+        &json!({"hooks": {"Interrupt": [{"matcher": "x", "hooks": [{"type": "command", "command": record}]}]}}).to_string(),
+    );
+    let v = fire(&env, "Interrupt", INTERRUPT);
+    assert_eq!(v["event"], "Notification", "{v}");
+    assert_eq!(v["host_event"], "Interrupt", "{v}");
+    assert_eq!(v["matched"], json!(["Interrupt:0:0"]), "{v}");
+    assert_eq!(v["decision"]["notices"], json!(["stopped"]), "{v}");
+    assert_eq!(v["decision"]["continue"], true, "Interrupt honours systemMessage only: {v}");
+    // The handler got Codex's payload as it came.
+    let stdin: Value = serde_json::from_str(&std::fs::read_to_string(&marker).unwrap()).unwrap();
+    assert_eq!(stdin, serde_json::from_str::<Value>(INTERRUPT).unwrap());
+    assert!(load_codes(&v).contains(&"ignored_matcher".to_owned()), "{v}");
+
+    for (command, message) in [
+        ("cat >/dev/null; echo interrupted", "hook returned invalid interrupt JSON output"),
+        ("cat >/dev/null; echo no >&2; exit 2", "hook exited with code 2"),
+    ] {
+        user_hooks(&env, "Interrupt", None, &[command]);
+        let v = fire(&env, "Interrupt", INTERRUPT);
+        assert_eq!(codes(&v), ["hook_failed"], "{v}");
+        assert_eq!(messages(&v), [message], "{v}");
+    }
+
+    // 1 s by default, at most 3 s.
+    user_hooks(&env, "Interrupt", None, &["sleep 5"]);
+    let v = fire(&env, "Interrupt", INTERRUPT);
+    assert_eq!(messages(&v), ["hook timed out after 1s"], "{v}");
+    env.write(
+        "codex/hooks.json",
+        r#"{"hooks":{"Interrupt":[{"hooks":[{"type":"command","command":"sleep 5","timeout":10}]}]}}"#,
+    );
+    let v = fire(&env, "Interrupt", INTERRUPT);
+    assert_eq!(messages(&v), ["hook timed out after 3s"], "{v}");
+    assert!(load_codes(&v).contains(&"timeout_clamped".to_owned()), "{v}");
+
+    // Its handlers answer Interrupt alone, and its trust key names it.
+    user_hooks(&env, "Interrupt", None, &["cat >/dev/null"]);
+    let listing = codex(&env, &["--json", "list"]).json();
+    let row = &listing["handlers"][0];
+    assert_eq!(row["host_event"], "Interrupt", "{listing}");
+    assert_eq!(row["trust_key"], "[TMP]/codex/hooks.json:interrupt:0:0", "{listing}");
+    let out = codex(&env, &["--bypass-hook-trust", "run", "Interupt", "--payload", INTERRUPT]);
+    assert_ne!(out.code, 0);
+    assert!(out.stderr.contains("did you mean 'Interrupt'?"), "{}", out.stderr);
+}

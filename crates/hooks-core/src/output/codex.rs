@@ -65,9 +65,10 @@ fn plain_text_is_context(event: Event) -> bool {
     matches!(event, Event::SessionStart | Event::UserPromptSubmit | Event::SubagentStart)
 }
 
-/// True when plain stdout of an exit 0 fails the run: these events want JSON.
+/// True when plain stdout of an exit 0 fails the run: these events want JSON (Notification
+/// runs Interrupt, docs/codex.md "Events").
 fn wants_json(event: Event) -> bool {
-    matches!(event, Event::SubagentStop | Event::Stop)
+    matches!(event, Event::SubagentStop | Event::Stop | Event::Notification)
 }
 
 /// A failed run: a `hook_failed` warning with Codex's text. It never blocks.
@@ -164,6 +165,15 @@ fn stdout_result(event: Event, stdout: &[u8], caps: &Capabilities, result: &mut 
         result.diagnostics.push(Diagnostic::warning(codes::HOOK_FAILED, message));
         return;
     }
+    if event == Event::Notification {
+        // Interrupt honours `systemMessage` only (docs/dialects-contract.md#dx-2.11); the
+        // other universal fields are checked and have no effect.
+        match interrupt_output(&map) {
+            Some(output) => result.output = Some(output),
+            None => *result = invalid(),
+        }
+        return;
+    }
     let mut checked = HandlerResult::default();
     validate_output(
         event,
@@ -182,6 +192,20 @@ fn stdout_result(event: Event, stdout: &[u8], caps: &Capabilities, result: &mut 
     }
     result.output = checked.output;
     result.diagnostics.extend(checked.diagnostics);
+}
+
+/// Interrupt's output (Notification runs it): the universal fields with their types, of which
+/// only `systemMessage` counts; `None` for a wrong type.
+fn interrupt_output(map: &Map<String, Value>) -> Option<HookOutput> {
+    let typed = |key: &str, ok: fn(&Value) -> bool| map.get(key).is_none_or(ok);
+    let well_typed = typed("continue", Value::is_boolean)
+        && typed("suppressOutput", Value::is_boolean)
+        && typed("stopReason", Value::is_string)
+        && typed("systemMessage", Value::is_string);
+    well_typed.then(|| HookOutput {
+        system_message: map.get("systemMessage").and_then(Value::as_str).map(str::to_owned),
+        ..HookOutput::default()
+    })
 }
 
 fn invalid_text(event: Event) -> String {

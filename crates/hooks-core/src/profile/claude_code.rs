@@ -19,6 +19,7 @@ pub(super) const RULES: Rules = Rules {
     events: None,
     host_events: &[],
     host_mapping: None,
+    dialect_events: &[],
     gated_events: &[],
     keeps_session_env: false,
     plugin_paths_event: None,

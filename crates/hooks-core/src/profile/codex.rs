@@ -8,16 +8,28 @@
 //! protocol, whose failures fail open with Codex's own texts, is read beside the other
 //! profiles' (`output/codex.rs`, chosen by [`Outputs::Codex`]).
 
+use serde_json::{Map, Value, json};
+
 use super::rules::{
-    ExactMatchers, FailureEffects, Layers, NoTargetMatcher, Outputs, ProjectDir, RewriteWinner,
-    Rules, StopCap, TrustBy, UnknownKeys,
+    ExactMatchers, FailureEffects, HostEvent, HostMapping, Layers, NoTargetMatcher, Outputs,
+    ProjectDir, RewriteWinner, Rules, StopCap, Target, TrustBy, UnknownKeys,
 };
 use crate::capabilities::Capabilities;
 use crate::event::Event;
 
-/// The events of docs/dialects-contract.md#dx-2.7 that are ours too. Interrupt, Codex's
-/// one dialect event, is not among them: a Codex file naming it gets `unknown_event`
-/// (docs/codex.md, "Events").
+/// Codex's one dialect event (docs/dialects-contract.md#dx-2.7, docs/codex.md "Events"):
+/// Interrupt, run as Notification, which Codex has not got otherwise, so under this profile
+/// a Notification is always an Interrupt (its timeouts, its output rule, its trust label).
+/// Its matchers test nothing.
+pub const DIALECT_EVENTS: &[HostEvent] = &[HostEvent {
+    name: "Interrupt",
+    canonical: Event::Notification,
+    gate: false,
+    target: Target::None,
+}];
+
+/// The events of docs/dialects-contract.md#dx-2.7 that are ours too (Interrupt is a dialect
+/// event: [`DIALECT_EVENTS`]).
 pub const EVENTS: &[Event] = &[
     Event::SessionStart,
     Event::SessionEnd,
@@ -44,7 +56,8 @@ pub(super) const RULES: Rules = Rules {
     audit_lists_inactive: true,
     events: Some(EVENTS),
     host_events: &[],
-    host_mapping: None,
+    host_mapping: Some(HostMapping { payload: dialect_payload, target: no_target }),
+    dialect_events: DIALECT_EVENTS,
     gated_events: &[],
     keeps_session_env: false,
     plugin_paths_event: None,
@@ -71,9 +84,10 @@ pub(super) const RULES: Rules = Rules {
     // docs/dialects-contract.md#dx-2.12: no continuation cap is documented.
     stop_cap: StopCap::None,
     rewrite_winner: RewriteWinner::LastCompleted,
-    // docs/dialects-contract.md#dx-2.7: 600 s, SessionEnd 1 s at most 3.
-    default_timeouts: Some((600.0, &[(Event::SessionEnd, 1.0)])),
-    timeout_ceilings: &[(Event::SessionEnd, 3.0)],
+    // docs/dialects-contract.md#dx-2.7: 600 s, SessionEnd and Interrupt (Notification) 1 s
+    // at most 3.
+    default_timeouts: Some((600.0, &[(Event::SessionEnd, 1.0), (Event::Notification, 1.0)])),
+    timeout_ceilings: &[(Event::SessionEnd, 3.0), (Event::Notification, 3.0)],
     capabilities: Capabilities::codex(),
     session_env: false,
     env_file_events: &[],
@@ -85,9 +99,33 @@ pub(super) const RULES: Rules = Rules {
     output_grace: None,
 };
 
-/// The label of an event in a Codex trust key (docs/dialects-contract.md#dx-2.3 rule 1):
-/// `pre_tool_use`, `stop`, ...
+/// An Interrupt payload in Notification's shape, for matching and the decision: Codex's
+/// keys kept, `hook_event_name` the canonical event's, `notification_type` `interrupt` and
+/// an empty `message` added (the handlers get Codex's payload as it came).
+fn dialect_payload(event: &HostEvent, host: &Map<String, Value>) -> Map<String, Value> {
+    let mut out = host.clone();
+    out.insert("hook_event_name".into(), json!(event.canonical.name()));
+    out.insert("notification_type".into(), json!("interrupt"));
+    out.entry("message").or_insert_with(|| json!(""));
+    out
+}
+
+/// Interrupt's matchers test nothing (docs/dialects-contract.md#dx-2.6).
+fn no_target(
+    _event: &HostEvent,
+    _host: &Map<String, Value>,
+    _given: Option<&str>,
+) -> Option<String> {
+    None
+}
+
+/// The label of an event in a Codex trust key (docs/dialects-contract.md#dx-2.3 rule 1)
+/// and output texts: `pre_tool_use`, `stop`, ...; Notification, which runs Interrupt, is
+/// `interrupt`.
 pub fn event_label(event: Event) -> String {
+    if event == Event::Notification {
+        return "interrupt".to_owned();
+    }
     let mut out = String::new();
     for (i, c) in event.name().chars().enumerate() {
         if c.is_ascii_uppercase() {

@@ -84,6 +84,7 @@ pub(super) const RULES: Rules = Rules {
     events: Some(EVENTS),
     host_events: HOST_EVENTS,
     host_mapping: Some(HostMapping { payload: profile_payload, target: match_target }),
+    dialect_events: &[],
     // docs/dialects-contract.md#dx-3.10.
     gated_events: &[Event::SubagentStart],
     keeps_session_env: true,

@@ -75,8 +75,11 @@ impl Profile {
     /// profile's events ([`Rules::events`]), spelled as the host spells it; for a profile
     /// with host events ([`Rules::host_events`]), the canonical event of the host's event.
     pub fn event(self, name: &str) -> Option<Event> {
+        if let Some(host) = self.host_event(name) {
+            return Some(host.canonical);
+        }
         if !self.rules().host_events.is_empty() {
-            return self.host_event(name).map(|e| e.canonical);
+            return None;
         }
         let event = Event::from_name(name)?;
         self.has_event(event).then_some(event)
@@ -85,11 +88,15 @@ impl Profile {
     /// The event name of this profile a mistyped `name` most likely means
     /// ([`Event::suggest`], or among the host's events for a profile with host events).
     pub fn suggest_event(self, name: &str) -> Option<&'static str> {
-        let hosts = self.rules().host_events;
-        if hosts.is_empty() {
-            return Event::suggest(name).map(Event::name);
+        let rules = self.rules();
+        if rules.host_events.is_empty() {
+            // Ours (the profile's own), then the host's dialect events.
+            let mut names: Vec<&'static str> =
+                Event::ALL.iter().filter(|e| self.has_event(**e)).map(|e| e.name()).collect();
+            names.extend(rules.dialect_events.iter().map(|e| e.name));
+            return crate::text::suggest(name, &names);
         }
-        let names: Vec<&'static str> = hosts.iter().map(|e| e.name).collect();
+        let names: Vec<&'static str> = rules.host_events.iter().map(|e| e.name).collect();
         crate::text::suggest(name, &names)
     }
 
@@ -99,7 +106,24 @@ impl Profile {
     pub fn invoked_event(self, name: &str) -> Result<(Event, Option<&'static HostEvent>), String> {
         let hosts = self.rules().host_events;
         if hosts.is_empty() {
-            return Event::from_name(name).map(|e| (e, None)).ok_or_else(|| unknown_event(name));
+            if let Some(dialect) = self.host_event(name) {
+                return Ok((dialect.canonical, Some(dialect)));
+            }
+            let dialects = self.rules().dialect_events;
+            return Event::from_name(name).map(|e| (e, None)).ok_or_else(|| {
+                if dialects.is_empty() {
+                    return unknown_event(name);
+                }
+                // A profile with dialect events names its own events and those.
+                let mut names: Vec<&str> =
+                    Event::ALL.iter().filter(|e| self.has_event(**e)).map(|e| e.name()).collect();
+                names.extend(dialects.iter().map(|e| e.name));
+                let hint = self
+                    .suggest_event(name)
+                    .map(|s| format!(" (did you mean '{s}'?)"))
+                    .unwrap_or_default();
+                format!("unknown {self} event '{name}'{hint}; expected one of {}", names.join(", "))
+            });
         }
         match self.host_event(name) {
             Some(host) => Ok((host.canonical, Some(host))),
@@ -117,9 +141,11 @@ impl Profile {
         }
     }
 
-    /// The host's event named `name`, for a profile whose host names its own events.
+    /// The host's event named `name`, for a profile whose host names its own events, or
+    /// one of the profile's dialect events ([`Rules::dialect_events`], codex: Interrupt).
     pub fn host_event(self, name: &str) -> Option<&'static HostEvent> {
-        self.rules().host_events.iter().find(|e| e.name == name)
+        let rules = self.rules();
+        rules.host_events.iter().chain(rules.dialect_events).find(|e| e.name == name)
     }
 
     /// True when the profile has `event`.

@@ -36,8 +36,12 @@ pub struct Rules {
     /// event its file names. Empty: the host names our events.
     pub host_events: &'static [HostEvent],
     /// How a host event's payload becomes its canonical event's and what its matchers test
-    /// (with [`Rules::host_events`]).
+    /// (with [`Rules::host_events`] or [`Rules::dialect_events`]).
     pub host_mapping: Option<HostMapping>,
+    /// Events of the host's that its files and invocations name besides ours (codex:
+    /// Interrupt), each run as its canonical event, whose handlers answer only it, as a
+    /// host event's do. Empty: none.
+    pub dialect_events: &'static [HostEvent],
     /// Events whose block is a permission deny in this profile, besides PreToolUse and
     /// PermissionRequest (cursor: subagentStart can refuse the subagent).
     pub gated_events: &'static [Event],
