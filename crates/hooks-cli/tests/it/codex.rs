@@ -648,3 +648,30 @@ fn interrupt_is_codexs_dialect_event() {
     assert_ne!(out.code, 0);
     assert!(out.stderr.contains("did you mean 'Interrupt'?"), "{}", out.stderr);
 }
+
+#[test]
+fn mcp_tool_handlers_never_run_on_session_end() {
+    // 2.5: an mcp_tool handler on SessionEnd is dropped with `unsupported_handler_type`; on
+    // another event it stays (host-delegated).
+    let env = codex_env("cx-mcp-session-end");
+    let mcp = json!({"type": "mcp_tool", "server": "memory", "tool": "save"});
+    env.write(
+        "codex/hooks.json",
+        &json!({"hooks": {
+            "SessionEnd": [{"hooks": [mcp, {"type": "command", "command": "cat >/dev/null"}]}],
+            "Stop": [{"hooks": [mcp]}]
+        }})
+        .to_string(),
+    );
+    let listing = codex(&env, &["--bypass-hook-trust", "--json", "list"]).json();
+    let ids: Vec<&str> =
+        listing["handlers"].as_array().unwrap().iter().filter_map(|h| h["id"].as_str()).collect();
+    assert_eq!(ids, ["SessionEnd:0:0", "Stop:0:0"], "{listing}");
+    let kinds: Vec<&str> =
+        listing["handlers"].as_array().unwrap().iter().filter_map(|h| h["type"].as_str()).collect();
+    assert_eq!(kinds, ["command", "mcp_tool"], "{listing}");
+    let diags = listing["diagnostics"].to_string();
+    assert!(diags.contains("unsupported_handler_type"), "{diags}");
+    assert!(diags.contains("Handler type 'mcp_tool'"), "{diags}");
+    assert!(diags.contains("not supported on SessionEnd"), "{diags}");
+}

@@ -304,10 +304,12 @@ impl Loader<'_> {
         let mut kept = Vec::with_capacity(group.handlers.len());
         for h in std::mem::take(&mut group.handlers) {
             let ty = h.kind.name();
+            let rules = self.profile.rules();
             let dropped_agent = ty == "agent"
                 && event == Event::PermissionRequest
-                && !self.profile.rules().agent_on_permission_request;
-            if event.accepts_handler_type(ty) && !dropped_agent {
+                && !rules.agent_on_permission_request;
+            let dropped = dropped_agent || rules.unsupported_types.contains(&(event, ty));
+            if event.accepts_handler_type(ty) && !dropped {
                 kept.push(h);
                 continue;
             }

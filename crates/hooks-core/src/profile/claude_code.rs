@@ -37,6 +37,7 @@ pub(super) const RULES: Rules = Rules {
     tool_aliases: &[],
     id_names_profile: true,
     agent_on_permission_request: false,
+    unsupported_types: &[],
     unknown_payload_keys: UnknownKeys::Passed,
     payload_verbatim: false,
     outputs: Outputs::ClaudeCode,

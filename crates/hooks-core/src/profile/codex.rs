@@ -77,6 +77,8 @@ pub(super) const RULES: Rules = Rules {
     tool_aliases: &[("apply_patch", &["Edit", "Write"]), ("spawn_agent", &["Agent"])],
     id_names_profile: true,
     agent_on_permission_request: false,
+    // docs/dialects-contract.md#dx-2.5: mcp_tool handlers never run on SessionEnd.
+    unsupported_types: &[(Event::SessionEnd, "mcp_tool")],
     unknown_payload_keys: UnknownKeys::Passed,
     payload_verbatim: true,
     outputs: Outputs::Codex,

@@ -105,6 +105,7 @@ pub(super) const RULES: Rules = Rules {
     tool_aliases: &[],
     id_names_profile: true,
     agent_on_permission_request: false,
+    unsupported_types: &[],
     unknown_payload_keys: UnknownKeys::Passed,
     payload_verbatim: true,
     outputs: Outputs::Cursor,

@@ -37,6 +37,7 @@ pub(super) const RULES: Rules = Rules {
     tool_aliases: &[],
     id_names_profile: false,
     agent_on_permission_request: true,
+    unsupported_types: &[],
     unknown_payload_keys: UnknownKeys::Dropped,
     payload_verbatim: false,
     outputs: Outputs::Spec,

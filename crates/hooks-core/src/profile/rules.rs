@@ -94,6 +94,10 @@ pub struct Rules {
     /// True when agent handlers run on PermissionRequest (claude-code dropped them,
     /// docs/claude-code-contract.md#cc-17.12).
     pub agent_on_permission_request: bool,
+    /// Handler types the profile does not run on an event, besides the engine's own table:
+    /// each such handler is dropped at load with `unsupported_handler_type` (codex: no
+    /// `mcp_tool` on SessionEnd).
+    pub unsupported_types: &'static [(Event, &'static str)],
 
     // Payload and outputs.
     /// What happens to payload keys the event does not define.
