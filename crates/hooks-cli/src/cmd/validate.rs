@@ -16,8 +16,8 @@
 use hooks_core::snapshot::sha256_hex;
 use hooks_core::{
     ConfigKind, Diagnostic, LayerDocument,
-    diag::codes,
-    parse_config,
+    config::parse_config_for,
+    diag::{Severity, codes},
     snapshot::{Layer, PluginInfo},
 };
 use hooks_exec::{Source, check_sources};
@@ -37,7 +37,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ValidateArgs) -> anyhow::Result<i32> 
         diagnostics.extend(loaded.plugin_diagnostics);
         (loaded.sources, diagnostics)
     } else {
-        explicit_files(cx, args)
+        explicit_files(cx, args, profile)
     };
     diagnostics.extend(check_sources(&files, profile).diagnostics().iter().cloned());
     // File order (the snapshot orders by layer); stable within one file.
@@ -48,8 +48,9 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ValidateArgs) -> anyhow::Result<i32> 
             .unwrap_or(usize::MAX)
     };
     diagnostics.sort_by_key(|d| (rank(d), d.line.unwrap_or(0), d.column.unwrap_or(0)));
-    let errors = diagnostics.iter().filter(|d| d.is_error()).count();
-    let warnings = diagnostics.len() - errors;
+    let count = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
+    let (errors, warnings, infos) =
+        (count(Severity::Error), count(Severity::Warning), count(Severity::Info));
     if cx.global.json {
         let value = json!({
             "files": files.iter().map(|f| json!({
@@ -61,6 +62,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ValidateArgs) -> anyhow::Result<i32> 
             "diagnostics": crate::hints::diagnostics_json(&diagnostics),
             "errors": errors,
             "warnings": warnings,
+            "infos": infos,
         });
         writeln!(cx.out, "{}", crate::cmd::json::pretty(&value)?)?;
         return Ok(i32::from(errors > 0));
@@ -82,7 +84,7 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &ValidateArgs) -> anyhow::Result<i32> 
         writeln!(cx.out, "not loaded: {path} ({})", hooks_core::text::escape_control(why))?;
     }
     let summary = format!(
-        "{} {}: {errors} {}, {warnings} {}",
+        "{} {}: {errors} {}, {warnings} {}, {infos} info",
         files.len(),
         plural(files.len(), "file", "files"),
         plural(errors, "error", "errors"),
@@ -99,7 +101,13 @@ fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
 }
 
 /// Reads the files named on the command line; an unreadable one is an error diagnostic.
-fn explicit_files(cx: &Ctx<'_>, args: &ValidateArgs) -> (Vec<Source>, Vec<Diagnostic>) {
+/// The files named on the command line, each parsed as the profile's files are (cursor's
+/// flat schema under `--profile cursor`).
+fn explicit_files(
+    cx: &Ctx<'_>,
+    args: &ValidateArgs,
+    profile: hooks_core::Profile,
+) -> (Vec<Source>, Vec<Diagnostic>) {
     let (kind, layer) = match args.kind {
         FileKind::Project => (ConfigKind::Project, Layer::Project),
         FileKind::User => (ConfigKind::User, Layer::User),
@@ -125,7 +133,7 @@ fn explicit_files(cx: &Ctx<'_>, args: &ValidateArgs) -> (Vec<Source>, Vec<Diagno
                 } else {
                     layer.clone()
                 };
-                let parsed = parse_config(&bytes, &shown, kind);
+                let parsed = parse_config_for(&bytes, &shown, kind, profile);
                 files.push(Source {
                     path: name.clone(),
                     sha256: Some(sha256_hex(&bytes)),

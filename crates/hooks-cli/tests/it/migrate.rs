@@ -38,7 +38,11 @@ fn write_keeps_a_backup_and_fires_the_same_events() {
 
     let valid = env.run(&["validate", &file.display().to_string()]);
     assert_eq!(valid.code, 0, "{}", valid.stdout);
-    assert!(valid.stdout.contains("checked 1 file: 0 errors, 0 warnings"), "{}", valid.stdout);
+    assert!(
+        valid.stdout.contains("checked 1 file: 0 errors, 0 warnings, 0 info"),
+        "{}",
+        valid.stdout
+    );
 
     let after = env.run(&["list", "--json"]).json();
     let ids = |v: &serde_json::Value| -> Vec<(String, String)> {

@@ -190,7 +190,7 @@ fn plugin_lifecycle_through_the_cli() {
     let validated = env.run(&["validate"]);
     assert_eq!(validated.code, 0, "{}", validated.stdout);
     assert!(
-        validated.stdout.contains("checked 1 file: 0 errors, 0 warnings"),
+        validated.stdout.contains("checked 1 file: 0 errors, 0 warnings, 0 info"),
         "{}",
         validated.stdout
     );

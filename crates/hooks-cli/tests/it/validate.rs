@@ -74,7 +74,7 @@ warning[unknown_field]: Unknown field 'matchr' at [TMP]/h.json:hooks.Stop[0].hoo
 2 |   {\"type\": \"command\", \"command\": \"x\", \"timeout\": \"5\", \"matchr\": 1}
   |                                                       ^ Unknown field 'matchr' at hooks.Stop[0].hooks[0].matchr ignored
 
-checked 1 file: 1 error, 1 warning
+checked 1 file: 1 error, 1 warning, 0 info
 "
     );
 }
@@ -103,7 +103,7 @@ fn discovered_layers_and_unreadable_files() {
     assert!(
         out.stdout.ends_with(
             "not loaded: [TMP]/project/.deepagents/hooks.json (the workspace is not trusted)\n\
-             checked 2 files: 1 error, 1 warning\n"
+             checked 2 files: 1 error, 1 warning, 0 info\n"
         ),
         "{}",
         out.stdout
@@ -114,7 +114,7 @@ fn discovered_layers_and_unreadable_files() {
     assert_eq!(json["files"][1]["loads"], true);
     let trusted = env.run(&["--trust-project-hooks", "validate"]);
     assert!(
-        trusted.stdout.ends_with("checked 2 files: 1 error, 0 warnings\n"),
+        trusted.stdout.ends_with("checked 2 files: 1 error, 0 warnings, 0 info\n"),
         "{}",
         trusted.stdout
     );
@@ -198,7 +198,11 @@ fn a_long_line_shows_a_window_with_the_caret_in_place() {
     let out = env.run(&["validate", &file]);
     assert_eq!(out.code, 1);
     assert!(out.stdout.len() < 4_000, "{} bytes:\n{}", out.stdout.len(), out.stdout);
-    assert!(out.stdout.ends_with("checked 1 file: 3 errors, 0 warnings\n"), "{}", out.stdout);
+    assert!(
+        out.stdout.ends_with("checked 1 file: 3 errors, 0 warnings, 0 info\n"),
+        "{}",
+        out.stdout
+    );
     let lines: Vec<&str> = out.stdout.lines().collect();
     let mut carets = 0;
     for (i, line) in lines.iter().enumerate() {
@@ -280,4 +284,28 @@ fn a_diagnostic_message_never_shows_url_credentials() {
             assert!(!out.stderr.contains(secret), "{args:?}: {secret} on stderr");
         }
     }
+}
+
+#[test]
+fn infos_are_counted_apart_from_warnings() {
+    // An ignored matcher is an info: it neither fails the file nor counts as a warning.
+    let env = TestEnv::new("validate-infos");
+    let file = env.write(
+        "hooks.json",
+        r#"{"version": 1, "hooks": {"sessionStart": [{"command": "true", "matcher": "x"}]}}"#,
+    );
+    let out = env.run(&["--profile", "cursor", "validate", &file.display().to_string()]);
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert!(out.stdout.contains("info[ignored_matcher]"), "{}", out.stdout);
+    assert!(
+        out.stdout.ends_with("checked 1 file: 0 errors, 0 warnings, 1 info\n"),
+        "{}",
+        out.stdout
+    );
+    let json =
+        env.run(&["--profile", "cursor", "--json", "validate", &file.display().to_string()]).json();
+    assert_eq!(
+        (json["errors"].as_u64(), json["warnings"].as_u64(), json["infos"].as_u64()),
+        (Some(0), Some(0), Some(1))
+    );
 }
