@@ -17,14 +17,19 @@ use hooks_core::{Diagnostic, diag::Severity};
 
 use crate::style::Style;
 
-/// Renders `d`. `text` is the source file's content, when known; without it (or without a
-/// line) the report is the header and the location only. Ends with a newline.
-pub(crate) fn render(d: &Diagnostic, text: Option<&[u8]>, style: Style) -> String {
-    let label = match d.severity {
+/// `error[code]`, `warning[code]` or `info[code]`, as the diagnostic's severity, styled.
+pub(crate) fn label(d: &Diagnostic, style: Style) -> String {
+    match d.severity {
         Severity::Error => style.red_bold(&format!("error[{}]", d.code)),
         Severity::Warning => style.yellow_bold(&format!("warning[{}]", d.code)),
         Severity::Info => style.blue_bold(&format!("info[{}]", d.code)),
-    };
+    }
+}
+
+/// Renders `d`. `text` is the source file's content, when known; without it (or without a
+/// line) the report is the header and the location only. Ends with a newline.
+pub(crate) fn render(d: &Diagnostic, text: Option<&[u8]>, style: Style) -> String {
+    let label = label(d, style);
     // Every text of a diagnostic may come from a file: escaped, with the one escaper.
     let mut out = format!("{label}: {}\n", style.bold(&escape_control(&crate::hints::text(d))));
     let Some(source) = &d.source else {

@@ -287,8 +287,12 @@ pub(crate) fn table(
     if handlers.is_empty() {
         return "no hooks configured\n".to_owned();
     }
-    let ids: Vec<String> =
-        handlers.iter().map(|h| h.id.clone().unwrap_or_else(|| format!("{}:-", h.event))).collect();
+    let ids: Vec<String> = handlers
+        .iter()
+        .map(|h| {
+            h.id.clone().unwrap_or_else(|| format!("{}:-", h.host_event.unwrap_or(h.event.name())))
+        })
+        .collect();
     let id_w = ids.iter().map(|s| s.chars().count()).max().unwrap_or(2).clamp(2, 26);
     let matchers: Vec<String> =
         handlers.iter().map(|h| h.matcher.clone().unwrap_or_else(|| "*".to_owned())).collect();
@@ -434,13 +438,10 @@ fn plugin_text(p: &hooks_core::snapshot::PluginInfo) -> String {
     text
 }
 
-/// A load diagnostic as one line: `warning[code] file:line:col: message; hint`.
+/// A load diagnostic as one line: `warning[code] file:line:col: message; hint` (`error`,
+/// `warning` or `info`, as its severity).
 pub(crate) fn diagnostic_line(d: &Diagnostic, style: Style) -> String {
-    let label = if d.is_error() {
-        style.red_bold(&format!("error[{}]", d.code))
-    } else {
-        style.yellow_bold(&format!("warning[{}]", d.code))
-    };
+    let label = crate::report::label(d, style);
     let location = match (&d.source, d.line, d.column) {
         (Some(s), Some(l), Some(c)) => format!(" {s}:{l}:{c}:"),
         (Some(s), _, _) => format!(" {s}:"),

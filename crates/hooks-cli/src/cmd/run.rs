@@ -580,7 +580,7 @@ pub(crate) fn dry_run(
             })
         })
         .collect();
-    json!({
+    let mut out = json!({
         "event": event,
         "snapshot_id": snapshot.id(),
         "load_diagnostics": crate::hints::diagnostics_json(load_diagnostics),
@@ -588,5 +588,10 @@ pub(crate) fn dry_run(
         "matcher_target": plan.target_key.map(|k| json!({"field": k, "value": plan.target})),
         "matched": matched,
         "handlers": handlers,
-    })
+    });
+    if let Some(host) = invocation.host_event() {
+        // The host's own event (cursor, codex's Interrupt), as the run names it.
+        out["host_event"] = json!(host);
+    }
+    out
 }

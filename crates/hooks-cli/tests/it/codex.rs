@@ -615,6 +615,9 @@ fn interrupt_is_codexs_dialect_event() {
     let stdin: Value = serde_json::from_str(&std::fs::read_to_string(&marker).unwrap()).unwrap();
     assert_eq!(stdin, serde_json::from_str::<Value>(INTERRUPT).unwrap());
     assert!(load_codes(&v).contains(&"ignored_matcher".to_owned()), "{v}");
+    // The audit labels it as the info it is.
+    let table = codex(&env, &["list"]).stdout;
+    assert!(table.contains("info[ignored_matcher]"), "{table}");
 
     for (command, message) in [
         ("cat >/dev/null; echo interrupted", "hook returned invalid interrupt JSON output"),

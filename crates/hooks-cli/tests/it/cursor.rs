@@ -686,6 +686,34 @@ fn a_cloud_agent_runs_the_command_hooks_of_the_enterprise_team_and_project_files
     assert_eq!(status("cli"), ["active"], "{list}");
     let user_row = rows.iter().find(|h| h["layer"] == "user").unwrap();
     assert!(user_row.to_string().contains("cloud agent"), "{user_row}");
+    // The table names a handler that does not run by its Cursor event, and the dry run
+    // says what the run does.
+    let table = cursor(&env, &["--trust-project-hooks", "--settings", &team, "--cloud", "list"]);
+    assert!(table.stdout.contains("beforeShellExecution:-"), "{}", table.stdout);
+    let dry = cursor(
+        &env,
+        &[
+            "--trust-project-hooks",
+            "--settings",
+            &team,
+            "--cloud",
+            "run",
+            "beforeShellExecution",
+            "--dry-run",
+            "--payload",
+            &payload,
+        ],
+    )
+    .json();
+    assert_eq!(dry["host_event"], "beforeShellExecution", "{dry}");
+    let would: Vec<&str> = dry["handlers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["would_run"] == true)
+        .map(|h| h["layer"].as_str().unwrap())
+        .collect();
+    assert_eq!(would, ["cli", "project"], "{dry}");
 
     // Only the cursor profile has cloud agents.
     let out = env.run(&["--cloud", "list"]);
