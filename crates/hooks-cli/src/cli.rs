@@ -248,6 +248,11 @@ pub struct GlobalArgs {
     /// listed as disabled
     #[arg(long, global = true)]
     pub cloud: bool,
+    /// Also run the hooks of Claude Code's settings files (cursor profile, as Cursor does
+    /// with its third-party setting on): .claude/settings.local.json, .claude/settings.json
+    /// and ~/.claude/settings.json, for invocations that name a Claude Code event
+    #[arg(long, global = true)]
+    pub third_party: bool,
     /// Load a plugin folder for this run without installing it (repeatable); its id is ID,
     /// else "{folder name}@local"
     #[arg(long = "plugin-dir", global = true, value_name = "DIR[=ID]")]

@@ -17,7 +17,7 @@ pub fn serve(data: &[u8]) {
     let defaults = CommonDefaults::new("fuzz-session", "", "/fuzz");
     for line in data.split_inclusive(|b| *b == b'\n') {
         for profile in Profile::ALL {
-            match parse_request(line, profile, &defaults) {
+            match parse_request(line, (profile, false), &defaults) {
                 Ok(request) => check_request(line, &request, profile),
                 Err(response) => {
                     check_error(line, &serde_json::to_value(&response).unwrap_or_default())

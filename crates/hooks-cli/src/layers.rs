@@ -68,6 +68,9 @@ pub(crate) struct Setup {
     pub bypass_hook_trust: bool,
     /// `--cloud`: the host is a cursor cloud agent (docs/cursor.md "Cloud agents").
     pub cloud_agent: bool,
+    /// `--third-party`: Claude Code's settings files load too (docs/cursor.md "Claude Code
+    /// files").
+    pub third_party: bool,
 }
 
 impl Setup {
@@ -101,6 +104,9 @@ impl Setup {
         if global.cloud && !profile.rules().cloud_agents {
             bail!("--cloud needs the cursor profile (--profile cursor)");
         }
+        if global.third_party && profile.rules().third_party.is_none() {
+            bail!("--third-party needs the cursor profile (--profile cursor)");
+        }
         Ok(Setup {
             claude,
             managed: global.managed.as_deref().map(|m| absolute(m, &cwd)),
@@ -109,6 +115,7 @@ impl Setup {
             trust_project_hooks: global.trust_project_hooks,
             bypass_hook_trust: global.bypass_hook_trust,
             cloud_agent: global.cloud,
+            third_party: global.third_party,
             names,
             cwd,
             paths,
@@ -196,6 +203,7 @@ impl Setup {
         options.trust_project_hooks = global.trust_project_hooks;
         options.bypass_hook_trust = self.bypass_hook_trust;
         options.cloud_agent = self.cloud_agent;
+        options.third_party = self.third_party;
         let (docs, diags) = self.plugin_layers();
         options.plugin_documents = docs;
         options.plugin_diagnostics = diags;
@@ -252,6 +260,7 @@ impl Setup {
             cli_settings: self.cli_settings.clone(),
             bypass_hook_trust: self.bypass_hook_trust,
             cloud_agent: self.cloud_agent,
+            third_party: self.third_party,
         }
     }
 }

@@ -561,29 +561,32 @@ impl Dispatch {
         if let Some(result) = self.cursor_result(job, output) {
             return result;
         }
+        // A handler of the third-party profile's files is read by that profile's rules
+        // (docs/cursor.md "Claude Code files"); every other by the session's.
+        let profile = self.profile.rules_of(self.invocation.host_event());
         match output {
             // docs/claude-code-contract.md#cc-4.2: a WorktreeCreate command prints the path, not
             // JSON.
             JobOutput::Process(raw) if self.event == Event::WorktreeCreate => {
-                parse_worktree_command(raw, &self.caps, self.profile)
+                parse_worktree_command(raw, &self.caps, profile)
             }
             JobOutput::Process(raw)
-                if self.profile.rules().outputs == Outputs::ClaudeCode
+                if profile.rules().outputs == Outputs::ClaudeCode
                     && is_missing_file_exit(self.event, raw, self.runs_plugin(index)) =>
             {
                 missing_file_result(self.event, raw)
             }
-            JobOutput::Process(raw) => parse_output_for(self.event, raw, &self.caps, self.profile),
+            JobOutput::Process(raw) => parse_output_for(self.event, raw, &self.caps, profile),
             // docs/claude-code-contract.md#cc-9.4: a callback's `{"async": true, ...}` contributes
             // nothing.
             JobOutput::Object(value)
-                if self.profile.rules().async_answers
+                if profile.rules().async_answers
                     && value.get("async") == Some(&serde_json::Value::Bool(true)) =>
             {
                 HandlerResult::default()
             }
             JobOutput::Object(value) => {
-                parse_output_value_for(self.event, value, &self.caps, self.profile)
+                parse_output_value_for(self.event, value, &self.caps, profile)
             }
             JobOutput::TimedOut => HandlerResult::failure(
                 codes::TIMEOUT,

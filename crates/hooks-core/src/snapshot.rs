@@ -887,7 +887,7 @@ impl<'a> Builder<'a> {
             self.events.entry(event).or_default();
             self.file_events.insert(event);
             for group in &eg.groups {
-                let profile = self.options.profile;
+                let profile = self.options.profile.rules_of(group.host_event);
                 let mut handlers: Vec<Handler> = group
                     .handlers
                     .iter()
@@ -1023,7 +1023,9 @@ impl<'a> Builder<'a> {
         mut handlers: Vec<Handler>,
     ) {
         let GroupSite { matcher_pos, field, source, callback_group } = *site;
-        let profile = self.options.profile;
+        // A group of the third-party profile's files follows that profile's matcher rules
+        // (docs/cursor.md "Claude Code files").
+        let profile = self.options.profile.rules_of(handlers.first().and_then(|h| h.host_event));
         let ix = self.events.entry(event).or_default();
         let gi = ix.groups.len() as u32;
         let rule = matcher::ExactRule::for_event(event, profile);

@@ -125,8 +125,7 @@ pub fn prepare(
             Ok(Prepared::Fire(Box::new(invocation), tool, warnings))
         }
         Err(message) => {
-            let profile = session.snapshot().profile();
-            let Ok((parsed, _)) = profile.invoked_event(event) else { return Err(message) };
+            let Ok((parsed, _)) = session.invoked_event(event) else { return Err(message) };
             let tool = payload.get("tool_name").and_then(Value::as_str);
             match session.matching_failed(parsed, tool, &message) {
                 Some(fired) => Ok(Prepared::Denied(fired_json(&fired, tool, &[]))),
@@ -147,7 +146,7 @@ pub fn invocation(
     match_target: Option<String>,
 ) -> Result<(Invocation, Option<String>, Vec<Diagnostic>), String> {
     let profile = session.snapshot().profile();
-    let invoked = profile.invoked_event(event)?;
+    let invoked = session.invoked_event(event)?;
     let defaults = CommonDefaults {
         session_id: String::new(),
         transcript_path: String::new(),

@@ -146,6 +146,9 @@ pub struct SessionOptions {
     /// no handler is handed to the host. [`Session::start`] refuses it under a profile
     /// without cloud agents.
     pub cloud_agent: bool,
+    /// Load the third-party profile's files too (cursor: Claude Code's settings files,
+    /// the CLI's `--third-party`, docs/cursor.md "Claude Code files").
+    pub third_party: bool,
 }
 
 impl SessionOptions {
@@ -175,6 +178,7 @@ impl SessionOptions {
             strict_containment: false,
             resident_idle: crate::resident::IDLE,
             cloud_agent: false,
+            third_party: false,
         }
     }
 
@@ -405,6 +409,9 @@ impl Session {
                 LayerFile::Missing
             };
         let start_sha256 = start_file.sha256().map(str::to_owned);
+        // Headless trust covers settings files as read at start: the profile's own, or the
+        // third-party profile's (docs/cursor.md "Claude Code files").
+        let by_settings = by_settings || options.third_party;
         let start_grant =
             (by_settings && options.trust_project_hooks).then_some(ProjectGrant::BytesAtStart);
         let loaded = load(&options, &paths, start_sha256.as_deref(), Some(start_file), start_grant);
@@ -573,6 +580,16 @@ impl Session {
     /// without running anything: the plan [`Session::fire`] runs for the same invocation.
     pub fn plan(&self, invocation: &Invocation) -> Plan {
         Plan::new(&self.snapshot(), invocation, self.host_answers())
+    }
+
+    /// The event a host of this session names `name`, as its profile reads it
+    /// ([`Profile::invoked_event_with`], the third-party profile's names too when
+    /// [`SessionOptions::third_party`] is on).
+    pub fn invoked_event(
+        &self,
+        name: &str,
+    ) -> Result<(Event, Option<&'static hooks_core::profile::HostEvent>), String> {
+        self.snapshot().profile().invoked_event_with(name, self.options.third_party)
     }
 
     /// The host-delegated types the session's host answers.
@@ -1526,6 +1543,7 @@ fn load(
         cli_settings: options.cli_settings.clone(),
         http_policy: options.http_policy.clone(),
         cloud_agent: options.cloud_agent,
+        third_party: options.third_party,
         bypass_hook_trust: options.bypass_hook_trust,
     };
     let callbacks = options.callbacks.iter().map(CallbackGroup::spec).collect();

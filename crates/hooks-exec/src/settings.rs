@@ -435,8 +435,19 @@ pub(crate) fn apply_policy(
 }
 
 /// The hint of issue 11 (deepagents profile): Claude Code settings files in the project
-/// that this profile ignores, and how to read them.
-pub(crate) fn ignored_claude_settings(start_dir: &Path, repo_root: &Path) -> Option<Diagnostic> {
+/// that this profile ignores, and how to read them (cursor: with its third-party setting,
+/// `--third-party`; none when that is on).
+pub(crate) fn ignored_claude_settings(
+    start_dir: &Path,
+    repo_root: &Path,
+    profile: Profile,
+    third_party: bool,
+) -> Option<Diagnostic> {
+    let how = match profile.rules().third_party {
+        Some(_) if third_party => return None,
+        Some(_) => "--third-party (the host's third-party setting)",
+        None => "--profile claude-code (or HOOKS_PROFILE=claude-code)",
+    };
     let mut found: Vec<PathBuf> = Vec::new();
     for dir in [repo_root, start_dir] {
         for name in ["settings.json", "settings.local.json"] {
@@ -454,8 +465,8 @@ pub(crate) fn ignored_claude_settings(start_dir: &Path, repo_root: &Path) -> Opt
         Diagnostic::warning(
             codes::CLAUDE_SETTINGS_IGNORED,
             format!(
-                "Claude Code settings at {} are not read by the deepagents profile; to read \
-                 them, run with --profile claude-code (or HOOKS_PROFILE=claude-code)",
+                "Claude Code settings at {} are not read by the {profile} profile; to read \
+                 them, run with {how}",
                 list.join(", ")
             ),
         )

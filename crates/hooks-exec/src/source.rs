@@ -70,6 +70,9 @@ pub struct LoadRequest {
     /// [`Rules::cloud_agents`](hooks_core::profile::Rules::cloud_agents), cursor): only the
     /// managed, cli and project layers load; the rest are inactive, with the reason.
     pub cloud_agent: bool,
+    /// Load the third-party profile's files too ([`Rules::third_party`](hooks_core::profile::Rules::third_party),
+    /// cursor: Claude Code's settings files, docs/cursor.md "Claude Code files").
+    pub third_party: bool,
 }
 
 /// One source: a file read (or a document the host passed in) and its parsed document.

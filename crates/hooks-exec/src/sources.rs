@@ -33,6 +33,7 @@ use std::path::PathBuf;
 use hooks_core::profile::{Layers, ProjectDir};
 use hooks_core::{
     ConfigKind, Diagnostic, LayerDocument, Profile, Snapshot,
+    diag::codes,
     policy::HttpPolicy,
     settings::{Policy, SettingsScope, SettingsSummary},
     snapshot::{CallbackSpec, HandlerTrust, InactiveStatus, Layer, SnapshotOptions},
@@ -162,6 +163,8 @@ impl Sources {
         if let Some(hint) = crate::settings::ignored_claude_settings(
             request.start_dir.as_deref().unwrap_or(&paths.project_root),
             &paths.project_root,
+            profile,
+            request.third_party,
         ) {
             diagnostics.push(hint);
         }
@@ -214,6 +217,34 @@ impl Sources {
                 profile,
             )),
         }
+        // docs/cursor.md "Claude Code files": Claude Code's settings files after the
+        // profile's own, read by the third-party profile's rules; only their hooks count
+        // (their other settings are Claude Code's, not this host's).
+        if let (true, Some(third), Some(home)) =
+            (request.third_party, profile.rules().third_party, request.user_home.as_deref())
+        {
+            let files = claude_code_files(&request, &paths.project_root, &home.join(".claude"));
+            let read = ClaudeRead { paths, request: &request, trust_store: trust_store.as_ref() };
+            let mut found = Vec::new();
+            for mut source in read.files(files, third, &mut seen, &mut found) {
+                source.settings = None;
+                sources.push(source);
+            }
+            for mut d in found {
+                if matches!(
+                    d.code.as_str(),
+                    codes::PROJECT_UNTRUSTED | codes::PROJECT_TRUST_CHANGED
+                ) {
+                    // `hooks trust` of this profile reviews its own project file only.
+                    d.subject = None;
+                    d.message.push_str(
+                        "; a host trusts Claude Code's project files for a run with \
+                         --trust-project-hooks",
+                    );
+                }
+                diagnostics.push(d);
+            }
+        }
         Self::finish(
             paths,
             request,
@@ -234,33 +265,9 @@ impl Sources {
                 sources.push(f.source);
             }
         }
-        let root = &paths.project_root;
-        let mut refused = Seen::default();
-        for (scope, path) in claude_code_files(&request, root, paths.home.root()) {
-            // Project-level files come with the repository: read only when they resolve
-            // inside it. One that resolves outside is refused, and does not stand for the
-            // file it reaches (a local file linked to the user file leaves the user layer).
-            let confine = matches!(scope, SettingsScope::Project | SettingsScope::Local)
-                .then(|| confinement_root(&path, root));
-            let outside = confine.as_deref().is_some_and(|r| !resolves_inside(&path, r));
-            if !(if outside { &mut refused } else { &mut seen }).first(&path) {
-                continue;
-            }
-            let how = confine.as_deref().map_or(Read::Plain, Read::Confined);
-            let Some(mut file) = read_settings(&path, scope, profile, how, &mut diagnostics) else {
-                continue;
-            };
-            if matches!(scope, SettingsScope::Project | SettingsScope::Local) {
-                crate::settings::decide_trust(
-                    &mut file,
-                    root,
-                    trust_store.as_ref(),
-                    &request.grant,
-                    &mut diagnostics,
-                );
-            }
-            sources.push(file.source);
-        }
+        let files = claude_code_files(&request, &paths.project_root, paths.home.root());
+        let read = ClaudeRead { paths, request: &request, trust_store: trust_store.as_ref() };
+        sources.extend(read.files(files, profile, &mut seen, &mut diagnostics));
         Self::finish(paths, request, Start { sources, seen, diagnostics, trust_store, managed })
     }
 
@@ -453,6 +460,57 @@ impl SnapshotBase {
         let snapshot = Snapshot::build(documents, &options);
         diagnostics.extend(snapshot.diagnostics().iter().cloned());
         (snapshot, diagnostics)
+    }
+}
+
+/// What reading Claude Code's settings files needs: the project root they are confined to,
+/// the request's grant and the trust store.
+struct ClaudeRead<'a> {
+    paths: &'a Paths,
+    request: &'a LoadRequest,
+    trust_store: Option<&'a TrustStore>,
+}
+
+impl ClaudeRead<'_> {
+    /// Reads Claude Code's settings `files` as `profile`'s (claude-code's own layers, or a
+    /// profile's third-party files), each once: project-level ones confined to the
+    /// repository and subject to workspace trust (docs/claude-code-contract.md#cc-1.7).
+    fn files(
+        &self,
+        files: Vec<(SettingsScope, PathBuf)>,
+        profile: Profile,
+        seen: &mut Seen,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Vec<Source> {
+        let root = &self.paths.project_root;
+        let mut refused = Seen::default();
+        let mut sources = Vec::new();
+        for (scope, path) in files {
+            // Project-level files come with the repository: read only when they resolve
+            // inside it. One that resolves outside is refused, and does not stand for the
+            // file it reaches (a local file linked to the user file leaves the user layer).
+            let confine = matches!(scope, SettingsScope::Project | SettingsScope::Local)
+                .then(|| confinement_root(&path, root));
+            let outside = confine.as_deref().is_some_and(|r| !resolves_inside(&path, r));
+            if !(if outside { &mut refused } else { &mut *seen }).first(&path) {
+                continue;
+            }
+            let how = confine.as_deref().map_or(Read::Plain, Read::Confined);
+            let Some(mut file) = read_settings(&path, scope, profile, how, diagnostics) else {
+                continue;
+            };
+            if matches!(scope, SettingsScope::Project | SettingsScope::Local) {
+                crate::settings::decide_trust(
+                    &mut file,
+                    root,
+                    self.trust_store,
+                    &self.request.grant,
+                    diagnostics,
+                );
+            }
+            sources.push(file.source);
+        }
+        sources
     }
 }
 

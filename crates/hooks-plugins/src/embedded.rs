@@ -90,6 +90,7 @@ fn claude_layer_options(
         cli_settings: options.cli_settings.clone(),
         http_policy: hooks_core::policy::HttpPolicy::default(),
         cloud_agent: options.cloud_agent,
+        third_party: options.third_party,
         bypass_hook_trust: options.bypass_hook_trust,
     };
     let summary = Sources::settings_summary(&session_paths, &request);

@@ -267,6 +267,7 @@ const RUN_OPTIONS: &[(&str, bool, Takes)] = &[
     ("trust-project-hooks", true, Takes::Nothing),
     ("bypass-hook-trust", true, Takes::Nothing),
     ("cloud", true, Takes::Nothing),
+    ("third-party", true, Takes::Nothing),
     ("plugin-dir", true, Takes::Values),
     ("require-verified", true, Takes::Nothing),
     ("no-receipts", true, Takes::Nothing),

@@ -41,7 +41,11 @@ const WIDTH: usize = 100;
 /// Prints the audit.
 pub(crate) fn run(cx: &mut Ctx<'_>, args: &ListArgs) -> anyhow::Result<i32> {
     let profile = crate::layers::profile(cx.global, cx.env)?;
-    let named = args.event.as_deref().map(|e| parse_event_in(profile, e)).transpose()?;
+    let named = args
+        .event
+        .as_deref()
+        .map(|e| parse_event_in(profile, cx.global.third_party, e))
+        .transpose()?;
     let (event, host_event) = named.map_or((None, None), |(e, h)| (Some(e), h));
     let setup = Setup::new(cx.global, cx.env)?;
     let session = Session::start(setup.session_options(cx.global, cx.env))?;
@@ -120,9 +124,10 @@ fn write_plan(cx: &mut Ctx<'_>, snapshot: &Snapshot, plan: &Plan) -> anyhow::Res
 /// ([`Profile::invoked_event`](hooks_core::Profile::invoked_event)).
 pub(crate) fn parse_event_in(
     profile: hooks_core::Profile,
+    third_party: bool,
     name: &str,
 ) -> anyhow::Result<(Event, Option<&'static str>)> {
-    let (event, host) = profile.invoked_event(name).map_err(|e| anyhow!(e))?;
+    let (event, host) = profile.invoked_event_with(name, third_party).map_err(|e| anyhow!(e))?;
     Ok((event, host.map(|h| h.name)))
 }
 

@@ -211,7 +211,10 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &RunArgs) -> anyhow::Result<i32> {
     }
     let event = match bridge_host(args) {
         Some(host) => host.event(&args.event).unwrap_or(Event::Notification),
-        None => list::parse_event_in(crate::layers::profile(cx.global, cx.env)?, &args.event)?.0,
+        None => {
+            let profile = crate::layers::profile(cx.global, cx.env)?;
+            list::parse_event_in(profile, cx.global.third_party, &args.event)?.0
+        }
     };
     let client = crate::cmd::handover::Client::wanted(cx, args)?;
     if let Some(client) = &client

@@ -481,11 +481,15 @@ pub(crate) enum Request {
     HostReply { id: String, reply: Result<Value, String> },
 }
 
+/// How a session names the events it is sent: its profile, and whether the third-party
+/// profile's names count too (`--third-party`, docs/cursor.md "Claude Code files").
+pub(crate) type EventNames = (Profile, bool);
+
 /// Parses one request line. `Err` is the error response to write (its `id` is `null` when
 /// none could be read).
 pub(crate) fn parse_request(
     line: &[u8],
-    profile: Profile,
+    names: EventNames,
     defaults: &CommonDefaults,
 ) -> Result<Request, ErrorResponse> {
     if line.iter().all(u8::is_ascii_whitespace) {
@@ -497,7 +501,7 @@ pub(crate) fn parse_request(
     };
     let id = request.id;
     match request.method {
-        Method::Event => match checked_invocation(request.params, profile, defaults) {
+        Method::Event => match checked_invocation(request.params, names, defaults) {
             Ok(Ok((invocation, payload_diagnostics))) => {
                 Ok(Request::Event { id, invocation: Box::new(invocation), payload_diagnostics })
             }
@@ -513,7 +517,7 @@ pub(crate) fn parse_request(
         Method::Reload => Ok(Request::Reload { id }),
         Method::List => match request.params {
             Some(Value::Object(p)) if p.contains_key("event") => {
-                match invocation(Some(Value::Object(p)), profile, defaults) {
+                match invocation(Some(Value::Object(p)), names, defaults) {
                     Ok((invocation, _)) => {
                         Ok(Request::List { id, invocation: Some(Box::new(invocation)) })
                     }
@@ -603,7 +607,7 @@ fn read_request_line(line: &[u8]) -> Result<Line, ErrorResponse> {
 /// session takes Cursor's names), with the host's event, or what is wrong with them.
 fn event_params(
     params: Option<Value>,
-    profile: Profile,
+    (profile, third_party): EventNames,
 ) -> Result<(EventParams, Option<&'static hooks_core::profile::HostEvent>), String> {
     let mut params = match params {
         Some(Value::Object(params)) => params,
@@ -613,7 +617,7 @@ fn event_params(
         Some(Value::String(name)) => name,
         _ => return Err("params.event must be an event name (a string)".to_owned()),
     };
-    let (event, host) = profile.invoked_event(&name)?;
+    let (event, host) = profile.invoked_event_with(&name, third_party)?;
     let payload = params.remove("payload").filter(|p| !p.is_null());
     let match_target = match params.remove("match_target") {
         None | Some(Value::Null) => None,
@@ -627,10 +631,10 @@ fn event_params(
 /// what reading it reported (the response's `payload_diagnostics`).
 fn invocation(
     params: Option<Value>,
-    profile: Profile,
+    names: EventNames,
     defaults: &CommonDefaults,
 ) -> Result<(Invocation, Vec<Diagnostic>), String> {
-    checked_invocation(params, profile, defaults)?.map_err(|u| u.message)
+    checked_invocation(params, names, defaults)?.map_err(|u| u.message)
 }
 
 /// A PreToolUse or PermissionRequest payload that is JSON but not a valid payload of its
@@ -646,10 +650,11 @@ struct Unmatchable {
 /// [`invocation`], with an invalid payload of a permission event as `Ok(Err(_))`.
 fn checked_invocation(
     params: Option<Value>,
-    profile: Profile,
+    names: EventNames,
     defaults: &CommonDefaults,
 ) -> Result<Result<(Invocation, Vec<Diagnostic>), Unmatchable>, String> {
-    let (params, host) = event_params(params, profile)?;
+    let (params, host) = event_params(params, names)?;
+    let profile = names.0;
     let payload = params.payload.unwrap_or_else(|| Value::Object(Map::new()));
     let target = params.match_target.as_deref();
     match Invocation::from_invoked_json(profile, (params.event, host), &payload, defaults, target) {
@@ -689,7 +694,8 @@ fn handle(
     tasks: &mut JoinSet<EventDone>,
     batch: &mut Vec<u8>,
 ) -> Handled {
-    let request = match parse_request(line, host.setup.profile, defaults) {
+    let request = match parse_request(line, (host.setup.profile, host.setup.third_party), defaults)
+    {
         Ok(request) => request,
         Err(response) => {
             push_line(batch, &Response::Error(response));
@@ -922,7 +928,7 @@ mod tests {
     #[track_caller]
     fn check(line: &str, want: &str) {
         let defaults = CommonDefaults::new("s", "/t", "/c");
-        let got = match parse_request(line.as_bytes(), Profile::DeepAgents, &defaults) {
+        let got = match parse_request(line.as_bytes(), (Profile::DeepAgents, false), &defaults) {
             Ok(Request::Blank) => "blank".to_owned(),
             Ok(Request::Event { id, invocation, .. }) => {
                 format!("event {id} {}", invocation.event())

@@ -651,16 +651,16 @@ fn a_cloud_agent_runs_the_command_hooks_of_the_enterprise_team_and_project_files
             .unwrap()
             .iter()
             .filter(|h| h["outcome"] != "skipped")
-            .map(|h| h["source"].as_str().unwrap_or_default().to_owned())
+            .map(|h| h["id"].as_str().unwrap_or_default().to_owned())
             .collect()
     };
     let local = run(false);
     assert_eq!(ran(&local).len(), 4, "{local}");
     let cloud = run(true);
     assert_eq!(cloud["decision"]["permission"]["reason"], "team", "{cloud}");
-    let sources = ran(&cloud);
-    assert_eq!(sources.len(), 2, "{cloud}");
-    assert!(sources.iter().all(|s| !s.contains("home/.cursor")), "{sources:?}");
+    // The team document's entry and the project's command; the user file's and the
+    // plugin's are not run.
+    assert_eq!(ran(&cloud), ["beforeShellExecution:0:0", "beforeShellExecution:1:0"], "{cloud}");
     let diags = cloud["load_diagnostics"].to_string();
     assert!(
         diags.contains(
@@ -719,4 +719,90 @@ fn a_cloud_agent_runs_the_command_hooks_of_the_enterprise_team_and_project_files
     let out = env.run(&["--cloud", "list"]);
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert!(out.stderr.contains("--cloud needs the cursor profile"), "{}", out.stderr);
+}
+
+#[test]
+fn claude_code_files_run_by_claude_codes_rules_with_the_third_party_setting() {
+    // 3.11: with `--third-party`, Claude Code's settings files load after Cursor's; the host
+    // names the Claude Code event, and Claude Code's rules decide (matchers, outputs).
+    let env = TestEnv::new("cu-third-party");
+    user(
+        &env,
+        json!({"beforeShellExecution": [
+            {"command": "cat >/dev/null; echo cursor >&2; exit 2"}
+        ]}),
+    );
+    let claude = |why: &str, command: String| {
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": command}
+        ]}]}, "disableAllHooks": why == "never"})
+    };
+    let deny = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"claude project"}}"#;
+    env.write("project/.claude/settings.json", &claude("project", prints(deny)).to_string());
+    env.write(
+        "home/.claude/settings.json",
+        &claude("user", "cat >/dev/null; echo 'claude user' >&2; exit 2".to_owned()).to_string(),
+    );
+    let bash = |tool: &str| {
+        json!({"session_id": "c1", "hook_event_name": "PreToolUse", "tool_name": tool,
+               "tool_input": {"command": "ls"}, "tool_use_id": "u1", "cwd": "/tmp"})
+        .to_string()
+    };
+    let run = |args: &[&str], event: &str, payload: &str| {
+        let mut all = args.to_vec();
+        all.extend(["run", event, "--payload", payload]);
+        cursor(&env, &all)
+    };
+    let trusted = ["--third-party", "--trust-project-hooks"];
+    let v = run(&trusted, "PreToolUse", &bash("Bash")).json();
+    assert_eq!(behavior(&v), "deny", "{v}");
+    assert_eq!(v["decision"]["permission"]["reason"], "claude project", "{v}");
+    assert_eq!(ids(&v).len(), 2, "{v}");
+    assert!(v.get("host_event").is_none_or(Value::is_null), "{v}");
+    // Claude Code's matcher rule: `Bash` is the one tool, not a regex that finds BashOutput.
+    let v = run(&trusted, "PreToolUse", &bash("BashOutput")).json();
+    assert!(ids(&v).is_empty(), "{v}");
+    // Cursor's events run Cursor's entries only.
+    let v = run(&trusted, "beforeShellExecution", &shell("ls").to_string()).json();
+    assert_eq!(v["decision"]["permission"]["reason"], "cursor", "{v}");
+    assert_eq!(ids(&v).len(), 1, "{v}");
+    // The project's Claude file is under workspace trust.
+    let v = run(&["--third-party"], "PreToolUse", &bash("Bash")).json();
+    assert_eq!(v["decision"]["permission"]["reason"], "claude user", "{v}");
+    let untrusted = v["load_diagnostics"].to_string();
+    assert!(untrusted.contains("project_untrusted"), "{untrusted}");
+    assert!(untrusted.contains("for a run with --trust-project-hooks"), "{untrusted}");
+    assert!(!untrusted.contains("--profile claude-code trust"), "{untrusted}");
+    assert!(!untrusted.contains("claude_settings_ignored"), "{untrusted}");
+    // The audit lists them with their files.
+    let list = cursor(&env, &["--third-party", "--trust-project-hooks", "list", "--json"]).json();
+    let files: Vec<String> = list["handlers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["event"] == "PreToolUse" && h.get("host_event").is_none_or(Value::is_null))
+        .map(|h| h["file"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(files.len(), 2, "{list}");
+    assert!(files.iter().all(|f| f.ends_with(".claude/settings.json")), "{files:?}");
+    // A Claude Code setting other than hooks does not govern Cursor's hooks.
+    env.write(
+        "home/.claude/settings.json",
+        &claude("never", "cat >/dev/null".to_owned()).to_string(),
+    );
+    let v = run(&trusted, "beforeShellExecution", &shell("ls").to_string()).json();
+    assert_eq!(v["decision"]["permission"]["reason"], "cursor", "{v}");
+    // Without the setting, the files are pointed out, and a Claude Code event is not one of
+    // Cursor's.
+    let v = run(&[], "beforeShellExecution", &shell("ls").to_string()).json();
+    let hint = v["load_diagnostics"].to_string();
+    assert!(
+        hint.contains("not read by the cursor profile; to read them, run with --third-party"),
+        "{hint}"
+    );
+    let out = run(&[], "PreToolUse", &bash("Bash"));
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(out.stderr.contains("did you mean 'preToolUse'?"), "{}", out.stderr);
+    let out = env.run(&["--third-party", "list"]);
+    assert!(out.stderr.contains("--third-party needs the cursor profile"), "{}", out.stderr);
 }

@@ -67,6 +67,7 @@ pub(super) const RULES: Rules = Rules {
     runs_in_layer_folder: false,
     project_dir_vars: &[],
     cloud_agents: false,
+    third_party: None,
     // docs/dialects-contract.md#dx-2.5: Windows commands (this engine runs on Unix) and
     // the context limit (contexts spill at the common threshold, docs/codex.md).
     extra_handler_keys: &["commandWindows", "command_windows", "additionalContextLimit"],

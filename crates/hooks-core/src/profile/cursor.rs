@@ -97,6 +97,8 @@ pub(super) const RULES: Rules = Rules {
     // docs/dialects-contract.md#dx-3.3: cloud agents run project, team and enterprise
     // command hooks only.
     cloud_agents: true,
+    // docs/dialects-contract.md#dx-3.11.
+    third_party: Some(super::Profile::ClaudeCode),
     extra_handler_keys: &[],
     keeps_async_false: false,
     matcher_without_target: NoTargetMatcher::MatchesAll,

@@ -29,6 +29,7 @@ pub(super) const RULES: Rules = Rules {
     runs_in_layer_folder: false,
     project_dir_vars: &[],
     cloud_agents: false,
+    third_party: None,
     audit_lists_inactive: false,
     extra_handler_keys: &[],
     keeps_async_false: false,

@@ -104,6 +104,18 @@ impl Profile {
     /// names its own events (cursor: `beforeShellExecution` is PreToolUse); else one of
     /// ours. The error names the closest name and every name.
     pub fn invoked_event(self, name: &str) -> Result<(Event, Option<&'static HostEvent>), String> {
+        self.invoked_event_with(name, false)
+    }
+
+    /// [`Profile::invoked_event`], with the third-party profile's files on or not
+    /// (`third_party`): when on, a profile with host events also takes that profile's event
+    /// names (cursor: `PreToolUse` for Claude Code's settings files, docs/cursor.md "Claude
+    /// Code files").
+    pub fn invoked_event_with(
+        self,
+        name: &str,
+        third_party: bool,
+    ) -> Result<(Event, Option<&'static HostEvent>), String> {
         let hosts = self.rules().host_events;
         if hosts.is_empty() {
             if let Some(dialect) = self.host_event(name) {
@@ -125,9 +137,16 @@ impl Profile {
                 format!("unknown {self} event '{name}'{hint}; expected one of {}", names.join(", "))
             });
         }
-        match self.host_event(name) {
-            Some(host) => Ok((host.canonical, Some(host))),
-            None => {
+        // docs/cursor.md "Claude Code files": the host names the Claude Code event.
+        let third_party = self
+            .rules()
+            .third_party
+            .filter(|_| third_party)
+            .and_then(|p| Event::from_name(name).filter(|e| p.has_event(*e)));
+        match (self.host_event(name), third_party) {
+            (Some(host), _) => Ok((host.canonical, Some(host))),
+            (None, Some(event)) => Ok((event, None)),
+            (None, None) => {
                 let names: Vec<&str> = hosts.iter().map(|e| e.name).collect();
                 let hint = self
                     .suggest_event(name)
@@ -151,6 +170,16 @@ impl Profile {
     /// True when the profile has `event`.
     pub fn has_event(self, event: Event) -> bool {
         self.rules().events.is_none_or(|events| events.contains(&event))
+    }
+
+    /// The profile whose rules a handler of this profile's snapshot follows: the
+    /// third-party profile's ([`Rules::third_party`]) for one that answers none of the
+    /// host's events (`host_event` `None`) under a profile with host events, else this one.
+    pub fn rules_of(self, host_event: Option<&str>) -> Profile {
+        match self.rules().third_party {
+            Some(third) if host_event.is_none() && !self.rules().host_events.is_empty() => third,
+            _ => self,
+        }
     }
 
     /// The profile's rules.

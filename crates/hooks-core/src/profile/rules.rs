@@ -73,6 +73,13 @@ pub struct Rules {
     /// plugin stay inactive, and no handler the host would answer (a prompt) runs
     /// (cursor, docs/cursor.md "Cloud agents").
     pub cloud_agents: bool,
+    /// The profile whose hook files the host may turn on beside the profile's own (the
+    /// CLI's `--third-party`; cursor: Claude Code's settings files, as Cursor reads them
+    /// with its third-party setting on, docs/cursor.md "Claude Code files"). They load
+    /// after the profile's own layers, answer invocations that name that profile's events
+    /// (never a host event), and their matchers, timeouts and outputs follow that
+    /// profile's rules.
+    pub third_party: Option<super::Profile>,
 
     // Configuration.
     /// Command handler keys the profile's files may carry besides the common ones
