@@ -16,7 +16,7 @@ const native = require(path.join(__dirname, 'hooks.node'));
 const HOST_KINDS = ['prompt', 'agent', 'mcp_tool'];
 const OPTION_NAMES = [
   'project', 'home', 'profile', 'trustProjectHooks', 'env', 'allowEnv', 'capabilities',
-  'pluginDirs', 'requireVerified', 'hooks', 'hostHandlers', 'receipts', 'strictContainment', 'cloud',
+  'pluginDirs', 'requireVerified', 'hooks', 'hostHandlers', 'receipts', 'strictContainment', 'cloud', 'thirdParty',
 ];
 
 function typeName(v) {
@@ -82,6 +82,7 @@ class Session {
     const requireVerified = optBool(options, 'requireVerified') ?? false;
     const receipts = optBool(options, 'receipts');
     const cloud = optBool(options, 'cloud') ?? false;
+    const thirdParty = optBool(options, 'thirdParty') ?? false;
     let strictContainment = optBool(options, 'strictContainment');
     if (strictContainment === undefined) {
       const flag = (process.env.HOOKS_STRICT_CONTAINMENT || '').trim().toLowerCase();
@@ -198,6 +199,7 @@ class Session {
       receipts: receipts ?? null,
       strictContainment,
       cloud,
+      thirdParty,
     }), dispatch);
     this._nextFire = 1;
   }

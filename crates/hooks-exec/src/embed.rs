@@ -89,6 +89,18 @@ pub fn check_cloud(profile: Profile, cloud: bool, option: &str) -> Result<(), St
     }
 }
 
+/// Checks a host's `third_party` option (`option` is how the host's language spells it set,
+/// e.g. `third_party=True`): only a profile with third-party files (cursor, docs/cursor.md
+/// "Claude Code files") takes it.
+pub fn check_third_party(profile: Profile, on: bool, option: &str) -> Result<(), String> {
+    match on && profile.rules().third_party.is_none() {
+        true => Err(format!(
+            "{option} needs profile 'cursor': the {profile} profile reads no third-party files"
+        )),
+        false => Ok(()),
+    }
+}
+
 /// The kinds of host-delegated handlers a host may answer (docs/claude-code-contract.md#cc-8).
 pub const HOST_KINDS: [&str; 3] = ["prompt", "agent", "mcp_tool"];
 

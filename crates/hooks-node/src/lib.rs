@@ -167,6 +167,8 @@ struct Options {
     strict_containment: bool,
     #[serde(default)]
     cloud: bool,
+    #[serde(default)]
+    third_party: bool,
 }
 
 /// One registered callback group: its callables are indexes into the package's table.
@@ -328,6 +330,8 @@ impl NativeSession {
         options.profile = profile;
         embed::check_cloud(profile, o.cloud, "cloud: true").map_err(invalid)?;
         options.cloud_agent = o.cloud;
+        embed::check_third_party(profile, o.third_party, "thirdParty: true").map_err(invalid)?;
+        options.third_party = o.third_party;
         options.capabilities =
             embed::capabilities_for(profile, &o.capabilities).map_err(invalid)?;
         let dispatch = dispatch.map(|d| Arc::new(Mutex::new(d)));

@@ -456,3 +456,15 @@ test('a cursor cloud agent runs the project hooks and not the user\'s', async ()
   assert.deepEqual(r.matched, ['beforeShellExecution:0:0']);
   assert.throws(() => w.session({ cloud: true }), /cloud: true needs profile 'cursor'/);
 });
+
+test('cursor\'s third-party setting runs Claude Code\'s settings files', async () => {
+  // docs/cursor.md, "Claude Code files": the host fires their Claude Code events.
+  const w = new World();
+  fs.mkdirSync(path.join(w.project, '.claude'), { recursive: true });
+  fs.writeFileSync(path.join(w.project, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [
+    { matcher: 'Bash', hooks: [{ type: 'command', command: 'cat >/dev/null; echo claude >&2; exit 2' }] }] } }));
+  const s = w.session({ profile: 'cursor', trustProjectHooks: true, thirdParty: true });
+  assert.equal((await s.fire('PreToolUse', bash('ls'))).decision.permission.reason, 'claude');
+  await assert.rejects(w.session({ profile: 'cursor' }).fire('PreToolUse', bash('ls')), /did you mean 'preToolUse'/);
+  assert.throws(() => w.session({ thirdParty: true }), /thirdParty: true needs profile 'cursor'/);
+});

@@ -79,6 +79,8 @@ export interface SessionOptions {
   strictContainment?: boolean;
   /** A Cursor cloud agent (profile `cursor` only): only the command hooks of the enterprise file, the team document and the project file run (docs/cursor.md, "Cloud agents"). */
   cloud?: boolean;
+  /** Cursor's third-party setting (profile `cursor` only): Claude Code's settings files load too, and `fire` takes Claude Code's event names for them (docs/cursor.md, "Claude Code files"). */
+  thirdParty?: boolean;
 }
 
 export interface FireOptions {

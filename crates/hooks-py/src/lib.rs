@@ -317,7 +317,7 @@ struct NativeSession {
 #[pymethods]
 impl NativeSession {
     #[new]
-    #[pyo3(signature = (cwd, project, home, trust_project_hooks, env, env_allow, profile, capabilities, plugin_dirs, require_verified, hooks, host_handlers, receipts=true, strict_containment=false, cloud=false))]
+    #[pyo3(signature = (cwd, project, home, trust_project_hooks, env, env_allow, profile, capabilities, plugin_dirs, require_verified, hooks, host_handlers, receipts=true, strict_containment=false, cloud=false, third_party=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -336,6 +336,7 @@ impl NativeSession {
         receipts: bool,
         strict_containment: bool,
         cloud: bool,
+        third_party: bool,
     ) -> PyResult<Self> {
         let mut options = SessionOptions::new(cwd);
         options.receipts = receipts;
@@ -349,6 +350,9 @@ impl NativeSession {
         options.profile = profile;
         embed::check_cloud(profile, cloud, "cloud=True").map_err(PyValueError::new_err)?;
         options.cloud_agent = cloud;
+        embed::check_third_party(profile, third_party, "third_party=True")
+            .map_err(PyValueError::new_err)?;
+        options.third_party = third_party;
         options.capabilities =
             embed::capabilities_for(profile, &capabilities).map_err(PyValueError::new_err)?;
         for (event, matcher, callables, timeout) in hooks {

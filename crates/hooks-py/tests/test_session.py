@@ -640,3 +640,20 @@ def test_profile_cursor_cloud_runs_the_project_hooks_and_not_the_users(world: Wo
     assert r.matched == ["beforeShellExecution:0:0"]
     with pytest.raises(ValueError, match="cloud=True needs profile 'cursor'"):
         world.session(cloud=True)
+
+
+def test_profile_cursor_third_party_runs_claude_code_files(world: World) -> None:
+    # Cursor's third-party setting: Claude Code's settings files load, and the host fires
+    # their Claude Code events (docs/cursor.md, "Claude Code files").
+    home = world.root / "cursor-home"
+    home.mkdir()
+    (world.project / ".claude").mkdir()
+    (world.project / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "cat >/dev/null; echo claude >&2; exit 2"}]}]}}))
+    s = world.session(profile="cursor", home=home, trust_project_hooks=True, third_party=True)
+    r = s.fire_sync("PreToolUse", bash("ls"))
+    assert r.decision.to_dict()["permission"]["reason"] == "claude"
+    with pytest.raises(ValueError, match="did you mean 'preToolUse'"):
+        world.session(profile="cursor", home=home).fire_sync("PreToolUse", bash("ls"))
+    with pytest.raises(ValueError, match="third_party=True needs profile 'cursor'"):
+        world.session(third_party=True)

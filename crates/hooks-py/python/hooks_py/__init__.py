@@ -101,6 +101,9 @@ class Session:
     ``cloud=True`` (``profile="cursor"`` only) is a Cursor cloud agent: only the command
     hooks of the enterprise file, the team document and the project file run; the user
     file and plugins are listed disabled (docs/cursor.md, "Cloud agents").
+    ``third_party=True`` (``profile="cursor"`` only) is Cursor's third-party setting: Claude
+    Code's settings files load too, and ``fire`` takes Claude Code's event names for them
+    (docs/cursor.md, "Claude Code files").
     """
 
     def __init__(
@@ -120,6 +123,7 @@ class Session:
         receipts: bool = True,
         strict_containment: Optional[bool] = None,
         cloud: bool = False,
+        third_party: bool = False,
     ) -> None:
         if strict_containment is None:
             flag = os.environ.get("HOOKS_STRICT_CONTAINMENT", "").strip().lower()
@@ -163,6 +167,7 @@ class Session:
             receipts,
             bool(strict_containment),
             bool(cloud),
+            bool(third_party),
         )
 
     async def fire(

@@ -29,6 +29,7 @@ class NativeSession:
         receipts: bool = ...,
         strict_containment: bool = ...,
         cloud: bool = ...,
+        third_party: bool = ...,
     ) -> None: ...
     def start_fire(
         self,
