@@ -227,7 +227,14 @@ impl Sources {
             let read = ClaudeRead { paths, request: &request, trust_store: trust_store.as_ref() };
             let mut found = Vec::new();
             for mut source in read.files(files, third, &mut seen, &mut found) {
-                source.settings = None;
+                // Only the hooks, and the digest their trust is recorded by, are kept.
+                source.settings = source.settings.take().map(|s| hooks_core::settings::Settings {
+                    hooks: s.hooks,
+                    hooks_sha256: s.hooks_sha256,
+                    hooks_json: s.hooks_json,
+                    unparseable: s.unparseable,
+                    ..Default::default()
+                });
                 sources.push(source);
             }
             for mut d in found {
@@ -235,11 +242,11 @@ impl Sources {
                     d.code.as_str(),
                     codes::PROJECT_UNTRUSTED | codes::PROJECT_TRUST_CHANGED
                 ) {
-                    // `hooks trust` of this profile reviews its own project file only.
+                    // Trusted by this profile's `hooks --third-party trust`, not claude-code's.
                     d.subject = None;
                     d.message.push_str(
-                        "; a host trusts Claude Code's project files for a run with \
-                         --trust-project-hooks",
+                        "; review it, then trust it with `hooks --third-party trust` under \
+                         this profile (or for one run with --trust-project-hooks)",
                     );
                 }
                 diagnostics.push(d);

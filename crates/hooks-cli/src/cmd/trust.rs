@@ -75,7 +75,11 @@ pub(crate) fn run(cx: &mut Ctx<'_>, args: &TrustArgs) -> anyhow::Result<i32> {
     if args.revoke {
         return revoke(cx, &paths, &root);
     }
-    if setup.profile.rules().trust == hooks_core::profile::TrustBy::SettingsHooks {
+    // Claude Code's project files are trusted by their hook settings, under claude-code and
+    // as a profile's third-party files (docs/cursor.md "Claude Code files").
+    if setup.profile.rules().trust == hooks_core::profile::TrustBy::SettingsHooks
+        || setup.third_party
+    {
         return claude_code(cx, args, &setup, &paths);
     }
     if setup.profile.rules().trust == hooks_core::profile::TrustBy::HandlerHash {

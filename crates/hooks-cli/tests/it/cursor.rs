@@ -771,9 +771,15 @@ fn claude_code_files_run_by_claude_codes_rules_with_the_third_party_setting() {
     assert_eq!(v["decision"]["permission"]["reason"], "claude user", "{v}");
     let untrusted = v["load_diagnostics"].to_string();
     assert!(untrusted.contains("project_untrusted"), "{untrusted}");
-    assert!(untrusted.contains("for a run with --trust-project-hooks"), "{untrusted}");
+    assert!(untrusted.contains("trust it with `hooks --third-party trust`"), "{untrusted}");
     assert!(!untrusted.contains("--profile claude-code trust"), "{untrusted}");
     assert!(!untrusted.contains("claude_settings_ignored"), "{untrusted}");
+    // `hooks --third-party trust` reviews them and records their hook settings.
+    let review = cursor(&env, &["--third-party", "trust", "--yes"]);
+    assert_eq!(review.code, 0, "{}{}", review.stdout, review.stderr);
+    assert!(review.stdout.contains(".claude/settings.json"), "{}", review.stdout);
+    let v = run(&["--third-party"], "PreToolUse", &bash("Bash")).json();
+    assert_eq!(v["decision"]["permission"]["reason"], "claude project", "{v}");
     // The audit lists them with their files.
     let list = cursor(&env, &["--third-party", "--trust-project-hooks", "list", "--json"]).json();
     let files: Vec<String> = list["handlers"]
